@@ -1,0 +1,1 @@
+"""evalpipe's Luigi layer: one thin task per stage, fingerprints, artifact IO and the CLI."""

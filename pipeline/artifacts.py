@@ -1,0 +1,92 @@
+"""Artifact files: a JSON header plus rows, inline or in a Parquet file beside it; every write is atomic."""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from stages.records import Columns, column_length
+
+INLINE_ROW_LIMIT = 2000
+_JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write to a temporary file in the same folder, fsync, then rename over the target."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = _temporary(path)
+    with open(temporary, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def write_json_atomic(path: Path, document: Any) -> None:
+    write_bytes_atomic(path, orjson.dumps(document, option=_JSON_OPTIONS) + b"\n")
+
+
+def write_artifact(path: Path, header: dict[str, Any], columns: Columns | None, body: dict[str, Any]) -> None:
+    """Write an artifact: rows inline when few, else in `<stem>.<fingerprint>.parquet` named by the JSON."""
+    document: dict[str, Any] = {"header": header, **body}
+    sidecar = None
+    if columns is not None:
+        rows = column_length(columns)
+        document["row_count"] = rows
+        document["columns"] = list(columns)
+        if rows > INLINE_ROW_LIMIT:
+            sidecar = path.with_name(f"{path.stem}.{header['fingerprint'][:16]}.parquet")
+            temporary = _temporary(sidecar)
+            pq.write_table(pa.table(columns), temporary, compression="zstd")
+            os.replace(temporary, sidecar)
+            document["rows_file"] = sidecar.name
+        else:
+            names = list(columns)
+            document["rows"] = [dict(zip(names, values)) for values in zip(*columns.values())]
+    write_json_atomic(path, document)
+    for stale in path.parent.glob(f"{path.stem}.*.parquet"):
+        if stale != sidecar:
+            stale.unlink(missing_ok=True)
+
+
+def read_artifact(path: Path) -> dict[str, Any] | None:
+    """The artifact's JSON document, or None when it is missing or unreadable (never half-written: writes are atomic)."""
+    try:
+        return orjson.loads(path.read_bytes())
+    except (FileNotFoundError, orjson.JSONDecodeError):
+        return None
+
+
+def read_columns(path: Path, document: dict[str, Any] | None = None) -> Columns:
+    """The artifact's rows as columns, whichever way they are stored."""
+    document = document if document is not None else read_artifact(path)
+    if document is None:
+        raise FileNotFoundError(f"artifact {path} is missing or unreadable")
+    if "rows_file" in document:
+        table = pq.read_table(path.with_name(document["rows_file"]))
+        return {name: table.column(name).to_pylist() for name in table.column_names}
+    rows = document.get("rows", [])
+    names = document.get("columns") or (list(rows[0]) if rows else [])
+    return {name: [row.get(name) for row in rows] for name in names}
+
+
+def iter_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """The artifact's rows one dict at a time."""
+    document = read_artifact(path)
+    if document is None:
+        raise FileNotFoundError(f"artifact {path} is missing or unreadable")
+    if "rows_file" in document:
+        parquet = pq.ParquetFile(path.with_name(document["rows_file"]))
+        for batch in parquet.iter_batches(batch_size=10_000):
+            yield from batch.to_pylist()
+        return
+    yield from document.get("rows", [])

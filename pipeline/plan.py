@@ -1,0 +1,93 @@
+"""Discover datasets and models under inputs/ and resolve each dataset's kind, fields and parameters."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import luigi.configuration
+
+from stages import SUPPORTED_SUFFIXES, UsageError, detect_kind, get_kind, read_dataset_config, resolve_params
+
+STAGES = ("B1", "B2", "B3", "B4", "B5", "B6")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which datasets / models a command is about (None = all)."""
+
+    dataset: str | None = None
+    model: str | None = None
+
+
+def find_questions_file(folder: Path) -> Path | None:
+    found = [folder / f"questions{suffix}" for suffix in SUPPORTED_SUFFIXES if (folder / f"questions{suffix}").exists()]
+    if len(found) > 1:
+        raise UsageError(f"{folder}: several questions files ({', '.join(p.name for p in found)}); keep one")
+    return found[0] if found else None
+
+
+def find_prediction_files(folder: Path) -> dict[str, str]:
+    models: dict[str, str] = {}
+    predictions = folder / "predictions"
+    if not predictions.is_dir():
+        return models
+    for path in sorted(predictions.iterdir()):
+        if path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES:
+            if path.stem in models:
+                raise UsageError(f"{predictions}: model {path.stem!r} has several prediction files; keep one")
+            models[path.stem] = str(path.resolve())
+    return models
+
+
+def kind_params_from_luigi_cfg(kind_name: str) -> dict[str, str]:
+    """The [kind.<name>] section of luigi.cfg, as raw strings."""
+    config = luigi.configuration.get_config()
+    section = f"kind.{kind_name}"
+    if not config.has_section(section):
+        return {}
+    return {key: config.get(section, key) for key in config.options(section) if key not in config.defaults()}
+
+
+def dataset_spec(folder: Path) -> dict[str, Any] | None:
+    """Everything the tasks need to know about one dataset folder, or None when it has no questions file."""
+    questions = find_questions_file(folder)
+    if questions is None:
+        return None
+    config = read_dataset_config(folder / "dataset.toml")
+    kind_name = config.kind or detect_kind(folder.name, questions)
+    kind = get_kind(kind_name)
+    params = resolve_params(
+        kind.defaults,
+        (f"luigi.cfg [kind.{kind_name}]", kind_params_from_luigi_cfg(kind_name)),
+        (str(folder / "dataset.toml"), config.params),
+    )
+    return {
+        "name": folder.name,
+        "questions": str(questions.resolve()),
+        "predictions": find_prediction_files(folder),
+        "kind": kind_name,
+        "kind_source": "dataset.toml" if config.kind else "detected",
+        "fields": config.fields(),
+        "params": params,
+    }
+
+
+def discover(inputs: Path, selection: Selection) -> list[dict[str, Any]]:
+    """Dataset specs under `inputs`, filtered by the selection; a selection that matches nothing is a UsageError."""
+    if not inputs.is_dir():
+        raise UsageError(f"inputs folder {inputs} does not exist")
+    specs = []
+    for folder in sorted(p for p in inputs.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        if selection.dataset and folder.name != selection.dataset:
+            continue
+        spec = dataset_spec(folder)
+        if spec is not None and spec["predictions"]:
+            specs.append(spec)
+    if selection.dataset and not specs:
+        raise UsageError(f"no dataset {selection.dataset!r} with questions and predictions under {inputs}")
+    if not specs:
+        raise UsageError(f"no dataset with questions and predictions under {inputs}")
+    if selection.model and not any(selection.model in s["predictions"] for s in specs):
+        raise UsageError(f"no predictions for model {selection.model!r} in the selected datasets")
+    return specs

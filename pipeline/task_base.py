@@ -1,0 +1,129 @@
+"""StageTask: complete only when the artifact exists and its fingerprint matches; runs write atomically."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, ClassVar
+
+import luigi
+from luigi.freezing import recursively_unfreeze
+
+from stages.records import Columns, Reject
+
+from .artifacts import read_artifact, write_artifact
+from .failures import clear_failure, failure_path, record_failure
+from .fingerprint import code_version, file_digest, fingerprint
+
+
+@dataclass
+class StageResult:
+    """What a stage computed: rows (or None), counts, rejects and any other header or body fields."""
+
+    columns: Columns | None
+    counts: dict[str, Any]
+    rejects: list[Reject] = field(default_factory=list)
+    header: dict[str, Any] = field(default_factory=dict)
+    body: dict[str, Any] = field(default_factory=dict)
+
+
+class StageTask(luigi.Task):
+    """One stage for one dataset (and model). Subclasses name their inputs, parameters and computation."""
+
+    outputs_dir = luigi.Parameter()
+    spec = luigi.DictParameter()
+    model = luigi.Parameter(default="")
+
+    stage: ClassVar[str]
+    artifact_name: ClassVar[str]
+
+    @property
+    def dataset(self) -> str:
+        return self.spec["name"]
+
+    @property
+    def plain_spec(self) -> dict[str, Any]:
+        return recursively_unfreeze(self.spec)
+
+    def artifact_path(self) -> Path:
+        folder = Path(self.outputs_dir) / self.dataset
+        return (folder / self.model if self.model else folder) / self.artifact_name
+
+    def output(self) -> luigi.LocalTarget:
+        return luigi.LocalTarget(str(self.artifact_path()))
+
+    def input_files(self) -> list[str]:
+        """Files whose bytes this stage reads directly."""
+        return []
+
+    def stage_params(self) -> dict[str, Any]:
+        """Parameters this stage's result depends on."""
+        return {}
+
+    def upstream(self) -> list[StageTask]:
+        return luigi.task.flatten(self.requires())
+
+    def fingerprint(self) -> str:
+        if not hasattr(self, "_fingerprint"):
+            self._fingerprint = fingerprint(self.fingerprint_parts())
+        return self._fingerprint
+
+    def fingerprint_parts(self) -> dict[str, Any]:
+        return {
+            "stage": self.stage,
+            "dataset": self.dataset,
+            "model": self.model,
+            "params": self.stage_params(),
+            "inputs": {path: file_digest(Path(path)) for path in self.input_files()},
+            "upstream": sorted(task.fingerprint() for task in self.upstream()),
+            "code_version": code_version(),
+        }
+
+    def complete(self) -> bool:
+        document = read_artifact(self.artifact_path())
+        return document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+
+    def compute(self) -> StageResult:
+        raise NotImplementedError
+
+    def run(self) -> None:
+        started = time.perf_counter()
+        result = self.compute()
+        counts = dict(result.counts)
+        if result.rejects:
+            counts.setdefault("rejected", len(result.rejects))
+        header = {
+            "stage": self.stage,
+            "dataset": self.dataset,
+            "model": self.model or None,
+            "kind": self.spec["kind"],
+            "fingerprint": self.fingerprint(),
+            "parameters": self.stage_params(),
+            "inputs": self.fingerprint_parts()["inputs"],
+            "upstream": {task.stage + (f":{task.model}" if task.model and not self.model else ""): task.fingerprint()
+                         for task in self.upstream()},
+            "code_version": code_version(),
+            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "counts": counts,
+            "timings": {"seconds": round(time.perf_counter() - started, 4)},
+            **result.header,
+        }
+        body = dict(result.body)
+        if result.columns is not None or result.rejects:
+            body["rejects"] = [reject.to_dict() for reject in result.rejects]
+        write_artifact(self.artifact_path(), header, result.columns, body)
+
+    def failure_record_path(self) -> Path:
+        return failure_path(Path(self.outputs_dir), self.stage, self.dataset, self.model)
+
+
+@StageTask.event_handler(luigi.Event.FAILURE)
+def _on_failure(task: StageTask, exception: BaseException) -> None:
+    description = {"stage": task.stage, "dataset": task.dataset, "model": task.model or None, "task_id": task.task_id}
+    record_failure(task.failure_record_path(), description, exception)
+
+
+@StageTask.event_handler(luigi.Event.SUCCESS)
+def _on_success(task: StageTask) -> None:
+    clear_failure(task.failure_record_path())

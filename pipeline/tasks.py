@@ -1,0 +1,163 @@
+"""The six stages as Luigi tasks; each reads its upstream artifacts and calls stages/ for the work."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import luigi
+
+from stages import (
+    build_dataset_report,
+    build_summary,
+    get_kind,
+    join_predictions,
+    load_predictions,
+    load_questions,
+    render_report,
+)
+
+from .artifacts import read_artifact, read_columns, write_bytes_atomic, write_json_atomic
+from .fingerprint import code_version, fingerprint
+from .task_base import StageResult, StageTask
+
+
+def _load(task: StageTask) -> tuple[dict, dict]:
+    path = task.artifact_path()
+    document = read_artifact(path)
+    return document, read_columns(path, document)
+
+
+class B1Questions(StageTask):
+    stage, artifact_name = "B1", "B1_questions.json"
+
+    def input_files(self) -> list[str]:
+        return [self.spec["questions"]]
+
+    def stage_params(self) -> dict[str, Any]:
+        return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"]}
+
+    def compute(self) -> StageResult:
+        loaded = load_questions(Path(self.spec["questions"]), get_kind(self.spec["kind"]), self.plain_spec["fields"])
+        return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
+
+
+class B2Predictions(StageTask):
+    stage, artifact_name = "B2", "B2_predictions.json"
+
+    def input_files(self) -> list[str]:
+        return [self.spec["predictions"][self.model]]
+
+    def stage_params(self) -> dict[str, Any]:
+        return {"fields": self.plain_spec["fields"]}
+
+    def compute(self) -> StageResult:
+        loaded = load_predictions(Path(self.spec["predictions"][self.model]), self.plain_spec["fields"])
+        return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
+
+
+class KindStage(StageTask):
+    """B3–B5: one call of the kind's normalize / match / score on the upstream artifact's rows."""
+
+    def stage_params(self) -> dict[str, Any]:
+        return get_kind(self.spec["kind"]).params_for(self.stage, self.plain_spec["params"])
+
+
+class B3Normalize(KindStage):
+    stage, artifact_name = "B3", "B3_normalized.json"
+
+    def requires(self) -> dict[str, StageTask]:
+        return {
+            "questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
+            "predictions": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model),
+        }
+
+    def compute(self) -> StageResult:
+        _, questions = _load(self.requires()["questions"])
+        _, predictions = _load(self.requires()["predictions"])
+        joined, join_info = join_predictions(questions, predictions)
+        columns, info = get_kind(self.spec["kind"]).normalize(joined, self.stage_params())
+        counts = join_info.pop("counts")
+        return StageResult(columns, counts, header={"info": info}, body=join_info)
+
+
+class B4Match(KindStage):
+    stage, artifact_name = "B4", "B4_matches.json"
+
+    def requires(self) -> StageTask:
+        return B3Normalize(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)
+
+    def compute(self) -> StageResult:
+        _, normalized = _load(self.requires())
+        columns, info = get_kind(self.spec["kind"]).match(normalized, self.stage_params())
+        return StageResult(columns, {"rows": len(columns["id"])}, header={"info": info})
+
+
+class B5Score(KindStage):
+    stage, artifact_name = "B5", "B5_component_scores.json"
+
+    def requires(self) -> StageTask:
+        return B4Match(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)
+
+    def compute(self) -> StageResult:
+        _, matched = _load(self.requires())
+        columns, metrics = get_kind(self.spec["kind"]).score(matched, self.stage_params())
+        return StageResult(columns, {"rows": len(columns["id"])}, body={"metrics": metrics})
+
+
+class B6Report(StageTask):
+    """All models of one dataset side by side, with what was set aside; also a text rendering."""
+
+    stage, artifact_name = "B6", "B6_report.json"
+
+    def requires(self) -> dict[str, StageTask]:
+        return {
+            model: B5Score(outputs_dir=self.outputs_dir, spec=self.spec, model=model)
+            for model in sorted(self.spec["predictions"])
+        }
+
+    def compute(self) -> StageResult:
+        questions = read_artifact(B1Questions(outputs_dir=self.outputs_dir, spec=self.spec).artifact_path())
+        metrics, set_aside = {}, {}
+        for model, task in self.requires().items():
+            metrics[model] = read_artifact(task.artifact_path())["metrics"]
+            b3 = task.requires().requires()
+            joined = read_artifact(b3.artifact_path())["header"]["counts"]
+            predictions = read_artifact(b3.requires()["predictions"].artifact_path())["header"]["counts"]
+            set_aside[model] = {
+                "question_rows_rejected": questions["header"]["counts"]["rejected"],
+                "prediction_rows_rejected": predictions["rejected"],
+                "missing_predictions": joined["missing_predictions"],
+                "unmatched_predictions": joined["unmatched_predictions"],
+            }
+        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside)
+        write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
+        return StageResult(None, {"models": len(metrics)}, body={"report": report})
+
+
+class B6Summary(luigi.Task):
+    """Every dataset's primary metric per model in one file, outputs/B6_summary.json."""
+
+    outputs_dir = luigi.Parameter()
+    specs = luigi.ListParameter()
+
+    def requires(self) -> list[B6Report]:
+        return [B6Report(outputs_dir=self.outputs_dir, spec=spec) for spec in self.specs]
+
+    def artifact_path(self) -> Path:
+        return Path(self.outputs_dir) / "B6_summary.json"
+
+    def output(self) -> luigi.LocalTarget:
+        return luigi.LocalTarget(str(self.artifact_path()))
+
+    def fingerprint(self) -> str:
+        return fingerprint({"stage": "B6_summary", "upstream": [task.fingerprint() for task in self.requires()]})
+
+    def complete(self) -> bool:
+        document = read_artifact(self.artifact_path())
+        return document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+
+    def run(self) -> None:
+        reports = [read_artifact(task.artifact_path())["report"] for task in self.requires()]
+        header = {"stage": "B6_summary", "fingerprint": self.fingerprint(), "code_version": code_version(),
+                  "upstream": {task.dataset: task.fingerprint() for task in self.requires()}}
+        write_json_atomic(self.artifact_path(), {"header": header, **build_summary(reports)})

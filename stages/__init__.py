@@ -1,0 +1,24 @@
+"""evalpipe's evaluation logic: loading, normalization, matching, scoring and reports (no Luigi here)."""
+from . import fact_verification as _fact_verification  # noqa: F401  (registers the kind)
+from . import qa as _qa  # noqa: F401  (registers the kind)
+from .aggregate import build_dataset_report, build_summary, render_report
+from .classification import classification_report
+from .dataset_config import DatasetConfig, read_dataset_config, resolve_params
+from .detection import detect_kind
+from .fields import gold_answer_texts, get_ground_truth_answer, get_prediction, get_record_id
+from .join import join_predictions
+from .loading import load_predictions, load_questions
+from .qa import qa_em_f1, token_f1
+from .qa_normalize import normalize_cjk, normalize_squad
+from .readers import SUPPORTED_SUFFIXES, iter_records
+from .records import Columns, LoadResult, Reject
+from .registry import Kind, UsageError, get_kind, kind_names, register_kind
+from .verdict import normalize_verdict, strip_think
+
+__all__ = [
+    "Columns", "DatasetConfig", "Kind", "LoadResult", "Reject", "SUPPORTED_SUFFIXES", "UsageError",
+    "build_dataset_report", "build_summary", "classification_report", "detect_kind", "get_ground_truth_answer",
+    "get_kind", "get_prediction", "get_record_id", "gold_answer_texts", "iter_records", "join_predictions",
+    "kind_names", "load_predictions", "load_questions", "normalize_cjk", "normalize_squad", "normalize_verdict",
+    "qa_em_f1", "read_dataset_config", "register_kind", "render_report", "resolve_params", "strip_think", "token_f1",
+]

@@ -1,0 +1,93 @@
+"""Field resolution: which field of a record holds the id, the question, the gold answer, the prediction."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+GOLD_FIELDS_ORIGINAL_ROW = ("人工评测结果", "标准答案", "答案", "label")
+GOLD_FIELDS_ROOT = ("人工评测结果", "标准答案", "答案")
+GOLD_FIELDS_ENGLISH = ("answer", "answers", "answers_objects", "label")
+PREDICTION_FIELDS = ("prediction", "final_answer", "predicted_label", "response", "output", "answer")
+ID_FIELDS = ("id", "qid", "question_id", "row_id", "_id", "uid")
+QUESTION_FIELDS = ("question", "query", "claim", "prompt", "context")
+LINE_ID = "@line"
+
+
+def is_missing(value: Any) -> bool:
+    """True for None, NaN, and empty or whitespace-only strings and empty containers."""
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, (list, tuple, dict)):
+        return len(value) == 0
+    return False
+
+
+def get_ground_truth_answer(record: dict) -> Any:
+    """The gold answer of a record per seed 002: original_row first, then Chinese root fields, then English ones."""
+    original = record.get("original_row")
+    if isinstance(original, dict):
+        for name in GOLD_FIELDS_ORIGINAL_ROW:
+            if not is_missing(original.get(name)):
+                return original[name]
+    for name in GOLD_FIELDS_ROOT + GOLD_FIELDS_ENGLISH:
+        if not is_missing(record.get(name)):
+            return record[name]
+    return None
+
+
+def gold_answer_texts(value: Any) -> list[str]:
+    """Every acceptable answer text in a gold value: a string, a list, SQuAD {text} or DROP {spans} objects."""
+    if is_missing(value):
+        return []
+    if isinstance(value, dict):
+        if "text" in value:
+            return gold_answer_texts(value["text"])
+        if "spans" in value and not is_missing(value["spans"]):
+            return [" ".join(gold_answer_texts(value["spans"]))]
+        if "number" in value:
+            return gold_answer_texts(value["number"])
+        return []
+    if isinstance(value, (list, tuple)):
+        texts: list[str] = []
+        for item in value:
+            texts.extend(gold_answer_texts(item))
+        return texts
+    if isinstance(value, bool):
+        return ["true" if value else "false"]
+    if isinstance(value, float) and value.is_integer():
+        return [str(int(value))]
+    return [str(value)]
+
+
+def resolve_field(record: dict, explicit: str | None, candidates: tuple[str, ...]) -> Any:
+    """The value of `explicit` when given (dotted paths reach nested objects), else of the first candidate present."""
+    if explicit:
+        value: Any = record
+        for part in explicit.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        return value
+    for name in candidates:
+        if not is_missing(record.get(name)):
+            return record[name]
+    return None
+
+
+def get_prediction(record: dict, field: str | None = None) -> Any:
+    """The model's answer in a predictions record."""
+    return resolve_field(record, field, PREDICTION_FIELDS)
+
+
+def get_record_id(record: dict, line: int | None, field: str | None = None) -> str | None:
+    """The row id as a string; with id_field '@line' the 1-based line (or row) number pairs files by position."""
+    if field == LINE_ID:
+        return None if line is None else str(line)
+    value = resolve_field(record, field, ID_FIELDS)
+    if is_missing(value) or isinstance(value, (dict, list)):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)

@@ -1,0 +1,74 @@
+"""Registry of task kinds: each kind names its parameters and implements normalize → match → score → compare."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from .records import Columns
+
+
+class UsageError(ValueError):
+    """A problem with how evalpipe was asked to run (config, selection, names): reported in one line."""
+
+
+class Kind:
+    """One task kind. Subclasses are pure functions of columns and parameters; the pipeline calls them per stage."""
+
+    name: ClassVar[str]
+    defaults: ClassVar[dict[str, Any]] = {}
+    stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def question_fields(self, record: dict) -> dict[str, Any]:
+        """Extra B1 columns this kind needs from a question record."""
+        return {}
+
+    def check_gold(self, golds: list[str]) -> str | None:
+        """Why these gold answers cannot be scored by this kind, or None when they can."""
+        return None if golds else "no gold answer"
+
+    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        raise NotImplementedError
+
+    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        raise NotImplementedError
+
+    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        raise NotImplementedError
+
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """Models side by side for one dataset (B6)."""
+        raise NotImplementedError
+
+    def render(self, dataset: str, report: dict[str, Any]) -> str:
+        """The dataset report as console text."""
+        raise NotImplementedError
+
+    def params_for(self, stage: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The subset of resolved parameters that `stage` depends on."""
+        return {name: params[name] for name in self.stage_params.get(stage, ())}
+
+
+_KINDS: dict[str, Kind] = {}
+
+
+def register_kind(name: str) -> Callable[[type[Kind]], type[Kind]]:
+    """Class decorator: make a Kind available by name (dataset.toml `kind`)."""
+
+    def decorate(cls: type[Kind]) -> type[Kind]:
+        cls.name = name
+        _KINDS[name] = cls()
+        return cls
+
+    return decorate
+
+
+def get_kind(name: str) -> Kind:
+    """The registered kind called `name`."""
+    try:
+        return _KINDS[name]
+    except KeyError:
+        raise UsageError(f"unknown kind {name!r} (known: {', '.join(sorted(_KINDS))})") from None
+
+
+def kind_names() -> list[str]:
+    return sorted(_KINDS)
