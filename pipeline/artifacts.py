@@ -37,6 +37,7 @@ def write_json_atomic(path: Path, document: Any) -> None:
 
 def write_artifact(path: Path, header: dict[str, Any], columns: Columns | None, body: dict[str, Any]) -> None:
     """Write an artifact: rows inline when few, else in `<stem>.<fingerprint>.parquet` named by the JSON."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     document: dict[str, Any] = {"header": header, **body}
     sidecar = None
     if columns is not None:

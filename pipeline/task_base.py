@@ -65,9 +65,8 @@ class StageTask(luigi.Task):
         return luigi.task.flatten(self.requires())
 
     def fingerprint(self) -> str:
-        if not hasattr(self, "_fingerprint"):
-            self._fingerprint = fingerprint(self.fingerprint_parts())
-        return self._fingerprint
+        """Recomputed on every call: Luigi reuses task instances, and inputs may change between builds."""
+        return fingerprint(self.fingerprint_parts())
 
     def fingerprint_parts(self) -> dict[str, Any]:
         return {
@@ -89,6 +88,7 @@ class StageTask(luigi.Task):
 
     def run(self) -> None:
         started = time.perf_counter()
+        parts = self.fingerprint_parts()
         result = self.compute()
         counts = dict(result.counts)
         if result.rejects:
@@ -98,9 +98,9 @@ class StageTask(luigi.Task):
             "dataset": self.dataset,
             "model": self.model or None,
             "kind": self.spec["kind"],
-            "fingerprint": self.fingerprint(),
-            "parameters": self.stage_params(),
-            "inputs": self.fingerprint_parts()["inputs"],
+            "fingerprint": fingerprint(parts),
+            "parameters": parts["params"],
+            "inputs": parts["inputs"],
             "upstream": {task.stage + (f":{task.model}" if task.model and not self.model else ""): task.fingerprint()
                          for task in self.upstream()},
             "code_version": code_version(),

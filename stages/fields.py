@@ -17,11 +17,12 @@ def is_missing(value: Any) -> bool:
     """True for None, NaN, and empty or whitespace-only strings and empty containers."""
     if value is None:
         return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    if isinstance(value, str):
-        return not value.strip()
-    if isinstance(value, (list, tuple, dict)):
+    kind = type(value)
+    if kind is str:
+        return not value or value.isspace()
+    if kind is float:
+        return math.isnan(value)
+    if kind in (list, tuple, dict):
         return len(value) == 0
     return False
 
@@ -31,16 +32,24 @@ def get_ground_truth_answer(record: dict) -> Any:
     original = record.get("original_row")
     if isinstance(original, dict):
         for name in GOLD_FIELDS_ORIGINAL_ROW:
-            if not is_missing(original.get(name)):
-                return original[name]
+            value = original.get(name)
+            if value is not None and not is_missing(value):
+                return value
     for name in GOLD_FIELDS_ROOT + GOLD_FIELDS_ENGLISH:
-        if not is_missing(record.get(name)):
-            return record[name]
+        value = record.get(name)
+        if value is not None and not is_missing(value):
+            return value
     return None
 
 
 def gold_answer_texts(value: Any) -> list[str]:
     """Every acceptable answer text in a gold value: a string, a list, SQuAD {text} or DROP {spans} objects."""
+    if type(value) is str:
+        return [value] if value and not value.isspace() else []
+    if type(value) is list and all(type(item) is str for item in value):
+        return [item for item in value if item and not item.isspace()]
+    if type(value) is list and all(type(item) is dict and type(item.get("text")) is str for item in value):
+        return [item["text"] for item in value if item["text"] and not item["text"].isspace()]
     if is_missing(value):
         return []
     if isinstance(value, dict):
@@ -71,8 +80,9 @@ def resolve_field(record: dict, explicit: str | None, candidates: tuple[str, ...
             value = value.get(part) if isinstance(value, dict) else None
         return value
     for name in candidates:
-        if not is_missing(record.get(name)):
-            return record[name]
+        value = record.get(name)
+        if value is not None and not is_missing(value):
+            return value
     return None
 
 

@@ -18,7 +18,7 @@ def token_f1(prediction: str, gold: str, mode: str = "squad") -> float:
         return 0.0
     prediction_tokens = prediction.split()
     gold_tokens = gold.split()
-    same = sum((Counter(prediction_tokens) & Counter(gold_tokens)).values())
+    same = _multiset_overlap(prediction_tokens, gold_tokens)
     if same == 0:
         return 0.0
     precision = 1.0 * same / len(prediction_tokens)
@@ -26,11 +26,29 @@ def token_f1(prediction: str, gold: str, mode: str = "squad") -> float:
     return (2 * precision * recall) / (precision + recall)
 
 
+def _multiset_overlap(first: list[str], second: list[str]) -> int:
+    """Size of the multiset intersection (what sum((Counter(a) & Counter(b)).values()) computes)."""
+    if not first or not second or set(first).isdisjoint(second):
+        return 0
+    remaining = Counter(second)
+    same = 0
+    for token in first:
+        count = remaining.get(token, 0)
+        if count:
+            remaining[token] = count - 1
+            same += 1
+    return same
+
+
 def match_normalized(prediction: str, golds: list[str], mode: str) -> tuple[float, float, int]:
     """(em, f1, index of the gold with the best F1) for a normalized prediction against normalized golds."""
     em = 1.0 if prediction in golds else 0.0
     best_f1, best_index = 0.0, 0
+    seen: set[str] = set()
     for index, gold in enumerate(golds):
+        if gold in seen:
+            continue
+        seen.add(gold)
         f1 = 1.0 if prediction == gold and prediction else token_f1(prediction, gold, mode)
         if f1 > best_f1:
             best_f1, best_index = f1, index
@@ -69,7 +87,8 @@ class OpenQA(Kind):
         for row_mode, prediction, golds in zip(modes, joined["prediction"], joined["golds"]):
             normalize = NORMALIZERS[row_mode]
             predictions.append(None if prediction is None else normalize(prediction))
-            golds_norm.append([normalize(gold) for gold in golds])
+            unique = {gold: normalize(gold) for gold in dict.fromkeys(golds)}
+            golds_norm.append([unique[gold] for gold in golds])
         columns = {"id": joined["id"], "mode": modes, "prediction_norm": predictions, "golds_norm": golds_norm}
         return columns, {"mode": mode, "rows_by_mode": dict(Counter(modes))}
 

@@ -34,19 +34,20 @@ def iter_records(path: Path) -> Iterator[Record | Reject]:
 def _iter_jsonl(path: Path) -> Iterator[Record | Reject]:
     source = str(path)
     with open(path, "rb") as handle:
-        data = handle.read()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if not raw.strip():
-            continue
-        try:
-            record = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            reason = "undecodable bytes (not UTF-8)" if _is_undecodable(raw) else f"malformed JSON: {exc}"
-            yield Reject(source, number, reason)
-            continue
-        yield (number, record, None)
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            if raw.isspace() or not raw:
+                continue
+            yield _decode_jsonl_line(source, number, raw)
+
+
+def _decode_jsonl_line(source: str, number: int, raw: bytes) -> Record | Reject:
+    try:
+        return (number, orjson.loads(raw), None)
+    except orjson.JSONDecodeError as exc:
+        reason = "undecodable bytes (not UTF-8)" if _is_undecodable(raw) else f"malformed JSON: {exc}"
+        return Reject(source, number, reason)
 
 
 def _is_undecodable(raw: bytes) -> bool:

@@ -1,0 +1,15 @@
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+REPO = Path(__file__).resolve().parent.parent
+REAL_DATA = REPO.parent / "shared" / "data" / "real"
+
+
+@pytest.fixture
+def real_data() -> Path:
+    if not REAL_DATA.is_dir():
+        pytest.skip(f"real data not found at {REAL_DATA} (shared/ must sit beside the checkout)")
+    return REAL_DATA

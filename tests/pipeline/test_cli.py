@@ -1,0 +1,98 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pipeline.artifacts import INLINE_ROW_LIMIT, read_artifact
+from pipeline.cli import main
+from tests.pipeline.conftest import run, write_jsonl
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        (lambda ws: None, "inputs folder"),
+        (lambda ws: (ws / "inputs/d/dataset.toml").write_text('kind = "poetry"\n'), "unknown kind 'poetry'"),
+        (lambda ws: (ws / "inputs/d/dataset.toml").write_text("kind = \n"), "not valid TOML"),
+        (lambda ws: (ws / "inputs/d/dataset.toml").write_text("[params]\nfoo = 1\n"), "unknown parameter 'foo'"),
+    ],
+)
+def test_usage_errors_print_one_line_and_exit_2(tmp_path, setup, message):
+    if "inputs folder" not in message:
+        write_jsonl(tmp_path / "inputs/d/questions.jsonl", [{"id": 1, "answer": "x"}])
+        write_jsonl(tmp_path / "inputs/d/predictions/m.jsonl", [{"id": 1, "prediction": "x"}])
+    setup(tmp_path)
+    result = _cli("run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs"))
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_dataset_or_model_is_a_usage_error(workspace, capsys):
+    assert run(workspace, "--dataset", "nope") == 2
+    assert run(workspace, "--model", "nope") == 2
+    assert "no predictions for model 'nope'" in capsys.readouterr().err
+
+
+def test_run_prints_the_report_and_what_was_set_aside(workspace, capsys):
+    assert run(workspace) == 0
+    out = capsys.readouterr().out
+    assert "Exact Match (EM)" in out and "混淆矩阵" in out and "总体准确率 (Accuracy): 75.00%" in out
+    assert "set aside for beta: 0 question row(s), 0 prediction row(s) rejected; 2 question(s) without" in out
+
+
+def test_show_prints_rows_as_json_lines(workspace, capsysbinary):
+    run(workspace)
+    capsysbinary.readouterr()
+    base = ["--outputs", str(workspace / "outputs"), "--dataset", "qa_small"]
+    assert main(["show", "B4", *base, "--model", "alpha", "--id", "3"]) == 0
+    rows = [json.loads(line) for line in capsysbinary.readouterr().out.splitlines()]
+    assert rows == [{"id": "3", "best_gold": 0, "exact_match": 1.0, "f1": 1.0, "label": "correct"}]
+    assert main(["show", "B1", *base]) == 0
+    assert len(capsysbinary.readouterr().out.splitlines()) == 4
+    assert main(["show", "B6", *base]) == 0
+    assert json.loads(capsysbinary.readouterr().out)["kind"] == "qa"
+    assert main(["show", "B3", *base]) == 2  # two models: --model is required
+
+
+def test_large_artifacts_live_in_parquet_and_show_reads_them(tmp_path, capsysbinary):
+    n = INLINE_ROW_LIMIT + 5
+    write_jsonl(tmp_path / "inputs/big/questions.jsonl", [{"id": i, "answer": f"a{i}"} for i in range(n)])
+    write_jsonl(tmp_path / "inputs/big/predictions/m.jsonl", [{"id": i, "prediction": f"a{i}"} for i in range(n)])
+    assert run(tmp_path) == 0
+    document = read_artifact(tmp_path / "outputs/big/m/B3_normalized.json")
+    assert "rows" not in document and document["rows_file"].endswith(".parquet") and document["row_count"] == n
+    assert (tmp_path / "outputs/big/m" / document["rows_file"]).exists()
+    capsysbinary.readouterr()
+    assert main(["show", "B3", "--outputs", str(tmp_path / "outputs"), "--dataset", "big", "--id", "7"]) == 0
+    assert json.loads(capsysbinary.readouterr().out)["prediction_norm"] == "a7"
+
+
+def test_show_rejects(tmp_path, capsysbinary):
+    (tmp_path / "inputs/d/predictions").mkdir(parents=True)
+    (tmp_path / "inputs/d/questions.jsonl").write_text('{"id": 1, "answer": "x"}\n{"id": 2\n')
+    (tmp_path / "inputs/d/predictions/m.jsonl").write_text('{"id": 1, "prediction": "x"}\n')
+    run(tmp_path)
+    capsysbinary.readouterr()
+    main(["show", "B1", "--outputs", str(tmp_path / "outputs"), "--dataset", "d", "--rejects"])
+    reject = json.loads(capsysbinary.readouterr().out)
+    assert reject["line"] == 2 and reject["source"].endswith("questions.jsonl")
+    assert reject["reason"].startswith("malformed JSON")
+
+
+def test_status_reports_each_stage(workspace, capsys):
+    assert main(["status", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs")]) == 0
+    assert set(line.split()[-1] for line in capsys.readouterr().out.splitlines()) == {"missing"}
+    run(workspace)
+    write_jsonl(workspace / "inputs/claims/predictions/alpha.jsonl", [{"id": 1, "prediction": "T"}])
+    capsys.readouterr()
+    main(["status", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs"),
+          "--dataset", "claims"])
+    states = {tuple(line.split()[:1] + line.split()[-1:]) for line in capsys.readouterr().out.splitlines()}
+    assert states == {("B1", "done"), ("B2", "stale"), ("B3", "stale"), ("B4", "stale"), ("B5", "stale"),
+                      ("B6", "stale")}
