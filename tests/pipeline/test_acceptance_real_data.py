@@ -1,0 +1,97 @@
+"""Acceptance on real public data: SQuAD v1.1 dev + BERT predictions, FEVER gold + a system's predictions."""
+import json
+import re
+import string
+from collections import Counter
+
+import pytest
+
+from pipeline.artifacts import read_artifact
+from pipeline.cli import main
+
+
+def official_normalize_answer(s):
+    """The official SQuAD v1.1 evaluate script's normalize_answer."""
+    def remove_articles(text):
+        return re.sub(r"\b(a|an|the)\b", " ", text)
+
+    def white_space_fix(text):
+        return " ".join(text.split())
+
+    def remove_punc(text):
+        exclude = set(string.punctuation)
+        return "".join(ch for ch in text if ch not in exclude)
+
+    return white_space_fix(remove_articles(remove_punc(s.lower())))
+
+
+def official_f1_score(prediction, ground_truth):
+    prediction_tokens = official_normalize_answer(prediction).split()
+    ground_truth_tokens = official_normalize_answer(ground_truth).split()
+    common = Counter(prediction_tokens) & Counter(ground_truth_tokens)
+    num_same = sum(common.values())
+    if num_same == 0:
+        return 0
+    precision = 1.0 * num_same / len(prediction_tokens)
+    recall = 1.0 * num_same / len(ground_truth_tokens)
+    return (2 * precision * recall) / (precision + recall)
+
+
+def official_squad_evaluate(dataset, predictions):
+    """The official script's evaluate(): percentages, missing predictions count as 0."""
+    f1 = exact_match = total = 0
+    for article in dataset:
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                total += 1
+                if qa["id"] not in predictions:
+                    continue
+                golds = [a["text"] for a in qa["answers"]]
+                prediction = predictions[qa["id"]]
+                exact_match += max(official_normalize_answer(prediction) == official_normalize_answer(g) for g in golds)
+                f1 += max(official_f1_score(prediction, g) for g in golds)
+    return {"exact_match": 100.0 * exact_match / total, "f1": 100.0 * f1 / total}
+
+
+def test_squad_v11_dev_with_bert_predictions_reproduces_the_official_scores(tmp_path, real_data):
+    dataset_dir = tmp_path / "inputs" / "squad_dev"
+    (dataset_dir / "predictions").mkdir(parents=True)
+    (dataset_dir / "questions.json").symlink_to(real_data / "squad/dev-v1.1.json")
+    (dataset_dir / "predictions" / "bert.json").symlink_to(real_data / "squad/bert-predictions.json")
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+
+    dataset = json.loads((real_data / "squad/dev-v1.1.json").read_text())["data"]
+    predictions = json.loads((real_data / "squad/bert-predictions.json").read_text())
+    official = official_squad_evaluate(dataset, predictions)
+    metrics = read_artifact(tmp_path / "outputs/squad_dev/bert/B5_component_scores.json")["metrics"]
+    assert metrics["rows"] == 10570
+    assert abs(100 * metrics["exact_match"] - official["exact_match"]) < 1e-9
+    assert abs(100 * metrics["f1"] - official["f1"]) < 1e-9
+    b3 = read_artifact(tmp_path / "outputs/squad_dev/bert/B3_normalized.json")["header"]
+    assert b3["info"]["rows_by_mode"] == {"squad": 10570}  # mode chosen from the script, recorded
+
+
+def test_fever_label_accuracy_and_macro_f1(tmp_path, real_data):
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    dataset_dir = tmp_path / "inputs" / "fever"
+    (dataset_dir / "predictions").mkdir(parents=True)
+    (dataset_dir / "questions.jsonl").symlink_to(real_data / "fever/actual.jsonl")
+    (dataset_dir / "predictions" / "system.jsonl").symlink_to(real_data / "fever/predictions.jsonl")
+    (dataset_dir / "dataset.toml").write_text('kind = "fact_verification"\nid_field = "@line"\n')
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+
+    gold = [json.loads(line)["label"] for line in (real_data / "fever/actual.jsonl").read_text().splitlines()]
+    predicted = [json.loads(line)["predicted_label"]
+                 for line in (real_data / "fever/predictions.jsonl").read_text().splitlines()]
+    official_accuracy = sum(p.upper() == g.upper() for p, g in zip(predicted, gold)) / len(gold)
+    metrics = read_artifact(tmp_path / "outputs/fever/system/B5_component_scores.json")["metrics"]
+    assert metrics["rows"] == 9999
+    assert metrics["accuracy"] == pytest.approx(official_accuracy, abs=1e-12)
+    assert metrics["macro_avg"]["f1"] == pytest.approx(sklearn_metrics.f1_score(gold, predicted, average="macro"),
+                                                       abs=1e-12)
+    assert metrics["weighted_avg"]["f1"] == pytest.approx(
+        sklearn_metrics.f1_score(gold, predicted, average="weighted"), abs=1e-12)
+    mapping = {"SUPPORTS": "T", "REFUTES": "F", "NOT ENOUGH INFO": "uncertain"}
+    assert metrics["per_class"]["T"]["support"] == sum(g == "SUPPORTS" for g in gold)
+    expected_tt = sum(mapping[p] == mapping[g] == "T" for p, g in zip(predicted, gold))
+    assert metrics["confusion_matrix"]["T"]["T"] == expected_tt
