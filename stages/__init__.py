@@ -1,13 +1,17 @@
 """evalpipe's evaluation logic: loading, normalization, matching, scoring and reports (no Luigi here)."""
 from . import fact_verification as _fact_verification  # noqa: F401  (registers the kind)
+from . import multiple_choice as _multiple_choice  # noqa: F401  (registers the kind)
 from . import qa as _qa  # noqa: F401  (registers the kind)
 from .aggregate import build_dataset_report, build_summary, render_report
+from .choice_extraction import ChoiceExtraction, extract_choice
+from .choice_options import find_options, options_from_text
 from .classification import classification_report
 from .dataset_config import DatasetConfig, read_dataset_config, resolve_params
 from .detection import detect_kind
 from .fields import gold_answer_texts, get_ground_truth_answer, get_prediction, get_record_id
 from .join import join_predictions
 from .loading import load_predictions, load_questions
+from .multiple_choice import check_answer_match
 from .qa import qa_em_f1, token_f1
 from .qa_normalize import normalize_cjk, normalize_squad
 from .readers import SUPPORTED_SUFFIXES, iter_records
@@ -16,7 +20,7 @@ from .registry import Kind, UsageError, get_kind, kind_names, register_kind
 from .verdict import normalize_verdict, strip_think
 
 __all__ = [
-    "Columns", "DatasetConfig", "Kind", "LoadResult", "Reject", "SUPPORTED_SUFFIXES", "UsageError",
+    "ChoiceExtraction", "check_answer_match", "extract_choice", "find_options", "options_from_text", "Columns", "DatasetConfig", "Kind", "LoadResult", "Reject", "SUPPORTED_SUFFIXES", "UsageError",
     "build_dataset_report", "build_summary", "classification_report", "detect_kind", "get_ground_truth_answer",
     "get_kind", "get_prediction", "get_record_id", "gold_answer_texts", "iter_records", "join_predictions",
     "kind_names", "load_predictions", "load_questions", "normalize_cjk", "normalize_squad", "normalize_verdict",

@@ -18,7 +18,7 @@ LABEL_ORDER = (*VERDICT_LABELS, UNPARSED, MISSING)
 class FactVerification(Kind):
     """Claims judged T / F / uncertain; an answer that names no verdict is 'unparsed', never a guess."""
 
-    def check_gold(self, golds: list[str]) -> str | None:
+    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
         if not golds:
             return "no gold answer"
         if normalize_verdict(golds[0]) == UNPARSED:

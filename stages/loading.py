@@ -56,18 +56,19 @@ def _question_row(
     gold_field = fields.get("gold_field")
     gold_value = resolve_field(record, gold_field, ()) if gold_field else get_ground_truth_answer(record)
     golds = gold_answer_texts(gold_value)
-    problem = kind.check_gold(golds)
-    if problem is not None:
-        return problem, {}
     question = resolve_field(record, fields.get("question_field"), QUESTION_FIELDS)
+    question = None if is_missing(question) else str(question)
     try:
-        extra = kind.question_fields(record)
+        extra = kind.question_fields(record, question)
     except (TypeError, ValueError) as exc:
         return f"wrong type: {exc}", {}
+    problem = kind.check_gold(golds, extra)
+    if problem is not None:
+        return problem, {}
     return None, {
         "id": row_id,
         "line": line,
-        "question": None if is_missing(question) else str(question),
+        "question": question,
         "golds": golds,
         "extra": extra,
     }

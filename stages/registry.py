@@ -18,11 +18,11 @@ class Kind:
     defaults: ClassVar[dict[str, Any]] = {}
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
 
-    def question_fields(self, record: dict) -> dict[str, Any]:
+    def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record."""
         return {}
 
-    def check_gold(self, golds: list[str]) -> str | None:
+    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
         """Why these gold answers cannot be scored by this kind, or None when they can."""
         return None if golds else "no gold answer"
 
