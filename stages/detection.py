@@ -22,7 +22,7 @@ def _has_options(record: dict) -> bool:
 
 
 def detect_kind(dataset_name: str, questions_path: Path) -> str:
-    """'multiple_choice' when every sampled question has options; 'fact_verification' when the golds are
+    """'multiple_choice' when most sampled questions have options; 'fact_verification' when the golds are
     verdicts and the dataset is about claims (seed 002); else 'qa'."""
     records = []
     for item in iter_records(questions_path):
@@ -30,7 +30,7 @@ def detect_kind(dataset_name: str, questions_path: Path) -> str:
             records.append(item[1])
         if len(records) >= SAMPLE_ROWS:
             break
-    if records and all(_has_options(record) for record in records):
+    if records and sum(_has_options(record) for record in records) * 2 > len(records):
         return "multiple_choice"
     golds = [gold_answer_texts(get_ground_truth_answer(record)) for record in records]
     all_verdicts = bool(golds) and all(g and normalize_verdict(g[0]) != UNPARSED for g in golds)
