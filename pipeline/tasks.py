@@ -104,7 +104,7 @@ class B5Score(KindStage):
         return StageResult(columns, {"rows": len(columns["id"])}, body={"metrics": metrics})
 
 
-class B6Report(StageTask):
+class B6Report(KindStage):
     """All models of one dataset side by side, with what was set aside; also a text rendering."""
 
     stage, artifact_name = "B6", "B6_report.json"
@@ -129,7 +129,7 @@ class B6Report(StageTask):
                 "missing_predictions": joined["missing_predictions"],
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
-        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside)
+        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, self.stage_params())
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
 

@@ -1,6 +1,7 @@
 """evalpipe's evaluation logic: loading, normalization, matching, scoring and reports (no Luigi here)."""
 from . import fact_verification as _fact_verification  # noqa: F401  (registers the kind)
 from . import multiple_choice as _multiple_choice  # noqa: F401  (registers the kind)
+from . import numeric as _numeric  # noqa: F401  (registers the kind)
 from . import qa as _qa  # noqa: F401  (registers the kind)
 from .aggregate import build_dataset_report, build_summary, render_report
 from .choice_extraction import ChoiceExtraction, extract_choice
@@ -12,6 +13,8 @@ from .fields import gold_answer_texts, get_ground_truth_answer, get_prediction, 
 from .join import join_predictions
 from .loading import load_predictions, load_questions
 from .multiple_choice import check_answer_match
+from .numbers import NumberMention, choose_number, extract_numbers, parse_chinese_numeral
+from .numeric import compare_numeric
 from .qa import qa_em_f1, token_f1
 from .qa_normalize import normalize_cjk, normalize_squad
 from .readers import SUPPORTED_SUFFIXES, iter_records
@@ -20,6 +23,7 @@ from .registry import Kind, UsageError, get_kind, kind_names, register_kind
 from .verdict import normalize_verdict, strip_think
 
 __all__ = [
+    "NumberMention", "choose_number", "compare_numeric", "extract_numbers", "parse_chinese_numeral",
     "ChoiceExtraction", "check_answer_match", "extract_choice", "find_options", "options_from_text", "Columns", "DatasetConfig", "Kind", "LoadResult", "Reject", "SUPPORTED_SUFFIXES", "UsageError",
     "build_dataset_report", "build_summary", "classification_report", "detect_kind", "get_ground_truth_answer",
     "get_kind", "get_prediction", "get_record_id", "gold_answer_texts", "iter_records", "join_predictions",

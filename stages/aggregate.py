@@ -7,7 +7,8 @@ from .registry import get_kind
 
 
 def build_dataset_report(
-    dataset: str, kind_name: str, metrics_by_model: dict[str, dict], set_aside_by_model: dict[str, dict]
+    dataset: str, kind_name: str, metrics_by_model: dict[str, dict], set_aside_by_model: dict[str, dict],
+    params: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One dataset's report: each model's metrics, the kind's comparison, and what was set aside per model."""
     kind = get_kind(kind_name)
@@ -15,7 +16,7 @@ def build_dataset_report(
         "dataset": dataset,
         "kind": kind_name,
         "models": metrics_by_model,
-        "comparison": kind.compare(metrics_by_model),
+        "comparison": kind.compare(metrics_by_model, params or {}),
         "set_aside": set_aside_by_model,
     }
 

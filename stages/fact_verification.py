@@ -41,7 +41,7 @@ class FactVerification(Kind):
         columns = {"id": matched["id"], "accuracy": [1.0 if c else 0.0 for c in matched["correct"]]}
         return columns, report
 
-    def compare(self, metrics_by_model: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         ranking = sorted(metrics_by_model, key=lambda m: -(metrics_by_model[m]["accuracy"] or 0.0))
         return {"primary_metric": "accuracy", "ranking": ranking}
 

@@ -11,6 +11,9 @@ def join_predictions(questions: Columns, predictions: Columns) -> tuple[Columns,
     by_id = dict(zip(predictions["id"], predictions["prediction"]))
     joined = {name: values for name, values in questions.items() if name != "line"}
     joined["prediction"] = [by_id.get(question_id) for question_id in questions["id"]]
+    if "confidence" in predictions:
+        confidence = dict(zip(predictions["id"], predictions["confidence"]))
+        joined["confidence"] = [confidence.get(question_id) for question_id in questions["id"]]
     question_ids = set(questions["id"])
     missing = [qid for qid, p in zip(questions["id"], joined["prediction"]) if p is None]
     unmatched = [pid for pid in predictions["id"] if pid not in question_ids]

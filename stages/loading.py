@@ -76,7 +76,7 @@ def _question_row(
 
 def load_predictions(path: Path, fields: dict[str, str | None]) -> LoadResult:
     """One model's predictions; rows without id or prediction, non-text predictions and duplicates are set aside."""
-    result = LoadResult(columns={"id": [], "line": [], "prediction": []})
+    result = LoadResult(columns={"id": [], "line": [], "prediction": [], "confidence": []})
     first_line: dict[str, int | None] = {}
     field = fields.get("prediction_field")
     for position, item in enumerate(iter_records(path), start=1):
@@ -86,6 +86,9 @@ def load_predictions(path: Path, fields: dict[str, str | None]) -> LoadResult:
             continue
         line, record, location = item
         reason, row_id, prediction = _prediction_row(record, line, position, fields, field)
+        confidence = record.get("confidence") if isinstance(record, dict) else None
+        if reason is None and confidence is not None and not _is_probability(confidence):
+            reason = f"wrong type: confidence {confidence!r} is not a number between 0 and 1"
         if reason is None and row_id in first_line:
             reason = f"duplicate id {row_id!r} (first seen at line {first_line[row_id]})"
         if reason is not None:
@@ -95,7 +98,17 @@ def load_predictions(path: Path, fields: dict[str, str | None]) -> LoadResult:
         result.columns["id"].append(row_id)
         result.columns["line"].append(line)
         result.columns["prediction"].append(prediction)
+        result.columns["confidence"].append(None if confidence is None else float(confidence))
     return result
+
+
+def _is_probability(value: Any) -> bool:
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return False
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0
 
 
 def _prediction_row(

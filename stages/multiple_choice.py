@@ -77,7 +77,7 @@ class MultipleChoice(Kind):
         }
         return {"id": matched["id"], "accuracy": [float(c) for c in matched["correct"]]}, metrics
 
-    def compare(self, metrics_by_model: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         ranking = sorted(metrics_by_model, key=lambda m: -(metrics_by_model[m]["accuracy"] or 0.0))
         return {"primary_metric": "accuracy", "ranking": ranking}
 

@@ -119,7 +119,7 @@ class OpenQA(Kind):
         columns = {"id": matched["id"], "exact_match": matched["exact_match"], "f1": matched["f1"]}
         return columns, metrics
 
-    def compare(self, metrics_by_model: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         ranking = sorted(metrics_by_model, key=lambda m: -(metrics_by_model[m]["f1"] or 0.0))
         return {"primary_metric": "f1", "ranking": ranking}
 

@@ -35,7 +35,7 @@ class Kind:
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         raise NotImplementedError
 
-    def compare(self, metrics_by_model: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         """Models side by side for one dataset (B6)."""
         raise NotImplementedError
 

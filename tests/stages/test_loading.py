@@ -106,3 +106,13 @@ def test_line_ids_pair_files_by_position(tmp_path):
     path.write_text('{"id": 0, "predicted_label": "SUPPORTS"}\nnot json\n{"id": 0, "predicted_label": "REFUTES"}\n')
     loaded = load_predictions(path, {**NO_FIELDS, "id_field": "@line"})
     assert loaded.columns["id"] == ["1", "3"]
+
+
+def test_confidence_must_be_a_probability(tmp_path):
+    path = tmp_path / "m.jsonl"
+    path.write_text('{"id": 1, "prediction": "a", "confidence": 0.5}\n{"id": 2, "prediction": "b", "confidence": 3}\n'
+                    '{"id": 3, "prediction": "c", "confidence": "high"}\n{"id": 4, "prediction": "d"}\n')
+    loaded = load_predictions(path, NO_FIELDS)
+    assert loaded.columns["id"] == ["1", "4"] and loaded.columns["confidence"] == [0.5, None]
+    assert [r.line for r in loaded.rejects] == [2, 3]
+    assert loaded.rejects[0].reason == "wrong type: confidence 3 is not a number between 0 and 1"
