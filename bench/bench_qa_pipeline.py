@@ -6,41 +6,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import resource
-import string
 import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from official_squad import exact_match_score, f1_score  # noqa: E402
 from qa_data import write_dataset  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def official_normalize(s: str) -> str:
-    """normalize_answer from the official SQuAD v1.1 evaluate script, verbatim in logic."""
-    s = s.lower()
-    exclude = set(string.punctuation)
-    s = "".join(ch for ch in s if ch not in exclude)
-    s = re.sub(r"\b(a|an|the)\b", " ", s)
-    return " ".join(s.split())
-
-
-def official_f1(prediction: str, ground_truth: str) -> float:
-    prediction_tokens = official_normalize(prediction).split()
-    ground_truth_tokens = official_normalize(ground_truth).split()
-    common = Counter(prediction_tokens) & Counter(ground_truth_tokens)
-    num_same = sum(common.values())
-    if num_same == 0:
-        return 0
-    precision = 1.0 * num_same / len(prediction_tokens)
-    recall = 1.0 * num_same / len(ground_truth_tokens)
-    return (2 * precision * recall) / (precision + recall)
 
 
 def reference_scoring(folder: Path) -> tuple[float, float, float]:
@@ -59,8 +36,8 @@ def reference_scoring(folder: Path) -> tuple[float, float, float]:
             if record["id"] not in predictions:
                 continue
             prediction = predictions[record["id"]]
-            em += max(float(official_normalize(prediction) == official_normalize(g)) for g in record["answers"])
-            f1 += max(official_f1(prediction, g) for g in record["answers"])
+            em += max(float(exact_match_score(prediction, g)) for g in record["answers"])
+            f1 += max(f1_score(prediction, g) for g in record["answers"])
     return time.perf_counter() - started, em / total, f1 / total
 
 

@@ -1,6 +1,8 @@
 """B1/B2 loading: questions with their gold answers, and one model's predictions, as column tables."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +21,8 @@ from .records import LoadResult, Reject
 from .registry import Kind
 
 
-def load_questions(path: Path, kind: Kind, fields: dict[str, str | None]) -> LoadResult:
-    """Questions with their gold answers; rows without id or gold, duplicates and unreadable rows are set aside."""
-    result = LoadResult(columns={"id": [], "line": [], "question": [], "golds": []})
-    extras: list[dict[str, Any]] = []
+def _accepted_rows(path: Path, result: LoadResult, build_row: Callable) -> Iterator[tuple[Any, ...]]:
+    """Rows of `path` that `build_row` accepts and whose id is new; the others go to result.rejects."""
     first_line: dict[str, int | None] = {}
     for position, item in enumerate(iter_records(path), start=1):
         result.input_rows += 1
@@ -30,16 +30,25 @@ def load_questions(path: Path, kind: Kind, fields: dict[str, str | None]) -> Loa
             result.rejects.append(item)
             continue
         line, record, location = item
-        reason, row = _question_row(record, line, position, kind, fields)
-        if reason is None and row["id"] in first_line:
-            reason = f"duplicate id {row['id']!r} (first seen at line {first_line[row['id']]})"
+        reason, row = build_row(record, line, position)
+        if reason is None and row[0] in first_line:
+            reason = f"duplicate id {row[0]!r} (first seen at line {first_line[row[0]]})"
         if reason is not None:
             result.rejects.append(Reject(str(path), line, reason, location))
             continue
-        first_line[row["id"]] = line
-        for name in ("id", "line", "question", "golds"):
-            result.columns[name].append(row[name])
-        extras.append(row["extra"])
+        first_line[row[0]] = line
+        yield (*row, line)
+
+
+def load_questions(path: Path, kind: Kind, fields: dict[str, str | None]) -> LoadResult:
+    """Questions with their gold answers; rows without id or gold, duplicates and unreadable rows are set aside."""
+    result = LoadResult(columns={"id": [], "line": [], "question": [], "golds": []})
+    extras: list[dict[str, Any]] = []
+    build = partial(_question_row, kind=kind, fields=fields)
+    for row_id, question, golds, extra, line in _accepted_rows(path, result, build):
+        for name, value in (("id", row_id), ("line", line), ("question", question), ("golds", golds)):
+            result.columns[name].append(value)
+        extras.append(extra)
     for name in dict.fromkeys(name for extra in extras for name in extra):
         result.columns[name] = [extra.get(name) for extra in extras]
     return result
@@ -47,12 +56,13 @@ def load_questions(path: Path, kind: Kind, fields: dict[str, str | None]) -> Loa
 
 def _question_row(
     record: Any, line: int | None, position: int, kind: Kind, fields: dict[str, str | None]
-) -> tuple[str | None, dict]:
+) -> tuple[str | None, tuple]:
+    """(why the row is set aside or None, (id, question, golds, kind fields))."""
     if not isinstance(record, dict):
-        return f"expected a JSON object, got {type(record).__name__}", {}
+        return f"expected a JSON object, got {type(record).__name__}", ()
     row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
     if row_id is None:
-        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", {}
+        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", ()
     gold_field = fields.get("gold_field")
     gold_value = resolve_field(record, gold_field, ()) if gold_field else get_ground_truth_answer(record)
     golds = gold_answer_texts(gold_value)
@@ -61,45 +71,45 @@ def _question_row(
     try:
         extra = kind.question_fields(record, question)
     except (TypeError, ValueError) as exc:
-        return f"wrong type: {exc}", {}
+        return f"wrong type: {exc}", ()
     problem = kind.check_gold(golds, extra)
     if problem is not None:
-        return problem, {}
-    return None, {
-        "id": row_id,
-        "line": line,
-        "question": question,
-        "golds": golds,
-        "extra": extra,
-    }
+        return problem, ()
+    return None, (row_id, question, golds, extra)
 
 
 def load_predictions(path: Path, fields: dict[str, str | None]) -> LoadResult:
     """One model's predictions; rows without id or prediction, non-text predictions and duplicates are set aside."""
     result = LoadResult(columns={"id": [], "line": [], "prediction": [], "confidence": []})
-    first_line: dict[str, int | None] = {}
-    field = fields.get("prediction_field")
-    for position, item in enumerate(iter_records(path), start=1):
-        result.input_rows += 1
-        if isinstance(item, Reject):
-            result.rejects.append(item)
-            continue
-        line, record, location = item
-        reason, row_id, prediction = _prediction_row(record, line, position, fields, field)
-        confidence = record.get("confidence") if isinstance(record, dict) else None
-        if reason is None and confidence is not None and not _is_probability(confidence):
-            reason = f"wrong type: confidence {confidence!r} is not a number between 0 and 1"
-        if reason is None and row_id in first_line:
-            reason = f"duplicate id {row_id!r} (first seen at line {first_line[row_id]})"
-        if reason is not None:
-            result.rejects.append(Reject(str(path), line, reason, location))
-            continue
-        first_line[row_id] = line
-        result.columns["id"].append(row_id)
-        result.columns["line"].append(line)
-        result.columns["prediction"].append(prediction)
-        result.columns["confidence"].append(None if confidence is None else float(confidence))
+    build = partial(_prediction_row, fields=fields)
+    for row_id, prediction, confidence, line in _accepted_rows(path, result, build):
+        for name, value in (("id", row_id), ("line", line), ("prediction", prediction), ("confidence", confidence)):
+            result.columns[name].append(value)
     return result
+
+
+def _prediction_row(
+    record: Any, line: int | None, position: int, fields: dict[str, str | None]
+) -> tuple[str | None, tuple]:
+    """(why the row is set aside or None, (id, prediction text, confidence))."""
+    if not isinstance(record, dict):
+        return f"expected a JSON object, got {type(record).__name__}", ()
+    row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
+    if row_id is None:
+        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", ()
+    names = (fields["prediction_field"],) if fields.get("prediction_field") else PREDICTION_FIELDS
+    present = [name for name in names if record.get(name) is not None]
+    if not present:
+        return f"no prediction (looked for {', '.join(names)})", ()
+    value = record[present[0]]
+    if isinstance(value, (dict, list)):
+        return f"wrong type: prediction {present[0]!r} is a {type(value).__name__}, expected text", ()
+    if isinstance(value, float) and value != value:
+        return f"no prediction ({present[0]!r} is NaN)", ()
+    confidence = record.get("confidence")
+    if confidence is not None and not _is_probability(confidence):
+        return f"wrong type: confidence {confidence!r} is not a number between 0 and 1", ()
+    return None, (row_id, str(value), None if confidence is None else float(confidence))
 
 
 def _is_probability(value: Any) -> bool:
@@ -109,23 +119,3 @@ def _is_probability(value: Any) -> bool:
         except ValueError:
             return False
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0
-
-
-def _prediction_row(
-    record: Any, line: int | None, position: int, fields: dict[str, str | None], field: str | None
-) -> tuple[str | None, str | None, str | None]:
-    if not isinstance(record, dict):
-        return f"expected a JSON object, got {type(record).__name__}", None, None
-    row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
-    if row_id is None:
-        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", None, None
-    names = (field,) if field else PREDICTION_FIELDS
-    present = [name for name in names if record.get(name) is not None]
-    if not present:
-        return f"no prediction (looked for {', '.join(names)})", row_id, None
-    value = record[present[0]]
-    if isinstance(value, (dict, list)):
-        return f"wrong type: prediction {present[0]!r} is a {type(value).__name__}, expected text", row_id, None
-    if isinstance(value, float) and value != value:
-        return f"no prediction ({present[0]!r} is NaN)", row_id, None
-    return None, row_id, str(value)

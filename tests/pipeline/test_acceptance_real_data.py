@@ -1,56 +1,15 @@
 """Acceptance on real public data: SQuAD v1.1 dev + BERT predictions, FEVER gold + a system's predictions."""
 import json
-import re
-import string
-from collections import Counter
+import sys
+from pathlib import Path
 
 import pytest
 
 from pipeline.artifacts import read_artifact
 from pipeline.cli import main
 
-
-def official_normalize_answer(s):
-    """The official SQuAD v1.1 evaluate script's normalize_answer."""
-    def remove_articles(text):
-        return re.sub(r"\b(a|an|the)\b", " ", text)
-
-    def white_space_fix(text):
-        return " ".join(text.split())
-
-    def remove_punc(text):
-        exclude = set(string.punctuation)
-        return "".join(ch for ch in text if ch not in exclude)
-
-    return white_space_fix(remove_articles(remove_punc(s.lower())))
-
-
-def official_f1_score(prediction, ground_truth):
-    prediction_tokens = official_normalize_answer(prediction).split()
-    ground_truth_tokens = official_normalize_answer(ground_truth).split()
-    common = Counter(prediction_tokens) & Counter(ground_truth_tokens)
-    num_same = sum(common.values())
-    if num_same == 0:
-        return 0
-    precision = 1.0 * num_same / len(prediction_tokens)
-    recall = 1.0 * num_same / len(ground_truth_tokens)
-    return (2 * precision * recall) / (precision + recall)
-
-
-def official_squad_evaluate(dataset, predictions):
-    """The official script's evaluate(): percentages, missing predictions count as 0."""
-    f1 = exact_match = total = 0
-    for article in dataset:
-        for paragraph in article["paragraphs"]:
-            for qa in paragraph["qas"]:
-                total += 1
-                if qa["id"] not in predictions:
-                    continue
-                golds = [a["text"] for a in qa["answers"]]
-                prediction = predictions[qa["id"]]
-                exact_match += max(official_normalize_answer(prediction) == official_normalize_answer(g) for g in golds)
-                f1 += max(official_f1_score(prediction, g) for g in golds)
-    return {"exact_match": 100.0 * exact_match / total, "f1": 100.0 * f1 / total}
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from official_squad import evaluate as official_squad_evaluate  # noqa: E402
 
 
 def test_squad_v11_dev_with_bert_predictions_reproduces_the_official_scores(tmp_path, real_data):
