@@ -4,6 +4,7 @@ from . import multiple_choice as _multiple_choice  # noqa: F401  (registers the 
 from . import numeric as _numeric  # noqa: F401  (registers the kind)
 from . import qa as _qa  # noqa: F401  (registers the kind)
 from .aggregate import build_dataset_report, build_summary, render_report
+from .boundary_similarity import BoundaryComparison, boundary_similarity, compare_boundaries
 from .choice_extraction import ChoiceExtraction, extract_choice
 from .choice_options import find_options, options_from_text
 from .classification import classification_report
@@ -23,6 +24,7 @@ from .registry import Kind, UsageError, get_kind, kind_names, register_kind
 from .verdict import normalize_verdict, strip_think
 
 __all__ = [
+    "BoundaryComparison", "boundary_similarity", "compare_boundaries",
     "NumberMention", "choose_number", "compare_numeric", "extract_numbers", "parse_chinese_numeral",
     "ChoiceExtraction", "check_answer_match", "extract_choice", "find_options", "options_from_text", "Columns", "DatasetConfig", "Kind", "LoadResult", "Reject", "SUPPORTED_SUFFIXES", "UsageError",
     "build_dataset_report", "build_summary", "classification_report", "detect_kind", "get_ground_truth_answer",
