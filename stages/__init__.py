@@ -21,9 +21,11 @@ from .qa_normalize import normalize_cjk, normalize_squad
 from .readers import SUPPORTED_SUFFIXES, iter_records
 from .records import Columns, LoadResult, Reject
 from .registry import Kind, UsageError, get_kind, kind_names, register_kind
+from .text_span import char_position_to_sentence_index, evaluate_text_spans, text_to_sentence_indices
 from .verdict import normalize_verdict, strip_think
 
 __all__ = [
+    "char_position_to_sentence_index", "evaluate_text_spans", "text_to_sentence_indices",
     "BoundaryComparison", "boundary_similarity", "compare_boundaries",
     "NumberMention", "choose_number", "compare_numeric", "extract_numbers", "parse_chinese_numeral",
     "ChoiceExtraction", "check_answer_match", "extract_choice", "find_options", "options_from_text", "Columns", "DatasetConfig", "Kind", "LoadResult", "Reject", "SUPPORTED_SUFFIXES", "UsageError",
