@@ -6,7 +6,7 @@ from typing import Any
 
 from .classification import classification_report
 from .records import Columns
-from .registry import Kind, register_kind
+from .registry import Kind, rank_models, register_kind
 from .report_text import RULE, format_table, percent
 from .verdict import UNPARSED, VERDICT_LABELS, normalize_verdict
 
@@ -42,8 +42,7 @@ class FactVerification(Kind):
         return columns, report
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-        ranking = sorted(metrics_by_model, key=lambda m: -(metrics_by_model[m]["accuracy"] or 0.0))
-        return {"primary_metric": "accuracy", "ranking": ranking}
+        return rank_models(metrics_by_model, "accuracy")
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         blocks = []

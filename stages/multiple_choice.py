@@ -8,7 +8,7 @@ from typing import Any
 from .choice_extraction import clean_reply, extract_choice
 from .choice_options import find_options, options_from_text
 from .records import Columns
-from .registry import Kind, register_kind
+from .registry import Kind, rank_models, register_kind
 from .report_text import format_table, percent
 
 logger = logging.getLogger(__name__)
@@ -78,8 +78,7 @@ class MultipleChoice(Kind):
         return {"id": matched["id"], "accuracy": [float(c) for c in matched["correct"]]}, metrics
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-        ranking = sorted(metrics_by_model, key=lambda m: -(metrics_by_model[m]["accuracy"] or 0.0))
-        return {"primary_metric": "accuracy", "ranking": ranking}
+        return rank_models(metrics_by_model, "accuracy")
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         rows = [

@@ -9,7 +9,7 @@ from rapidfuzz import fuzz
 
 from .numbers import choose_number, extract_numbers, prepare
 from .records import Columns
-from .registry import Kind, register_kind
+from .registry import Kind, rank_models, register_kind
 from .report_text import format_table, percent
 
 UNSCORABLE = "unscorable"
@@ -146,8 +146,7 @@ class NumericAnswers(Kind):
         return {"id": matched["id"], "overall": matched["overall"], "label": matched["label"]}, metrics
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-        ranking = sorted(metrics_by_model, key=lambda m: -(metrics_by_model[m]["accuracy"] or 0.0))
-        comparison: dict[str, Any] = {"primary_metric": "accuracy", "ranking": ranking}
+        comparison = rank_models(metrics_by_model, "accuracy")
         baseline = params.get("baseline_model")
         if baseline and baseline in metrics_by_model:
             base = metrics_by_model[baseline]

@@ -6,7 +6,7 @@ from typing import Any
 
 from .qa_normalize import NORMALIZERS, QA_MODES, choose_mode
 from .records import Columns
-from .registry import Kind, UsageError, register_kind
+from .registry import Kind, UsageError, rank_models, register_kind
 from .report_text import format_table, percent
 
 _HOTPOT_SPECIAL = frozenset({"yes", "no", "noanswer"})
@@ -120,8 +120,7 @@ class OpenQA(Kind):
         return columns, metrics
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-        ranking = sorted(metrics_by_model, key=lambda m: -(metrics_by_model[m]["f1"] or 0.0))
-        return {"primary_metric": "f1", "ranking": ranking}
+        return rank_models(metrics_by_model, "f1")
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         rows = [

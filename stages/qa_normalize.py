@@ -10,9 +10,9 @@ from functools import cache
 QA_MODES = ("squad", "hotpot", "cjk")
 _ASCII_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_CJK_CHAR = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK = re.compile(f"[{_CJK_CHAR}]")
-_CJK_TOKENS = re.compile(f"[{_CJK_CHAR}]|[^\\s{_CJK_CHAR}]+")
+CJK_CHARACTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK = re.compile(f"[{CJK_CHARACTERS}]")
+_CJK_TOKENS = re.compile(f"[{CJK_CHARACTERS}]|[^\\s{CJK_CHARACTERS}]+")
 _ARTICLE_TOKENS = frozenset({"a", "an", "the"})
 
 

@@ -48,6 +48,12 @@ class Kind:
         return {name: params[name] for name in self.stage_params.get(stage, ())}
 
 
+def rank_models(metrics_by_model: dict[str, dict[str, Any]], metric: str) -> dict[str, Any]:
+    """The comparison every kind starts from: its primary metric and the models best first (undefined last)."""
+    ranking = sorted(metrics_by_model, key=lambda model: -(metrics_by_model[model][metric] or 0.0))
+    return {"primary_metric": metric, "ranking": ranking}
+
+
 _KINDS: dict[str, Kind] = {}
 
 

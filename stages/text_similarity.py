@@ -6,13 +6,14 @@ import unicodedata
 
 from rapidfuzz import fuzz
 
+from .qa_normalize import CJK_CHARACTERS
+
 STOPWORDS = frozenset(
     "a an the is are was were be been being of to in on at for with by from and or but not no it its this that "
     "these those there here as so do does did have has had i you he she we they them his her their our your my "
     "me us what which who whom whose how why when where than then there's it's".split()
 ) | frozenset("的 了 是 在 和 与 及 或 也 都 就 而 吗 呢 吧 啊 之 其 这 那 个 有".split())
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_TOKENS = re.compile(f"[{_CJK}]|[^\\W{_CJK}_]+")
+_TOKENS = re.compile(f"[{CJK_CHARACTERS}]|[^\\W{CJK_CHARACTERS}_]+")
 
 
 def normalize_text(text: str) -> str:
