@@ -75,9 +75,13 @@ class StageTask(luigi.Task):
             "model": self.model,
             "params": self.stage_params(),
             "inputs": {path: file_digest(Path(path)) for path in self.input_files()},
-            "upstream": sorted(task.fingerprint() for task in self.upstream()),
+            "upstream": {self._upstream_label(task): task.fingerprint() for task in self.upstream()},
             "code_version": code_version(),
         }
+
+    def _upstream_label(self, task: StageTask) -> str:
+        """B1, B2 … for a model's own chain; B5:<model> where a dataset-level stage depends on several models."""
+        return f"{task.stage}:{task.model}" if task.model and not self.model else task.stage
 
     def complete(self) -> bool:
         document = read_artifact(self.artifact_path())
@@ -101,8 +105,7 @@ class StageTask(luigi.Task):
             "fingerprint": fingerprint(parts),
             "parameters": parts["params"],
             "inputs": parts["inputs"],
-            "upstream": {task.stage + (f":{task.model}" if task.model and not self.model else ""): task.fingerprint()
-                         for task in self.upstream()},
+            "upstream": parts["upstream"],
             "code_version": code_version(),
             "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "counts": counts,

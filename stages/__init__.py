@@ -25,12 +25,13 @@ from .text_span import char_position_to_sentence_index, evaluate_text_spans, tex
 from .verdict import normalize_verdict, strip_think
 
 __all__ = [
-    "char_position_to_sentence_index", "evaluate_text_spans", "text_to_sentence_indices",
-    "BoundaryComparison", "boundary_similarity", "compare_boundaries",
-    "NumberMention", "choose_number", "compare_numeric", "extract_numbers", "parse_chinese_numeral",
-    "ChoiceExtraction", "check_answer_match", "extract_choice", "find_options", "options_from_text", "Columns", "DatasetConfig", "Kind", "LoadResult", "Reject", "SUPPORTED_SUFFIXES", "UsageError",
-    "build_dataset_report", "build_summary", "classification_report", "detect_kind", "get_ground_truth_answer",
-    "get_kind", "get_prediction", "get_record_id", "gold_answer_texts", "iter_records", "join_predictions",
-    "kind_names", "load_predictions", "load_questions", "normalize_cjk", "normalize_squad", "normalize_verdict",
-    "qa_em_f1", "read_dataset_config", "register_kind", "render_report", "resolve_params", "strip_think", "token_f1",
+    "boundary_similarity", "BoundaryComparison", "build_dataset_report", "build_summary",
+    "char_position_to_sentence_index", "check_answer_match", "ChoiceExtraction", "choose_number",
+    "classification_report", "Columns", "compare_boundaries", "compare_numeric", "DatasetConfig", "detect_kind",
+    "evaluate_text_spans", "extract_choice", "extract_numbers", "find_options", "get_ground_truth_answer",
+    "get_kind", "get_prediction", "get_record_id", "gold_answer_texts", "iter_records", "join_predictions", "Kind",
+    "kind_names", "load_predictions", "load_questions", "LoadResult", "normalize_cjk", "normalize_squad",
+    "normalize_verdict", "NumberMention", "options_from_text", "parse_chinese_numeral", "qa_em_f1",
+    "read_dataset_config", "register_kind", "Reject", "render_report", "resolve_params", "strip_think",
+    "SUPPORTED_SUFFIXES", "text_to_sentence_indices", "token_f1", "UsageError",
 ]

@@ -42,13 +42,10 @@ def _accepted_rows(path: Path, result: LoadResult, build_row: Callable) -> Itera
 
 def load_questions(path: Path, kind: Kind, fields: dict[str, str | None]) -> LoadResult:
     """Questions with their gold answers; rows without id or gold, duplicates and unreadable rows are set aside."""
-    result = LoadResult(columns={"id": [], "line": [], "question": [], "golds": []})
-    extras: list[dict[str, Any]] = []
-    build = partial(_question_row, kind=kind, fields=fields)
-    for row_id, question, golds, extra, line in _accepted_rows(path, result, build):
-        for name, value in (("id", row_id), ("line", line), ("question", question), ("golds", golds)):
-            result.columns[name].append(value)
-        extras.append(extra)
+    result = LoadResult(columns={})
+    rows = list(_accepted_rows(path, result, partial(_question_row, kind=kind, fields=fields)))
+    ids, questions, golds, extras, lines = (list(column) for column in zip(*rows)) if rows else ([],) * 5
+    result.columns = {"id": ids, "line": lines, "question": questions, "golds": golds}
     for name in dict.fromkeys(name for extra in extras for name in extra):
         result.columns[name] = [extra.get(name) for extra in extras]
     return result
@@ -80,11 +77,10 @@ def _question_row(
 
 def load_predictions(path: Path, fields: dict[str, str | None]) -> LoadResult:
     """One model's predictions; rows without id or prediction, non-text predictions and duplicates are set aside."""
-    result = LoadResult(columns={"id": [], "line": [], "prediction": [], "confidence": []})
-    build = partial(_prediction_row, fields=fields)
-    for row_id, prediction, confidence, line in _accepted_rows(path, result, build):
-        for name, value in (("id", row_id), ("line", line), ("prediction", prediction), ("confidence", confidence)):
-            result.columns[name].append(value)
+    result = LoadResult(columns={})
+    rows = list(_accepted_rows(path, result, partial(_prediction_row, fields=fields)))
+    ids, predictions, confidences, lines = (list(column) for column in zip(*rows)) if rows else ([],) * 4
+    result.columns = {"id": ids, "line": lines, "prediction": predictions, "confidence": confidences}
     return result
 
 

@@ -75,8 +75,12 @@ def _parse_chinese_integer(text: str) -> float | None:
 
 
 def extract_numbers(text: str) -> list[NumberMention]:
-    """Every number in the text, in order of appearance."""
-    text = prepare(text)
+    """Every number in the text, in order of appearance (offsets refer to prepare(text))."""
+    return numbers_in_prepared(prepare(text))
+
+
+def numbers_in_prepared(text: str) -> list[NumberMention]:
+    """extract_numbers for text that already went through prepare()."""
     mentions = []
     taken = [False] * len(text)
     for match in _ARABIC.finditer(text):
@@ -123,6 +127,10 @@ def choose_number(text: str, mentions: list[NumberMention], choice: str = "auto"
         return mentions[0] if len(mentions) == 1 else None
     if len(mentions) == 1:
         return mentions[0]
-    prepared = prepare(text)
+    return choose_cued_number(prepare(text), mentions)
+
+
+def choose_cued_number(prepared: str, mentions: list[NumberMention]) -> NumberMention:
+    """Among several numbers of prepared text: the last one stated after a cue, else the last."""
     cued = [m for m in mentions if _CUE.search(prepared[max(0, m.start - 20):m.start].rstrip("$€£¥ "))]
     return (cued or mentions)[-1]

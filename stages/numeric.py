@@ -7,7 +7,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from .numbers import choose_number, extract_numbers, prepare
+from .numbers import choose_cued_number, choose_number, numbers_in_prepared, prepare
 from .records import Columns
 from .registry import Kind, rank_models, register_kind
 from .report_text import format_table, percent
@@ -19,8 +19,11 @@ MISSING = "missing"
 def numeric_answer(text: str, choice: str = "auto") -> tuple[float | None, str]:
     """(the answer's number or None, normalized text): lowercase, numbers in canonical form, no punctuation."""
     prepared = prepare(text)
-    mentions = extract_numbers(prepared)
-    chosen = choose_number(prepared, mentions, choice)
+    mentions = numbers_in_prepared(prepared)
+    if choice == "auto" and len(mentions) > 1:
+        chosen = choose_cued_number(prepared, mentions)
+    else:
+        chosen = choose_number(prepared, mentions, choice)
     pieces, position = [], 0
     for mention in mentions:
         pieces.append(prepared[position:mention.start])

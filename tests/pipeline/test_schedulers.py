@@ -2,7 +2,6 @@
 import shutil
 import socket
 import subprocess
-import sys
 import time
 
 import pytest
