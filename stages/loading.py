@@ -43,8 +43,14 @@ def _accepted_rows(path: Path, result: LoadResult, build_row: Callable) -> Itera
 def load_questions(path: Path, kind: Kind, fields: dict[str, str | None]) -> LoadResult:
     """Questions with their gold answers; rows without id or gold, duplicates and unreadable rows are set aside."""
     result = LoadResult(columns={})
-    rows = list(_accepted_rows(path, result, partial(_question_row, kind=kind, fields=fields)))
-    ids, questions, golds, extras, lines = (list(column) for column in zip(*rows)) if rows else ([],) * 5
+    ids, lines, questions, golds, extras = [], [], [], [], []
+    for row_id, question, gold, extra, line in _accepted_rows(path, result, partial(_question_row, kind=kind,
+                                                                                      fields=fields)):
+        ids.append(row_id)
+        lines.append(line)
+        questions.append(question)
+        golds.append(gold)
+        extras.append(extra)
     result.columns = {"id": ids, "line": lines, "question": questions, "golds": golds}
     for name in dict.fromkeys(name for extra in extras for name in extra):
         result.columns[name] = [extra.get(name) for extra in extras]
@@ -78,8 +84,12 @@ def _question_row(
 def load_predictions(path: Path, fields: dict[str, str | None]) -> LoadResult:
     """One model's predictions; rows without id or prediction, non-text predictions and duplicates are set aside."""
     result = LoadResult(columns={})
-    rows = list(_accepted_rows(path, result, partial(_prediction_row, fields=fields)))
-    ids, predictions, confidences, lines = (list(column) for column in zip(*rows)) if rows else ([],) * 4
+    ids, lines, predictions, confidences = [], [], [], []
+    for row_id, prediction, confidence, line in _accepted_rows(path, result, partial(_prediction_row, fields=fields)):
+        ids.append(row_id)
+        lines.append(line)
+        predictions.append(prediction)
+        confidences.append(confidence)
     result.columns = {"id": ids, "line": lines, "prediction": predictions, "confidence": confidences}
     return result
 
