@@ -25,6 +25,16 @@ def file_digest(path: Path) -> str:
     return _file_digests[key]
 
 
+def path_digest(path: Path) -> str:
+    """file_digest for a file; for a folder, a hash over its visible files' names and digests."""
+    if not path.is_dir():
+        return file_digest(path)
+    digest = hashlib.sha256()
+    for child in sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")):
+        digest.update(f"{child.name}\0{file_digest(child)}\n".encode())
+    return digest.hexdigest()
+
+
 @cache
 def code_version() -> str:
     """Hash of evalpipe's own source (stages/ and pipeline/): any code change invalidates every artifact."""

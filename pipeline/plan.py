@@ -7,7 +7,15 @@ from typing import Any
 
 import luigi.configuration
 
-from stages import SUPPORTED_SUFFIXES, UsageError, detect_kind, get_kind, read_dataset_config, resolve_params
+from stages import (
+    SUPPORTED_SUFFIXES,
+    UsageError,
+    detect_kind,
+    get_kind,
+    load_taxonomies,
+    read_dataset_config,
+    resolve_params,
+)
 
 STAGES = ("B1", "B2", "B3", "B4", "B5", "B6")
 
@@ -27,13 +35,16 @@ def find_questions_file(folder: Path) -> Path | None:
     return found[0] if found else None
 
 
-def find_prediction_files(folder: Path) -> dict[str, str]:
+def find_prediction_files(folder: Path, folders: bool = False) -> dict[str, str]:
+    """Model name → its prediction file under predictions/ (or, for document kinds, its folder of documents)."""
     models: dict[str, str] = {}
     predictions = folder / "predictions"
     if not predictions.is_dir():
         return models
-    for path in sorted(predictions.iterdir()):
-        if path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES:
+    for path in sorted(p for p in predictions.iterdir() if not p.name.startswith(".")):
+        if folders and path.is_dir():
+            models[path.name] = str(path.resolve())
+        elif not folders and path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES:
             if path.stem in models:
                 raise UsageError(f"{predictions}: model {path.stem!r} has several prediction files; keep one")
             models[path.stem] = str(path.resolve())
@@ -50,22 +61,32 @@ def kind_params_from_luigi_cfg(kind_name: str) -> dict[str, str]:
 
 
 def dataset_spec(folder: Path) -> dict[str, Any] | None:
-    """Everything the tasks need to know about one dataset folder, or None when it has no questions file."""
+    """Everything the tasks need to know about one dataset folder, or None when it has nothing to score."""
     questions = find_questions_file(folder)
-    if questions is None:
+    documents = folder / "ground_truth"
+    if questions is None and not documents.is_dir():
         return None
+    if questions is not None and documents.is_dir():
+        raise UsageError(f"{folder}: has both {questions.name} and ground_truth/; keep one")
     config = read_dataset_config(folder / "dataset.toml")
-    kind_name = config.kind or detect_kind(folder.name, questions)
+    kind_name = config.kind or ("annotation" if questions is None else detect_kind(folder.name, questions))
     kind = get_kind(kind_name)
+    if kind.document_folders != (questions is None):
+        wanted = "ground_truth/ and predictions/<model>/ folders" if kind.document_folders else "a questions file"
+        raise UsageError(f"{folder}: kind {kind_name!r} reads {wanted}")
     params = resolve_params(
         kind.defaults,
         (f"luigi.cfg [kind.{kind_name}]", kind_params_from_luigi_cfg(kind_name)),
         (str(folder / "dataset.toml"), config.params),
     )
+    if config.taxonomies:
+        if "taxonomies" not in kind.defaults:
+            raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} takes no [taxonomies]")
+        params["taxonomies"] = load_taxonomies(folder, config.taxonomies)
     return {
         "name": folder.name,
-        "questions": str(questions.resolve()),
-        "predictions": find_prediction_files(folder),
+        "questions": str((questions or documents).resolve()),
+        "predictions": find_prediction_files(folder, folders=kind.document_folders),
         "kind": kind_name,
         "kind_source": "dataset.toml" if config.kind else "detected",
         "fields": config.fields(),

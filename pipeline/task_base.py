@@ -14,7 +14,7 @@ from stages.records import Columns, Reject
 
 from .artifacts import read_artifact, write_artifact
 from .failures import clear_failure, failure_path, record_failure
-from .fingerprint import code_version, file_digest, fingerprint
+from .fingerprint import code_version, fingerprint, path_digest
 
 
 @dataclass
@@ -54,7 +54,7 @@ class StageTask(luigi.Task):
         return luigi.LocalTarget(str(self.artifact_path()))
 
     def input_files(self) -> list[str]:
-        """Files whose bytes this stage reads directly."""
+        """Files (or folders of files) whose bytes this stage reads directly."""
         return []
 
     def stage_params(self) -> dict[str, Any]:
@@ -74,7 +74,7 @@ class StageTask(luigi.Task):
             "dataset": self.dataset,
             "model": self.model,
             "params": self.stage_params(),
-            "inputs": {path: file_digest(Path(path)) for path in self.input_files()},
+            "inputs": {path: path_digest(Path(path)) for path in self.input_files()},
             "upstream": {self._upstream_label(task): task.fingerprint() for task in self.upstream()},
             "code_version": code_version(),
         }

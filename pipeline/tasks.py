@@ -11,8 +11,6 @@ from stages import (
     build_summary,
     get_kind,
     join_predictions,
-    load_predictions,
-    load_questions,
     render_report,
 )
 
@@ -37,7 +35,7 @@ class B1Questions(StageTask):
         return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"]}
 
     def compute(self) -> StageResult:
-        loaded = load_questions(Path(self.spec["questions"]), get_kind(self.spec["kind"]), self.plain_spec["fields"])
+        loaded = get_kind(self.spec["kind"]).load_gold(Path(self.spec["questions"]), self.plain_spec["fields"])
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
 
 
@@ -51,7 +49,8 @@ class B2Predictions(StageTask):
         return {"fields": self.plain_spec["fields"]}
 
     def compute(self) -> StageResult:
-        loaded = load_predictions(Path(self.spec["predictions"][self.model]), self.plain_spec["fields"])
+        kind = get_kind(self.spec["kind"])
+        loaded = kind.load_predictions(Path(self.spec["predictions"][self.model]), self.plain_spec["fields"])
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
 
 
@@ -131,6 +130,9 @@ class B6Report(KindStage):
             }
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, self.stage_params())
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
+        markdown = get_kind(self.spec["kind"]).render_markdown(self.dataset, report)
+        if markdown is not None:
+            write_bytes_atomic(self.artifact_path().with_suffix(".md"), markdown.encode())
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .fields import (
     LINE_ID,
@@ -18,7 +18,9 @@ from .fields import (
 )
 from .readers import iter_records
 from .records import LoadResult, Reject
-from .registry import Kind
+
+if TYPE_CHECKING:
+    from .registry import Kind
 
 
 def _accepted_rows(path: Path, result: LoadResult, build_row: Callable) -> Iterator[tuple[Any, ...]]:

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
-from .records import Columns
+from .loading import load_predictions, load_questions
+from .records import Columns, LoadResult
 
 
 class UsageError(ValueError):
@@ -17,6 +19,15 @@ class Kind:
     name: ClassVar[str]
     defaults: ClassVar[dict[str, Any]] = {}
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
+    document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
+
+    def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
+        """B1: the items to score with their ground truth."""
+        return load_questions(path, self, fields)
+
+    def load_predictions(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
+        """B2: one model's predictions."""
+        return load_predictions(path, fields)
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record."""
@@ -42,6 +53,10 @@ class Kind:
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         """The dataset report as console text."""
         raise NotImplementedError
+
+    def render_markdown(self, dataset: str, report: dict[str, Any]) -> str | None:
+        """The dataset report as Markdown, for kinds that write one beside the JSON."""
+        return None
 
     def params_for(self, stage: str, params: dict[str, Any]) -> dict[str, Any]:
         """The subset of resolved parameters that `stage` depends on."""

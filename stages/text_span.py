@@ -8,6 +8,8 @@ from scipy.optimize import linear_sum_assignment
 
 from .boundary_similarity import compare_boundaries
 
+SPAN_COUNTS = ("matches", "near_misses", "insertions", "deletions", "transposition_weight", "overlap_sum",
+               "gold_spans")
 _SENTENCE_END = re.compile(r"(?:[。！？；…]+|[.!?]+(?=\s|$))[\"'”’」』）)]*")
 
 
@@ -32,8 +34,9 @@ def char_position_to_sentence_index(char_pos: int, sentence_indices: list[tuple[
     return None
 
 
-def span_problem(span: Any, text_length: int) -> str | None:
-    """Why a text_span cannot be used (missing keys, wrong types, start > end, outside the text), or None."""
+def span_problem(span: Any, text_length: int | None) -> str | None:
+    """Why a text_span cannot be used (missing keys, wrong types, start > end, outside the text when its length
+    is known), or None."""
     if not isinstance(span, dict):
         return "text_span is not an object"
     start, end = span.get("start"), span.get("end")
@@ -41,7 +44,7 @@ def span_problem(span: Any, text_length: int) -> str | None:
         return "start and end must be integers"
     if start > end:
         return f"start {start} > end {end}"
-    if start < 0 or end > text_length:
+    if start < 0 or (text_length is not None and end > text_length):
         return f"span {start}–{end} lies outside the text (length {text_length})"
     return None
 
@@ -106,11 +109,27 @@ def evaluate_text_spans(prediction_events: list[dict], gold_events: list[dict], 
         predicted_spans.append((span["start"], span["end"]))
     result: dict[str, Any] = {"flags": flags, "sentences": len(sentences), "events_scored": len(gold_spans)}
     if not gold_spans or not sentences:
-        return {**result, "gt_incomplete": True, "boundary_score": None, "exact_matches": None, "near_misses": None,
-                "insertions": None, "deletions": None, "overlap_ratio": None}
+        return {**result, "gt_incomplete": True, "gt_incomplete_reason": "No valid text_span in ground truth",
+                "boundary_score": None, "exact_matches": None, "near_misses": None, "insertions": None,
+                "deletions": None, "overlap_ratio": None, "counts": dict.fromkeys(SPAN_COUNTS, 0)}
     comparison = compare_boundaries(sentence_masses(predicted_spans, sentences),
                                     sentence_masses(gold_spans, sentences), n_t)
     overlap, _ = matched_span_iou(predicted_spans, gold_spans)
-    return {**result, "gt_incomplete": False, "boundary_score": comparison.similarity,
+    counts = {"matches": comparison.matches, "near_misses": comparison.near_misses,
+              "insertions": comparison.insertions, "deletions": comparison.deletions,
+              "transposition_weight": comparison.transposition_weight,
+              "overlap_sum": overlap * len(gold_spans), "gold_spans": len(gold_spans)}
+    return {**result, "gt_incomplete": False, "gt_incomplete_reason": None, "boundary_score": comparison.similarity,
             "exact_matches": comparison.matches, "near_misses": comparison.near_misses,
-            "insertions": comparison.insertions, "deletions": comparison.deletions, "overlap_ratio": overlap}
+            "insertions": comparison.insertions, "deletions": comparison.deletions, "overlap_ratio": overlap,
+            "counts": counts}
+
+
+def text_span_metrics(counts: dict[str, float]) -> dict[str, float | None]:
+    """Boundary Similarity and mean matched-span IoU from (summed) counts; None when no gold span was scored."""
+    if not counts["gold_spans"]:
+        return {"boundary_score": None, "overlap_ratio": None}
+    denominator = counts["matches"] + counts["near_misses"] + counts["insertions"] + counts["deletions"]
+    edits = counts["insertions"] + counts["deletions"] + counts["transposition_weight"]
+    return {"boundary_score": (denominator - edits) / denominator if denominator else 1.0,
+            "overlap_ratio": counts["overlap_sum"] / counts["gold_spans"]}

@@ -1,4 +1,5 @@
 """The demo datasets shipped in inputs/ run end to end with the numbers worked out for them."""
+import json
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,10 @@ def _metrics(outputs, dataset, model):
 
 def test_every_demo_dataset_is_in_the_summary(outputs):
     summary = read_artifact(outputs / "B6_summary.json")
-    assert sorted(summary["datasets"]) == ["fact_check", "mc_mixed", "numeric_finance", "qa_mixed"]
-    assert {row["kind"] for row in summary["rows"]} == {"qa", "fact_verification", "multiple_choice", "numeric"}
+    assert sorted(summary["datasets"]) == ["fact_check", "mc_mixed", "numeric_finance", "qa_mixed",
+                                           "story_annotation"]
+    assert {row["kind"] for row in summary["rows"]} == {"qa", "fact_verification", "multiple_choice", "numeric",
+                                                        "annotation"}
 
 
 def test_multiple_choice_demo(outputs):
@@ -48,3 +51,43 @@ def test_numeric_demo(outputs):
 def test_fact_check_demo(outputs):
     assert _metrics(outputs, "fact_check", "model_a")["accuracy"] == pytest.approx(0.9)
     assert _metrics(outputs, "fact_check", "model_b")["accuracy"] == pytest.approx(0.7)
+
+
+def _document_scores(outputs, model, document):
+    path = outputs / "story_annotation" / model / "B5_component_scores.json"
+    row = next(r for r in read_artifact(path)["rows"] if r["id"] == document)
+    return json.loads(row["details"])
+
+
+def test_annotation_demo_cowherd_by_hand(outputs):
+    result = _document_scores(outputs, "model_a", "cn_cowherd")
+    scores = result["component_scores"]
+    assert scores["characters"] == pytest.approx(8 / 9)  # 喜鹊 missed: P 1, R 4/5
+    assert scores["relationships"] == pytest.approx(5 / 6)  # e5 level 2 wrong
+    assert scores["sentiment"] == pytest.approx(10 / 11)  # e2 one extra label; e6 gold unlabelled
+    assert scores["action_layer"] == pytest.approx(29 / 30)  # e3 function wrong
+    assert scores["text_span"] == 1.0  # e4's wider span leaves the sentence cuts unchanged ...
+    overlap = result["detailed_results"]["text_span"]["overlap_ratio"]
+    assert overlap == pytest.approx((5 + 11 / 28) / 6)  # ... but not its IoU
+    assert result["summary"]["correct_events"] == 2  # e1 and e6
+
+
+def test_annotation_demo_tortoise_aligns_by_span_and_skips_gold_gaps(outputs):
+    result = _document_scores(outputs, "model_a", "en_tortoise")
+    assert result["summary"]["aligned_by_span"] == 5
+    relationships = result["detailed_results"]["relationships"]
+    assert relationships["n_events_skipped"] == 2 and relationships["relationship_f1"] == 1.0
+    action = result["detailed_results"]["action_layer"]
+    assert action["n_events_skipped"] == 1 and action["action_status_accuracy"] == pytest.approx(3 / 4)
+
+
+def test_annotation_demo_sets_aside_broken_documents(outputs):
+    rejects = read_artifact(outputs / "story_annotation/model_b/B2_predictions.json")["rejects"]
+    assert sorted((Path(r["source"]).name, r["reason"].split(":")[0]) for r in rejects) == [
+        ("cn_extra.json", "wrong type"), ("en_tortoise.json", "not valid JSON")]
+    metrics = _metrics(outputs, "story_annotation", "model_b")
+    assert metrics["documents"] == 3 and metrics["documents_without_prediction"] == 1
+    report = read_artifact(outputs / "story_annotation/B6_report.json")["report"]
+    assert report["comparison"]["ranking"] == ["model_a", "model_b"]
+    markdown = (outputs / "story_annotation/B6_report.md").read_text(encoding="utf-8")
+    assert "| model_a |" in markdown and "kidnap" in markdown  # model_b's action type outside the taxonomy

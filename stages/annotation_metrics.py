@@ -1,0 +1,40 @@
+"""Seed 001 §3.2.1 / §4.2: missing-ground-truth status, and metrics whose undefined denominators give None."""
+from __future__ import annotations
+
+from typing import Any
+
+from .annotation_document import is_empty
+
+
+def handle_missing_ground_truth(prediction_value: Any, ground_truth_value: Any, field_name: str) -> dict[str, Any]:
+    """Status of one data point: 'extra' (gold empty: not an error), 'matched' (both empty), 'missing' (prediction
+    empty: an error) or 'mismatch' (both present: the caller compares, count_as_error None)."""
+    prediction_empty, gold_empty = is_empty(prediction_value), is_empty(ground_truth_value)
+    if gold_empty and not prediction_empty:
+        return {"status": "extra", "count_as_error": False,
+                "reason": f"Ground truth missing for {field_name}, prediction has value"}
+    if gold_empty:
+        return {"status": "matched", "count_as_error": False, "reason": f"Both empty for {field_name}"}
+    if prediction_empty:
+        return {"status": "missing", "count_as_error": True, "reason": f"Prediction missing for {field_name}"}
+    return {"status": "mismatch", "count_as_error": None, "reason": f"Both have values for {field_name}, need comparison"}
+
+
+def ratio(numerator: float, denominator: float) -> float | None:
+    """numerator / denominator, or None when nothing was counted."""
+    return numerator / denominator if denominator else None
+
+
+def precision_recall_f1(true_positives: int, false_positives: int, false_negatives: int) -> dict[str, float | None]:
+    """Precision, recall and F1 = 2TP / (2TP + FP + FN); each None when its denominator is 0."""
+    return {
+        "precision": ratio(true_positives, true_positives + false_positives),
+        "recall": ratio(true_positives, true_positives + false_negatives),
+        "f1": ratio(2 * true_positives, 2 * true_positives + false_positives + false_negatives),
+    }
+
+
+def mean(values: list[float | None]) -> float | None:
+    """Mean of the defined values, None when there are none."""
+    defined = [v for v in values if v is not None]
+    return sum(defined) / len(defined) if defined else None
