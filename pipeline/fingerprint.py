@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -10,12 +11,13 @@ import orjson
 
 _PACKAGE_DIRS = ("stages", "pipeline")
 _file_digests: dict[tuple[str, int, int], str] = {}
+_folder_digests: dict[tuple[str, tuple], str] = {}
 
 
-def file_digest(path: Path) -> str:
+def file_digest(path: Path, stat: os.stat_result | None = None) -> str:
     """sha256 of a file's bytes, remembered per (path, size, mtime) within the process."""
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    stat = stat or path.stat()
+    key = (os.path.abspath(path), stat.st_size, stat.st_mtime_ns)
     if key not in _file_digests:
         digest = hashlib.sha256()
         with open(path, "rb") as handle:
@@ -26,13 +28,19 @@ def file_digest(path: Path) -> str:
 
 
 def path_digest(path: Path) -> str:
-    """file_digest for a file; for a folder, a hash over its visible files' names and digests."""
+    """file_digest for a file; for a folder, a hash over its visible files' names and digests (remembered while
+    no file's name, size or mtime changes)."""
     if not path.is_dir():
         return file_digest(path)
-    digest = hashlib.sha256()
-    for child in sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")):
-        digest.update(f"{child.name}\0{file_digest(child)}\n".encode())
-    return digest.hexdigest()
+    with os.scandir(path) as entries:
+        files = sorted((e.name, e.stat()) for e in entries if e.is_file() and not e.name.startswith("."))
+    key = (os.path.abspath(path), tuple((name, st.st_size, st.st_mtime_ns) for name, st in files))
+    if key not in _folder_digests:
+        digest = hashlib.sha256()
+        for name, stat in files:
+            digest.update(f"{name}\0{file_digest(path / name, stat)}\n".encode())
+        _folder_digests[key] = digest.hexdigest()
+    return _folder_digests[key]
 
 
 @cache

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 ACTION_FIELDS = ("category", "type", "context", "status", "function")
@@ -18,6 +19,7 @@ def is_empty(value: Any) -> bool:
     return value is None or value == [] or (isinstance(value, dict) and not value)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_label(value: Any) -> str:
     """Case- and width-insensitive form of a label or name: NFKC, casefold, single spaces."""
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", str(value)).casefold()).strip()

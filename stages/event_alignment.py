@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from scipy.optimize import linear_sum_assignment
 
 from .annotation_document import is_empty, normalize_label
-from .text_span import span_iou, span_problem
+from .text_span import span_iou_matrix, span_problem
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,9 @@ def align_events(predicted: list[dict], gold: list[dict], text_length: int | Non
                       if i not in used_predicted and (s := _valid_span(e, text_length)) is not None]
     left_gold = [(i, s) for i, e in enumerate(gold) if i not in used_gold and (s := _valid_span(e, text_length))]
     if left_predicted and left_gold:
-        scores = [[span_iou(p, g) for _, g in left_gold] for _, p in left_predicted]
+        scores = span_iou_matrix([s for _, s in left_predicted], [s for _, s in left_gold])
         for row, column in zip(*linear_sum_assignment(scores, maximize=True)):
-            if scores[row][column] > 0 and scores[row][column] >= min_iou:
+            if scores[row, column] > 0 and scores[row, column] >= min_iou:
                 pairs.append((left_predicted[row][0], left_gold[column][0], "span"))
     paired_predicted = {p for p, _, _ in pairs}
     paired_gold = {g for _, g, _ in pairs}

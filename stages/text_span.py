@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
+import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from .boundary_similarity import compare_boundaries
@@ -28,10 +30,10 @@ def text_to_sentence_indices(text: str) -> list[tuple[int, int]]:
 def char_position_to_sentence_index(char_pos: int, sentence_indices: list[tuple[int, int]]) -> int | None:
     """0-based index of the sentence holding the character at `char_pos` (whitespace between sentences belongs to
     the next one); None outside the text."""
-    for index, (_, end) in enumerate(sentence_indices):
-        if char_pos < end:
-            return index if char_pos >= 0 else None
-    return None
+    if char_pos < 0:
+        return None
+    index = bisect_right(sentence_indices, char_pos, key=lambda sentence: sentence[1])
+    return index if index < len(sentence_indices) else None
 
 
 def span_problem(span: Any, text_length: int | None) -> str | None:
@@ -67,15 +69,24 @@ def span_iou(first: tuple[int, int], second: tuple[int, int]) -> float:
     return overlap / union if union > 0 else float(first == second)
 
 
+def span_iou_matrix(first: list[tuple[int, int]], second: list[tuple[int, int]]) -> np.ndarray:
+    """span_iou of every span in `first` (rows) with every span in `second` (columns)."""
+    a, b = np.asarray(first, dtype=float).reshape(-1, 1, 2), np.asarray(second, dtype=float).reshape(1, -1, 2)
+    overlap = np.clip(np.minimum(a[..., 1], b[..., 1]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+    union = np.maximum(a[..., 1], b[..., 1]) - np.minimum(a[..., 0], b[..., 0])
+    same = (a[..., 0] == b[..., 0]) & (a[..., 1] == b[..., 1])
+    return np.where(union > 0, overlap / np.where(union > 0, union, 1), same.astype(float))
+
+
 def matched_span_iou(predicted: list[tuple[int, int]], gold: list[tuple[int, int]]) -> tuple[float | None, list]:
     """Mean IoU over an optimal one-to-one matching of predicted to gold spans (unmatched gold spans count 0)."""
     if not gold:
         return None, []
     if not predicted:
         return 0.0, []
-    scores = [[span_iou(p, g) for g in gold] for p in predicted]
+    scores = span_iou_matrix(predicted, gold)
     rows, columns = linear_sum_assignment(scores, maximize=True)
-    pairs = [(int(r), int(c), scores[r][c]) for r, c in zip(rows, columns)]
+    pairs = [(int(r), int(c), float(scores[r, c])) for r, c in zip(rows, columns)]
     return sum(score for _, _, score in pairs) / len(gold), pairs
 
 
