@@ -14,6 +14,7 @@ from stages import UsageError, render_report
 
 from .artifacts import iter_rows, read_artifact
 from .failures import read_failures
+from .human_review import add_annotations_parser
 from .plan import STAGES, Selection, discover
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report, B6Summary
@@ -186,6 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--id", help="only the row with this id")
     show.add_argument("--rejects", action="store_true", help="print the rows set aside instead (B1, B2)")
     show.set_defaults(handler=cmd_show)
+    add_annotations_parser(commands)
     return parser
 
 

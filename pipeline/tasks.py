@@ -130,9 +130,13 @@ class B6Report(KindStage):
             }
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, self.stage_params())
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
-        markdown = get_kind(self.spec["kind"]).render_markdown(self.dataset, report)
+        kind = get_kind(self.spec["kind"])
+        markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:
             write_bytes_atomic(self.artifact_path().with_suffix(".md"), markdown.encode())
+        rows = {model: _load(task)[1] for model, task in self.requires().items()} if kind.report_needs_rows else {}
+        for name, data in kind.report_files(self.dataset, report, rows).items():
+            write_bytes_atomic(self.artifact_path().with_name(name), data)
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
 
 

@@ -1,5 +1,6 @@
 """evalpipe's evaluation logic: loading, normalization, matching, scoring and reports (no Luigi here)."""
 from . import annotation_kind as _annotation_kind  # noqa: F401  (registers the kind)
+from . import dialogue as _dialogue  # noqa: F401  (registers the kind)
 from . import fact_verification as _fact_verification  # noqa: F401  (registers the kind)
 from . import multiple_choice as _multiple_choice  # noqa: F401  (registers the kind)
 from . import numeric as _numeric  # noqa: F401  (registers the kind)

@@ -6,7 +6,7 @@ from typing import Any
 
 GOLD_FIELDS_ORIGINAL_ROW = ("人工评测结果", "标准答案", "答案", "label")
 GOLD_FIELDS_ROOT = ("人工评测结果", "标准答案", "答案")
-GOLD_FIELDS_ENGLISH = ("answer", "answers", "answers_objects", "label")
+GOLD_FIELDS_ENGLISH = ("answer", "answers", "answers_objects", "label", "expected_response")
 PREDICTION_FIELDS = ("prediction", "final_answer", "predicted_label", "response", "output", "answer")
 ID_FIELDS = ("id", "qid", "question_id", "row_id", "_id", "uid")
 QUESTION_FIELDS = ("question", "query", "claim", "prompt", "context")
@@ -92,12 +92,25 @@ def get_prediction(record: dict, field: str | None = None) -> Any:
 
 
 def get_record_id(record: dict, line: int | None, field: str | None = None) -> str | None:
-    """The row id as a string; with id_field '@line' the 1-based line (or row) number pairs files by position."""
+    """The row id as a string; with id_field '@line' the 1-based line (or row) number pairs files by position;
+    dialogue cases without an id are "<scene>#<dialogue_index>"."""
     if field == LINE_ID:
         return None if line is None else str(line)
     value = resolve_field(record, field, ID_FIELDS)
+    if value is None and not field:
+        value = dialogue_case_id(record)
     if is_missing(value) or isinstance(value, (dict, list)):
         return None
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return str(value)
+
+
+def dialogue_case_id(record: dict) -> str | None:
+    """Seed 003 identifies a test case by its scene and dialogue_index."""
+    scene, index = record.get("scene"), record.get("dialogue_index")
+    if is_missing(scene) or is_missing(index) or isinstance(scene, (dict, list)) or isinstance(index, (dict, list)):
+        return None
+    if isinstance(index, float) and index.is_integer():
+        index = int(index)
+    return f"{scene}#{index}"

@@ -113,7 +113,14 @@ def _skip_space(text: str, position: int) -> int:
 
 
 def _iter_json_document(document: Any) -> Iterator[Record | Reject]:
-    """Flatten the whole-document shapes: SQuAD (data → paragraphs → qas) and {id: answer} maps."""
+    """Flatten the whole-document shapes: seed 003's test_cases_by_scene, SQuAD (data → paragraphs → qas) and
+    {id: answer} maps."""
+    if isinstance(document, dict) and isinstance(document.get("test_cases_by_scene"), dict):
+        for scene, cases in document["test_cases_by_scene"].items():
+            for index, case in enumerate(cases if isinstance(cases, list) else [cases]):
+                record = {"scene": scene, **case} if isinstance(case, dict) else case
+                yield (None, record, f"test_cases_by_scene[{json.dumps(scene, ensure_ascii=False)}][{index}]")
+        return
     if isinstance(document, dict) and isinstance(document.get("data"), list):
         for a, article in enumerate(document["data"]):
             for p, paragraph in enumerate(article.get("paragraphs", []) if isinstance(article, dict) else []):

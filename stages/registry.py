@@ -20,6 +20,7 @@ class Kind:
     defaults: ClassVar[dict[str, Any]] = {}
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
+    report_needs_rows: ClassVar[bool] = False  # True: B6 passes every model's B5 rows to report_files
 
     def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
         """B1: the items to score with their ground truth."""
@@ -57,6 +58,10 @@ class Kind:
     def render_markdown(self, dataset: str, report: dict[str, Any]) -> str | None:
         """The dataset report as Markdown, for kinds that write one beside the JSON."""
         return None
+
+    def report_files(self, dataset: str, report: dict[str, Any], rows_by_model: dict[str, Columns]) -> dict[str, bytes]:
+        """Further B6 files (name → bytes) written beside the report."""
+        return {}
 
     def params_for(self, stage: str, params: dict[str, Any]) -> dict[str, Any]:
         """The subset of resolved parameters that `stage` depends on."""

@@ -23,10 +23,10 @@ def _metrics(outputs, dataset, model):
 
 def test_every_demo_dataset_is_in_the_summary(outputs):
     summary = read_artifact(outputs / "B6_summary.json")
-    assert sorted(summary["datasets"]) == ["fact_check", "mc_mixed", "numeric_finance", "qa_mixed",
-                                           "story_annotation"]
+    assert sorted(summary["datasets"]) == ["fact_check", "mc_mixed", "numeric_finance", "peppa_dialogue",
+                                           "qa_mixed", "story_annotation"]
     assert {row["kind"] for row in summary["rows"]} == {"qa", "fact_verification", "multiple_choice", "numeric",
-                                                        "annotation"}
+                                                        "annotation", "dialogue"}
 
 
 def test_multiple_choice_demo(outputs):
