@@ -17,7 +17,7 @@ from .failures import read_failures
 from .human_review import add_annotations_parser
 from .plan import STAGES, Selection, discover
 from .task_base import StageTask
-from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report, B6Summary
+from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report, B6Summary, start_run
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 MODEL_STAGES = {"B2": B2Predictions, "B3": B3Normalize, "B4": B4Match, "B5": B5Score}
@@ -67,6 +67,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     outputs = str(Path(args.outputs).resolve())
     if args.force or args.only:
         invalidate(outputs, specs, selection, args.only or "B1")
+    start_run()
     targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
     if args.dataset is None:
         targets.append(B6Summary(outputs_dir=outputs, specs=specs))

@@ -13,6 +13,7 @@ from stages import (
     detect_kind,
     get_kind,
     load_taxonomies,
+    read_generate_config,
     read_dataset_config,
     resolve_params,
 )
@@ -83,10 +84,16 @@ def dataset_spec(folder: Path) -> dict[str, Any] | None:
         if "taxonomies" not in kind.defaults:
             raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} takes no [taxonomies]")
         params["taxonomies"] = load_taxonomies(folder, config.taxonomies)
+    predictions = find_prediction_files(folder, folders=kind.document_folders)
+    generate = None
+    if config.generate:
+        generate = read_generate_config(config.generate, str(folder / "dataset.toml"))
+        predictions.update({model: "" for model in generate.models if model not in predictions})
     return {
         "name": folder.name,
         "questions": str((questions or documents).resolve()),
-        "predictions": find_prediction_files(folder, folders=kind.document_folders),
+        "predictions": predictions,
+        "generate": None if generate is None else generate.described(),
         "kind": kind_name,
         "kind_source": "dataset.toml" if config.kind else "detected",
         "fields": config.fields(),

@@ -90,10 +90,15 @@ class StageTask(luigi.Task):
     def compute(self) -> StageResult:
         raise NotImplementedError
 
+    def fingerprint_after_compute(self) -> bool:
+        """True for stages whose computation writes one of their own inputs (generated answers)."""
+        return False
+
     def run(self) -> None:
         started = time.perf_counter()
-        parts = self.fingerprint_parts()
+        parts = None if self.fingerprint_after_compute() else self.fingerprint_parts()
         result = self.compute()
+        parts = parts or self.fingerprint_parts()
         counts = dict(result.counts)
         if result.rejects:
             counts.setdefault("rejected", len(result.rejects))

@@ -1,14 +1,18 @@
 """The six stages as Luigi tasks; each reads its upstream artifacts and calls stages/ for the work."""
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
 import luigi
 
 from stages import (
+    AnswerStore,
+    GenerateConfig,
     build_dataset_report,
     build_summary,
+    generate_predictions,
     get_kind,
     join_predictions,
     render_report,
@@ -39,19 +43,62 @@ class B1Questions(StageTask):
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
 
 
+_RUN_TOKEN = [uuid.uuid4().hex]
+
+
+def start_run() -> None:
+    """A new run: generated answers that failed before are asked for again."""
+    _RUN_TOKEN[0] = uuid.uuid4().hex
+
+
 class B2Predictions(StageTask):
+    """One model's predictions: its file, or — with [generate] and no file — answers asked of a chat server."""
+
     stage, artifact_name = "B2", "B2_predictions.json"
 
+    @property
+    def generated(self) -> bool:
+        return not self.spec["predictions"][self.model]
+
+    def answers_path(self) -> Path:
+        """Where generated answers are kept as they arrive (kept by --force; delete it to ask everything again)."""
+        return self.artifact_path().with_name("B2_generated.jsonl")
+
     def input_files(self) -> list[str]:
-        return [self.spec["predictions"][self.model]]
+        if not self.generated:
+            return [self.spec["predictions"][self.model]]
+        store = self.answers_path()
+        return [self.spec["questions"], *([str(store)] if store.exists() else [])]
 
     def stage_params(self) -> dict[str, Any]:
-        return {"fields": self.plain_spec["fields"]}
+        params = {"fields": self.plain_spec["fields"]}
+        if self.generated:
+            params["generate"] = self.plain_spec["generate"]
+        return params
+
+    def fingerprint_parts(self) -> dict[str, Any]:
+        """Generated answers: the answers on disk are an input, and failures among them make every new run stale
+        (so it asks again) while staying stable within the run."""
+        parts = super().fingerprint_parts()
+        if self.generated and AnswerStore(self.answers_path()).has_failures():
+            parts["retry_run"] = _RUN_TOKEN[0]
+        return parts
+
+    def fingerprint_after_compute(self) -> bool:
+        return self.generated
 
     def compute(self) -> StageResult:
         kind = get_kind(self.spec["kind"])
-        loaded = kind.load_predictions(Path(self.spec["predictions"][self.model]), self.plain_spec["fields"])
-        return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
+        if not self.generated:
+            loaded = kind.load_predictions(Path(self.spec["predictions"][self.model]), self.plain_spec["fields"])
+            return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
+        cases = kind.load_gold(Path(self.spec["questions"]), self.plain_spec["fields"]).columns
+        rows = [{"id": i, "scene": s, "context": c or ""}
+                for i, s, c in zip(cases["id"], cases.get("scene", [""] * len(cases["id"])), cases["question"])]
+        settings = self.plain_spec["generate"]
+        config = GenerateConfig(**{**settings, "models": tuple(settings["models"])})
+        loaded = generate_predictions(rows, config, self.model, self.answers_path())
+        return StageResult(loaded.columns, loaded.counts(), loaded.rejects, header={"generated": True})
 
 
 class KindStage(StageTask):

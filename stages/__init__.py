@@ -20,6 +20,7 @@ from .dataset_config import DatasetConfig, read_dataset_config, resolve_params
 from .detection import detect_kind
 from .event_alignment import EventAlignment, align_events
 from .fields import gold_answer_texts, get_ground_truth_answer, get_prediction, get_record_id
+from .generation import AnswerStore, GenerateConfig, generate_predictions, read_generate_config
 from .join import join_predictions
 from .loading import load_predictions, load_questions
 from .multiple_choice import check_answer_match
@@ -43,12 +44,12 @@ from .text_span import char_position_to_sentence_index, evaluate_text_spans, tex
 from .verdict import normalize_verdict, strip_think
 
 __all__ = [
-    "aggregate_annotations", "align_events", "boundary_similarity", "BoundaryComparison", "build_dataset_report",
+    "aggregate_annotations", "AnswerStore", "align_events", "boundary_similarity", "BoundaryComparison", "build_dataset_report",
     "build_summary", "char_position_to_sentence_index", "check_answer_match", "ChoiceExtraction", "choose_number",
     "classification_report", "Columns", "compare_boundaries", "compare_numeric", "DatasetConfig", "detect_kind",
     "document_problem", "evaluate_action_layer", "evaluate_annotation", "evaluate_characters",
     "evaluate_relationships", "evaluate_sentiment", "evaluate_text_spans", "EventAlignment", "extract_choice",
-    "extract_numbers", "find_options", "get_ground_truth_answer", "get_kind", "get_prediction", "get_record_id",
+    "extract_numbers", "generate_predictions", "GenerateConfig", "read_generate_config", "find_options", "get_ground_truth_answer", "get_kind", "get_prediction", "get_record_id",
     "gold_answer_texts", "handle_missing_ground_truth", "invalid_labels", "iter_records", "join_predictions", "Kind",
     "kind_names", "load_action_taxonomy", "load_documents", "load_predictions", "load_questions",
     "load_relationship_taxonomy", "load_sentiment_taxonomy", "load_taxonomies", "LoadResult", "match_characters",

@@ -9,7 +9,7 @@ from typing import Any
 from .registry import UsageError
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
-KNOWN_KEYS = {"kind", "params", "taxonomies", *FIELD_KEYS}
+KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", *FIELD_KEYS}
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class DatasetConfig:
     prediction_field: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
     taxonomies: dict[str, str] = field(default_factory=dict)
+    generate: dict[str, Any] = field(default_factory=dict)
 
     def fields(self) -> dict[str, str | None]:
         return {key: getattr(self, key) for key in FIELD_KEYS}
@@ -48,7 +49,11 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     taxonomies = data.get("taxonomies", {})
     if not isinstance(taxonomies, dict) or not all(isinstance(v, str) for v in taxonomies.values()):
         raise UsageError(f"{path}: [taxonomies] must be a table of file paths")
-    return DatasetConfig(params=params, taxonomies=taxonomies, **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
+    generate = data.get("generate", {})
+    if not isinstance(generate, dict):
+        raise UsageError(f"{path}: [generate] must be a table")
+    return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate,
+                         **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
 
 
 def resolve_params(kind_defaults: dict[str, Any], *layers: tuple[str, dict[str, Any]]) -> dict[str, Any]:

@@ -1,0 +1,75 @@
+"""A chat server for tests on 127.0.0.1: seed 003's /chat + /reset and OpenAI's /v1/chat/completions, with
+injected faults."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        pass  # a client that timed out on a delayed answer closes the socket: expected here
+
+
+class ChatServer:
+    """Answers "<model> says: <message> [turn N]". `faults` is consumed one per chat request: 500, "malformed",
+    ("delay", seconds) or None; messages containing ALWAYS500 always fail."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        self.faults: list = []
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                body = json.loads(raw) if raw else None
+                with server.lock:
+                    server.requests.append({"path": self.path, "body": body,
+                                            "authorization": self.headers.get("Authorization")})
+                    fault = server.faults.pop(0) if self.path != "/reset" and server.faults else None
+                if self.path == "/reset":
+                    return self._send(200, b'{"status": "ok"}')
+                message = body["message"] if self.path == "/chat" else body["messages"][-1]["content"]
+                if fault == 500 or "ALWAYS500" in message:
+                    return self._send(500, b"internal error")
+                if fault == "malformed":
+                    return self._send(200, b"<html>not json</html>")
+                if isinstance(fault, tuple):
+                    time.sleep(fault[1])
+                if self.path == "/chat":
+                    answer = {"response": f"{body['model_config_name']} says: {message}"}
+                else:
+                    turn = (len(body["messages"]) + 1) // 2
+                    answer = {"choices": [{"message": {"role": "assistant",
+                                                       "content": f"{body['model']} says: {message} [turn {turn}]"}}]}
+                self._send(200, json.dumps(answer, ensure_ascii=False).encode())
+
+            def _send(self, status: int, data: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = QuietServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> ChatServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def chats(self) -> list[dict]:
+        return [r for r in self.requests if r["path"] != "/reset"]
