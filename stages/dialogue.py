@@ -6,6 +6,7 @@ import logging
 from collections import Counter
 from typing import Any
 
+import numpy as np
 from rapidfuzz.distance import Indel, Levenshtein
 from rapidfuzz.process import cpdist
 
@@ -86,8 +87,9 @@ class Dialogue(Kind):
         expected = normalized["expected"]
         predictions = [p or "" for p in normalized["prediction"]]
         answered = [s != MISSING for s in normalized["status"]]
-        fuzzy = cpdist(expected, predictions, scorer=Indel.normalized_similarity, workers=-1)
-        edit = cpdist(expected, predictions, scorer=Levenshtein.normalized_similarity, workers=-1)
+        fuzzy = cpdist(expected, predictions, scorer=Indel.normalized_similarity, workers=-1, dtype=np.float64)
+        edit = cpdist(expected, predictions, scorer=Levenshtein.normalized_similarity, workers=-1,
+                      dtype=np.float64)
         columns = {**normalized,
                    "exact_match": [float(ok and e == p) for ok, e, p in zip(answered, expected, predictions)],
                    "fuzzy_match": [float(f) if ok else 0.0 for ok, f in zip(answered, fuzzy)],

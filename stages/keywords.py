@@ -1,5 +1,5 @@
-"""Keywords of a response for Jaccard similarity: jieba segmentation for Chinese (via rjieba, jieba-rs: the same
-dictionary and cuts, ~20× faster), lower-cased words for other scripts, stopwords and punctuation removed."""
+"""Keywords of a response for Jaccard similarity: jieba's segmentation (via rjieba, jieba-rs: the same dictionary
+and cuts, ~20× faster), lower-cased, stopwords (English and Chinese) and punctuation removed."""
 from __future__ import annotations
 
 import re
@@ -7,8 +7,7 @@ from functools import lru_cache
 
 import rjieba
 
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_HAS_WORD = re.compile(r"[^\W_]").search
 
 ENGLISH_STOPWORDS = frozenset("""
 a about above after again against all am an and any are as at be because been before being below between both but by
@@ -23,19 +22,14 @@ CHINESE_STOPWORDS = frozenset("""
 啦 嘛 呃 喔 么 之 其 而 且 又 着 过 被 把 让 给 对 向 从 到 于 为 以 因为 所以 但是 但 如果 就是 一个 一些 什么 怎么 自己 没有 不 有 会
 要 能 可以 个 上 下 里
 """.split())
+STOPWORDS = ENGLISH_STOPWORDS | CHINESE_STOPWORDS
 
 
 @lru_cache(maxsize=1 << 17)
 def keyword_set(text: str) -> frozenset[str]:
-    """The keywords of `text` (remembered per text: expected responses repeat across models)."""
-    words: list[str] = []
-    position = 0
-    for run in _CJK_RUN.finditer(text):
-        words.extend(w.lower() for w in _WORD.findall(text[position:run.start()]))
-        words.extend(w for w in rjieba.cut(run.group(0)) if w not in CHINESE_STOPWORDS)
-        position = run.end()
-    words.extend(w.lower() for w in _WORD.findall(text[position:]))
-    return frozenset(w for w in words if w not in ENGLISH_STOPWORDS)
+    """The keywords of `text`: jieba's words, lower-cased, without stopwords and punctuation (remembered per text:
+    expected responses repeat across models)."""
+    return frozenset(word for word in map(str.lower, rjieba.cut(text)) if word not in STOPWORDS and _HAS_WORD(word))
 
 
 def keyword_jaccard(expected: str, prediction: str) -> float | None:
