@@ -3,7 +3,9 @@ import csv
 import io
 import logging
 import random
+import sys
 from difflib import SequenceMatcher
+from pathlib import Path
 
 import jieba
 import numpy as np
@@ -15,18 +17,10 @@ from stages.human_annotation import annotation_csv, best_threshold, neutralize_f
 from stages.keywords import CHINESE_STOPWORDS, keyword_jaccard, keyword_set
 from stages.response_similarity import combined_score, edit_distance, fuzzy_match, similarity_scores
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from bench_dialogue import levenshtein  # noqa: E402  (textbook dynamic programme, independent of rapidfuzz)
+
 jieba.setLogLevel(logging.WARNING)
-
-
-def levenshtein(a: str, b: str) -> int:
-    """Textbook dynamic programme, independent of rapidfuzz."""
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
 
 
 def lcs(a: str, b: str) -> int:
