@@ -7,7 +7,7 @@ from typing import Any
 
 from .action_layer_evaluator import action_layer_metrics, evaluate_action_layer
 from .annotation_document import events_of, story_text
-from .annotation_metrics import mean, ratio
+from .annotation_metrics import mean, ratio, weighted_mean
 from .character_evaluator import character_metrics, evaluate_characters, name_resolvers
 from .event_alignment import EventAlignment, align_events
 from .relationship_evaluator import evaluate_relationships, pair_event_relations, relationship_metrics
@@ -25,10 +25,7 @@ DEFAULT_WEIGHTS = dict.fromkeys(COMPONENT_METRIC, 1.0)
 
 def overall_score(component_scores: dict[str, float | None], weights: dict[str, float] | None = None) -> float | None:
     """Weighted mean of the defined component scores (weights re-normalized over them); None when none is."""
-    weights = weights or DEFAULT_WEIGHTS
-    defined = {name: score for name, score in component_scores.items() if score is not None and weights.get(name)}
-    total = sum(weights[name] for name in defined)
-    return sum(weights[name] * score for name, score in defined.items()) / total if total else None
+    return weighted_mean(component_scores, weights or DEFAULT_WEIGHTS)
 
 
 def _span_per_event(predicted: list[dict], gold: list[dict], alignment, text_length: int | None,

@@ -1,4 +1,5 @@
-"""Seed 001 §3.2.1 / §4.2: missing-ground-truth status, and metrics whose undefined denominators give None."""
+"""Metric helpers: seed 001 §3.2.1 missing-ground-truth status, and ratios, means and weighted means whose undefined
+denominators give None (shared by the annotation and dialogue kinds)."""
 from __future__ import annotations
 
 from typing import Any
@@ -38,3 +39,11 @@ def mean(values: list[float | None]) -> float | None:
     """Mean of the defined values, None when there are none."""
     defined = [v for v in values if v is not None]
     return sum(defined) / len(defined) if defined else None
+
+
+def weighted_mean(scores: dict[str, float | None], weights: dict[str, float]) -> float | None:
+    """Weighted mean over the scores that are defined and weighted (weights re-normalized over them); None when
+    there are none."""
+    used = {name: weight for name, weight in weights.items() if weight and scores.get(name) is not None}
+    total = sum(used.values())
+    return sum(weight * scores[name] for name, weight in used.items()) / total if total else None

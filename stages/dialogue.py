@@ -10,6 +10,7 @@ import numpy as np
 from rapidfuzz.distance import Indel, Levenshtein
 from rapidfuzz.process import cpdist
 
+from .annotation_metrics import mean
 from .embeddings import DEFAULT_SEMANTIC_MODEL, EmbedderUnavailable, load_embedder, semantic_similarities
 from .human_annotation import annotation_csv
 from .keywords import keyword_jaccard
@@ -21,11 +22,6 @@ from .response_similarity import DEFAULT_WEIGHTS, METRICS, combined_score
 log = logging.getLogger("evalpipe")
 MISSING = "missing"
 _warned: set[str] = set()
-
-
-def _mean(values: list[float | None]) -> float | None:
-    defined = [v for v in values if v is not None]
-    return sum(defined) / len(defined) if defined else None
 
 
 def semantic_column(expected: list[str], predictions: list[str | None], spec: str) -> tuple[list, dict[str, Any]]:
@@ -57,7 +53,7 @@ def _used_weights(weights: dict[str, float], semantic_available: bool) -> dict[s
 def _summary(rows: list[int], columns: Columns) -> dict[str, Any]:
     summary: dict[str, Any] = {"rows": len(rows), "answered": sum(columns["status"][i] != MISSING for i in rows)}
     for name in (*METRICS, "combined_score"):
-        summary[name] = _mean([columns[name][i] for i in rows])
+        summary[name] = mean([columns[name][i] for i in rows])
     return summary
 
 

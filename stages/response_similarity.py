@@ -5,6 +5,7 @@ from typing import Any
 
 from rapidfuzz.distance import Indel, Levenshtein
 
+from .annotation_metrics import weighted_mean
 from .embeddings import Embedder, semantic_similarities
 from .keywords import keyword_jaccard
 
@@ -31,10 +32,8 @@ def edit_distance(expected: str, prediction: str) -> float:
 
 def combined_score(scores: dict[str, float | None], weights: dict[str, float] | None = None) -> float:
     """Weighted mean of the metrics; weights of undefined (None) metrics are dropped and the rest re-normalized."""
-    weights = weights or DEFAULT_WEIGHTS
-    used = {name: w for name, w in weights.items() if w and scores.get(name) is not None}
-    total = sum(used.values())
-    return sum(w * scores[name] for name, w in used.items()) / total if total else 0.0
+    combined = weighted_mean(scores, weights or DEFAULT_WEIGHTS)
+    return 0.0 if combined is None else combined
 
 
 def lexical_scores(expected: str, prediction: str) -> dict[str, float | None]:
