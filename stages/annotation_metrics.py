@@ -35,6 +35,12 @@ def precision_recall_f1(true_positives: int, false_positives: int, false_negativ
     }
 
 
+def prefixed_precision_recall_f1(prefix: str, counts: dict[str, int]) -> dict[str, float | None]:
+    """precision_recall_f1 of counts["tp"], ["fp"], ["fn"] under the names <prefix>_precision / _recall / _f1."""
+    scores = precision_recall_f1(counts["tp"], counts["fp"], counts["fn"])
+    return {f"{prefix}_{name}": value for name, value in scores.items()}
+
+
 def mean(values: list[float | None]) -> float | None:
     """Mean of the defined values, None when there are none."""
     defined = [v for v in values if v is not None]

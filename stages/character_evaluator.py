@@ -7,7 +7,7 @@ from typing import Any
 from scipy.optimize import linear_sum_assignment
 
 from .annotation_document import character_keys, characters_of, is_empty, normalize_label
-from .annotation_metrics import handle_missing_ground_truth, precision_recall_f1, ratio
+from .annotation_metrics import handle_missing_ground_truth, prefixed_precision_recall_f1, ratio
 
 
 def match_characters(predicted: list[dict], gold: list[dict]) -> list[tuple[int, int]]:
@@ -26,11 +26,8 @@ def match_characters(predicted: list[dict], gold: list[dict]) -> list[tuple[int,
 
 def character_metrics(counts: dict[str, int]) -> dict[str, float | None]:
     """The seed's character metrics from (summed) counts."""
-    scores = precision_recall_f1(counts["tp"], counts["fp"], counts["fn"])
     return {
-        "character_precision": scores["precision"],
-        "character_recall": scores["recall"],
-        "character_f1": scores["f1"],
+        **prefixed_precision_recall_f1("character", counts),
         "character_archetype_accuracy": ratio(counts["archetype_correct"], counts["archetype_total"]),
     }
 

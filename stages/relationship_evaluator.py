@@ -8,7 +8,7 @@ from typing import Any
 from scipy.optimize import linear_sum_assignment
 
 from .annotation_document import RELATIONSHIP_LABELS, is_empty, normalize_label
-from .annotation_metrics import precision_recall_f1, ratio
+from .annotation_metrics import prefixed_precision_recall_f1, ratio
 from .event_alignment import EventAlignment
 
 
@@ -55,11 +55,8 @@ def pair_event_relations(predicted_events: list[dict], gold_events: list[dict], 
 
 def relationship_metrics(counts: dict[str, int]) -> dict[str, float | None]:
     """The seed's relationship metrics from (summed) counts."""
-    scores = precision_recall_f1(counts["tp"], counts["fp"], counts["fn"])
     return {
-        "relationship_precision": scores["precision"],
-        "relationship_recall": scores["recall"],
-        "relationship_f1": scores["f1"],
+        **prefixed_precision_recall_f1("relationship", counts),
         "level1_accuracy": ratio(counts["level1_correct"], counts["level1_total"]),
         "level2_accuracy": ratio(counts["level2_correct"], counts["level2_total"]),
         "relationship_pair_coverage": ratio(counts["pairs_covered"], counts["pairs_total"]),

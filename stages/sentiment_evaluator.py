@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .annotation_document import label_set
-from .annotation_metrics import precision_recall_f1, ratio
+from .annotation_metrics import prefixed_precision_recall_f1, ratio
 from .relationship_evaluator import EventRelations
 from .taxonomy import POLARITIES
 
@@ -19,11 +19,8 @@ def sentiment_polarity(labels: frozenset[str], polarity_of: dict[str, str]) -> s
 
 def sentiment_metrics(counts: dict[str, int]) -> dict[str, float | None]:
     """The seed's sentiment metrics from (summed) counts; labels are sets, so a relationship may have several."""
-    scores = precision_recall_f1(counts["tp"], counts["fp"], counts["fn"])
     return {
-        "sentiment_precision": scores["precision"],
-        "sentiment_recall": scores["recall"],
-        "sentiment_f1": scores["f1"],
+        **prefixed_precision_recall_f1("sentiment", counts),
         "sentiment_polarity_accuracy": ratio(counts["polarity_correct"], counts["polarity_total"]),
     }
 
