@@ -112,6 +112,7 @@ class Annotation(Kind):
     defaults = {"min_event_iou": 0.3, "n_t": 2, "span_iou_threshold": 0.5, "component_weights": DEFAULT_WEIGHTS,
                 "taxonomies": {}}
     stage_params = {"B4": ("min_event_iou",), "B5": ("n_t", "span_iou_threshold", "component_weights", "taxonomies")}
+    paired_metrics = {"overall_score": "mean"}
 
     def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
         return load_documents(path, "ground_truth")
@@ -164,6 +165,10 @@ class Annotation(Kind):
         metrics = {"rows": len(results), "overall_score": aggregate["macro"]["overall_score"],
                    "documents_without_prediction": sum(matched["prediction_missing"]), **aggregate}
         return columns, metrics
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        rows = metrics["rows"]
+        return (rows - metrics["documents_without_prediction"]) / rows if rows else None
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         comparison = rank_models(metrics_by_model, "overall_score")

@@ -64,6 +64,8 @@ class Dialogue(Kind):
     defaults = {"weights": DEFAULT_WEIGHTS, "semantic_model": DEFAULT_SEMANTIC_MODEL}
     stage_params = {"B5": ("weights", "semantic_model")}
     report_needs_rows = True
+    paired_metrics = {"exact_match": "binary", **{name: "mean" for name in (*METRICS, "combined_score")
+                                                  if name != "exact_match"}}
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         index = record.get("dialogue_index")
@@ -111,6 +113,9 @@ class Dialogue(Kind):
                    "semantic_model": model, "weights": params["weights"],
                    "weights_used": _used_weights(params["weights"], model["available"])}
         return columns, metrics
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        return metrics["answered"] / metrics["rows"] if metrics["rows"] else None
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         comparison = rank_models(metrics_by_model, "combined_score")

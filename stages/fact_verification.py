@@ -16,6 +16,7 @@ LABEL_ORDER = (*VERDICT_LABELS, UNPARSED, MISSING)
 
 @register_kind("fact_verification")
 class FactVerification(Kind):
+    paired_metrics = {"accuracy": "binary"}
     """Claims judged T / F / uncertain; an answer that names no verdict is 'unparsed', never a guess."""
 
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
@@ -40,6 +41,10 @@ class FactVerification(Kind):
         report = classification_report(matched["gold_label"], matched["predicted_label"], LABEL_ORDER)
         columns = {"id": matched["id"], "accuracy": [1.0 if c else 0.0 for c in matched["correct"]]}
         return columns, report
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        unparsed = sum(metrics["confusion_matrix"].get(UNPARSED, {}).values())
+        return 1 - unparsed / metrics["rows"] if metrics["rows"] else None
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "accuracy")

@@ -28,6 +28,7 @@ def check_answer_match(golden: str, prediction: str, question: str | None = None
 
 @register_kind("multiple_choice")
 class MultipleChoice(Kind):
+    paired_metrics = {"accuracy": "binary"}
     """Replies as letters or option text; unparsed and ambiguous replies are counted, never guessed."""
 
     defaults = {"similarity_threshold": 0.7, "margin": 0.1}
@@ -76,6 +77,9 @@ class MultipleChoice(Kind):
             "rules": dict(Counter(matched["rule"])),
         }
         return {"id": matched["id"], "accuracy": [float(c) for c in matched["correct"]]}, metrics
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        return metrics["extraction_rate"]
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "accuracy")

@@ -85,6 +85,7 @@ def _mean(values: list[float]) -> float | None:
 
 @register_kind("numeric")
 class NumericAnswers(Kind):
+    paired_metrics = {"accuracy": "binary", "mean_overall": "mean"}
     """Numbers with tolerance and units; a row without ground truth is unscorable, never scored."""
 
     defaults = {
@@ -147,6 +148,12 @@ class NumericAnswers(Kind):
             "labels": dict(Counter(matched["label"])),
         }
         return {"id": matched["id"], "overall": matched["overall"], "label": matched["label"]}, metrics
+
+    def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
+        """Accuracy and overall score per scorable item; unscorable items are null, as they are outside the means."""
+        scorable = [label != UNSCORABLE for label in scored["label"]]
+        return {"accuracy": [float(label == "correct") if ok else None for ok, label in zip(scorable, scored["label"])],
+                "mean_overall": [(overall or 0.0) if ok else None for ok, overall in zip(scorable, scored["overall"])]}
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         comparison = rank_models(metrics_by_model, "accuracy")

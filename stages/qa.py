@@ -70,6 +70,7 @@ def qa_em_f1(prediction: str | None, golds: list[str], mode: str = "squad") -> t
 
 @register_kind("qa")
 class OpenQA(Kind):
+    paired_metrics = {"exact_match": "binary", "f1": "mean"}
     """Open QA: EM and F1 per SQuAD v1.1 (or HotpotQA / CJK modes)."""
 
     defaults = {"mode": "auto", "partial_f1_threshold": 0.5}

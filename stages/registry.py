@@ -21,6 +21,7 @@ class Kind:
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     report_needs_rows: ClassVar[bool] = False  # True: B6 passes every model's B5 rows to report_files
+    paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
 
     def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
         """B1: the items to score with their ground truth."""
@@ -62,6 +63,15 @@ class Kind:
     def report_files(self, dataset: str, report: dict[str, Any], rows_by_model: dict[str, Columns]) -> dict[str, bytes]:
         """Further B6 files (name → bytes) written beside the report."""
         return {}
+
+    def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
+        """Per-item values of each paired metric, aligned with scored["id"]; their mean over non-null values is the
+        model's report metric, so two nights can be compared item by item."""
+        return {metric: [None if v is None else float(v) for v in scored[metric]] for metric in self.paired_metrics}
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        """Share of predictions this kind could read (a letter, a verdict, an answer), or None when it has no such step."""
+        return None
 
     def params_for(self, stage: str, params: dict[str, Any]) -> dict[str, Any]:
         """The subset of resolved parameters that `stage` depends on."""

@@ -104,3 +104,33 @@ def test_dialogue_demo(outputs):
     text = (outputs / "peppa_dialogue/B6_human_annotation.csv").read_bytes().decode("utf-8-sig")
     assert "'=HYPERLINK" in text and "'-A cake, please." in text
     assert "evalpipe: no prediction (missing or failed)" in text
+
+
+@pytest.mark.parametrize("dataset", ["fact_check", "mc_mixed", "numeric_finance", "peppa_dialogue", "qa_mixed",
+                                     "story_annotation"])
+def test_item_scores_average_to_the_report_metrics(outputs, dataset):
+    """Nightly significance tests run on per-item values: each must average to the metric the report shows."""
+    from pipeline.artifacts import read_columns
+    from stages import get_kind
+
+    for model in ("model_a", "model_b"):
+        path = outputs / dataset / model / "B5_component_scores.json"
+        document = read_artifact(path)
+        kind = get_kind(document["header"]["kind"])
+        items = kind.item_scores(read_columns(path, document))
+        assert set(items) == set(kind.paired_metrics) and kind.paired_metrics
+        for metric, values in items.items():
+            defined = [v for v in values if v is not None]
+            assert sum(defined) / len(defined) == pytest.approx(document["metrics"][metric]), (model, metric)
+
+
+def test_parse_rates(outputs):
+    from stages import get_kind
+
+    def rate(dataset, model):
+        report = read_artifact(outputs / dataset / "B6_report.json")["report"]
+        return get_kind(report["kind"]).parse_rate(report["models"][model])
+
+    assert rate("mc_mixed", "model_b") == pytest.approx(6 / 8)
+    assert rate("fact_check", "model_a") == pytest.approx(9 / 10)
+    assert rate("qa_mixed", "model_a") is None
