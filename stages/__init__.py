@@ -31,6 +31,13 @@ from .qa_normalize import normalize_cjk, normalize_squad
 from .readers import SUPPORTED_SUFFIXES, iter_records
 from .records import Columns, LoadResult, Reject
 from .relationship_evaluator import evaluate_relationships, match_relationships, pair_event_relations
+from .regression import (
+    RegressionSettings,
+    compare_metric,
+    compare_nights,
+    mcnemar_drop_pvalue,
+    paired_bootstrap_drop_pvalue,
+)
 from .registry import Kind, UsageError, get_kind, kind_names, register_kind
 from .sentiment_evaluator import evaluate_sentiment, sentiment_polarity
 from .taxonomy import (
@@ -54,7 +61,8 @@ __all__ = [
     "get_record_id", "gold_answer_texts", "handle_missing_ground_truth", "invalid_labels", "iter_records",
     "join_predictions", "Kind", "kind_names", "load_action_taxonomy", "load_documents", "load_predictions",
     "load_questions", "load_relationship_taxonomy", "load_sentiment_taxonomy", "load_taxonomies", "LoadResult",
-    "match_characters", "match_relationships", "normalize_cjk", "normalize_document", "normalize_label",
+    "match_characters", "mcnemar_drop_pvalue", "paired_bootstrap_drop_pvalue", "RegressionSettings",
+    "compare_metric", "compare_nights", "match_relationships", "normalize_cjk", "normalize_document", "normalize_label",
     "normalize_squad", "normalize_verdict", "NumberMention", "options_from_text", "overall_score",
     "pair_event_relations", "parse_chinese_numeral", "precision_recall_f1", "qa_em_f1", "read_dataset_config",
     "read_document", "read_generate_config", "register_kind", "Reject", "render_report", "resolve_params",
