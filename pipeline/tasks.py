@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from stages import (
     generate_predictions,
     get_kind,
     join_predictions,
+    render_html_report,
     render_report,
 )
 
@@ -175,20 +177,20 @@ class B6Report(KindStage):
                 "missing_predictions": joined["missing_predictions"],
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
-        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, self.stage_params())
+        rows = {model: _load(task)[1] for model, task in self.requires().items()}
+        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, self.stage_params(), rows)
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         kind = get_kind(self.spec["kind"])
         markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:
             write_bytes_atomic(self.artifact_path().with_suffix(".md"), markdown.encode())
-        rows = {model: _load(task)[1] for model, task in self.requires().items()} if kind.report_needs_rows else {}
         for name, data in kind.report_files(self.dataset, report, rows).items():
             write_bytes_atomic(self.artifact_path().with_name(name), data)
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
 
 
 class B6Summary(luigi.Task):
-    """Every dataset's primary metric per model in one file, outputs/B6_summary.json."""
+    """Every dataset's primary metric per model in outputs/B6_summary.json, and the run's outputs/report.html."""
 
     outputs_dir = luigi.Parameter()
     specs = luigi.ListParameter()
@@ -213,4 +215,10 @@ class B6Summary(luigi.Task):
         reports = [read_artifact(task.artifact_path())["report"] for task in self.requires()]
         header = {"stage": "B6_summary", "fingerprint": self.fingerprint(), "code_version": code_version(),
                   "upstream": {task.dataset: task.fingerprint() for task in self.requires()}}
+        run = {"title": "evalpipe report", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+               "code_version": header["code_version"], "outputs": self.outputs_dir}
+        write_bytes_atomic(self.html_path(), render_html_report(reports, run).encode())
         write_json_atomic(self.artifact_path(), {"header": header, **build_summary(reports)})
+
+    def html_path(self) -> Path:
+        return Path(self.outputs_dir) / "report.html"

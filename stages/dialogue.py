@@ -63,7 +63,6 @@ class Dialogue(Kind):
 
     defaults = {"weights": DEFAULT_WEIGHTS, "semantic_model": DEFAULT_SEMANTIC_MODEL}
     stage_params = {"B5": ("weights", "semantic_model")}
-    report_needs_rows = True
     paired_metrics = {"exact_match": "binary", **{name: "mean" for name in (*METRICS, "combined_score")
                                                   if name != "exact_match"}}
 

@@ -20,7 +20,6 @@ class Kind:
     defaults: ClassVar[dict[str, Any]] = {}
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
-    report_needs_rows: ClassVar[bool] = False  # True: B6 passes every model's B5 rows to report_files
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
 
     def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:

@@ -1,0 +1,35 @@
+"""Headless Chromium for tests: load a local page, return its DOM after scripts ran and its console messages."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+
+
+def find_browser() -> str:
+    """The browser binary; skipped when there is none, unless EVALPIPE_REQUIRE_BROWSER is set (as .ci/run does)."""
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    if os.environ.get("EVALPIPE_REQUIRE_BROWSER"):
+        pytest.fail("no chromium on PATH (EVALPIPE_REQUIRE_BROWSER is set; .ci/run installs Debian's chromium)")
+    pytest.skip("no chromium on PATH; `apt-get install chromium` to run the browser checks")
+
+
+def load_page(page: Path, profile: Path) -> tuple[str, list[str]]:
+    """(DOM after load, console lines) of a file opened in headless Chromium with no network access."""
+    result = subprocess.run(
+        [find_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--no-first-run", f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
+         "--host-resolver-rules=MAP * ~NOTFOUND", "--dump-dom", page.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    console = [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
+    return result.stdout, console
