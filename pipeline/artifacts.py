@@ -91,3 +91,18 @@ def iter_rows(path: Path) -> Iterator[dict[str, Any]]:
             yield from batch.to_pylist()
         return
     yield from document.get("rows", [])
+
+
+def write_rows_parquet_atomic(path: Path, rows: list[dict[str, Any]], schema: pa.Schema) -> None:
+    """Write rows as a Parquet table with a fixed schema, atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = _temporary(path)
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), temporary, compression="zstd")
+    os.replace(temporary, path)
+
+
+def read_rows_parquet(path: Path) -> list[dict[str, Any]]:
+    """A Parquet table's rows as dicts; an absent file has none."""
+    if not path.exists():
+        return []
+    return pq.read_table(path).to_pylist()

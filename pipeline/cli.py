@@ -7,19 +7,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-import luigi
 import orjson
 
-from stages import UsageError, render_report
+from stages import UsageError
 
 from .artifacts import iter_rows, read_artifact
 from .failures import read_failures
 from .human_review import add_annotations_parser
+from .nightly import add_nightly_parser
 from .plan import STAGES, Selection, discover
+from .runner import EXIT_FAILED, EXIT_OK, EXIT_USAGE, build, print_dataset
 from .task_base import StageTask
-from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report, B6Summary, start_run
+from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 MODEL_STAGES = {"B2": B2Predictions, "B3": B3Normalize, "B4": B4Match, "B5": B5Score}
 
 
@@ -67,43 +67,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     outputs = str(Path(args.outputs).resolve())
     if args.force or args.only:
         invalidate(outputs, specs, selection, args.only or "B1")
-    start_run()
-    targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
-    if args.dataset is None:
-        targets.append(B6Summary(outputs_dir=outputs, specs=specs))
-    scheduler = {"local_scheduler": True}
-    if args.scheduler_host:
-        host, _, port = args.scheduler_host.partition(":")
-        scheduler = {"scheduler_host": host, **({"scheduler_port": int(port)} if port else {})}
     started = time.time()
-    result = luigi.build(targets, workers=args.workers, detailed_summary=True, log_level="WARNING", **scheduler)
-    failures = read_failures(Path(outputs))
-    if result.status not in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY) or failures:
-        for failure in failures:
-            where = " / ".join(str(failure[k]) for k in ("stage", "dataset", "model") if failure.get(k))
-            print(f"FAILED {where}: {failure['error']}", file=sys.stderr)
-        print(f"evalpipe: run failed ({result.status.name}); tracebacks under {outputs}/_failures/", file=sys.stderr)
+    if not build(outputs, specs, args.dataset is None, args.workers, args.scheduler_host):
         return EXIT_FAILED
     for spec in specs:
-        _print_dataset(Path(outputs), spec)
+        print_dataset(Path(outputs), spec)
     ran = _artifacts_written_since(Path(outputs), started)
     print(f"{ran} artifact(s) written, the rest up to date; outputs in {outputs}")
     return EXIT_OK
-
-
-def _print_dataset(outputs: Path, spec: dict[str, Any]) -> None:
-    document = read_artifact(outputs / spec["name"] / "B6_report.json")
-    report = document["report"]
-    print(f"{'=' * 80}\n数据集 {spec['name']} ({spec['kind']}, {spec['kind_source']})\n{'=' * 80}")
-    print(render_report(report))
-    for model, aside in report["set_aside"].items():
-        if any(aside.values()):
-            print(
-                f"set aside for {model}: {aside['question_rows_rejected']} question row(s), "
-                f"{aside['prediction_rows_rejected']} prediction row(s) rejected; "
-                f"{aside['missing_predictions']} question(s) without prediction (scored 0); "
-                f"{aside['unmatched_predictions']} prediction(s) without question (ignored)"
-            )
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -189,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--rejects", action="store_true", help="print the rows set aside instead (B1, B2)")
     show.set_defaults(handler=cmd_show)
     add_annotations_parser(commands)
+    add_nightly_parser(commands)
     return parser
 
 

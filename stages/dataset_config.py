@@ -9,7 +9,7 @@ from typing import Any
 from .registry import UsageError
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
-KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", *FIELD_KEYS}
+KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "nightly", *FIELD_KEYS}
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class DatasetConfig:
     params: dict[str, Any] = field(default_factory=dict)
     taxonomies: dict[str, str] = field(default_factory=dict)
     generate: dict[str, Any] = field(default_factory=dict)
+    nightly: dict[str, Any] = field(default_factory=dict)
 
     def fields(self) -> dict[str, str | None]:
         return {key: getattr(self, key) for key in FIELD_KEYS}
@@ -52,7 +53,10 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     generate = data.get("generate", {})
     if not isinstance(generate, dict):
         raise UsageError(f"{path}: [generate] must be a table")
-    return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate,
+    nightly = data.get("nightly", {})
+    if not isinstance(nightly, dict):
+        raise UsageError(f"{path}: [nightly] must be a table")
+    return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, nightly=nightly,
                          **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
 
 

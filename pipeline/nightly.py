@@ -1,0 +1,132 @@
+"""`evalpipe nightly`: run the suite into nightly/<date>/, grow the history, flag regressions against the last night."""
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date as Date
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import luigi.configuration
+import pyarrow as pa
+
+from stages import (
+    RegressionSettings,
+    compare_nights,
+    history_rows,
+    item_score_rows,
+    parse_night,
+    previous_night,
+    primary_trends,
+    read_dataset_config,
+    render_html_report,
+    resolve_params,
+)
+
+from .artifacts import (
+    read_artifact,
+    read_columns,
+    read_rows_parquet,
+    write_bytes_atomic,
+    write_json_atomic,
+    write_rows_parquet_atomic,
+)
+from .fingerprint import code_version
+from .plan import Selection, discover
+from .runner import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, build, print_dataset
+
+HISTORY_SCHEMA = pa.schema([
+    ("date", pa.string()), ("dataset", pa.string()), ("kind", pa.string()), ("model", pa.string()),
+    ("metric", pa.string()), ("value", pa.float64()), ("primary", pa.bool_()), ("code_version", pa.string()),
+])
+ITEM_SCHEMA = pa.schema([
+    ("dataset", pa.string()), ("model", pa.string()), ("metric", pa.string()), ("test", pa.string()),
+    ("id", pa.string()), ("value", pa.float64()),
+])
+
+
+def regression_settings(folder: Path) -> RegressionSettings:
+    """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly]."""
+    config = luigi.configuration.get_config()
+    from_cfg = ({key: config.get("nightly", key) for key in config.options("nightly") if key not in config.defaults()}
+                if config.has_section("nightly") else {})
+    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", from_cfg),
+                              (str(folder / "dataset.toml"), read_dataset_config(folder / "dataset.toml").nightly))
+    return RegressionSettings(**resolved)
+
+
+def night_item_scores(night_dir: Path, specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every model's per-item values of its kind's paired metrics, read from the night's B5 artifacts."""
+    rows = []
+    for spec in specs:
+        for model in sorted(spec["predictions"]):
+            path = night_dir / spec["name"] / model / "B5_component_scores.json"
+            rows.extend(item_score_rows(spec["name"], spec["kind"], model, read_columns(path)))
+    return rows
+
+
+def record_night(root: Path, night: str, reports: list[dict[str, Any]], items: list[dict[str, Any]]) -> list[dict]:
+    """Write the night's item scores and replace its rows in history.parquet (a rerun of a night is not a new
+    night); the whole history comes back."""
+    write_rows_parquet_atomic(root / night / "item_scores.parquet", items, ITEM_SCHEMA)
+    history = [row for row in read_rows_parquet(root / "history.parquet") if row["date"] != night]
+    history.extend(history_rows(night, reports, code_version()))
+    history.sort(key=lambda row: (row["date"], row["dataset"], row["model"], row["metric"]))
+    write_rows_parquet_atomic(root / "history.parquet", history, HISTORY_SCHEMA)
+    return history
+
+
+def _print_comparisons(comparisons: list[dict[str, Any]], previous: str | None) -> None:
+    if previous is None:
+        print("nightly: first night in the history, nothing to compare with")
+        return
+    regressions = [c for c in comparisons if c["regression"]]
+    for c in regressions:
+        test = "McNemar" if c["test"] == "binary" else "paired bootstrap"
+        print(f"REGRESSION {c['dataset']} / {c['model']} / {c['metric']}: {c['before']:.4f} → {c['after']:.4f} "
+              f"({c['delta']:+.4f}, p={c['p_value']:.3g}, {test}, {c['paired_items']} items)")
+    dropped = sum(1 for c in comparisons if c["delta"] is not None and c["delta"] < 0 and not c["regression"])
+    print(f"nightly: {len(regressions)} regression(s) against {previous}; "
+          f"{dropped} other drop(s) too small or not significant; {len(comparisons)} comparison(s)")
+
+
+def cmd_nightly(args: argparse.Namespace) -> int:
+    night = parse_night(args.date) if args.date else Date.today().isoformat()
+    inputs = Path(args.inputs)
+    specs = discover(inputs, Selection())
+    settings = {spec["name"]: regression_settings(inputs / spec["name"]) for spec in specs}
+    root = Path(args.outputs).resolve() / "nightly"
+    night_dir = root / night
+    if not build(str(night_dir), specs, True, args.workers, args.scheduler_host):
+        print(f"evalpipe nightly: {night} not recorded in the history (a stage failed)", file=sys.stderr)
+        return EXIT_FAILED
+    reports = [read_artifact(night_dir / spec["name"] / "B6_report.json")["report"] for spec in specs]
+    items = night_item_scores(night_dir, specs)
+    history = record_night(root, night, reports, items)
+    previous = previous_night(sorted({row["date"] for row in history}), night)
+    earlier_items = read_rows_parquet(root / previous / "item_scores.parquet") if previous else []
+    comparisons = compare_nights(earlier_items, items, settings) if previous else []
+    write_json_atomic(night_dir / "regressions.json", {
+        "night": night, "previous": previous, "settings": {name: s.described() for name, s in settings.items()},
+        "regressions": [c for c in comparisons if c["regression"]], "comparisons": comparisons})
+    nights = sorted({row["date"] for row in history})
+    run = {"title": f"evalpipe nightly {night}", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+           "code_version": code_version(), "outputs": str(night_dir)}
+    nightly = {"comparisons": comparisons, "previous": previous, "trends": primary_trends(history), "nights": nights}
+    write_bytes_atomic(night_dir / "report.html", render_html_report(reports, run, nightly).encode())
+    for spec in specs:
+        print_dataset(night_dir, spec)
+    _print_comparisons(comparisons, previous)
+    print(f"nightly {night}: report {night_dir / 'report.html'}; history {root / 'history.parquet'}")
+    return EXIT_REGRESSION if any(c["regression"] for c in comparisons) else EXIT_OK
+
+
+def add_nightly_parser(commands: Any) -> None:
+    nightly = commands.add_parser("nightly", help="run the suite for one night, record it, flag regressions (exit 3)")
+    nightly.add_argument("--date", help="the night, YYYY-MM-DD (default: today)")
+    nightly.add_argument("--inputs", default="inputs", help="folder of datasets (default: inputs)")
+    nightly.add_argument("--outputs", default="outputs", help="artifacts go to OUTPUTS/nightly/<date>/ (default: outputs)")
+    nightly.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
+    nightly.add_argument("--scheduler-host", help="central luigid HOST[:PORT] (default: local scheduler)")
+    nightly.set_defaults(handler=cmd_nightly)
