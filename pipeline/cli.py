@@ -9,13 +9,14 @@ from typing import Any
 
 import orjson
 
-from stages import UsageError
+from stages import UsageError, set_progress_sink
 
 from .artifacts import iter_rows, read_artifact
 from .failures import read_failures
 from .human_review import add_annotations_parser
 from .nightly import add_nightly_parser
 from .plan import STAGES, Selection, discover
+from .progress import ProgressDisplay
 from .runner import EXIT_FAILED, EXIT_OK, EXIT_USAGE, build, print_dataset
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report
@@ -171,11 +172,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("show needs --dataset")
     if getattr(args, "workers", 1) < 1:
         parser.error("--workers must be at least 1")
+    previous = set_progress_sink(ProgressDisplay(sys.stderr))
     try:
         return args.handler(args)
     except UsageError as exc:
         print(f"evalpipe: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        set_progress_sink(previous)
 
 
 def entry_point() -> None:

@@ -15,6 +15,7 @@ from stages.records import Columns, Reject
 from .artifacts import read_artifact, write_artifact
 from .failures import clear_failure, failure_path, record_failure
 from .fingerprint import code_version, fingerprint, path_digest
+from .progress import set_progress_context
 
 
 @dataclass
@@ -95,6 +96,7 @@ class StageTask(luigi.Task):
         return False
 
     def run(self) -> None:
+        set_progress_context(f"{self.stage} {self.dataset}" + (f"/{self.model}" if self.model else ""))
         started = time.perf_counter()
         parts = None if self.fingerprint_after_compute() else self.fingerprint_parts()
         result = self.compute()

@@ -27,6 +27,7 @@ from .loading import load_predictions, load_questions
 from .multiple_choice import check_answer_match
 from .numbers import NumberMention, choose_number, extract_numbers, parse_chinese_numeral
 from .numeric import compare_numeric
+from .progress import Progress, set_progress_sink, track
 from .qa import qa_em_f1, token_f1
 from .qa_normalize import normalize_cjk, normalize_squad
 from .report_html import render_html_report
@@ -67,7 +68,7 @@ __all__ = [
     "match_characters", "mcnemar_drop_pvalue", "paired_bootstrap_drop_pvalue", "RegressionSettings",
     "compare_metric", "compare_nights", "match_relationships", "normalize_cjk", "normalize_document", "normalize_label",
     "normalize_squad", "normalize_verdict", "NumberMention", "options_from_text", "overall_score",
-    "pair_event_relations", "parse_chinese_numeral", "precision_recall_f1", "qa_em_f1", "read_dataset_config",
+    "pair_event_relations", "Progress", "set_progress_sink", "track", "parse_chinese_numeral", "precision_recall_f1", "qa_em_f1", "read_dataset_config",
     "read_document", "read_generate_config", "register_kind", "Reject", "render_html_report", "render_report", "resolve_params",
     "score_distribution", "sentiment_polarity", "strip_think", "SUPPORTED_SUFFIXES", "text_to_sentence_indices", "token_f1", "UsageError",
 ]

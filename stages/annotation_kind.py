@@ -19,6 +19,7 @@ from .annotation_document import (
 )
 from .annotation_report import render_annotation_markdown, render_annotation_text
 from .event_alignment import EventAlignment, align_events
+from .progress import track
 from .records import Columns, LoadResult, Reject
 from .registry import Kind, rank_models, register_kind
 
@@ -51,7 +52,8 @@ def load_documents(folder: Path, column: str) -> LoadResult:
     .json, not valid JSON or of the wrong shape are set aside."""
     result = LoadResult(columns={})
     ids, documents = [], []
-    for path in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
+    paths = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    for path in track(paths, f"reading {folder.name}/"):
         result.input_rows += 1
         if path.suffix.lower() != ".json":
             result.rejects.append(Reject(str(path), None, "not a .json document"))
@@ -133,7 +135,8 @@ class Annotation(Kind):
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         alignments = []
-        for gold_text, predicted_text in zip(normalized["ground_truth"], normalized["prediction"]):
+        pairs = zip(normalized["ground_truth"], normalized["prediction"])
+        for gold_text, predicted_text in track(pairs, "aligning events", len(normalized["id"])):
             gold, predicted = orjson.loads(gold_text), orjson.loads(predicted_text)
             text = story_text(predicted, gold)
             alignment = align_events(events_of(predicted), events_of(gold), len(text) if text else None,
@@ -147,8 +150,8 @@ class Annotation(Kind):
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         results = []
-        for gold_text, predicted_text, alignment_text in zip(matched["ground_truth"], matched["prediction"],
-                                                             matched["alignment"]):
+        triples = zip(matched["ground_truth"], matched["prediction"], matched["alignment"])
+        for gold_text, predicted_text, alignment_text in track(triples, "scoring documents", len(matched["id"])):
             stored = orjson.loads(alignment_text)
             alignment = EventAlignment([tuple(p) for p in stored["pairs"]], stored["missing"], stored["extra"])
             results.append(evaluate_annotation(

