@@ -106,3 +106,19 @@ def read_rows_parquet(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     return pq.read_table(path).to_pylist()
+
+
+def write_columns_parquet_atomic(path: Path, columns: Columns, schema: pa.Schema) -> None:
+    """Write columns as a Parquet table with a fixed schema, atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = _temporary(path)
+    pq.write_table(pa.table(columns, schema=schema), temporary, compression="zstd")
+    os.replace(temporary, path)
+
+
+def read_columns_parquet(path: Path) -> Columns:
+    """A Parquet table's columns as lists; an absent file has none."""
+    if not path.exists():
+        return {}
+    table = pq.read_table(path)
+    return {name: table.column(name).to_pylist() for name in table.column_names}

@@ -12,10 +12,11 @@ import luigi.configuration
 import pyarrow as pa
 
 from stages import (
+    Columns,
     RegressionSettings,
     compare_nights,
     history_rows,
-    item_score_rows,
+    item_score_columns,
     parse_night,
     previous_night,
     primary_trends,
@@ -27,8 +28,10 @@ from stages import (
 from .artifacts import (
     read_artifact,
     read_columns,
+    read_columns_parquet,
     read_rows_parquet,
     write_bytes_atomic,
+    write_columns_parquet_atomic,
     write_json_atomic,
     write_rows_parquet_atomic,
 )
@@ -56,20 +59,21 @@ def regression_settings(folder: Path) -> RegressionSettings:
     return RegressionSettings(**resolved)
 
 
-def night_item_scores(night_dir: Path, specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def night_item_scores(night_dir: Path, specs: list[dict[str, Any]]) -> Columns:
     """Every model's per-item values of its kind's paired metrics, read from the night's B5 artifacts."""
-    rows = []
+    columns: Columns = {name: [] for name in ITEM_SCHEMA.names}
     for spec in specs:
         for model in sorted(spec["predictions"]):
             path = night_dir / spec["name"] / model / "B5_component_scores.json"
-            rows.extend(item_score_rows(spec["name"], spec["kind"], model, read_columns(path)))
-    return rows
+            for name, values in item_score_columns(spec["name"], spec["kind"], model, read_columns(path)).items():
+                columns[name].extend(values)
+    return columns
 
 
-def record_night(root: Path, night: str, reports: list[dict[str, Any]], items: list[dict[str, Any]]) -> list[dict]:
+def record_night(root: Path, night: str, reports: list[dict[str, Any]], items: Columns) -> list[dict[str, Any]]:
     """Write the night's item scores and replace its rows in history.parquet (a rerun of a night is not a new
     night); the whole history comes back."""
-    write_rows_parquet_atomic(root / night / "item_scores.parquet", items, ITEM_SCHEMA)
+    write_columns_parquet_atomic(root / night / "item_scores.parquet", items, ITEM_SCHEMA)
     history = [row for row in read_rows_parquet(root / "history.parquet") if row["date"] != night]
     history.extend(history_rows(night, reports, code_version()))
     history.sort(key=lambda row: (row["date"], row["dataset"], row["model"], row["metric"]))
@@ -83,9 +87,8 @@ def _print_comparisons(comparisons: list[dict[str, Any]], previous: str | None) 
         return
     regressions = [c for c in comparisons if c["regression"]]
     for c in regressions:
-        test = "McNemar" if c["test"] == "binary" else "paired bootstrap"
         print(f"REGRESSION {c['dataset']} / {c['model']} / {c['metric']}: {c['before']:.4f} → {c['after']:.4f} "
-              f"({c['delta']:+.4f}, p={c['p_value']:.3g}, {test}, {c['paired_items']} items)")
+              f"({c['delta']:+.4f}, p={c['p_value']:.3g}, {c['method']}, {c['paired_items']} items)")
     dropped = sum(1 for c in comparisons if c["delta"] is not None and c["delta"] < 0 and not c["regression"])
     print(f"nightly: {len(regressions)} regression(s) against {previous}; "
           f"{dropped} other drop(s) too small or not significant; {len(comparisons)} comparison(s)")
@@ -105,7 +108,7 @@ def cmd_nightly(args: argparse.Namespace) -> int:
     items = night_item_scores(night_dir, specs)
     history = record_night(root, night, reports, items)
     previous = previous_night(sorted({row["date"] for row in history}), night)
-    earlier_items = read_rows_parquet(root / previous / "item_scores.parquet") if previous else []
+    earlier_items = read_columns_parquet(root / previous / "item_scores.parquet") if previous else {}
     comparisons = compare_nights(earlier_items, items, settings) if previous else []
     write_json_atomic(night_dir / "regressions.json", {
         "night": night, "previous": previous, "settings": {name: s.described() for name, s in settings.items()},

@@ -20,7 +20,7 @@ from .dataset_config import DatasetConfig, read_dataset_config, resolve_params
 from .detection import detect_kind
 from .event_alignment import EventAlignment, align_events
 from .fields import gold_answer_texts, get_ground_truth_answer, get_prediction, get_record_id
-from .history import flatten_metrics, history_rows, item_score_rows, parse_night, previous_night, primary_trends
+from .history import flatten_metrics, history_rows, item_score_columns, parse_night, previous_night, primary_trends
 from .generation import AnswerStore, GenerateConfig, generate_predictions, read_generate_config
 from .join import join_predictions
 from .loading import load_predictions, load_questions
@@ -59,7 +59,7 @@ __all__ = [
     "ChoiceExtraction", "choose_number", "classification_report", "Columns", "compare_boundaries",
     "compare_numeric", "DatasetConfig", "detect_kind", "document_problem", "evaluate_action_layer",
     "evaluate_annotation", "evaluate_characters", "evaluate_relationships", "evaluate_sentiment",
-    "evaluate_text_spans", "EventAlignment", "extract_choice", "extract_numbers", "find_options", "flatten_metrics", "history_rows", "item_score_rows", "parse_night", "previous_night",
+    "evaluate_text_spans", "EventAlignment", "extract_choice", "extract_numbers", "find_options", "flatten_metrics", "history_rows", "item_score_columns", "parse_night", "previous_night",
     "primary_trends",
     "generate_predictions", "GenerateConfig", "get_ground_truth_answer", "get_kind", "get_prediction",
     "get_record_id", "gold_answer_texts", "handle_missing_ground_truth", "invalid_labels", "iter_records",

@@ -45,15 +45,23 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
     return rows
 
 
-def item_score_rows(dataset: str, kind_name: str, model: str, scored: Columns) -> list[dict[str, Any]]:
-    """A model's per-item values of its kind's paired metrics, with the test each metric is compared by."""
+ITEM_COLUMNS = ("dataset", "model", "metric", "test", "id", "value")
+
+
+def item_score_columns(dataset: str, kind_name: str, model: str, scored: Columns) -> Columns:
+    """A model's per-item values of its kind's paired metrics as columns (dataset, model, metric, test, id, value),
+    with the test each metric is compared by."""
     kind = get_kind(kind_name)
-    rows = []
+    columns: Columns = {name: [] for name in ITEM_COLUMNS}
+    ids = [str(item) for item in scored["id"]]
     for metric, values in kind.item_scores(scored).items():
-        test = kind.paired_metrics[metric]
-        rows.extend({"dataset": dataset, "model": model, "metric": metric, "test": test, "id": str(item),
-                     "value": value} for item, value in zip(scored["id"], values))
-    return rows
+        n = len(values)
+        for name, constant in (("dataset", dataset), ("model", model), ("metric", metric),
+                               ("test", kind.paired_metrics[metric])):
+            columns[name].extend([constant] * n)
+        columns["id"].extend(ids)
+        columns["value"].extend(values)
+    return columns
 
 
 def previous_night(nights: list[str], night: str) -> str | None:

@@ -6,11 +6,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import binomtest
+from scipy.stats import binomtest, norm
 
+from .records import Columns
 from .registry import UsageError
 
-BOOTSTRAP_CHUNK = 256
+BOOTSTRAP_DRAWS = 200_000_000  # resamples × items drawn at most (about 4 s); larger sets resample less
+MIN_RESAMPLES = 1000  # below this the bootstrap is replaced by its normal limit (sets above 200k items)
+CHUNK_DRAWS = 1 << 23
 
 
 @dataclass(frozen=True)
@@ -52,12 +55,33 @@ def paired_bootstrap_drop_pvalue(before: Sequence[float], after: Sequence[float]
     if n == 0:
         return 1.0
     rng = np.random.default_rng(seed)
+    chunk = max(1, CHUNK_DRAWS // n)
     not_below = 0
-    for start in range(0, resamples, BOOTSTRAP_CHUNK):
-        size = min(BOOTSTRAP_CHUNK, resamples - start)
+    for start in range(0, resamples, chunk):
+        size = min(chunk, resamples - start)
         means = differences[rng.integers(0, n, size=(size, n))].mean(axis=1)
         not_below += int(np.count_nonzero(means >= -1e-12))
     return (not_below + 1) / (resamples + 1)
+
+
+def normal_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> float:
+    """The large-sample limit of the paired bootstrap: P(mean difference ≥ 0) under a normal with the observed
+    mean and standard error."""
+    differences = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
+    mean = float(differences.mean())
+    error = float(differences.std() / np.sqrt(differences.size))
+    if error == 0:
+        return 1.0 if mean >= 0 else 0.0
+    return float(norm.cdf(mean / error))
+
+
+def bootstrap_resamples(requested: int, items: int) -> int:
+    """Resamples affordable for `items` paired items: the requested number, fewer for large sets, 0 when even
+    MIN_RESAMPLES would draw more than BOOTSTRAP_DRAWS (then the normal limit is used)."""
+    affordable = BOOTSTRAP_DRAWS // max(items, 1)
+    if affordable < MIN_RESAMPLES:
+        return 0
+    return min(requested, affordable)
 
 
 def compare_metric(before: dict[str, float | None], after: dict[str, float | None], test: str,
@@ -76,9 +100,15 @@ def compare_metric(before: dict[str, float | None], after: dict[str, float | Non
     delta = mean_after - mean_before
     if test == "binary":
         p_value, lost, gained = mcnemar_drop_pvalue(old, new)
-        result.update(items_lost=lost, items_gained=gained)
+        result.update(items_lost=lost, items_gained=gained, method="exact McNemar")
     elif test == "mean":
-        p_value = paired_bootstrap_drop_pvalue(old, new, settings.bootstrap_resamples, settings.seed)
+        resamples = bootstrap_resamples(settings.bootstrap_resamples, len(paired))
+        if resamples:
+            p_value = paired_bootstrap_drop_pvalue(old, new, resamples, settings.seed)
+            result["method"] = f"paired bootstrap, {resamples} resamples"
+        else:
+            p_value = normal_drop_pvalue(old, new)
+            result["method"] = "normal limit of the paired bootstrap"
     else:
         raise ValueError(f"unknown paired test {test!r}")
     large = -delta > settings.min_drop + 1e-12
@@ -96,11 +126,11 @@ def compare_metric(before: dict[str, float | None], after: dict[str, float | Non
             "regression": regression, "reason": reason}
 
 
-def compare_nights(before: list[dict[str, Any]], after: list[dict[str, Any]],
+def compare_nights(before: Columns, after: Columns,
                    settings_by_dataset: dict[str, RegressionSettings]) -> list[dict[str, Any]]:
     """Every dataset × model × metric scored tonight, compared with the earlier night's items where it has them.
 
-    Both nights are item-score rows {dataset, model, metric, test, id, value}; datasets without settings use the
+    Both nights are item-score columns (dataset, model, metric, test, id, value); datasets without settings use the
     defaults."""
     grouped_before = _group(before)
     comparisons = []
@@ -117,10 +147,10 @@ def compare_nights(before: list[dict[str, Any]], after: list[dict[str, Any]],
     return comparisons
 
 
-def _group(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str], tuple[str, dict[str, float | None]]]:
+def _group(columns: Columns) -> dict[tuple[str, str, str], tuple[str, dict[str, float | None]]]:
     grouped: dict[tuple[str, str, str], tuple[str, dict[str, float | None]]] = {}
-    for row in rows:
-        key = (row["dataset"], row["model"], row["metric"])
-        value = row["value"]
-        grouped.setdefault(key, (row["test"], {}))[1][str(row["id"])] = None if value is None or value != value else value
+    for dataset, model, metric, test, item, value in zip(*(columns.get(name, []) for name in
+                                                           ("dataset", "model", "metric", "test", "id", "value"))):
+        grouped.setdefault((dataset, model, metric), (test, {}))[1][str(item)] = (
+            None if value is None or value != value else value)
     return grouped

@@ -138,10 +138,11 @@ def nightly_section(comparisons: list[dict[str, Any]], previous: str | None,
         banner = f'<div class="banner good">No regression since {escape(previous)}.</div>'
     rows = [_text(c["dataset"]) + _text(c["model"]) + _text(c["metric"]) + _text(c["test"])
             + _num(c["paired_items"], percent=False) + _num(c["before"]) + _num(c["after"]) + _num(c["delta"])
-            + _num(c["p_value"], percent=False) + _text("REGRESSION" if c["regression"] else "") + _text(c["reason"])
+            + _num(c["p_value"], percent=False) + _text(c.get("method", "")) + _text("REGRESSION" if c["regression"] else "")
+            + _text(c["reason"])
             for c in comparisons]
     table = _table(["dataset", "model", "metric", "test", "paired items", "before", "after", "change", "p",
-                    "verdict", "why"], rows, ["regression" if c["regression"] else "" for c in comparisons])
+                    "method", "verdict", "why"], rows, ["regression" if c["regression"] else "" for c in comparisons])
     charts = [line_chart(f"{dataset}: primary metric by night", nights,
                          {model: [by_night.get(n) for n in nights] for model, by_night in models.items()})
               for dataset, models in sorted(trends.items())]

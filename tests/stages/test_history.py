@@ -1,7 +1,7 @@
 """Nightly history rows: flattened metrics, the previous night, trends."""
 import pytest
 
-from stages import UsageError, flatten_metrics, history_rows, item_score_rows, parse_night, previous_night, primary_trends
+from stages import UsageError, flatten_metrics, history_rows, item_score_columns, parse_night, previous_night, primary_trends
 
 
 def test_flatten_metrics_keeps_numbers_and_drops_label_tables():
@@ -18,11 +18,12 @@ def test_history_rows_mark_the_primary_metric():
     assert primary_trends(rows) == {"d": {"m": {"2026-11-01": 0.5}}}
 
 
-def test_item_score_rows_name_their_test():
-    rows = item_score_rows("d", "qa", "m", {"id": ["a", "b"], "exact_match": [1.0, 0.0], "f1": [1.0, 0.5]})
-    assert {(r["metric"], r["test"], r["id"], r["value"]) for r in rows} == {
-        ("exact_match", "binary", "a", 1.0), ("exact_match", "binary", "b", 0.0),
-        ("f1", "mean", "a", 1.0), ("f1", "mean", "b", 0.5)}
+def test_item_score_columns_name_their_test():
+    columns = item_score_columns("d", "qa", "m", {"id": ["a", 2], "exact_match": [1.0, 0.0], "f1": [1.0, 0.5]})
+    assert set(columns["dataset"]) == {"d"} and set(columns["model"]) == {"m"}
+    assert set(zip(columns["metric"], columns["test"], columns["id"], columns["value"])) == {
+        ("exact_match", "binary", "a", 1.0), ("exact_match", "binary", "2", 0.0),
+        ("f1", "mean", "a", 1.0), ("f1", "mean", "2", 0.5)}
 
 
 def test_previous_night_and_dates():

@@ -84,12 +84,13 @@ def test_only_items_scored_on_both_nights_are_paired():
 
 
 def test_compare_nights_reports_new_rows_and_uses_each_datasets_settings():
-    def rows(dataset, values, metric="accuracy"):
-        return [{"dataset": dataset, "model": "m", "metric": metric, "test": "binary", "id": i, "value": v}
+    def columns(*datasets):
+        rows = [(dataset, "m", "accuracy", "binary", str(i), v) for dataset, values in datasets
                 for i, v in enumerate(values)]
+        return dict(zip(("dataset", "model", "metric", "test", "id", "value"), map(list, zip(*rows))))
 
-    before = rows("strict", [1.0] * 20) + rows("loose", [1.0] * 20)
-    after = rows("strict", [0.0] * 3 + [1.0] * 17) + rows("loose", [0.0] * 3 + [1.0] * 17) + rows("new", [1.0])
+    before = columns(("strict", [1.0] * 20), ("loose", [1.0] * 20))
+    after = columns(("strict", [0.0] * 3 + [1.0] * 17), ("loose", [0.0] * 3 + [1.0] * 17), ("new", [1.0]))
     settings = {"strict": RegressionSettings(alpha=0.2), "loose": RegressionSettings(min_drop=0.2)}
     result = {r["dataset"]: r for r in compare_nights(before, after, settings)}
     assert result["strict"]["regression"] and not result["loose"]["regression"]  # p = 1/8 in both
@@ -101,3 +102,20 @@ def test_settings_are_checked():
         RegressionSettings(alpha=1.5)
     with pytest.raises(UsageError, match="min_drop"):
         RegressionSettings(min_drop=-0.1)
+
+
+def test_large_sets_resample_less_and_very_large_ones_use_the_normal_limit():
+    from stages.regression import bootstrap_resamples, normal_drop_pvalue
+
+    assert bootstrap_resamples(10000, 500) == 10000
+    assert bootstrap_resamples(10000, 100_000) == 2000
+    assert bootstrap_resamples(10000, 1_000_000) == 0
+    # the normal limit on the z = -2 example gives 1 - Φ(2) up to float precision
+    rng = np.random.default_rng(7)
+    d = rng.normal(size=400)
+    d = (d - d.mean()) / d.std() * 0.5 - 0.05
+    assert normal_drop_pvalue(np.zeros(400), d) == pytest.approx(0.5 * math.erfc(2 / math.sqrt(2)), rel=1e-9)
+    before = {str(i): 0.9 for i in range(300_000)}
+    after = {str(i): 0.9 - (0.1 if i % 10 == 0 else 0.0) for i in range(300_000)}
+    result = compare_metric(before, after, "mean", RegressionSettings(min_drop=0.005))
+    assert result["method"] == "normal limit of the paired bootstrap" and result["regression"]
