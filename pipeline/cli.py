@@ -75,6 +75,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print_dataset(Path(outputs), spec)
     ran = _artifacts_written_since(Path(outputs), started)
     print(f"{ran} artifact(s) written, the rest up to date; outputs in {outputs}")
+    if args.dataset is None:
+        print(f"report: {Path(outputs) / 'report.html'}")
     return EXIT_OK
 
 
