@@ -129,3 +129,17 @@ def test_bad_date_is_a_usage_error(inputs, capsys):
     predict(inputs)
     assert main(["nightly", "--date", "2026-13-01", "--inputs", str(inputs)]) == 2
     assert "YYYY-MM-DD" in capsys.readouterr().err
+
+
+def test_every_demo_kind_goes_through_two_nights_unchanged(tmp_path, capsys):
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parent.parent.parent / "inputs"
+    for night in ("2026-11-01", "2026-11-02"):
+        assert main(["nightly", "--date", night, "--inputs", str(demo), "--outputs", str(tmp_path)]) == 0
+    result = json.loads((tmp_path / "nightly/2026-11-02/regressions.json").read_text())
+    compared = {(c["dataset"], c["metric"]) for c in result["comparisons"]}
+    assert {("fact_check", "accuracy"), ("mc_mixed", "accuracy"), ("numeric_finance", "mean_overall"),
+            ("peppa_dialogue", "combined_score"), ("qa_mixed", "f1"), ("story_annotation", "overall_score")} <= compared
+    assert all(c["delta"] == 0 and c["p_value"] == 1.0 and not c["regression"] for c in result["comparisons"])
+    assert "0 regression(s) against 2026-11-01" in capsys.readouterr().out
