@@ -87,7 +87,10 @@ def line_chart(title: str, x_labels: list[str], series: dict[str, list[float | N
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / max(len(x_labels) - 1, 1)
     body = _axis(top, percent)
+    every = math.ceil(len(x_labels) / 10)
     for i, label in enumerate(x_labels):
+        if i % every and i != len(x_labels) - 1:
+            continue
         body.append(f'<text class="tick" x="{LEFT + i * step:.1f}" y="{TOP + plot_h + 14}" '
                     f'text-anchor="middle">{escape(label)}</text>')
     for s, (name, vs) in enumerate(series.items()):

@@ -119,3 +119,16 @@ def test_large_sets_resample_less_and_very_large_ones_use_the_normal_limit():
     after = {str(i): 0.9 - (0.1 if i % 10 == 0 else 0.0) for i in range(300_000)}
     result = compare_metric(before, after, "mean", RegressionSettings(min_drop=0.005))
     assert result["method"] == "normal limit of the paired bootstrap" and result["regression"]
+
+
+def test_a_mean_metric_with_only_zeros_and_ones_is_tested_like_an_accuracy():
+    # 40 items, three go from 1 to 0: the bootstrap would give (37/40)^40 ≈ 0.044, McNemar gives 1/8
+    before = _items([1.0] * 40)
+    after = _items([0.0] * 3 + [1.0] * 37)
+    result = compare_metric(before, after, "mean", RegressionSettings())
+    assert result["method"] == "exact McNemar (every value 0 or 1)" and result["p_value"] == pytest.approx(1 / 8)
+    assert not result["regression"]
+    assert paired_bootstrap_drop_pvalue(list(before.values()), list(after.values()), 20000) == pytest.approx(
+        (37 / 40) ** 40, abs=0.005)
+    graded = compare_metric(before, _items([0.5] * 3 + [1.0] * 37), "mean", RegressionSettings(min_drop=0.0))
+    assert graded["method"] == "paired bootstrap, 10000 resamples"
