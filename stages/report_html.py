@@ -39,7 +39,7 @@ document.body.dataset.charts=String(charts.length);document.body.dataset.chartsD
 def _num(value: float | None, percent: bool = True) -> str:
     if value is None:
         return '<td class="num" data-value="">–</td>'
-    shown = f"{value * 100:.1f}%" if percent else f"{value:g}"
+    shown = f"{value * 100:.1f}%" if percent else f"{value:.3g}"
     return f'<td class="num" data-value="{value!r}">{shown}</td>'
 
 

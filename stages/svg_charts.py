@@ -24,11 +24,11 @@ def _frame(title: str, body: list[str], width: int = WIDTH, height: int = HEIGHT
             + "".join(body) + "</svg>")
 
 
-def _axis(y_max: float, percent: bool, width: int = WIDTH) -> list[str]:
+def _axis(y_max: float, percent: bool, width: int = WIDTH, y_min: float = 0.0) -> list[str]:
     plot_h = HEIGHT - TOP - BOTTOM
     parts = []
     for step in range(5):
-        value = y_max * step / 4
+        value = y_min + (y_max - y_min) * step / 4
         y = TOP + plot_h - plot_h * step / 4
         parts.append(f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
                      f'<text class="tick" x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">'
@@ -81,20 +81,24 @@ def bar_chart(title: str, categories: list[str], series: dict[str, list[float | 
 
 
 def line_chart(title: str, x_labels: list[str], series: dict[str, list[float | None]], percent: bool = True) -> str:
-    """One line per series across x_labels (nights); a missing night breaks the line."""
+    """One line per series across x_labels (nights); a missing night breaks the line. The axis starts a little
+    below the lowest value, so a few points of change are visible."""
     values = [v for vs in series.values() for v in vs if v is not None]
     top = _nice_top(values, percent)
+    bottom = max(0.0, math.floor((min(values, default=0.0) - 0.05 * top) / (0.1 * top)) * 0.1 * top)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / max(len(x_labels) - 1, 1)
-    body = _axis(top, percent)
+    body = _axis(top, percent, y_min=bottom)
     every = math.ceil(len(x_labels) / 10)
     for i, label in enumerate(x_labels):
-        if i % every and i != len(x_labels) - 1:
+        if (len(x_labels) - 1 - i) % every:
             continue
+        anchor = "end" if i == len(x_labels) - 1 and i else "middle"
         body.append(f'<text class="tick" x="{LEFT + i * step:.1f}" y="{TOP + plot_h + 14}" '
-                    f'text-anchor="middle">{escape(label)}</text>')
+                    f'text-anchor="{anchor}">{escape(label)}</text>')
     for s, (name, vs) in enumerate(series.items()):
-        points = [(LEFT + i * step, TOP + plot_h - plot_h * v / top, v) for i, v in enumerate(vs) if v is not None]
+        points = [(LEFT + i * step, TOP + plot_h - plot_h * (v - bottom) / (top - bottom), v)
+                  for i, v in enumerate(vs) if v is not None]
         if len(points) > 1:
             path = " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points)
             body.append(f'<polyline class="line" points="{path}" fill="none" stroke="{series_color(s)}" '
