@@ -95,9 +95,13 @@ def iter_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 def write_rows_parquet_atomic(path: Path, rows: list[dict[str, Any]], schema: pa.Schema) -> None:
     """Write rows as a Parquet table with a fixed schema, atomically."""
+    _write_table_atomic(path, pa.Table.from_pylist(rows, schema=schema))
+
+
+def _write_table_atomic(path: Path, table: pa.Table) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = _temporary(path)
-    pq.write_table(pa.Table.from_pylist(rows, schema=schema), temporary, compression="zstd")
+    pq.write_table(table, temporary, compression="zstd")
     os.replace(temporary, path)
 
 
@@ -110,10 +114,7 @@ def read_rows_parquet(path: Path) -> list[dict[str, Any]]:
 
 def write_columns_parquet_atomic(path: Path, columns: Columns, schema: pa.Schema) -> None:
     """Write columns as a Parquet table with a fixed schema, atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = _temporary(path)
-    pq.write_table(pa.table(columns, schema=schema), temporary, compression="zstd")
-    os.replace(temporary, path)
+    _write_table_atomic(path, pa.table(columns, schema=schema))
 
 
 def read_columns_parquet(path: Path) -> Columns:
