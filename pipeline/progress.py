@@ -44,7 +44,10 @@ class ProgressDisplay:
     def _emit(self, name: str, done: int, total: int | None, elapsed: float, final: bool) -> None:
         rate = done / elapsed if elapsed > 0 else 0.0
         counted = f"{done}/{total}" if total is not None else str(done)
-        if self.terminal:
+        if self.terminal and total is None:
+            line = f"\r\x1b[K{name} {counted} · {rate:.1f}/s" + (f" · {elapsed:.1f}s" if final else "")
+            self.stream.write(line + ("\n" if final else ""))
+        elif self.terminal:
             share = done / total if total else (1.0 if final else 0.0)
             bar = "█" * int(share * BAR_WIDTH) + "░" * (BAR_WIDTH - int(share * BAR_WIDTH))
             eta = f" · ETA {(total - done) / rate:.0f}s" if total and rate and not final else ""

@@ -99,7 +99,10 @@ class StageTask(luigi.Task):
         set_progress_context(f"{self.stage} {self.dataset}" + (f"/{self.model}" if self.model else ""))
         started = time.perf_counter()
         parts = None if self.fingerprint_after_compute() else self.fingerprint_parts()
-        result = self.compute()
+        try:
+            result = self.compute()
+        finally:
+            set_progress_context("")
         parts = parts or self.fingerprint_parts()
         counts = dict(result.counts)
         if result.rejects:

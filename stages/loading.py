@@ -17,6 +17,7 @@ from .fields import (
     resolve_field,
 )
 from .readers import iter_records
+from .progress import track
 from .records import LoadResult, Reject
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 def _accepted_rows(path: Path, result: LoadResult, build_row: Callable) -> Iterator[tuple[Any, ...]]:
     """Rows of `path` that `build_row` accepts and whose id is new; the others go to result.rejects."""
     first_line: dict[str, int | None] = {}
-    for position, item in enumerate(iter_records(path), start=1):
+    for position, item in enumerate(track(iter_records(path), f"reading {path.name}"), start=1):
         result.input_rows += 1
         if isinstance(item, Reject):
             result.rejects.append(item)

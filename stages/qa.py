@@ -5,6 +5,7 @@ from collections import Counter
 from typing import Any
 
 from .qa_normalize import NORMALIZERS, QA_MODES, choose_mode
+from .progress import track
 from .records import Columns
 from .registry import Kind, UsageError, rank_models, register_kind
 from .report_text import format_table, percent
@@ -85,7 +86,8 @@ class OpenQA(Kind):
             for golds, question in zip(joined["golds"], joined["question"])
         ]
         predictions, golds_norm = [], []
-        for row_mode, prediction, golds in zip(modes, joined["prediction"], joined["golds"]):
+        rows = zip(modes, joined["prediction"], joined["golds"])
+        for row_mode, prediction, golds in track(rows, "normalizing answers", len(modes)):
             normalize = NORMALIZERS[row_mode]
             predictions.append(None if prediction is None else normalize(prediction))
             unique = {gold: normalize(gold) for gold in dict.fromkeys(golds)}
@@ -96,7 +98,8 @@ class OpenQA(Kind):
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         threshold = params["partial_f1_threshold"]
         ems, f1s, best, labels = [], [], [], []
-        for mode, prediction, golds in zip(normalized["mode"], normalized["prediction_norm"], normalized["golds_norm"]):
+        rows = zip(normalized["mode"], normalized["prediction_norm"], normalized["golds_norm"])
+        for mode, prediction, golds in track(rows, "matching answers", len(normalized["id"])):
             if prediction is None:
                 em, f1, index, label = 0.0, 0.0, None, "missing"
             else:

@@ -22,8 +22,10 @@ class Clock:
 def _loop(display, clock, items, seconds_each):
     previous = set_progress_sink(display)
     try:
-        for _ in track(range(items), "scoring"):
-            clock.now += seconds_each
+        with Progress("scoring", items) as progress:
+            for _ in range(items):
+                clock.now += seconds_each
+                progress.advance()
     finally:
         set_progress_sink(previous)
 
@@ -84,3 +86,18 @@ def test_a_run_shows_its_long_stages_as_log_lines(tmp_path, monkeypatch, capsys)
     for model in ("model_a", "model_b"):
         assert any(line.startswith(f"evalpipe B5 story_annotation/{model} scoring documents: done 3/3 in ")
                    for line in err), err
+
+
+def test_a_loop_of_unknown_length_shows_a_count_on_a_terminal():
+    clock, stream = Clock(), io.StringIO()
+    previous = set_progress_sink(ProgressDisplay(stream, terminal=True, delay=0.0, interval=0.0, clock=clock))
+    try:
+        for _ in track(iter(range(600)), "reading q.jsonl"):
+            clock.now += 0.01
+    finally:
+        set_progress_sink(previous)
+    frames = stream.getvalue().split("\r\x1b[K")[1:]
+    # counted in steps of 256: 0, 256, 512, the last 88, then the closing line
+    assert [f.split(" · ")[0] for f in frames] == ["reading q.jsonl 0", "reading q.jsonl 256", "reading q.jsonl 512",
+                                                  "reading q.jsonl 600", "reading q.jsonl 600"]
+    assert frames[-1].endswith("s\n")
