@@ -107,13 +107,13 @@ def cmd_nightly(args: argparse.Namespace) -> int:
     reports = [read_artifact(night_dir / spec["name"] / "B6_report.json")["report"] for spec in specs]
     items = night_item_scores(night_dir, specs)
     history = record_night(root, night, reports, items)
-    previous = previous_night(sorted({row["date"] for row in history}), night)
+    nights = sorted({row["date"] for row in history})
+    previous = previous_night(nights, night)
     earlier_items = read_columns_parquet(root / previous / "item_scores.parquet") if previous else {}
     comparisons = compare_nights(earlier_items, items, settings) if previous else []
     write_json_atomic(night_dir / "regressions.json", {
         "night": night, "previous": previous, "settings": {name: s.described() for name, s in settings.items()},
         "regressions": [c for c in comparisons if c["regression"]], "comparisons": comparisons})
-    nights = sorted({row["date"] for row in history})
     run = {"title": f"evalpipe nightly {night}", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
            "code_version": code_version(), "outputs": str(night_dir)}
     nightly = {"comparisons": comparisons, "previous": previous, "trends": primary_trends(history), "nights": nights}

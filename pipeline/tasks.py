@@ -165,9 +165,10 @@ class B6Report(KindStage):
 
     def compute(self) -> StageResult:
         questions = read_artifact(B1Questions(outputs_dir=self.outputs_dir, spec=self.spec).artifact_path())
-        metrics, set_aside = {}, {}
+        metrics, set_aside, rows = {}, {}, {}
         for model, task in self.requires().items():
-            metrics[model] = read_artifact(task.artifact_path())["metrics"]
+            document, rows[model] = _load(task)
+            metrics[model] = document["metrics"]
             b3 = task.requires().requires()
             joined = read_artifact(b3.artifact_path())["header"]["counts"]
             predictions = read_artifact(b3.requires()["predictions"].artifact_path())["header"]["counts"]
@@ -177,7 +178,6 @@ class B6Report(KindStage):
                 "missing_predictions": joined["missing_predictions"],
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
-        rows = {model: _load(task)[1] for model, task in self.requires().items()}
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, self.stage_params(), rows)
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         kind = get_kind(self.spec["kind"])
