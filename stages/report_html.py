@@ -61,7 +61,7 @@ def _coverage(report: dict[str, Any], model: str) -> float | None:
 
 
 def _headline_metrics(report: dict[str, Any]) -> list[str]:
-    """The model-level scores in [0, 1] every model of the dataset has (rates, accuracies, F1, similarities)."""
+    """The model-level scores in [0, 1] that any model of the dataset has (rates, accuracies, F1, similarities)."""
     names: list[str] = []
     for metrics in report["models"].values():
         for name, value in metrics.items():
