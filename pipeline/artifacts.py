@@ -73,8 +73,7 @@ def read_columns(path: Path, document: dict[str, Any] | None = None) -> Columns:
     if document is None:
         raise FileNotFoundError(f"artifact {path} is missing or unreadable")
     if "rows_file" in document:
-        table = pq.read_table(path.with_name(document["rows_file"]))
-        return {name: table.column(name).to_pylist() for name in table.column_names}
+        return _table_columns(pq.read_table(path.with_name(document["rows_file"])))
     rows = document.get("rows", [])
     names = document.get("columns") or (list(rows[0]) if rows else [])
     return {name: [row.get(name) for row in rows] for name in names}
@@ -119,7 +118,8 @@ def write_columns_parquet_atomic(path: Path, columns: Columns, schema: pa.Schema
 
 def read_columns_parquet(path: Path) -> Columns:
     """A Parquet table's columns as lists; an absent file has none."""
-    if not path.exists():
-        return {}
-    table = pq.read_table(path)
+    return _table_columns(pq.read_table(path)) if path.exists() else {}
+
+
+def _table_columns(table: pa.Table) -> Columns:
     return {name: table.column(name).to_pylist() for name in table.column_names}

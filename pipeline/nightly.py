@@ -12,6 +12,7 @@ import luigi.configuration
 import pyarrow as pa
 
 from stages import (
+    ITEM_COLUMNS,
     Columns,
     RegressionSettings,
     compare_nights,
@@ -43,10 +44,7 @@ HISTORY_SCHEMA = pa.schema([
     ("date", pa.string()), ("dataset", pa.string()), ("kind", pa.string()), ("model", pa.string()),
     ("metric", pa.string()), ("value", pa.float64()), ("primary", pa.bool_()), ("code_version", pa.string()),
 ])
-ITEM_SCHEMA = pa.schema([
-    ("dataset", pa.string()), ("model", pa.string()), ("metric", pa.string()), ("test", pa.string()),
-    ("id", pa.string()), ("value", pa.float64()),
-])
+ITEM_SCHEMA = pa.schema([(name, pa.float64() if name == "value" else pa.string()) for name in ITEM_COLUMNS])
 
 
 def regression_settings(folder: Path) -> RegressionSettings:
@@ -61,7 +59,7 @@ def regression_settings(folder: Path) -> RegressionSettings:
 
 def night_item_scores(night_dir: Path, specs: list[dict[str, Any]]) -> Columns:
     """Every model's per-item values of its kind's paired metrics, read from the night's B5 artifacts."""
-    columns: Columns = {name: [] for name in ITEM_SCHEMA.names}
+    columns: Columns = {name: [] for name in ITEM_COLUMNS}
     for spec in specs:
         for model in sorted(spec["predictions"]):
             path = night_dir / spec["name"] / model / "B5_component_scores.json"

@@ -20,7 +20,7 @@ from .dataset_config import DatasetConfig, read_dataset_config, resolve_params
 from .detection import detect_kind
 from .event_alignment import EventAlignment, align_events
 from .fields import gold_answer_texts, get_ground_truth_answer, get_prediction, get_record_id
-from .history import flatten_metrics, history_rows, item_score_columns, parse_night, previous_night, primary_trends
+from .history import ITEM_COLUMNS, flatten_metrics, history_rows, item_score_columns, parse_night, previous_night, primary_trends
 from .generation import AnswerStore, GenerateConfig, generate_predictions, read_generate_config
 from .join import join_predictions
 from .loading import load_predictions, load_questions
@@ -54,7 +54,7 @@ from .text_span import char_position_to_sentence_index, evaluate_text_spans, tex
 from .verdict import normalize_verdict, strip_think
 
 __all__ = [
-    "aggregate_annotations", "align_events", "AnswerStore", "boundary_similarity", "BoundaryComparison",
+    "ITEM_COLUMNS", "aggregate_annotations", "align_events", "AnswerStore", "boundary_similarity", "BoundaryComparison",
     "build_dataset_report", "build_summary", "char_position_to_sentence_index", "check_answer_match",
     "ChoiceExtraction", "choose_number", "classification_report", "Columns", "compare_boundaries",
     "compare_numeric", "DatasetConfig", "detect_kind", "document_problem", "evaluate_action_layer",

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import binomtest, norm
 
+from .history import ITEM_COLUMNS
 from .records import Columns
 from .registry import UsageError
 
@@ -153,8 +154,7 @@ def compare_nights(before: Columns, after: Columns,
 
 def _group(columns: Columns) -> dict[tuple[str, str, str], tuple[str, dict[str, float | None]]]:
     grouped: dict[tuple[str, str, str], tuple[str, dict[str, float | None]]] = {}
-    for dataset, model, metric, test, item, value in zip(*(columns.get(name, []) for name in
-                                                           ("dataset", "model", "metric", "test", "id", "value"))):
+    for dataset, model, metric, test, item, value in zip(*(columns.get(name, []) for name in ITEM_COLUMNS)):
         grouped.setdefault((dataset, model, metric), (test, {}))[1][str(item)] = (
             None if value is None or value != value else value)
     return grouped

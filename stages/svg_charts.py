@@ -24,19 +24,19 @@ def _frame(title: str, body: list[str], width: int = WIDTH, height: int = HEIGHT
             + "".join(body) + "</svg>")
 
 
-def _axis(y_max: float, percent: bool, width: int = WIDTH, y_min: float = 0.0) -> list[str]:
+def _axis(y_max: float, percent: bool, y_min: float = 0.0) -> list[str]:
     plot_h = HEIGHT - TOP - BOTTOM
     parts = []
     for step in range(5):
         value = y_min + (y_max - y_min) * step / 4
         y = TOP + plot_h - plot_h * step / 4
-        parts.append(f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
+        parts.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
                      f'<text class="tick" x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">'
                      f'{escape(_format(value, percent))}</text>')
     return parts
 
 
-def _legend(names: list[str], width: int = WIDTH) -> list[str]:
+def _legend(names: list[str]) -> list[str]:
     parts, x = [], LEFT
     for index, name in enumerate(names):
         parts.append(f'<rect x="{x}" y="{HEIGHT - 14}" width="10" height="10" fill="{series_color(index)}"/>'
