@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from stages import evaluate_annotation  # noqa: E402
-from stages.text_span import sentence_masses, text_to_sentence_indices  # noqa: E402
+from stages.kinds.annotation.text_span import sentence_masses, text_to_sentence_indices  # noqa: E402
 
 NAMES = ["牛郎", "织女", "王母", "老牛", "Peppa", "George", "Hare", "Tortoise"]
 LEVELS = [("Social", "friend"), ("Social", "mentor"), ("Conflict", "enemy"), ("Family & Kinship", "spouse")]

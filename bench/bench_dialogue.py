@@ -20,8 +20,8 @@ import jieba
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from stages import get_kind  # noqa: E402
-from stages.embeddings import load_embedder, semantic_similarities  # noqa: E402
-from stages.keywords import CHINESE_STOPWORDS, ENGLISH_STOPWORDS  # noqa: E402
+from stages.text.embeddings import load_embedder, semantic_similarities  # noqa: E402
+from stages.text.keywords import CHINESE_STOPWORDS, ENGLISH_STOPWORDS  # noqa: E402
 
 jieba.setLogLevel(logging.WARNING)
 SUBJECTS = ["佩奇", "乔治", "猪妈妈", "猪爸爸", "苏西", "Peppa", "George", "Mummy Pig", "Daddy Pig", "Suzy"]

@@ -1,169 +1,64 @@
-"""The `evalpipe` command: run the B1→B6 DAG, show artifact rows, report each stage's state."""
+"""The `evalpipe` command line. Only argparse is imported up front: each command imports what it needs when it runs,
+so `evalpipe --help` and a no-op run start fast."""
 from __future__ import annotations
 
 import argparse
 import sys
-import time
-from pathlib import Path
-from typing import Any
+from importlib import import_module
 
-import orjson
+from stages.io.artifacts import STAGES
 
-from stages import UsageError, set_progress_sink
-
-from .artifacts import iter_rows, read_artifact
-from .failures import read_failures
-from .human_review import add_annotations_parser
-from .nightly import add_nightly_parser
-from .plan import STAGES, Selection, discover
+from .exit_codes import EXIT_USAGE
 from .progress import ProgressDisplay
-from .runner import EXIT_FAILED, EXIT_OK, EXIT_USAGE, build, print_dataset
-from .task_base import StageTask
-from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report
-
-MODEL_STAGES = {"B2": B2Predictions, "B3": B3Normalize, "B4": B4Match, "B5": B5Score}
 
 
-def stage_tasks(outputs: str, spec: dict[str, Any], models: list[str]) -> list[StageTask]:
-    """Every stage task of one dataset for the given models, in stage order."""
-    tasks: list[StageTask] = [B1Questions(outputs_dir=outputs, spec=spec)]
-    for stage, cls in MODEL_STAGES.items():
-        tasks.extend(cls(outputs_dir=outputs, spec=spec, model=model) for model in models)
-    tasks.append(B6Report(outputs_dir=outputs, spec=spec))
-    return tasks
-
-
-def _selected_models(spec: dict[str, Any], selection: Selection) -> list[str]:
-    return [m for m in sorted(spec["predictions"]) if selection.model in (None, m)]
-
-
-def invalidate(outputs: str, specs: list[dict[str, Any]], selection: Selection, from_stage: str) -> int:
-    """Remove the artifacts of `from_stage` and every stage after it for the selection (Luigi has no --force)."""
-    first = STAGES.index(from_stage)
-    removed = 0
-    for spec in specs:
-        models = sorted(spec["predictions"]) if from_stage == "B1" else _selected_models(spec, selection)
-        for task in stage_tasks(outputs, spec, models):
-            if STAGES.index(task.stage) >= first:
-                removed += _remove_artifact(task.artifact_path())
-    return removed + _remove_artifact(Path(outputs) / "B6_summary.json")
-
-
-def _remove_artifact(path: Path) -> int:
-    existed = path.exists()
-    path.unlink(missing_ok=True)
-    path.with_suffix(".txt").unlink(missing_ok=True)
-    for sidecar in path.parent.glob(f"{path.stem}.*.parquet"):
-        sidecar.unlink()
-    return int(existed)
-
-
-def _artifacts_written_since(outputs: Path, started: float) -> int:
-    return sum(1 for p in outputs.rglob("B*_*.json") if p.stat().st_mtime >= started)
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    selection = Selection(args.dataset, args.model)
-    specs = discover(Path(args.inputs), selection)
-    outputs = str(Path(args.outputs).resolve())
-    if args.force or args.only:
-        invalidate(outputs, specs, selection, args.only or "B1")
-    started = time.time()
-    if not build(outputs, specs, args.dataset is None, args.workers, args.scheduler_host):
-        return EXIT_FAILED
-    for spec in specs:
-        print_dataset(Path(outputs), spec)
-    ran = _artifacts_written_since(Path(outputs), started)
-    print(f"{ran} artifact(s) written, the rest up to date; outputs in {outputs}")
-    if args.dataset is None:
-        print(f"report: {Path(outputs) / 'report.html'}")
-    return EXIT_OK
-
-
-def cmd_status(args: argparse.Namespace) -> int:
-    selection = Selection(args.dataset, args.model)
-    specs = discover(Path(args.inputs), selection)
-    outputs = str(Path(args.outputs).resolve())
-    failed = {(f["stage"], f["dataset"], f.get("model") or "") for f in read_failures(Path(outputs))}
-    for spec in specs:
-        for task in stage_tasks(outputs, spec, _selected_models(spec, selection)):
-            if task.complete():
-                state = "done"
-            elif (task.stage, task.dataset, task.model) in failed:
-                state = "failed"
-            elif task.artifact_path().exists():
-                state = "stale"
-            else:
-                state = "missing"
-            print(f"{task.stage}  {task.dataset:<24} {task.model or '-':<20} {state}")
-    return EXIT_OK
-
-
-def cmd_show(args: argparse.Namespace) -> int:
-    outputs = Path(args.outputs)
-    stage = args.stage.upper()
-    if stage not in STAGES:
-        raise UsageError(f"unknown stage {args.stage!r} (use one of {', '.join(STAGES)})")
-    folder = outputs / args.dataset
-    if stage in MODEL_STAGES:
-        model = args.model or _only_model(folder)
-        folder = folder / model
-    names = {"B1": B1Questions, "B6": B6Report, **MODEL_STAGES}
-    path = folder / names[stage].artifact_name
-    document = read_artifact(path)
-    if document is None:
-        raise UsageError(f"no artifact {path} (run `evalpipe run` first)")
-    out = sys.stdout.buffer
-    if stage == "B6":
-        out.write(orjson.dumps(document["report"]) + b"\n")
-    elif args.rejects:
-        for reject in document.get("rejects", []):
-            out.write(orjson.dumps(reject) + b"\n")
-    else:
-        for row in iter_rows(path):
-            if args.id is None or str(row.get("id")) == args.id:
-                out.write(orjson.dumps(row) + b"\n")
-    return EXIT_OK
-
-
-def _only_model(folder: Path) -> str:
-    models = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
-    if len(models) != 1:
-        raise UsageError(f"--model is required for this stage (models: {', '.join(models) or 'none'})")
-    return models[0]
+def _common(sub: argparse.ArgumentParser, with_inputs: bool = True) -> None:
+    if with_inputs:
+        sub.add_argument("--inputs", default="inputs", help="folder of datasets (default: inputs)")
+    sub.add_argument("--outputs", default="outputs", help="folder of artifacts (default: outputs)")
+    sub.add_argument("--dataset", help="only this dataset")
+    sub.add_argument("--model", help="only this model")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="evalpipe", description="Staged evaluation pipeline B1→B6 on Luigi.")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    def common(sub: argparse.ArgumentParser, with_inputs: bool = True) -> None:
-        if with_inputs:
-            sub.add_argument("--inputs", default="inputs", help="folder of datasets (default: inputs)")
-        sub.add_argument("--outputs", default="outputs", help="folder of artifacts (default: outputs)")
-        sub.add_argument("--dataset", help="only this dataset")
-        sub.add_argument("--model", help="only this model")
-
     run = commands.add_parser("run", help="run every stage that is missing or stale")
-    common(run)
+    _common(run)
     run.add_argument("--only", choices=STAGES, help="rerun this stage and everything that depends on it")
     run.add_argument("--force", action="store_true", help="rerun every stage of the selection")
     run.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
     run.add_argument("--scheduler-host", help="central luigid HOST[:PORT] (default: local scheduler)")
-    run.set_defaults(handler=cmd_run)
+    run.set_defaults(handler="commands:cmd_run")
 
     status = commands.add_parser("status", help="state of each stage: done, stale, missing or failed")
-    common(status)
-    status.set_defaults(handler=cmd_status)
+    _common(status)
+    status.set_defaults(handler="commands:cmd_status")
 
     show = commands.add_parser("show", help="print an artifact's rows as JSON lines")
     show.add_argument("stage", help="B1 … B6")
-    common(show, with_inputs=False)
+    _common(show, with_inputs=False)
     show.add_argument("--id", help="only the row with this id")
     show.add_argument("--rejects", action="store_true", help="print the rows set aside instead (B1, B2)")
-    show.set_defaults(handler=cmd_show)
-    add_annotations_parser(commands)
-    add_nightly_parser(commands)
+    show.set_defaults(handler="commands:cmd_show")
+
+    annotations = commands.add_parser("annotations", help="human annotation round trip (dialogue datasets)")
+    actions = annotations.add_subparsers(dest="action", required=True)
+    importer = actions.add_parser("import", help="read filled-in content_correct / style_consistent labels back")
+    importer.add_argument("file", help="the B6_human_annotation.csv the raters filled in")
+    importer.add_argument("--outputs", help="artifact folder (default: the CSV's folder's parent)")
+    importer.add_argument("--dataset", help="dataset name (default: the CSV's folder name)")
+    importer.set_defaults(handler="human_review:cmd_annotations_import")
+
+    nightly = commands.add_parser("nightly", help="run the suite for one night, record it, flag regressions (exit 3)")
+    nightly.add_argument("--date", help="the night, YYYY-MM-DD (default: today)")
+    nightly.add_argument("--inputs", default="inputs", help="folder of datasets (default: inputs)")
+    nightly.add_argument("--outputs", default="outputs",
+                         help="artifacts go to OUTPUTS/nightly/<date>/ (default: outputs)")
+    nightly.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
+    nightly.add_argument("--scheduler-host", help="central luigid HOST[:PORT] (default: local scheduler)")
+    nightly.set_defaults(handler="nightly:cmd_nightly")
     return parser
 
 
@@ -174,9 +69,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("show needs --dataset")
     if getattr(args, "workers", 1) < 1:
         parser.error("--workers must be at least 1")
+    from stages.core.errors import UsageError
+    from stages.core.progress import set_progress_sink
+
+    module, _, function = args.handler.partition(":")  # "module:function" under pipeline/, imported now
+    handler = getattr(import_module(f"pipeline.{module}"), function)
     previous = set_progress_sink(ProgressDisplay(sys.stderr))
     try:
-        return args.handler(args)
+        return handler(args)
     except UsageError as exc:
         print(f"evalpipe: {exc}", file=sys.stderr)
         return EXIT_USAGE

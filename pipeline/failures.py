@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from .artifacts import write_json_atomic
+from stages.io.artifacts import write_json_atomic
 
 FAILURES_DIR = "_failures"
 

@@ -6,18 +6,17 @@ from pathlib import Path
 from typing import Any
 
 from stages import UsageError
-from stages.human_annotation import AGREEMENT_METRICS, HUMAN_LABELS, agreement, read_annotation_csv
-from stages.records import Reject
-from stages.report_text import format_table
-
-from .artifacts import iter_rows, read_artifact, write_json_atomic
+from stages.core.records import Reject
+from stages.core.text_table import format_table
+from stages.io.artifacts import iter_rows, read_artifact_json, write_json_atomic
+from stages.kinds.dialogue.human_annotation import AGREEMENT_METRICS, HUMAN_LABELS, agreement, read_annotation_csv
 
 AGREEMENT_FILE = "B6_human_agreement.json"
 
 
 def _metrics_by_case(outputs: Path, dataset: str, model: str) -> dict[tuple[str, str], dict[str, Any]]:
     path = outputs / dataset / model / "B5_component_scores.json"
-    if read_artifact(path) is None:
+    if read_artifact_json(path) is None:
         raise UsageError(f"no B5 artifact for model {model!r} of dataset {dataset!r} under {outputs}; run it first")
     return {(row["scene"], row["dialogue_index"]): row for row in iter_rows(path)}
 
@@ -76,13 +75,3 @@ def cmd_annotations_import(args: argparse.Namespace) -> int:
     print(render_agreement(result))
     print(f"written to {outputs / dataset / AGREEMENT_FILE}")
     return 0
-
-
-def add_annotations_parser(commands: Any) -> None:
-    annotations = commands.add_parser("annotations", help="human annotation round trip (dialogue datasets)")
-    actions = annotations.add_subparsers(dest="action", required=True)
-    importer = actions.add_parser("import", help="read filled-in content_correct / style_consistent labels back")
-    importer.add_argument("file", help="the B6_human_annotation.csv the raters filled in")
-    importer.add_argument("--outputs", help="artifact folder (default: the CSV's folder's parent)")
-    importer.add_argument("--dataset", help="dataset name (default: the CSV's folder name)")
-    importer.set_defaults(handler=cmd_annotations_import)

@@ -25,9 +25,8 @@ from stages import (
     render_html_report,
     resolve_params,
 )
-
-from .artifacts import (
-    read_artifact,
+from stages.io.artifacts import (
+    read_artifact_json,
     read_columns,
     read_columns_parquet,
     read_rows_parquet,
@@ -36,9 +35,11 @@ from .artifacts import (
     write_json_atomic,
     write_rows_parquet_atomic,
 )
+
+from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
 from .plan import Selection, discover
-from .runner import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, build, print_dataset
+from .runner import build, print_dataset
 
 HISTORY_SCHEMA = pa.schema([
     ("date", pa.string()), ("dataset", pa.string()), ("kind", pa.string()), ("model", pa.string()),
@@ -102,7 +103,7 @@ def cmd_nightly(args: argparse.Namespace) -> int:
     if not build(str(night_dir), specs, True, args.workers, args.scheduler_host):
         print(f"evalpipe nightly: {night} not recorded in the history (a stage failed)", file=sys.stderr)
         return EXIT_FAILED
-    reports = [read_artifact(night_dir / spec["name"] / "B6_report.json")["report"] for spec in specs]
+    reports = [read_artifact_json(night_dir / spec["name"] / "B6_report.json")["report"] for spec in specs]
     items = night_item_scores(night_dir, specs)
     history = record_night(root, night, reports, items)
     nights = sorted({row["date"] for row in history})
@@ -121,13 +122,3 @@ def cmd_nightly(args: argparse.Namespace) -> int:
     _print_comparisons(comparisons, previous)
     print(f"nightly {night}: report {night_dir / 'report.html'}; history {root / 'history.parquet'}")
     return EXIT_REGRESSION if any(c["regression"] for c in comparisons) else EXIT_OK
-
-
-def add_nightly_parser(commands: Any) -> None:
-    nightly = commands.add_parser("nightly", help="run the suite for one night, record it, flag regressions (exit 3)")
-    nightly.add_argument("--date", help="the night, YYYY-MM-DD (default: today)")
-    nightly.add_argument("--inputs", default="inputs", help="folder of datasets (default: inputs)")
-    nightly.add_argument("--outputs", default="outputs", help="artifacts go to OUTPUTS/nightly/<date>/ (default: outputs)")
-    nightly.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
-    nightly.add_argument("--scheduler-host", help="central luigid HOST[:PORT] (default: local scheduler)")
-    nightly.set_defaults(handler=cmd_nightly)

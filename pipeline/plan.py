@@ -13,12 +13,10 @@ from stages import (
     detect_kind,
     get_kind,
     load_taxonomies,
-    read_generate_config,
     read_dataset_config,
+    read_generate_config,
     resolve_params,
 )
-
-STAGES = ("B1", "B2", "B3", "B4", "B5", "B6")
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,11 @@ from typing import Any
 import luigi
 
 from stages import render_report
+from stages.io.artifacts import read_artifact_json
 
-from .artifacts import read_artifact
 from .failures import read_failures
+from .task_base import fingerprints_remembered
 from .tasks import B6Report, B6Summary, start_run
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION = 0, 1, 2, 3
 
 
 def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers: int,
@@ -28,7 +27,8 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
     if scheduler_host:
         host, _, port = scheduler_host.partition(":")
         scheduler = {"scheduler_host": host, **({"scheduler_port": int(port)} if port else {})}
-    result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING", **scheduler)
+    with fingerprints_remembered():
+        result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING", **scheduler)
     failures = read_failures(Path(outputs))
     if result.status not in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY) or failures:
         for failure in failures:
@@ -40,7 +40,7 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
 
 
 def print_dataset(outputs: Path, spec: dict[str, Any]) -> None:
-    document = read_artifact(outputs / spec["name"] / "B6_report.json")
+    document = read_artifact_json(outputs / spec["name"] / "B6_report.json")
     report = document["report"]
     print(f"{'=' * 80}\n数据集 {spec['name']} ({spec['kind']}, {spec['kind_source']})\n{'=' * 80}")
     print(render_report(report))

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -10,12 +12,31 @@ from typing import Any, ClassVar
 import luigi
 from luigi.freezing import recursively_unfreeze
 
-from stages.records import Columns, Reject
+from stages.core.records import Columns, Reject
+from stages.io.artifacts import read_artifact_json, write_artifact
 
-from .artifacts import read_artifact, write_artifact
 from .failures import clear_failure, failure_path, record_failure
 from .fingerprint import code_version, fingerprint, path_digest
 from .progress import set_progress_context
+
+_REMEMBERED: list[dict[str, str]] = []  # task_id → fingerprint, while a build remembers them
+
+
+@contextmanager
+def fingerprints_remembered() -> Iterator[None]:
+    """Within one build, remember each task's fingerprint until a stage runs (Luigi asks for the same ones often);
+    outside a build every call recomputes, since inputs may change at any time."""
+    _REMEMBERED.append({})
+    try:
+        yield
+    finally:
+        _REMEMBERED.pop()
+
+
+def forget_fingerprints() -> None:
+    """A stage ran: what other stages read may have changed."""
+    for remembered in _REMEMBERED:
+        remembered.clear()
 
 
 @dataclass
@@ -66,8 +87,13 @@ class StageTask(luigi.Task):
         return luigi.task.flatten(self.requires())
 
     def fingerprint(self) -> str:
-        """Recomputed on every call: Luigi reuses task instances, and inputs may change between builds."""
-        return fingerprint(self.fingerprint_parts())
+        """Content fingerprint of this stage (see fingerprints_remembered for when it is reused)."""
+        if not _REMEMBERED:
+            return fingerprint(self.fingerprint_parts())
+        remembered = _REMEMBERED[-1]
+        if self.task_id not in remembered:
+            remembered[self.task_id] = fingerprint(self.fingerprint_parts())
+        return remembered[self.task_id]
 
     def fingerprint_parts(self) -> dict[str, Any]:
         return {
@@ -85,7 +111,7 @@ class StageTask(luigi.Task):
         return f"{task.stage}:{task.model}" if task.model and not self.model else task.stage
 
     def complete(self) -> bool:
-        document = read_artifact(self.artifact_path())
+        document = read_artifact_json(self.artifact_path())
         return document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
 
     def compute(self) -> StageResult:
@@ -97,6 +123,7 @@ class StageTask(luigi.Task):
 
     def run(self) -> None:
         set_progress_context(f"{self.stage} {self.dataset}" + (f"/{self.model}" if self.model else ""))
+        forget_fingerprints()
         started = time.perf_counter()
         parts = None if self.fingerprint_after_compute() else self.fingerprint_parts()
         try:
@@ -126,6 +153,7 @@ class StageTask(luigi.Task):
         if result.columns is not None or result.rejects:
             body["rejects"] = [reject.to_dict() for reject in result.rejects]
         write_artifact(self.artifact_path(), header, result.columns, body)
+        forget_fingerprints()
 
     def failure_record_path(self) -> Path:
         return failure_path(Path(self.outputs_dir), self.stage, self.dataset, self.model)

@@ -19,20 +19,20 @@ from stages import (
     render_html_report,
     render_report,
 )
+from stages.io.artifacts import ARTIFACT_NAMES, read_artifact_json, read_columns, write_bytes_atomic, write_json_atomic
 
-from .artifacts import read_artifact, read_columns, write_bytes_atomic, write_json_atomic
 from .fingerprint import code_version, fingerprint
 from .task_base import StageResult, StageTask
 
 
 def _load(task: StageTask) -> tuple[dict, dict]:
     path = task.artifact_path()
-    document = read_artifact(path)
+    document = read_artifact_json(path)
     return document, read_columns(path, document)
 
 
 class B1Questions(StageTask):
-    stage, artifact_name = "B1", "B1_questions.json"
+    stage, artifact_name = "B1", ARTIFACT_NAMES["B1"]
 
     def input_files(self) -> list[str]:
         return [self.spec["questions"]]
@@ -56,7 +56,7 @@ def start_run() -> None:
 class B2Predictions(StageTask):
     """One model's predictions: its file, or — with [generate] and no file — answers asked of a chat server."""
 
-    stage, artifact_name = "B2", "B2_predictions.json"
+    stage, artifact_name = "B2", ARTIFACT_NAMES["B2"]
 
     @property
     def generated(self) -> bool:
@@ -111,7 +111,7 @@ class KindStage(StageTask):
 
 
 class B3Normalize(KindStage):
-    stage, artifact_name = "B3", "B3_normalized.json"
+    stage, artifact_name = "B3", ARTIFACT_NAMES["B3"]
 
     def requires(self) -> dict[str, StageTask]:
         return {
@@ -129,7 +129,7 @@ class B3Normalize(KindStage):
 
 
 class B4Match(KindStage):
-    stage, artifact_name = "B4", "B4_matches.json"
+    stage, artifact_name = "B4", ARTIFACT_NAMES["B4"]
 
     def requires(self) -> StageTask:
         return B3Normalize(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)
@@ -141,7 +141,7 @@ class B4Match(KindStage):
 
 
 class B5Score(KindStage):
-    stage, artifact_name = "B5", "B5_component_scores.json"
+    stage, artifact_name = "B5", ARTIFACT_NAMES["B5"]
 
     def requires(self) -> StageTask:
         return B4Match(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)
@@ -155,7 +155,7 @@ class B5Score(KindStage):
 class B6Report(KindStage):
     """All models of one dataset side by side, with what was set aside; also a text rendering."""
 
-    stage, artifact_name = "B6", "B6_report.json"
+    stage, artifact_name = "B6", ARTIFACT_NAMES["B6"]
 
     def requires(self) -> dict[str, StageTask]:
         return {
@@ -164,14 +164,14 @@ class B6Report(KindStage):
         }
 
     def compute(self) -> StageResult:
-        questions = read_artifact(B1Questions(outputs_dir=self.outputs_dir, spec=self.spec).artifact_path())
+        questions = read_artifact_json(B1Questions(outputs_dir=self.outputs_dir, spec=self.spec).artifact_path())
         metrics, set_aside, rows = {}, {}, {}
         for model, task in self.requires().items():
             document, rows[model] = _load(task)
             metrics[model] = document["metrics"]
             b3 = task.requires().requires()
-            joined = read_artifact(b3.artifact_path())["header"]["counts"]
-            predictions = read_artifact(b3.requires()["predictions"].artifact_path())["header"]["counts"]
+            joined = read_artifact_json(b3.artifact_path())["header"]["counts"]
+            predictions = read_artifact_json(b3.requires()["predictions"].artifact_path())["header"]["counts"]
             set_aside[model] = {
                 "question_rows_rejected": questions["header"]["counts"]["rejected"],
                 "prediction_rows_rejected": predictions["rejected"],
@@ -208,11 +208,11 @@ class B6Summary(luigi.Task):
         return fingerprint({"stage": "B6_summary", "upstream": [task.fingerprint() for task in self.requires()]})
 
     def complete(self) -> bool:
-        document = read_artifact(self.artifact_path())
+        document = read_artifact_json(self.artifact_path())
         return document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
 
     def run(self) -> None:
-        reports = [read_artifact(task.artifact_path())["report"] for task in self.requires()]
+        reports = [read_artifact_json(task.artifact_path())["report"] for task in self.requires()]
         header = {"stage": "B6_summary", "fingerprint": self.fingerprint(), "code_version": code_version(),
                   "upstream": {task.dataset: task.fingerprint() for task in self.requires()}}
         run = {"title": "evalpipe report", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),

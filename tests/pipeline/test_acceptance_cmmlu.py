@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from pipeline.artifacts import read_artifact, read_columns
 from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json, read_columns
 
 LETTERS = "ABCD"
 
@@ -49,13 +49,13 @@ def test_cmmlu_replies_are_extracted_as_constructed(tmp_path, real_data):
 
     total = len(golds)
     assert total == 11582
-    b4 = read_artifact(tmp_path / "outputs/cmmlu/model/B4_matches.json")
+    b4 = read_artifact_json(tmp_path / "outputs/cmmlu/model/B4_matches.json")
     assert b4["header"]["kind"] == "multiple_choice"  # detected from the A/B/C/D columns
     rows = read_columns(tmp_path / "outputs/cmmlu/model/B4_matches.json")
     extracted = dict(zip(rows["id"], rows["letter"]))
     mismatches = [(i, expected_letters[i], extracted[i]) for i in golds if extracted[i] != expected_letters[i]]
     assert mismatches == []
-    metrics = read_artifact(tmp_path / "outputs/cmmlu/model/B5_component_scores.json")["metrics"]
+    metrics = read_artifact_json(tmp_path / "outputs/cmmlu/model/B5_component_scores.json")["metrics"]
     expected_correct = sum(expected_letters[i] == golds[i] for i in golds)
     assert metrics["accuracy"] == pytest.approx(expected_correct / total)
     assert metrics["extraction_rate"] == pytest.approx(sum(v is not None for v in expected_letters.values()) / total)

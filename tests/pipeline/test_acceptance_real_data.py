@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.artifacts import read_artifact
 from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from official_squad import evaluate as official_squad_evaluate  # noqa: E402
@@ -22,11 +22,11 @@ def test_squad_v11_dev_with_bert_predictions_reproduces_the_official_scores(tmp_
     dataset = json.loads((real_data / "squad/dev-v1.1.json").read_text())["data"]
     predictions = json.loads((real_data / "squad/bert-predictions.json").read_text())
     official = official_squad_evaluate(dataset, predictions)
-    metrics = read_artifact(tmp_path / "outputs/squad_dev/bert/B5_component_scores.json")["metrics"]
+    metrics = read_artifact_json(tmp_path / "outputs/squad_dev/bert/B5_component_scores.json")["metrics"]
     assert metrics["rows"] == 10570
     assert abs(100 * metrics["exact_match"] - official["exact_match"]) < 1e-9
     assert abs(100 * metrics["f1"] - official["f1"]) < 1e-9
-    b3 = read_artifact(tmp_path / "outputs/squad_dev/bert/B3_normalized.json")["header"]
+    b3 = read_artifact_json(tmp_path / "outputs/squad_dev/bert/B3_normalized.json")["header"]
     assert b3["info"]["rows_by_mode"] == {"squad": 10570}  # mode chosen from the script, recorded
 
 
@@ -43,7 +43,7 @@ def test_fever_label_accuracy_and_macro_f1(tmp_path, real_data):
     predicted = [json.loads(line)["predicted_label"]
                  for line in (real_data / "fever/predictions.jsonl").read_text().splitlines()]
     official_accuracy = sum(p.upper() == g.upper() for p, g in zip(predicted, gold)) / len(gold)
-    metrics = read_artifact(tmp_path / "outputs/fever/system/B5_component_scores.json")["metrics"]
+    metrics = read_artifact_json(tmp_path / "outputs/fever/system/B5_component_scores.json")["metrics"]
     assert metrics["rows"] == 9999
     assert metrics["accuracy"] == pytest.approx(official_accuracy, abs=1e-12)
     assert metrics["macro_avg"]["f1"] == pytest.approx(sklearn_metrics.f1_score(gold, predicted, average="macro"),

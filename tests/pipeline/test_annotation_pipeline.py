@@ -2,9 +2,8 @@
 import shutil
 from pathlib import Path
 
-from pipeline.artifacts import read_artifact
 from pipeline.cli import main
-
+from stages.io.artifacts import read_artifact_json
 from tests.pipeline.conftest import changed, snapshot
 
 DEMO = Path(__file__).resolve().parent.parent.parent / "inputs" / "story_annotation"
@@ -41,7 +40,7 @@ def test_reruns_follow_documents_and_taxonomies(tmp_path):
     rerun = changed(before, snapshot(outputs))
     assert "story_annotation/model_a/B5_component_scores.json" in rerun
     assert not any("B4" in name or "B3" in name for name in rerun)
-    metrics = read_artifact(outputs / "story_annotation/model_b/B5_component_scores.json")["metrics"]
+    metrics = read_artifact_json(outputs / "story_annotation/model_b/B5_component_scores.json")["metrics"]
     assert metrics["invalid_labels"]["sentiment"]["invalid"] == 0  # rage is now in the taxonomy
 
 

@@ -4,8 +4,8 @@ import sys
 
 import pytest
 
-from pipeline.artifacts import INLINE_ROW_LIMIT, read_artifact
 from pipeline.cli import main
+from stages.io.artifacts import INLINE_ROW_LIMIT, read_artifact_json
 from tests.pipeline.conftest import run, write_jsonl
 
 
@@ -65,7 +65,7 @@ def test_large_artifacts_live_in_parquet_and_show_reads_them(tmp_path, capsysbin
     write_jsonl(tmp_path / "inputs/big/questions.jsonl", [{"id": i, "answer": f"a{i}"} for i in range(n)])
     write_jsonl(tmp_path / "inputs/big/predictions/m.jsonl", [{"id": i, "prediction": f"a{i}"} for i in range(n)])
     assert run(tmp_path) == 0
-    document = read_artifact(tmp_path / "outputs/big/m/B3_normalized.json")
+    document = read_artifact_json(tmp_path / "outputs/big/m/B3_normalized.json")
     assert "rows" not in document and document["rows_file"].endswith(".parquet") and document["row_count"] == n
     assert (tmp_path / "outputs/big/m" / document["rows_file"]).exists()
     capsysbinary.readouterr()

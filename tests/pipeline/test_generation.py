@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.artifacts import read_artifact
 from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json
 from tests.pipeline.chat_server import ChatServer
 
 CASES = {"test_cases_by_scene": {
@@ -33,7 +33,7 @@ def _run(workspace: Path) -> int:
 
 
 def _b2(workspace: Path) -> dict:
-    return read_artifact(workspace / "outputs/chat/alpha/B2_predictions.json")
+    return read_artifact_json(workspace / "outputs/chat/alpha/B2_predictions.json")
 
 
 def test_peppa_protocol_resets_per_scene_retries_and_resumes(tmp_path):
@@ -52,7 +52,7 @@ def test_peppa_protocol_resets_per_scene_retries_and_resumes(tmp_path):
         answers = {r["id"]: r["prediction"] for r in b2["rows"]}
         assert answers["泥坑#0"] == "alpha says: 佩奇，你想做什么？"
         assert server.chats()[0]["body"] == {"message": "佩奇，你想做什么？", "model_config_name": "alpha"}
-        b5 = read_artifact(workspace / "outputs/chat/alpha/B5_component_scores.json")["metrics"]
+        b5 = read_artifact_json(workspace / "outputs/chat/alpha/B5_component_scores.json")["metrics"]
         assert b5["missing"] == 1 and b5["rows"] == 4  # the failed answer is counted, scored 0, and said so
         csv_text = (workspace / "outputs/chat/B6_human_annotation.csv").read_bytes().decode("utf-8-sig")
         assert "evalpipe: no prediction (missing or failed)" in csv_text

@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.artifacts import read_artifact
+from stages.io.artifacts import read_artifact_json
 from tests.pipeline.conftest import write_jsonl
 
 ROWS = 60_000
@@ -27,7 +27,7 @@ def _make_inputs(workspace: Path) -> None:
 
 
 def _metrics(outputs: Path) -> dict:
-    return {m: read_artifact(outputs / f"big/{m}/B5_component_scores.json")["metrics"] for m in ("m1", "m2")}
+    return {m: read_artifact_json(outputs / f"big/{m}/B5_component_scores.json")["metrics"] for m in ("m1", "m2")}
 
 
 def test_killed_runs_leave_only_whole_artifacts_and_the_next_run_completes(tmp_path):

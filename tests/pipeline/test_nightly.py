@@ -94,7 +94,7 @@ def test_nights_grow_the_history_and_only_a_real_drop_is_a_regression(inputs, ca
 
 
 def test_a_night_with_a_failed_stage_exits_1_and_is_not_recorded(inputs, capsys, monkeypatch):
-    from stages.qa import OpenQA
+    from stages.kinds.qa import OpenQA
 
     def broken_match(self, normalized, params):
         raise RuntimeError("matcher exploded")

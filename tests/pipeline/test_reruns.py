@@ -3,7 +3,7 @@ import json
 import luigi.configuration
 import pytest
 
-from pipeline.artifacts import read_artifact
+from stages.io.artifacts import read_artifact_json
 from tests.pipeline.conftest import changed, run, snapshot, write_jsonl
 
 
@@ -20,7 +20,7 @@ def test_first_run_writes_every_artifact_with_a_full_header(workspace):
         for model in models:
             assert {p.name for p in (out / dataset / model).glob("*.json")} == {
                 "B2_predictions.json", "B3_normalized.json", "B4_matches.json", "B5_component_scores.json"}
-    header = read_artifact(out / "qa_small" / "beta" / "B3_normalized.json")["header"]
+    header = read_artifact_json(out / "qa_small" / "beta" / "B3_normalized.json")["header"]
     assert {"stage", "dataset", "model", "fingerprint", "parameters", "upstream", "code_version", "created_at",
             "counts", "timings"} <= set(header)
     assert header["parameters"] == {"mode": "auto"}
@@ -31,19 +31,19 @@ def test_first_run_writes_every_artifact_with_a_full_header(workspace):
 
 def test_qa_scores_through_the_pipeline(workspace):
     run(workspace)
-    metrics = read_artifact(workspace / "outputs/qa_small/alpha/B5_component_scores.json")["metrics"]
+    metrics = read_artifact_json(workspace / "outputs/qa_small/alpha/B5_component_scores.json")["metrics"]
     # 1 EM, 2 wrong, 3 EM (cjk: 北京。 = 北京), 4: "Austen" vs "Jane Austen" → P=1, R=1/2 → F1 = 2/3
     assert metrics["exact_match"] == pytest.approx(2 / 4)
     assert metrics["f1"] == pytest.approx((1 + 0 + 1 + 2 / 3) / 4)
-    beta = read_artifact(workspace / "outputs/qa_small/beta/B5_component_scores.json")["metrics"]
+    beta = read_artifact_json(workspace / "outputs/qa_small/beta/B5_component_scores.json")["metrics"]
     assert beta["exact_match"] == pytest.approx(2 / 4)  # two missing predictions stay in the denominator
-    b3 = read_artifact(workspace / "outputs/qa_small/beta/B3_normalized.json")
+    b3 = read_artifact_json(workspace / "outputs/qa_small/beta/B3_normalized.json")
     assert b3["missing_predictions"] == ["3", "4"] and b3["unmatched_predictions"] == ["9"]
 
 
 def test_fact_verification_through_the_pipeline(workspace):
     run(workspace)
-    metrics = read_artifact(workspace / "outputs/claims/alpha/B5_component_scores.json")["metrics"]
+    metrics = read_artifact_json(workspace / "outputs/claims/alpha/B5_component_scores.json")["metrics"]
     assert metrics["accuracy"] == pytest.approx(3 / 4)
     assert metrics["confusion_matrix"]["unparsed"]["uncertain"] == 1
     assert metrics["labels"] == ["T", "F", "uncertain", "unparsed"]
@@ -74,7 +74,7 @@ def test_changing_a_b4_threshold_in_dataset_toml_reruns_b4_onward(workspace):
     assert _artifacts(changed(before, snapshot(workspace / "outputs"))) == {
         f"qa_small/{m}/{a}" for m in ("alpha", "beta") for a in ("B4_matches.json", "B5_component_scores.json")
     } | {"qa_small/B6_report.json", "B6_summary.json"}
-    labels = read_artifact(workspace / "outputs/qa_small/alpha/B4_matches.json")["header"]["info"]["labels"]
+    labels = read_artifact_json(workspace / "outputs/qa_small/alpha/B4_matches.json")["header"]["info"]["labels"]
     assert labels == {"correct": 2, "wrong": 2}  # F1 2/3 is no longer "partial" at 0.9
 
 
@@ -121,7 +121,7 @@ def test_force_reruns_the_whole_selection(workspace):
 
 
 def test_a_failed_stage_exits_nonzero_records_the_traceback_and_the_next_run_resumes(workspace, monkeypatch, capsys):
-    from stages.qa import OpenQA
+    from stages.kinds.qa import OpenQA
 
     def broken_match(self, normalized, params):
         raise RuntimeError("matcher exploded")

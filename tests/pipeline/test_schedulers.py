@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from pipeline.artifacts import read_artifact
+from stages.io.artifacts import read_artifact_json
 from tests.pipeline.conftest import run
 
 
@@ -17,7 +17,7 @@ def _free_port() -> int:
 
 
 def _report(outputs):
-    return read_artifact(outputs / "qa_small/B6_report.json")["report"]
+    return read_artifact_json(outputs / "qa_small/B6_report.json")["report"]
 
 
 def test_two_workers_match_one(workspace):

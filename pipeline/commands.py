@@ -1,0 +1,126 @@
+"""What each `evalpipe` command does: run the B1→B6 DAG, show artifact rows, report each stage's state."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from stages.core.errors import UsageError
+from stages.io.artifacts import MODEL_STAGES, STAGES, artifact_path, iter_rows, read_artifact_json
+
+from .exit_codes import EXIT_FAILED, EXIT_OK
+from .failures import read_failures
+from .plan import Selection, discover
+from .runner import build, print_dataset
+from .task_base import StageTask
+from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report
+
+MODEL_TASKS = {"B2": B2Predictions, "B3": B3Normalize, "B4": B4Match, "B5": B5Score}
+
+
+def stage_tasks(outputs: str, spec: dict[str, Any], models: list[str]) -> list[StageTask]:
+    """Every stage task of one dataset for the given models, in stage order."""
+    tasks: list[StageTask] = [B1Questions(outputs_dir=outputs, spec=spec)]
+    for stage, cls in MODEL_TASKS.items():
+        tasks.extend(cls(outputs_dir=outputs, spec=spec, model=model) for model in models)
+    tasks.append(B6Report(outputs_dir=outputs, spec=spec))
+    return tasks
+
+
+def _selected_models(spec: dict[str, Any], selection: Selection) -> list[str]:
+    return [m for m in sorted(spec["predictions"]) if selection.model in (None, m)]
+
+
+def invalidate(outputs: str, specs: list[dict[str, Any]], selection: Selection, from_stage: str) -> int:
+    """Remove the artifacts of `from_stage` and every stage after it for the selection (Luigi has no --force)."""
+    first = STAGES.index(from_stage)
+    removed = 0
+    for spec in specs:
+        models = sorted(spec["predictions"]) if from_stage == "B1" else _selected_models(spec, selection)
+        for task in stage_tasks(outputs, spec, models):
+            if STAGES.index(task.stage) >= first:
+                removed += _remove_artifact(task.artifact_path())
+    return removed + _remove_artifact(Path(outputs) / "B6_summary.json")
+
+
+def _remove_artifact(path: Path) -> int:
+    existed = path.exists()
+    path.unlink(missing_ok=True)
+    path.with_suffix(".txt").unlink(missing_ok=True)
+    for sidecar in path.parent.glob(f"{path.stem}.*.parquet"):
+        sidecar.unlink()
+    return int(existed)
+
+
+def _artifacts_written_since(outputs: Path, started: float) -> int:
+    return sum(1 for p in outputs.rglob("B*_*.json") if p.stat().st_mtime >= started)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    selection = Selection(args.dataset, args.model)
+    specs = discover(Path(args.inputs), selection)
+    outputs = str(Path(args.outputs).resolve())
+    if args.force or args.only:
+        invalidate(outputs, specs, selection, args.only or "B1")
+    started = time.time()
+    if not build(outputs, specs, args.dataset is None, args.workers, args.scheduler_host):
+        return EXIT_FAILED
+    for spec in specs:
+        print_dataset(Path(outputs), spec)
+    ran = _artifacts_written_since(Path(outputs), started)
+    print(f"{ran} artifact(s) written, the rest up to date; outputs in {outputs}")
+    if args.dataset is None:
+        print(f"report: {Path(outputs) / 'report.html'}")
+    return EXIT_OK
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    selection = Selection(args.dataset, args.model)
+    specs = discover(Path(args.inputs), selection)
+    outputs = str(Path(args.outputs).resolve())
+    failed = {(f["stage"], f["dataset"], f.get("model") or "") for f in read_failures(Path(outputs))}
+    for spec in specs:
+        for task in stage_tasks(outputs, spec, _selected_models(spec, selection)):
+            if task.complete():
+                state = "done"
+            elif (task.stage, task.dataset, task.model) in failed:
+                state = "failed"
+            elif task.artifact_path().exists():
+                state = "stale"
+            else:
+                state = "missing"
+            print(f"{task.stage}  {task.dataset:<24} {task.model or '-':<20} {state}")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    stage = args.stage.upper()
+    model = args.model
+    if stage in MODEL_STAGES and not model:
+        model = _only_model(Path(args.outputs) / args.dataset)
+    path = artifact_path(args.outputs, stage, args.dataset, model)
+    document = read_artifact_json(path)
+    if document is None:
+        raise UsageError(f"no artifact {path} (run `evalpipe run` first)")
+    out = sys.stdout.buffer
+    if stage == "B6":
+        out.write(orjson.dumps(document["report"]) + b"\n")
+    elif args.rejects:
+        for reject in document.get("rejects", []):
+            out.write(orjson.dumps(reject) + b"\n")
+    else:
+        for row in iter_rows(path):
+            if args.id is None or str(row.get("id")) == args.id:
+                out.write(orjson.dumps(row) + b"\n")
+    return EXIT_OK
+
+
+def _only_model(folder: Path) -> str:
+    models = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    if len(models) != 1:
+        raise UsageError(f"--model is required for this stage (models: {', '.join(models) or 'none'})")
+    return models[0]

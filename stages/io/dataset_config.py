@@ -1,0 +1,94 @@
+"""dataset.toml: kind, field names and per-dataset parameter overrides."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import UsageError
+
+FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
+KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "nightly", *FIELD_KEYS}
+
+
+@dataclass(frozen=True)
+class DatasetConfig:
+    """What dataset.toml says about one dataset (every key optional)."""
+
+    kind: str | None = None
+    id_field: str | None = None
+    question_field: str | None = None
+    gold_field: str | None = None
+    prediction_field: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    taxonomies: dict[str, str] = field(default_factory=dict)
+    generate: dict[str, Any] = field(default_factory=dict)
+    nightly: dict[str, Any] = field(default_factory=dict)
+
+    def fields(self) -> dict[str, str | None]:
+        return {key: getattr(self, key) for key in FIELD_KEYS}
+
+
+def read_dataset_config(path: Path) -> DatasetConfig:
+    """Parse dataset.toml; a missing file means all defaults, a broken one is a UsageError naming the problem."""
+    if not path.exists():
+        return DatasetConfig()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: not valid TOML ({exc})") from None
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        raise UsageError(f"{path}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(KNOWN_KEYS))})")
+    for key in ("kind", *FIELD_KEYS):
+        if key in data and not isinstance(data[key], str):
+            raise UsageError(f"{path}: {key} must be a string, got {type(data[key]).__name__}")
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise UsageError(f"{path}: [params] must be a table")
+    taxonomies = data.get("taxonomies", {})
+    if not isinstance(taxonomies, dict) or not all(isinstance(v, str) for v in taxonomies.values()):
+        raise UsageError(f"{path}: [taxonomies] must be a table of file paths")
+    generate = data.get("generate", {})
+    if not isinstance(generate, dict):
+        raise UsageError(f"{path}: [generate] must be a table")
+    nightly = data.get("nightly", {})
+    if not isinstance(nightly, dict):
+        raise UsageError(f"{path}: [nightly] must be a table")
+    return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, nightly=nightly,
+                         **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
+
+
+def resolve_params(kind_defaults: dict[str, Any], *layers: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    """Defaults overridden layer by layer (e.g. luigi.cfg, then dataset.toml); unknown names and wrong types fail."""
+    resolved = dict(kind_defaults)
+    for origin, layer in layers:
+        for name, value in layer.items():
+            if name not in kind_defaults:
+                raise UsageError(f"{origin}: unknown parameter {name!r} (known: {', '.join(sorted(kind_defaults))})")
+            resolved[name] = _coerce(origin, name, value, kind_defaults[name])
+    return resolved
+
+
+def _coerce(origin: str, name: str, value: Any, default: Any) -> Any:
+    if isinstance(value, str) and not isinstance(default, str):
+        value = _parse_scalar(value)
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+    elif isinstance(default, (int, float)):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value) if isinstance(default, float) else value
+    elif isinstance(default, str) and isinstance(value, str):
+        return value
+    elif default is None or isinstance(value, type(default)):
+        return value
+    raise UsageError(f"{origin}: parameter {name!r} must be {type(default).__name__}, got {value!r}")
+
+
+def _parse_scalar(text: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text

@@ -1,0 +1,135 @@
+"""B1/B2 loading: questions with their gold answers, and one model's predictions, as column tables."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..core.progress import track
+from ..core.records import LoadResult, Reject
+from .fields import (
+    LINE_ID,
+    PREDICTION_FIELDS,
+    QUESTION_FIELDS,
+    get_ground_truth_answer,
+    get_record_id,
+    gold_answer_texts,
+    is_missing,
+    resolve_field,
+)
+from .readers import iter_records
+
+
+class GoldRules(Protocol):
+    """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable."""
+
+    def question_fields(self, record: dict, question: str | None) -> dict[str, Any]: ...
+
+    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None: ...
+
+
+def _accepted_rows(path: Path, result: LoadResult, build_row: Callable) -> Iterator[tuple[Any, ...]]:
+    """Rows of `path` that `build_row` accepts and whose id is new; the others go to result.rejects."""
+    first_line: dict[str, int | None] = {}
+    for position, item in enumerate(track(iter_records(path), f"reading {path.name}"), start=1):
+        result.input_rows += 1
+        if isinstance(item, Reject):
+            result.rejects.append(item)
+            continue
+        line, record, location = item
+        reason, row = build_row(record, line, position)
+        if reason is None and row[0] in first_line:
+            reason = f"duplicate id {row[0]!r} (first seen at line {first_line[row[0]]})"
+        if reason is not None:
+            result.rejects.append(Reject(str(path), line, reason, location))
+            continue
+        first_line[row[0]] = line
+        yield (*row, line)
+
+
+def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None]) -> LoadResult:
+    """Questions with their gold answers; rows without id or gold, duplicates and unreadable rows are set aside."""
+    result = LoadResult(columns={})
+    ids, lines, questions, golds, extras = [], [], [], [], []
+    for row_id, question, gold, extra, line in _accepted_rows(path, result, partial(_question_row, kind=kind,
+                                                                                      fields=fields)):
+        ids.append(row_id)
+        lines.append(line)
+        questions.append(question)
+        golds.append(gold)
+        extras.append(extra)
+    result.columns = {"id": ids, "line": lines, "question": questions, "golds": golds}
+    for name in dict.fromkeys(name for extra in extras for name in extra):
+        result.columns[name] = [extra.get(name) for extra in extras]
+    return result
+
+
+def _question_row(
+    record: Any, line: int | None, position: int, kind: GoldRules, fields: dict[str, str | None]
+) -> tuple[str | None, tuple]:
+    """(why the row is set aside or None, (id, question, golds, kind fields))."""
+    if not isinstance(record, dict):
+        return f"expected a JSON object, got {type(record).__name__}", ()
+    row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
+    if row_id is None:
+        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", ()
+    gold_field = fields.get("gold_field")
+    gold_value = resolve_field(record, gold_field, ()) if gold_field else get_ground_truth_answer(record)
+    golds = gold_answer_texts(gold_value)
+    question = resolve_field(record, fields.get("question_field"), QUESTION_FIELDS)
+    question = None if is_missing(question) else str(question)
+    try:
+        extra = kind.question_fields(record, question)
+    except (TypeError, ValueError) as exc:
+        return f"wrong type: {exc}", ()
+    problem = kind.check_gold(golds, extra)
+    if problem is not None:
+        return problem, ()
+    return None, (row_id, question, golds, extra)
+
+
+def load_predictions(path: Path, fields: dict[str, str | None]) -> LoadResult:
+    """One model's predictions; rows without id or prediction, non-text predictions and duplicates are set aside."""
+    result = LoadResult(columns={})
+    ids, lines, predictions, confidences = [], [], [], []
+    for row_id, prediction, confidence, line in _accepted_rows(path, result, partial(_prediction_row, fields=fields)):
+        ids.append(row_id)
+        lines.append(line)
+        predictions.append(prediction)
+        confidences.append(confidence)
+    result.columns = {"id": ids, "line": lines, "prediction": predictions, "confidence": confidences}
+    return result
+
+
+def _prediction_row(
+    record: Any, line: int | None, position: int, fields: dict[str, str | None]
+) -> tuple[str | None, tuple]:
+    """(why the row is set aside or None, (id, prediction text, confidence))."""
+    if not isinstance(record, dict):
+        return f"expected a JSON object, got {type(record).__name__}", ()
+    row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
+    if row_id is None:
+        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", ()
+    names = (fields["prediction_field"],) if fields.get("prediction_field") else PREDICTION_FIELDS
+    present = [name for name in names if record.get(name) is not None]
+    if not present:
+        return f"no prediction (looked for {', '.join(names)})", ()
+    value = record[present[0]]
+    if isinstance(value, (dict, list)):
+        return f"wrong type: prediction {present[0]!r} is a {type(value).__name__}, expected text", ()
+    if isinstance(value, float) and value != value:
+        return f"no prediction ({present[0]!r} is NaN)", ()
+    confidence = record.get("confidence")
+    if confidence is not None and not _is_probability(confidence):
+        return f"wrong type: confidence {confidence!r} is not a number between 0 and 1", ()
+    return None, (row_id, str(value), None if confidence is None else float(confidence))
+
+
+def _is_probability(value: Any) -> bool:
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return False
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0

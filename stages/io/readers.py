@@ -1,0 +1,175 @@
+"""Read records from jsonl / json / csv / parquet files, setting malformed rows aside with their line."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..core.records import Reject
+
+SUPPORTED_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
+Record = tuple[int | None, Any, str | None]  # (line, record or None, location)
+
+
+def iter_records(path: Path) -> Iterator[Record | Reject]:
+    """Yield (line, record, location) per row of `path`, or a Reject for a row that cannot be read."""
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        yield from _iter_jsonl(path)
+    elif suffix == ".json":
+        yield from _iter_json(path)
+    elif suffix == ".csv":
+        yield from _iter_csv(path)
+    elif suffix == ".parquet":
+        yield from _iter_parquet(path)
+    else:
+        raise ValueError(f"unsupported file type {suffix!r} for {path} (use one of {', '.join(SUPPORTED_SUFFIXES)})")
+
+
+def _iter_jsonl(path: Path) -> Iterator[Record | Reject]:
+    source = str(path)
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            if raw.isspace() or not raw:
+                continue
+            yield _decode_jsonl_line(source, number, raw)
+
+
+def _decode_jsonl_line(source: str, number: int, raw: bytes) -> Record | Reject:
+    try:
+        return (number, orjson.loads(raw), None)
+    except orjson.JSONDecodeError as exc:
+        reason = "undecodable bytes (not UTF-8)" if _is_undecodable(raw) else f"malformed JSON: {exc}"
+        return Reject(source, number, reason)
+
+
+def _is_undecodable(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def _iter_json(path: Path) -> Iterator[Record | Reject]:
+    source = str(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        yield Reject(source, None, f"undecodable bytes (not UTF-8) at byte {exc.start}")
+        return
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        yield from _iter_json_array(text, source)
+        return
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        yield Reject(source, exc.lineno, f"malformed JSON: {exc.msg}")
+        return
+    yield from _iter_json_document(document)
+
+
+def _iter_json_array(text: str, source: str) -> Iterator[Record | Reject]:
+    """Decode a top-level JSON array element by element so each record keeps its line number."""
+    decoder = json.JSONDecoder()
+    position = text.index("[") + 1
+    line = text.count("\n", 0, position) + 1
+    index = 0
+    while True:
+        end = _skip_space(text, position)
+        line += text.count("\n", position, end)
+        position = end
+        if position >= len(text):
+            yield Reject(source, line, "malformed JSON: array is not closed")
+            return
+        if text[position] == "]":
+            return
+        if index and text[position] == ",":
+            position += 1
+            continue
+        try:
+            record, end = decoder.raw_decode(text, position)
+        except json.JSONDecodeError as exc:
+            yield Reject(source, exc.lineno, f"malformed JSON: {exc.msg}; the rest of the file is unreadable")
+            return
+        yield (line, record, f"[{index}]")
+        line += text.count("\n", position, end)
+        position = end
+        index += 1
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
+
+
+def _iter_json_document(document: Any) -> Iterator[Record | Reject]:
+    """Flatten the whole-document shapes: seed 003's test_cases_by_scene, SQuAD (data → paragraphs → qas) and
+    {id: answer} maps."""
+    if isinstance(document, dict) and isinstance(document.get("test_cases_by_scene"), dict):
+        for scene, cases in document["test_cases_by_scene"].items():
+            for index, case in enumerate(cases if isinstance(cases, list) else [cases]):
+                record = {"scene": scene, **case} if isinstance(case, dict) else case
+                yield (None, record, f"test_cases_by_scene[{json.dumps(scene, ensure_ascii=False)}][{index}]")
+        return
+    if isinstance(document, dict) and isinstance(document.get("data"), list):
+        for a, article in enumerate(document["data"]):
+            for p, paragraph in enumerate(article.get("paragraphs", []) if isinstance(article, dict) else []):
+                for q, qa in enumerate(paragraph.get("qas", []) if isinstance(paragraph, dict) else []):
+                    if isinstance(qa, dict):
+                        qa = {**qa, "context": paragraph.get("context"), "title": article.get("title")}
+                    yield (None, qa, f"data[{a}].paragraphs[{p}].qas[{q}]")
+        return
+    if isinstance(document, dict):
+        for key, value in document.items():
+            record = value if isinstance(value, dict) else {"prediction": value}
+            yield (None, {"id": key, **record}, f"[{json.dumps(key, ensure_ascii=False)}]")
+        return
+    yield (1, document, None)
+
+
+def _iter_csv(path: Path) -> Iterator[Record | Reject]:
+    source = str(path)
+    text = path.read_bytes().decode("utf-8-sig", errors="surrogateescape")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        return
+    header = [name.strip() for name in header]
+    start = reader.line_num + 1
+    for row in reader:
+        line, start = start, reader.line_num + 1
+        if not any(cell.strip() for cell in row):
+            continue
+        if any(_has_surrogates(cell) for cell in row):
+            yield Reject(source, line, "undecodable bytes (not UTF-8)")
+        elif len(row) != len(header):
+            yield Reject(source, line, f"expected {len(header)} fields, got {len(row)}")
+        else:
+            yield (line, dict(zip(header, row)), None)
+
+
+def _has_surrogates(cell: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" for ch in cell)
+
+
+def _iter_parquet(path: Path) -> Iterator[Record | Reject]:
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # a broken file is one reject, never a crash
+        yield Reject(str(path), None, f"unreadable parquet file: {exc}")
+        return
+    for number, record in enumerate(table.to_pylist(), start=1):
+        yield (number, record, f"row {number}")

@@ -1,0 +1,106 @@
+"""Registry of task kinds: each kind names its parameters and implements normalize → match → score → compare."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..core.errors import UsageError
+from ..core.records import Columns, LoadResult
+from ..io.loading import load_predictions, load_questions
+
+
+class Kind:
+    """One task kind. Subclasses are pure functions of columns and parameters; the pipeline calls them per stage."""
+
+    name: ClassVar[str]
+    defaults: ClassVar[dict[str, Any]] = {}
+    stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
+    document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
+    paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
+
+    def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
+        """B1: the items to score with their ground truth."""
+        return load_questions(path, self, fields)
+
+    def load_predictions(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
+        """B2: one model's predictions."""
+        return load_predictions(path, fields)
+
+    def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
+        """Extra B1 columns this kind needs from a question record."""
+        return {}
+
+    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
+        """Why these gold answers cannot be scored by this kind, or None when they can."""
+        return None if golds else "no gold answer"
+
+    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        raise NotImplementedError
+
+    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        raise NotImplementedError
+
+    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        raise NotImplementedError
+
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+        """Models side by side for one dataset (B6)."""
+        raise NotImplementedError
+
+    def render(self, dataset: str, report: dict[str, Any]) -> str:
+        """The dataset report as console text."""
+        raise NotImplementedError
+
+    def render_markdown(self, dataset: str, report: dict[str, Any]) -> str | None:
+        """The dataset report as Markdown, for kinds that write one beside the JSON."""
+        return None
+
+    def report_files(self, dataset: str, report: dict[str, Any], rows_by_model: dict[str, Columns]) -> dict[str, bytes]:
+        """Further B6 files (name → bytes) written beside the report."""
+        return {}
+
+    def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
+        """Per-item values of each paired metric, aligned with scored["id"]; their mean over non-null values is the
+        model's report metric, so two nights can be compared item by item."""
+        return {metric: [None if v is None else float(v) for v in scored[metric]] for metric in self.paired_metrics}
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        """Share of predictions this kind could read (a letter, a verdict, an answer), or None when it has no such step."""
+        return None
+
+    def params_for(self, stage: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The subset of resolved parameters that `stage` depends on."""
+        return {name: params[name] for name in self.stage_params.get(stage, ())}
+
+
+def rank_models(metrics_by_model: dict[str, dict[str, Any]], metric: str) -> dict[str, Any]:
+    """The comparison every kind starts from: its primary metric and the models best first (undefined last)."""
+    ranking = sorted(metrics_by_model, key=lambda model: -(metrics_by_model[model][metric] or 0.0))
+    return {"primary_metric": metric, "ranking": ranking}
+
+
+_KINDS: dict[str, Kind] = {}
+
+
+def register_kind(name: str) -> Callable[[type[Kind]], type[Kind]]:
+    """Class decorator: make a Kind available by name (dataset.toml `kind`)."""
+
+    def decorate(cls: type[Kind]) -> type[Kind]:
+        cls.name = name
+        _KINDS[name] = cls()
+        return cls
+
+    return decorate
+
+
+def get_kind(name: str) -> Kind:
+    """The registered kind called `name`."""
+    try:
+        return _KINDS[name]
+    except KeyError:
+        raise UsageError(f"unknown kind {name!r} (known: {', '.join(sorted(_KINDS))})") from None
+
+
+def kind_names() -> list[str]:
+    return sorted(_KINDS)

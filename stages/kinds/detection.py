@@ -1,0 +1,38 @@
+"""Kind detection for datasets whose dataset.toml names no kind."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..core.records import Reject
+from ..io.fields import QUESTION_FIELDS, get_ground_truth_answer, gold_answer_texts, resolve_field
+from ..io.readers import iter_records
+from ..text.verdict import UNPARSED, normalize_verdict
+from .multiple_choice.options import find_options
+
+_FACT_NAMES = re.compile(r"fever|hover|fact|claim|verif", re.IGNORECASE)
+SAMPLE_ROWS = 50
+
+
+def _has_options(record: dict) -> bool:
+    try:
+        return bool(find_options(record, resolve_field(record, None, QUESTION_FIELDS + ("Question",))))
+    except (TypeError, ValueError):
+        return False
+
+
+def detect_kind(dataset_name: str, questions_path: Path) -> str:
+    """'multiple_choice' when most sampled questions have options; 'fact_verification' when the golds are
+    verdicts and the dataset is about claims (seed 002); else 'qa'."""
+    records = []
+    for item in iter_records(questions_path):
+        if not isinstance(item, Reject) and isinstance(item[1], dict):
+            records.append(item[1])
+        if len(records) >= SAMPLE_ROWS:
+            break
+    if records and sum(_has_options(record) for record in records) * 2 > len(records):
+        return "multiple_choice"
+    golds = [gold_answer_texts(get_ground_truth_answer(record)) for record in records]
+    all_verdicts = bool(golds) and all(g and normalize_verdict(g[0]) != UNPARSED for g in golds)
+    about_claims = _FACT_NAMES.search(dataset_name) is not None or any("claim" in r for r in records)
+    return "fact_verification" if all_verdicts and about_claims else "qa"

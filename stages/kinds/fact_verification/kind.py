@@ -1,0 +1,73 @@
+"""Fact-verification kind: verdicts normalized to T / F / uncertain, confusion matrix and per-class metrics."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ...core.records import Columns
+from ...core.text_table import RULE, format_table, percent
+from ...text.verdict import UNPARSED, VERDICT_LABELS, normalize_verdict
+from ..base import Kind, rank_models, register_kind
+from .classification import classification_report
+
+MISSING = "missing"
+LABEL_ORDER = (*VERDICT_LABELS, UNPARSED, MISSING)
+
+
+@register_kind("fact_verification")
+class FactVerification(Kind):
+    paired_metrics = {"accuracy": "binary"}
+    """Claims judged T / F / uncertain; an answer that names no verdict is 'unparsed', never a guess."""
+
+    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
+        if not golds:
+            return "no gold answer"
+        if normalize_verdict(golds[0]) == UNPARSED:
+            return f"gold verdict {golds[0]!r} is not T / F / uncertain"
+        return None
+
+    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        gold = [normalize_verdict(golds[0]) for golds in joined["golds"]]
+        predicted = [MISSING if p is None else normalize_verdict(p) for p in joined["prediction"]]
+        columns = {"id": joined["id"], "gold_label": gold, "predicted_label": predicted}
+        return columns, {"predicted_labels": dict(Counter(predicted))}
+
+    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        correct = [p == g for p, g in zip(normalized["predicted_label"], normalized["gold_label"])]
+        columns = {**normalized, "correct": correct}
+        return columns, {"correct": sum(correct), "unparsed": normalized["predicted_label"].count(UNPARSED)}
+
+    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        report = classification_report(matched["gold_label"], matched["predicted_label"], LABEL_ORDER)
+        columns = {"id": matched["id"], "accuracy": [1.0 if c else 0.0 for c in matched["correct"]]}
+        return columns, report
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        unparsed = sum(metrics["confusion_matrix"].get(UNPARSED, {}).values())
+        return 1 - unparsed / metrics["rows"] if metrics["rows"] else None
+
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+        return rank_models(metrics_by_model, "accuracy")
+
+    def render(self, dataset: str, report: dict[str, Any]) -> str:
+        blocks = []
+        for model, m in report["models"].items():
+            labels = m["labels"]
+            matrix = m["confusion_matrix"]
+            rows = [[p, *(str(matrix[p][t]) for t in labels), str(sum(matrix[p].values()))] for p in labels]
+            rows.append(["总计", *(str(sum(matrix[p][t] for p in labels)) for t in labels), str(m["rows"])])
+            per_class = [
+                [label, percent(c["precision"]), percent(c["recall"]), percent(c["f1"]), str(c["support"])]
+                for label, c in m["per_class"].items()
+            ]
+            for name in ("macro_avg", "weighted_avg"):
+                avg = m[name]
+                per_class.append([name, percent(avg["precision"]), percent(avg["recall"]), percent(avg["f1"]), ""])
+            blocks.append(
+                f"模型: {model}\n混淆矩阵 (Confusion Matrix):\n"
+                + format_table(["预测 \\ 真实", *labels, "总计"], rows)
+                + "\n\n各类别指标:\n"
+                + format_table(["类别", "Precision", "Recall", "F1-Score", "Support"], per_class)
+                + f"\n\n总体准确率 (Accuracy): {percent(m['accuracy'])}\n{RULE}"
+            )
+        return "\n".join(blocks)

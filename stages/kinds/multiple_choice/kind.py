@@ -1,0 +1,93 @@
+"""Multiple-choice kind (seed 000): gold and reply resolved to option letters, accuracy and extraction rate."""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Any
+
+from ...core.records import Columns
+from ...core.text_table import format_table, percent
+from ..base import Kind, rank_models, register_kind
+from .extraction import clean_reply, extract_choice
+from .options import find_options, options_from_text
+
+logger = logging.getLogger(__name__)
+
+
+def check_answer_match(golden: str, prediction: str, question: str | None = None,
+                       similarity_threshold: float = 0.7) -> bool:
+    """True when the reply names the golden option (seed 000); a reply without a letter needs the question."""
+    options = options_from_text(question) if question else None
+    gold = extract_choice(golden, options)
+    reply = extract_choice(prediction, options, similarity_threshold)
+    if reply.letter is None and options is None:
+        logger.warning("prediction %r names no option letter and no question with options was given", prediction)
+        return False
+    return gold.letter is not None and gold.letter == reply.letter
+
+
+@register_kind("multiple_choice")
+class MultipleChoice(Kind):
+    paired_metrics = {"accuracy": "binary"}
+    """Replies as letters or option text; unparsed and ambiguous replies are counted, never guessed."""
+
+    defaults = {"similarity_threshold": 0.7, "margin": 0.1}
+    stage_params = {"B4": ("similarity_threshold", "margin")}
+
+    def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
+        return {"options": find_options(record, question)}
+
+    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
+        if not golds:
+            return "no gold answer"
+        if not fields.get("options"):
+            return "no options found (options / choices field, A/B/C/D columns, or options in the question text)"
+        if extract_choice(golds[0], fields["options"]).letter is None:
+            return f"gold answer {golds[0]!r} names no option"
+        return None
+
+    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        gold = [extract_choice(golds[0], options).letter for golds, options in zip(joined["golds"], joined["options"])]
+        replies = [None if p is None else clean_reply(p) for p in joined["prediction"]]
+        columns = {"id": joined["id"], "options": joined["options"], "gold_letter": gold, "reply": replies}
+        return columns, {}
+
+    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        results = [
+            extract_choice(reply, options, params["similarity_threshold"], params["margin"])
+            for reply, options in zip(normalized["reply"], normalized["options"])
+        ]
+        letters = [r.letter for r in results]
+        correct = [letter is not None and letter == gold for letter, gold in zip(letters, normalized["gold_letter"])]
+        columns = {
+            "id": normalized["id"], "gold_letter": normalized["gold_letter"], "letter": letters,
+            "rule": [r.rule for r in results], "score": [r.score for r in results], "correct": correct,
+        }
+        unparsed = [row_id for row_id, letter in zip(normalized["id"], letters) if letter is None]
+        return columns, {"rules": dict(Counter(columns["rule"])), "unparsed": unparsed}
+
+    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        rows = len(matched["id"])
+        extracted = sum(letter is not None for letter in matched["letter"])
+        metrics = {
+            "rows": rows,
+            "accuracy": sum(matched["correct"]) / rows if rows else None,
+            "extraction_rate": extracted / rows if rows else None,
+            "accuracy_when_extracted": (sum(matched["correct"]) / extracted) if extracted else None,
+            "rules": dict(Counter(matched["rule"])),
+        }
+        return {"id": matched["id"], "accuracy": [float(c) for c in matched["correct"]]}, metrics
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        return metrics["extraction_rate"]
+
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+        return rank_models(metrics_by_model, "accuracy")
+
+    def render(self, dataset: str, report: dict[str, Any]) -> str:
+        rows = [
+            [model, str(m["rows"]), percent(m["accuracy"]), percent(m["extraction_rate"]),
+             ", ".join(f"{rule} {n}" for rule, n in sorted(m["rules"].items(), key=lambda kv: -kv[1]))]
+            for model, m in report["models"].items()
+        ]
+        return format_table(["model", "样本数", "Accuracy", "Extraction rate", "rules fired"], rows)

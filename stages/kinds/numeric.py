@@ -1,0 +1,183 @@
+"""Numeric answers (seed 004): tolerance match, proportional similarity, 70/30 numeric/text, correct/partial/wrong."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from ..core.records import Columns
+from ..core.text_table import format_table, percent
+from ..text.numbers import choose_cued_number, choose_number, numbers_in_prepared, prepare
+from .base import Kind, rank_models, register_kind
+
+UNSCORABLE = "unscorable"
+MISSING = "missing"
+
+
+def numeric_answer(text: str, choice: str = "auto") -> tuple[float | None, str]:
+    """(the answer's number or None, normalized text): lowercase, numbers in canonical form, no punctuation."""
+    prepared = prepare(text)
+    mentions = numbers_in_prepared(prepared)
+    if choice == "auto" and len(mentions) > 1:
+        chosen = choose_cued_number(prepared, mentions)
+    else:
+        chosen = choose_number(prepared, mentions, choice)
+    pieces, position = [], 0
+    for mention in mentions:
+        pieces.append(prepared[position:mention.start])
+        pieces.append(f" {mention.value:.12g} ")
+        position = mention.end
+    pieces.append(prepared[position:])
+    normalized = re.sub(r"[^\w\s.+-]|[.+-](?!\d)", " ", "".join(pieces).lower())
+    return (chosen.value if chosen else None), " ".join(normalized.split())
+
+
+def score_numeric(gold_value: float | None, gold_text: str, predicted_value: float | None, predicted_text: str,
+                  abs_tol: float = 0.01, rel_tol: float = 0.0, numeric_weight: float = 0.7,
+                  correct_threshold: float = 0.8, partial_threshold: float = 0.5) -> dict[str, Any]:
+    """Seed 004's comparison of two normalized answers and their numbers. When both hold a number, only a match
+    within tolerance is correct: a near miss (1234561 for 1234569) is at most partial, however close."""
+    both = gold_value is not None and predicted_value is not None
+    numeric_match = both and abs(gold_value - predicted_value) <= max(abs_tol, rel_tol * abs(gold_value))
+    if not both:
+        numeric_similarity = None
+    elif numeric_match:
+        numeric_similarity = 1.0
+    else:
+        scale = max(abs(gold_value), abs(predicted_value))
+        numeric_similarity = max(0.0, 1.0 - abs(gold_value - predicted_value) / scale) if scale else 1.0
+    text_similarity = fuzz.ratio(gold_text, predicted_text) / 100
+    exact_match = gold_text == predicted_text
+    if both:
+        overall = numeric_weight * numeric_similarity + (1 - numeric_weight) * text_similarity
+    else:
+        overall = text_similarity
+    if exact_match or numeric_match or (not both and overall > correct_threshold):
+        label = "correct"
+    elif overall > partial_threshold:
+        label = "partial"
+    else:
+        label = "wrong"
+    return {
+        "exact_match": exact_match, "numeric_match": bool(numeric_match), "numeric_similarity": numeric_similarity,
+        "text_similarity": text_similarity, "overall": overall, "label": label,
+        "gold_value": gold_value, "predicted_value": predicted_value,
+    }
+
+
+def compare_numeric(golden: str, prediction: str, abs_tol: float = 0.01, rel_tol: float | None = None,
+                    numeric_weight: float = 0.7, correct_threshold: float = 0.8, partial_threshold: float = 0.5,
+                    number_choice: str = "auto") -> dict[str, Any]:
+    """exact_match, numeric_match (within abs_tol or rel_tol), numeric_similarity, text_similarity, overall
+    (numeric_weight × numeric + rest × text when both hold a number, else text) and label: correct, partial
+    (overall > partial_threshold) or wrong. With numbers on both sides correct means within tolerance."""
+    gold_value, gold_text = numeric_answer(golden, number_choice)
+    predicted_value, predicted_text = numeric_answer(prediction, number_choice)
+    return score_numeric(gold_value, gold_text, predicted_value, predicted_text, abs_tol, rel_tol or 0.0,
+                         numeric_weight, correct_threshold, partial_threshold)
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+@register_kind("numeric")
+class NumericAnswers(Kind):
+    paired_metrics = {"accuracy": "binary", "mean_overall": "mean"}
+    """Numbers with tolerance and units; a row without ground truth is unscorable, never scored."""
+
+    defaults = {
+        "number_choice": "auto", "abs_tol": 0.01, "rel_tol": 0.0, "numeric_weight": 0.7,
+        "correct_threshold": 0.8, "partial_threshold": 0.5, "baseline_model": "",
+    }
+    stage_params = {
+        "B3": ("number_choice",),
+        "B4": ("abs_tol", "rel_tol", "numeric_weight", "correct_threshold", "partial_threshold"),
+        "B6": ("baseline_model",),
+    }
+
+    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
+        return None  # no ground truth → unscorable in B4, counted and listed
+
+    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        gold = [numeric_answer(golds[0], params["number_choice"]) if golds else (None, None) for golds in joined["golds"]]
+        predicted = [(None, None) if p is None else numeric_answer(p, params["number_choice"])
+                     for p in joined["prediction"]]
+        columns = {
+            "id": joined["id"], "has_gold": [bool(g) for g in joined["golds"]],
+            "gold_value": [g[0] for g in gold], "gold_text": [g[1] for g in gold],
+            "predicted_value": [p[0] for p in predicted], "predicted_text": [p[1] for p in predicted],
+            "confidence": joined.get("confidence", [None] * len(joined["id"])),
+        }
+        return columns, {"predictions_without_number": sum(p[0] is None and p[1] is not None for p in predicted)}
+
+    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        tolerances = {k: params[k] for k in self.stage_params["B4"]}
+        rows = []
+        for i in range(len(normalized["id"])):
+            if not normalized["has_gold"][i]:
+                rows.append({"label": UNSCORABLE})
+            elif normalized["predicted_text"][i] is None:
+                rows.append({"label": MISSING, "overall": 0.0})
+            else:
+                rows.append(score_numeric(normalized["gold_value"][i], normalized["gold_text"][i],
+                                          normalized["predicted_value"][i], normalized["predicted_text"][i],
+                                          **tolerances))
+        names = ("exact_match", "numeric_match", "numeric_similarity", "text_similarity", "overall", "label")
+        columns = {"id": normalized["id"], **{n: [row.get(n) for row in rows] for n in names},
+                   "confidence": normalized["confidence"]}
+        unscorable = [i for i, row in zip(normalized["id"], rows) if row["label"] == UNSCORABLE]
+        return columns, {"labels": dict(Counter(columns["label"])), "unscorable": unscorable}
+
+    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        scorable = [i for i, label in enumerate(matched["label"]) if label != UNSCORABLE]
+        correct = [matched["label"][i] == "correct" for i in scorable]
+        weighted = [(matched["confidence"][i], c) for i, c in zip(scorable, correct)
+                    if isinstance(matched["confidence"][i], (int, float))]
+        weight = sum(w for w, _ in weighted)
+        metrics = {
+            "rows": len(matched["id"]), "scorable": len(scorable), "unscorable": len(matched["id"]) - len(scorable),
+            "accuracy": _mean([float(c) for c in correct]),
+            "partial_rate": _mean([float(matched["label"][i] == "partial") for i in scorable]),
+            "exact_match": _mean([float(bool(matched["exact_match"][i])) for i in scorable]),
+            "numeric_match": _mean([float(bool(matched["numeric_match"][i])) for i in scorable]),
+            "mean_overall": _mean([matched["overall"][i] or 0.0 for i in scorable]),
+            "confidence_weighted_accuracy": (sum(w * c for w, c in weighted) / weight) if weight else None,
+            "labels": dict(Counter(matched["label"])),
+        }
+        return {"id": matched["id"], "overall": matched["overall"], "label": matched["label"]}, metrics
+
+    def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
+        """Accuracy and overall score per scorable item; unscorable items are null, as they are outside the means."""
+        scorable = [label != UNSCORABLE for label in scored["label"]]
+        return {"accuracy": [float(label == "correct") if ok else None for ok, label in zip(scorable, scored["label"])],
+                "mean_overall": [(overall or 0.0) if ok else None for ok, overall in zip(scorable, scored["overall"])]}
+
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+        comparison = rank_models(metrics_by_model, "accuracy")
+        baseline = params.get("baseline_model")
+        if baseline and baseline in metrics_by_model:
+            base = metrics_by_model[baseline]
+            comparison["baseline"] = baseline
+            comparison["vs_baseline"] = {
+                model: {k: (m[k] - base[k]) if m[k] is not None and base[k] is not None else None
+                        for k in ("accuracy", "mean_overall")}
+                for model, m in metrics_by_model.items() if model != baseline
+            }
+        elif baseline:
+            comparison["baseline_missing"] = baseline
+        return comparison
+
+    def render(self, dataset: str, report: dict[str, Any]) -> str:
+        vs = report["comparison"].get("vs_baseline", {})
+        rows = [
+            [model, str(m["scorable"]), str(m["unscorable"]), percent(m["accuracy"]), percent(m["partial_rate"]),
+             percent(m["numeric_match"]), percent(m["confidence_weighted_accuracy"]),
+             percent(vs[model]["accuracy"]) if model in vs else "-"]
+            for model, m in report["models"].items()
+        ]
+        header = ["model", "scorable", "unscorable", "Accuracy", "Partial", "Numeric match", "Conf-weighted",
+                  f"Δ vs {report['comparison'].get('baseline', 'baseline')}"]
+        return format_table(header, rows)

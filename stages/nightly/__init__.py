@@ -1,0 +1,1 @@
+"""Nightly runs: the metric history over nights and the regression tests between two nights."""

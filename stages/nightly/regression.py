@@ -1,0 +1,161 @@
+"""Night over night: a drop is a regression when it is larger than a set size and significant on the same items."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..core.errors import UsageError
+from ..core.records import Columns
+from .history import ITEM_COLUMNS
+
+BOOTSTRAP_DRAWS = 200_000_000  # resamples × items drawn at most (about 4 s); larger sets resample less
+MIN_RESAMPLES = 1000  # below this the bootstrap is replaced by its normal limit (sets above 200k items)
+CHUNK_DRAWS = 1 << 23
+
+
+@dataclass(frozen=True)
+class RegressionSettings:
+    """How big and how sure a drop must be to count (luigi.cfg [nightly], dataset.toml [nightly])."""
+
+    min_drop: float = 0.02
+    alpha: float = 0.05
+    bootstrap_resamples: int = 10000
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.min_drop <= 1:
+            raise UsageError(f"nightly min_drop must be within [0, 1], got {self.min_drop}")
+        if not 0 < self.alpha < 1:
+            raise UsageError(f"nightly alpha must be within (0, 1), got {self.alpha}")
+        if self.bootstrap_resamples < 100:
+            raise UsageError(f"nightly bootstrap_resamples must be at least 100, got {self.bootstrap_resamples}")
+
+    def described(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def mcnemar_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> tuple[float, int, int]:
+    """One-sided exact McNemar test that accuracy fell: (p, items right before and wrong now, the reverse)."""
+    from scipy.stats import binomtest
+    lost = sum(1 for b, a in zip(before, after) if b >= 0.5 > a)
+    gained = sum(1 for b, a in zip(before, after) if a >= 0.5 > b)
+    if lost + gained == 0:
+        return 1.0, 0, 0
+    return float(binomtest(lost, lost + gained, 0.5, alternative="greater").pvalue), lost, gained
+
+
+def paired_bootstrap_drop_pvalue(before: Sequence[float], after: Sequence[float], resamples: int = 10000,
+                                 seed: int = 0) -> float:
+    """One-sided paired bootstrap test that the mean fell: the share of resampled mean differences that are not
+    below zero (items resampled with replacement, the same items on both nights)."""
+    import numpy as np
+    differences = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
+    n = differences.size
+    if n == 0:
+        return 1.0
+    rng = np.random.default_rng(seed)
+    chunk = max(1, CHUNK_DRAWS // n)
+    not_below = 0
+    for start in range(0, resamples, chunk):
+        size = min(chunk, resamples - start)
+        means = differences[rng.integers(0, n, size=(size, n))].mean(axis=1)
+        not_below += int(np.count_nonzero(means >= -1e-12))
+    return (not_below + 1) / (resamples + 1)
+
+
+def normal_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> float:
+    """The large-sample limit of the paired bootstrap: P(mean difference ≥ 0) under a normal with the observed
+    mean and standard error."""
+    import numpy as np
+    from scipy.stats import norm
+    differences = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
+    mean = float(differences.mean())
+    error = float(differences.std() / np.sqrt(differences.size))
+    if error == 0:
+        return 1.0 if mean >= 0 else 0.0
+    return float(norm.cdf(mean / error))
+
+
+def bootstrap_resamples(requested: int, items: int) -> int:
+    """Resamples affordable for `items` paired items: the requested number, fewer for large sets, 0 when even
+    MIN_RESAMPLES would draw more than BOOTSTRAP_DRAWS (then the normal limit is used)."""
+    affordable = BOOTSTRAP_DRAWS // max(items, 1)
+    if affordable < MIN_RESAMPLES:
+        return 0
+    return min(requested, affordable)
+
+
+def compare_metric(before: dict[str, float | None], after: dict[str, float | None], test: str,
+                   settings: RegressionSettings) -> dict[str, Any]:
+    """Compare one metric's per-item values (item id → value) of two nights on the items both scored. A mean metric
+    whose values are all 0 or 1 (F1 of one-word answers) is tested like an accuracy: with few items changed the
+    bootstrap would call a drop significant that McNemar, on the same information, does not."""
+    paired = sorted(i for i in before.keys() & after.keys() if before[i] is not None and after[i] is not None)
+    old = [float(before[i]) for i in paired]
+    new = [float(after[i]) for i in paired]
+    result: dict[str, Any] = {"test": test, "paired_items": len(paired),
+                              "items_only_before": len(before.keys() - after.keys()),
+                              "items_only_after": len(after.keys() - before.keys())}
+    if not paired:
+        return {**result, "before": None, "after": None, "delta": None, "p_value": None, "regression": False,
+                "reason": "no item scored on both nights"}
+    mean_before, mean_after = sum(old) / len(old), sum(new) / len(new)
+    delta = mean_after - mean_before
+    zero_one = test == "mean" and all(v in (0.0, 1.0) for v in (*old, *new))
+    if test == "binary" or zero_one:
+        p_value, lost, gained = mcnemar_drop_pvalue(old, new)
+        method = "exact McNemar" + (" (every value 0 or 1)" if zero_one else "")
+        result.update(items_lost=lost, items_gained=gained, method=method)
+    elif test == "mean":
+        resamples = bootstrap_resamples(settings.bootstrap_resamples, len(paired))
+        if resamples:
+            p_value = paired_bootstrap_drop_pvalue(old, new, resamples, settings.seed)
+            result["method"] = f"paired bootstrap, {resamples} resamples"
+        else:
+            p_value = normal_drop_pvalue(old, new)
+            result["method"] = "normal limit of the paired bootstrap"
+    else:
+        raise ValueError(f"unknown paired test {test!r}")
+    large = -delta > settings.min_drop + 1e-12
+    significant = p_value < settings.alpha
+    regression = large and significant
+    if regression:
+        reason = f"dropped {-delta:.4f} > {settings.min_drop} with p={p_value:.4g} < {settings.alpha}"
+    elif delta >= 0:
+        reason = "no drop"
+    elif not large:
+        reason = f"drop {-delta:.4f} within {settings.min_drop}"
+    else:
+        reason = f"drop {-delta:.4f} not significant (p={p_value:.4g} ≥ {settings.alpha})"
+    return {**result, "before": mean_before, "after": mean_after, "delta": delta, "p_value": p_value,
+            "regression": regression, "reason": reason}
+
+
+def compare_nights(before: Columns, after: Columns,
+                   settings_by_dataset: dict[str, RegressionSettings]) -> list[dict[str, Any]]:
+    """Every dataset × model × metric scored tonight, compared with the earlier night's items where it has them.
+
+    Both nights are item-score columns (dataset, model, metric, test, id, value); datasets without settings use the
+    defaults."""
+    grouped_before = _group(before)
+    comparisons = []
+    for key, (test, items) in sorted(_group(after).items()):
+        dataset, model, metric = key
+        row = {"dataset": dataset, "model": model, "metric": metric}
+        if key not in grouped_before:
+            comparisons.append({**row, "test": test, "paired_items": 0, "before": None, "after": None,
+                                "delta": None, "p_value": None, "regression": False,
+                                "reason": "not scored on the earlier night"})
+            continue
+        settings = settings_by_dataset.get(dataset, RegressionSettings())
+        comparisons.append({**row, **compare_metric(grouped_before[key][1], items, test, settings)})
+    return comparisons
+
+
+def _group(columns: Columns) -> dict[tuple[str, str, str], tuple[str, dict[str, float | None]]]:
+    grouped: dict[tuple[str, str, str], tuple[str, dict[str, float | None]]] = {}
+    for dataset, model, metric, test, item, value in zip(*(columns.get(name, []) for name in ITEM_COLUMNS)):
+        grouped.setdefault((dataset, model, metric), (test, {}))[1][str(item)] = (
+            None if value is None or value != value else value)
+    return grouped

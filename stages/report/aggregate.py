@@ -1,0 +1,75 @@
+"""B6: models side by side per dataset, and one summary across datasets."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.records import Columns
+from ..kinds import get_kind
+
+DISTRIBUTION_BINS = 10
+
+
+def build_dataset_report(
+    dataset: str, kind_name: str, metrics_by_model: dict[str, dict], set_aside_by_model: dict[str, dict],
+    params: dict[str, Any] | None = None, scored_by_model: dict[str, Columns] | None = None,
+) -> dict[str, Any]:
+    """One dataset's report: each model's metrics, the kind's comparison, what was set aside per model and, given
+    the B5 rows, each model's distribution of per-item scores."""
+    kind = get_kind(kind_name)
+    comparison = kind.compare(metrics_by_model, params or {})
+    distributions = {model: score_distribution(kind_name, comparison["primary_metric"], scored)
+                     for model, scored in (scored_by_model or {}).items()}
+    return {
+        "dataset": dataset,
+        "kind": kind_name,
+        "models": metrics_by_model,
+        "comparison": comparison,
+        "set_aside": set_aside_by_model,
+        "distributions": {model: d for model, d in distributions.items() if d is not None},
+    }
+
+
+def distribution_metric(kind_name: str, primary: str) -> str:
+    """The per-item metric whose spread a histogram shows best: the primary one if it is graded, else a graded one."""
+    tests = get_kind(kind_name).paired_metrics
+    if tests.get(primary) == "mean":
+        return primary
+    return next((metric for metric, test in tests.items() if test == "mean"), primary)
+
+
+def score_distribution(kind_name: str, primary: str, scored: Columns) -> dict[str, Any] | None:
+    """A histogram over [0, 1] of one model's per-item scores (null items left out), or None if none are scored."""
+    import numpy as np
+    metric = distribution_metric(kind_name, primary)
+    items = get_kind(kind_name).item_scores(scored)
+    if metric not in items:
+        return None
+    values = np.array([v for v in items[metric] if v is not None], dtype=np.float64)
+    counts, edges = np.histogram(np.clip(values, 0.0, 1.0), bins=DISTRIBUTION_BINS, range=(0.0, 1.0))
+    return {"metric": metric, "edges": [round(float(e), 6) for e in edges], "counts": [int(c) for c in counts]}
+
+
+def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """One row per dataset × model with the kind's primary metric and set-aside counts."""
+    rows = []
+    for report in reports:
+        metric = report["comparison"]["primary_metric"]
+        for model, metrics in report["models"].items():
+            aside = report["set_aside"].get(model, {})
+            rows.append(
+                {
+                    "dataset": report["dataset"],
+                    "kind": report["kind"],
+                    "model": model,
+                    "metric": metric,
+                    "value": metrics.get(metric),
+                    "rows": metrics.get("rows"),
+                    **aside,
+                }
+            )
+    return {"datasets": [r["dataset"] for r in reports], "rows": rows}
+
+
+def render_report(report: dict[str, Any]) -> str:
+    """The dataset report as console text, in the kind's own layout."""
+    return get_kind(report["kind"]).render(report["dataset"], report)

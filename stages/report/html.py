@@ -1,0 +1,167 @@
+"""report.html: one self-contained page per run (inline CSS, SVG and script; nothing fetched)."""
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from ..kinds import get_kind
+from .charts import bar_chart, heatmap, line_chart
+
+STYLE = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;margin:24px auto;max-width:1100px;
+color:#222;padding:0 16px}h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd}
+h3{font-size:15px}table{border-collapse:collapse;margin:8px 0 16px}th,td{padding:4px 10px;border-bottom:1px solid #eee;
+text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}table.sortable th{cursor:pointer;
+user-select:none}table.sortable th[data-order=asc]::after{content:" ▲"}table.sortable th[data-order=desc]::after{
+content:" ▼"}tr.regression td{background:#fde2e1}.banner{padding:10px 14px;border-radius:6px;margin:12px 0}
+.banner.bad{background:#fde2e1;border:1px solid #e15759}.banner.good{background:#e3f4e1;border:1px solid #59a14f}
+.charts{display:flex;flex-wrap:wrap;gap:12px}svg.chart{background:#fafafa;border:1px solid #eee;border-radius:4px;
+max-width:100%;height:auto}svg .chart-title{font-weight:600;font-size:13px}svg .tick,svg .legend,svg .axis{font-size:11px;
+fill:#444}svg .grid{stroke:#e4e4e4}.muted{color:#777}
+"""
+
+SCRIPT = """
+function sortKey(cell){const v=cell.dataset.value!==undefined?cell.dataset.value:cell.textContent.trim();
+const n=parseFloat(v);return v!==""&&!isNaN(n)&&isFinite(v)?[0,n]:[v===""?2:1,v];}
+function compareKeys(a,b){if(a[0]!==b[0])return a[0]-b[0];return a[0]===0?a[1]-b[1]:String(a[1]).localeCompare(b[1]);}
+document.querySelectorAll("table.sortable th").forEach(function(th){th.addEventListener("click",function(){
+const table=th.closest("table"),body=table.tBodies[0],col=th.cellIndex,asc=th.dataset.order!=="asc";
+table.querySelectorAll("th").forEach(function(h){delete h.dataset.order;});th.dataset.order=asc?"asc":"desc";
+Array.from(body.rows).sort(function(r1,r2){const c=compareKeys(sortKey(r1.cells[col]),sortKey(r2.cells[col]));
+return asc?c:-c;}).forEach(function(r){body.appendChild(r);});});});
+(function(){const charts=Array.from(document.querySelectorAll("svg.chart"));
+const drawn=charts.filter(function(c){const box=c.getBoundingClientRect();
+return box.width>0&&box.height>0&&c.querySelector(".bar,.cell,circle,polyline")!==null;});
+document.body.dataset.charts=String(charts.length);document.body.dataset.chartsDrawn=String(drawn.length);})();
+"""
+
+
+def _num(value: float | None, percent: bool = True) -> str:
+    if value is None:
+        return '<td class="num" data-value="">–</td>'
+    shown = f"{value * 100:.1f}%" if percent else f"{value:.3g}"
+    return f'<td class="num" data-value="{value!r}">{shown}</td>'
+
+
+def _text(value: Any) -> str:
+    return f"<td>{escape(str(value))}</td>"
+
+
+def _table(headers: list[str], rows: list[str], row_classes: list[str] | None = None) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    classes = row_classes or [""] * len(rows)
+    body = "".join(f'<tr class="{c}">{r}</tr>' if c else f"<tr>{r}</tr>" for r, c in zip(rows, classes))
+    return f'<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _coverage(report: dict[str, Any], model: str) -> float | None:
+    rows = report["models"][model].get("rows")
+    missing = report["set_aside"].get(model, {}).get("missing_predictions", 0)
+    return (rows - missing) / rows if rows else None
+
+
+def _headline_metrics(report: dict[str, Any]) -> list[str]:
+    """The model-level scores in [0, 1] that any model of the dataset has (rates, accuracies, F1, similarities)."""
+    names: list[str] = []
+    for metrics in report["models"].values():
+        for name, value in metrics.items():
+            if isinstance(value, float) and 0 <= value <= 1 and name not in names:
+                names.append(name)
+    return names
+
+
+def summary_section(reports: list[dict[str, Any]]) -> str:
+    rows = []
+    for report in reports:
+        kind = get_kind(report["kind"])
+        metric = report["comparison"]["primary_metric"]
+        for model, metrics in report["models"].items():
+            aside = report["set_aside"].get(model, {})
+            rows.append(_text(report["dataset"]) + _text(report["kind"]) + _text(model) + _text(metric)
+                        + _num(metrics.get(metric)) + _num(kind.parse_rate(metrics)) + _num(_coverage(report, model))
+                        + _num(metrics.get("rows"), percent=False)
+                        + _num(sum(aside.get(k, 0) for k in ("question_rows_rejected", "prediction_rows_rejected")),
+                               percent=False))
+    table = _table(["dataset", "kind", "model", "metric", "score", "parse rate", "coverage", "rows",
+                    "rows set aside"], rows)
+    models = sorted({m for r in reports for m in r["models"]})
+    datasets = [r["dataset"] for r in reports]
+    scores = bar_chart("Primary metric per dataset", datasets, {
+        m: [r["models"][m].get(r["comparison"]["primary_metric"]) if m in r["models"] else None for r in reports]
+        for m in models}, y_max=1.0)
+    parsed = [r for r in reports if any(get_kind(r["kind"]).parse_rate(x) is not None for x in r["models"].values())]
+    rates = bar_chart("Extraction / parse rate", [r["dataset"] for r in parsed], {
+        m: [get_kind(r["kind"]).parse_rate(r["models"][m]) if m in r["models"] else None for r in parsed]
+        for m in models}, y_max=1.0) if parsed else ""
+    coverage = bar_chart("Coverage (questions with a prediction)", datasets, {
+        m: [_coverage(r, m) if m in r["models"] else None for r in reports] for m in models}, y_max=1.0)
+    return (f"<h2>Summary</h2>{table}<div class=\"charts\">{scores}{rates}{coverage}</div>")
+
+
+def dataset_section(report: dict[str, Any]) -> str:
+    """One dataset: its headline metrics per model, confusion matrices and score distributions."""
+    models = list(report["models"])
+    headline = _headline_metrics(report)
+    charts = [bar_chart(f"{report['dataset']}: metrics", headline,
+                        {m: [report["models"][m].get(n) for n in headline] for m in models}, y_max=1.0)]
+    for model, metrics in report["models"].items():
+        if "confusion_matrix" in metrics:
+            labels = [label for label in metrics["labels"]
+                      if any(metrics["confusion_matrix"][p][label] for p in metrics["labels"])
+                      or any(metrics["confusion_matrix"][label].values())]
+            counts = [[metrics["confusion_matrix"][p][t] for t in labels] for p in labels]
+            charts.append(heatmap(f"{model}: confusion matrix", labels, labels, counts, "predicted", "gold"))
+    distributions = report.get("distributions", {})
+    if distributions:
+        any_model = next(iter(distributions.values()))
+        edges = any_model["edges"]
+        bins = [f"{lo:.1f}–{hi:.1f}" for lo, hi in zip(edges, edges[1:])]
+        charts.append(bar_chart(f"{report['dataset']}: {any_model['metric']} per item (count)", bins,
+                                {m: d["counts"] for m, d in distributions.items()}, percent=False))
+    rows = [_text(m) + "".join(_num(report["models"][m].get(n)) for n in headline) for m in models]
+    return (f"<h2 id=\"{escape(report['dataset'])}\">{escape(report['dataset'])} "
+            f"<span class=\"muted\">({escape(report['kind'])})</span></h2>"
+            f"{_table(['model', *headline], rows)}<div class=\"charts\">{''.join(charts)}</div>")
+
+
+def nightly_section(comparisons: list[dict[str, Any]], previous: str | None,
+                    trends: dict[str, dict[str, dict[str, float | None]]], nights: list[str]) -> str:
+    """Regressions against the previous night, every comparison, and each dataset's primary metric over time."""
+    regressions = [c for c in comparisons if c["regression"]]
+    if previous is None:
+        banner = '<div class="banner good">First night in the history: nothing to compare with yet.</div>'
+    elif regressions:
+        names = "; ".join(f"{c['dataset']} / {c['model']} / {c['metric']}" for c in regressions)
+        banner = (f'<div class="banner bad"><strong>{len(regressions)} regression(s) since {escape(previous)}:'
+                  f"</strong> {escape(names)}</div>")
+    else:
+        banner = f'<div class="banner good">No regression since {escape(previous)}.</div>'
+    rows = [_text(c["dataset"]) + _text(c["model"]) + _text(c["metric"]) + _text(c["test"])
+            + _num(c["paired_items"], percent=False) + _num(c["before"]) + _num(c["after"]) + _num(c["delta"])
+            + _num(c["p_value"], percent=False) + _text(c.get("method", "")) + _text("REGRESSION" if c["regression"] else "")
+            + _text(c["reason"])
+            for c in comparisons]
+    table = _table(["dataset", "model", "metric", "test", "paired items", "before", "after", "change", "p",
+                    "method", "verdict", "why"], rows, ["regression" if c["regression"] else "" for c in comparisons])
+    charts = [line_chart(f"{dataset}: primary metric by night", nights,
+                         {model: [by_night.get(n) for n in nights] for model, by_night in models.items()})
+              for dataset, models in sorted(trends.items())]
+    return (f"<h2>Nightly</h2>{banner}<h3>Trends</h3><div class=\"charts\">{''.join(charts)}</div>"
+            + (f"<h3>Compared with {escape(previous)}</h3>{table}" if previous else ""))
+
+
+def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
+                       nightly: dict[str, Any] | None = None) -> str:
+    """The whole page. `run` describes the run (title, created_at, code_version); `nightly` adds comparisons,
+    previous (night) and trends / nights for the trend charts."""
+    title = run.get("title", "evalpipe report")
+    meta = " · ".join(f"{escape(k)}: {escape(str(v))}" for k, v in run.items() if k != "title")
+    parts = [f"<h1>{escape(title)}</h1><p class=\"muted\">{meta}</p>"]
+    if nightly is not None:
+        parts.append(nightly_section(nightly["comparisons"], nightly["previous"], nightly["trends"],
+                                     nightly["nights"]))
+    parts.append(summary_section(reports))
+    parts.extend(dataset_section(report) for report in reports)
+    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body>{''.join(parts)}<script>{SCRIPT}</script></body></html>\n")

@@ -1,0 +1,1 @@
+"""Text building blocks: answer normalizers, verdicts, numbers, string similarity, keywords and embeddings."""

@@ -1,0 +1,45 @@
+"""stages.read_artifact: any stage's rows as a DataFrame, the same whether they sit inline or in Parquet."""
+import pandas as pd
+import pytest
+
+from stages import UsageError, read_artifact
+from stages.io.artifacts import INLINE_ROW_LIMIT, artifact_path, read_artifact_json, write_artifact
+
+
+def _write(outputs, stage, rows, model="m"):
+    columns = {"id": [f"q{i}" for i in range(rows)], "f1": [i / rows for i in range(rows)],
+               "golds": [["a", f"b{i}"] for i in range(rows)]}
+    header = {"stage": stage, "fingerprint": "ab" * 32, "counts": {"rows": rows}}
+    path = artifact_path(outputs, stage, "d", model)
+    write_artifact(path, header, columns, {"rejects": []})
+    return path, columns
+
+
+@pytest.mark.parametrize("rows", [3, INLINE_ROW_LIMIT + 5])
+def test_rows_come_back_as_a_dataframe_with_the_header(tmp_path, rows):
+    path, columns = _write(tmp_path, "B4", rows)
+    assert ("rows_file" in read_artifact_json(path)) == (rows > INLINE_ROW_LIMIT)
+    frame = read_artifact(tmp_path, "B4", "d", "m")
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == ["id", "f1", "golds"]
+    assert frame["id"].tolist() == columns["id"] and frame["f1"].tolist() == columns["f1"]
+    assert [list(g) for g in frame["golds"]] == columns["golds"]
+    assert frame.attrs["header"]["counts"] == {"rows": rows} and frame.attrs["header"]["stage"] == "B4"
+
+
+def test_b6_gives_one_row_per_model_with_dotted_metrics(tmp_path):
+    report = {"dataset": "d", "kind": "qa", "models": {
+        "a": {"rows": 4, "f1": 0.5, "labels": {"correct": 2}}, "b": {"rows": 4, "f1": 0.25, "labels": {"correct": 1}}}}
+    write_artifact(artifact_path(tmp_path, "B6", "d"), {"stage": "B6", "fingerprint": "0" * 64}, None,
+                   {"report": report})
+    frame = read_artifact(tmp_path, "b6", "d")
+    assert frame.set_index("model")["labels.correct"].to_dict() == {"a": 2, "b": 1}
+    assert frame.attrs["report"]["kind"] == "qa"
+
+
+def test_missing_artifacts_and_bad_names_say_what_is_wrong(tmp_path):
+    with pytest.raises(FileNotFoundError, match="evalpipe run"):
+        read_artifact(tmp_path, "B1", "d")
+    with pytest.raises(UsageError, match="unknown stage"):
+        read_artifact(tmp_path, "B9", "d")
+    with pytest.raises(UsageError, match="per model"):
+        read_artifact(tmp_path, "B3", "d")
