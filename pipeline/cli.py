@@ -3,6 +3,7 @@ so `evalpipe --help` and a no-op run start fast."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
 
@@ -20,6 +21,12 @@ def _common(sub: argparse.ArgumentParser, with_inputs: bool = True) -> None:
     sub.add_argument("--model", help="only this model")
 
 
+def _run_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--verbose", action="store_true", help="print every dataset's full report, not the summary")
+    sub.add_argument("--no-wait", action="store_true",
+                     help="exit 2 at once when another run is using the outputs folder (default: wait for it)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="evalpipe", description="Staged evaluation pipeline B1→B6 on Luigi.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -30,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--force", action="store_true", help="rerun every stage of the selection")
     run.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
     run.add_argument("--scheduler-host", help="central luigid HOST[:PORT] (default: local scheduler)")
+    _run_options(run)
     run.set_defaults(handler="commands:cmd_run")
 
     status = commands.add_parser("status", help="state of each stage: done, stale, missing or failed")
@@ -58,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="artifacts go to OUTPUTS/nightly/<date>/ (default: outputs)")
     nightly.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
     nightly.add_argument("--scheduler-host", help="central luigid HOST[:PORT] (default: local scheduler)")
+    _run_options(nightly)
     nightly.set_defaults(handler="nightly:cmd_nightly")
     return parser
 
@@ -85,4 +94,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry_point() -> None:
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `evalpipe status | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,9 @@ from stages.core.errors import UsageError
 from stages.io.artifacts import MODEL_STAGES, STAGES, artifact_path, iter_rows, read_artifact_json
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
-from .failures import read_failures
 from .plan import Selection, discover
-from .runner import build, print_dataset
+from .run_lock import outputs_lock
+from .runner import build, print_reports, read_reports, report_problems
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report
 
@@ -63,31 +64,36 @@ def _artifacts_written_since(outputs: Path, started: float) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     selection = Selection(args.dataset, args.model)
     specs = discover(Path(args.inputs), selection)
-    outputs = str(Path(args.outputs).resolve())
-    if args.force or args.only:
-        invalidate(outputs, specs, selection, args.only or "B1")
-    started = time.time()
-    if not build(outputs, specs, args.dataset is None, args.workers, args.scheduler_host):
-        return EXIT_FAILED
-    for spec in specs:
-        print_dataset(Path(outputs), spec)
-    ran = _artifacts_written_since(Path(outputs), started)
+    outputs = Path(args.outputs).resolve()
+    with held_outputs(outputs, args):
+        if args.force or args.only:
+            invalidate(str(outputs), specs, selection, args.only or "B1")
+        started = time.time()
+        if not build(str(outputs), specs, args.dataset is None, args.workers, args.scheduler_host):
+            return EXIT_FAILED
+        reports = read_reports(outputs, specs)
+        print_reports(reports, specs, args.verbose)
+        ran = _artifacts_written_since(outputs, started)
     print(f"{ran} artifact(s) written, the rest up to date; outputs in {outputs}")
     if args.dataset is None:
-        print(f"report: {Path(outputs) / 'report.html'}")
-    return EXIT_OK
+        print(f"report: {outputs / 'report.html'}")
+    return EXIT_FAILED if report_problems(reports) else EXIT_OK
+
+
+def held_outputs(outputs: Path, args: argparse.Namespace) -> AbstractContextManager:
+    """The outputs folder for this run alone on the local scheduler (luigid already hands each task to one worker)."""
+    return nullcontext() if args.scheduler_host else outputs_lock(outputs, wait=not args.no_wait)
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     selection = Selection(args.dataset, args.model)
     specs = discover(Path(args.inputs), selection)
     outputs = str(Path(args.outputs).resolve())
-    failed = {(f["stage"], f["dataset"], f.get("model") or "") for f in read_failures(Path(outputs))}
     for spec in specs:
         for task in stage_tasks(outputs, spec, _selected_models(spec, selection)):
             if task.complete():
                 state = "done"
-            elif (task.stage, task.dataset, task.model) in failed:
+            elif task.failure() is not None:
                 state = "failed"
             elif task.artifact_path().exists():
                 state = "stale"
@@ -113,9 +119,13 @@ def cmd_show(args: argparse.Namespace) -> int:
         for reject in document.get("rejects", []):
             out.write(orjson.dumps(reject) + b"\n")
     else:
+        shown = 0
         for row in iter_rows(path):
             if args.id is None or str(row.get("id")) == args.id:
                 out.write(orjson.dumps(row) + b"\n")
+                shown += 1
+        if args.id is not None and not shown:
+            raise UsageError(f"no row with id {args.id!r} in {path}")
     return EXIT_OK
 
 

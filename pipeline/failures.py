@@ -1,4 +1,5 @@
-"""Failure records: a failed stage leaves outputs/_failures/<task>.json with its traceback until it succeeds."""
+"""Failure records: a failed stage leaves outputs/_failures/<task>.json with its traceback and fingerprint until
+the stage completes or is found complete."""
 from __future__ import annotations
 
 import traceback
@@ -34,8 +35,9 @@ def clear_failure(path: Path) -> None:
     path.unlink(missing_ok=True)
 
 
-def read_failures(outputs: Path) -> list[dict[str, Any]]:
-    folder = outputs / FAILURES_DIR
-    if not folder.is_dir():
-        return []
-    return [orjson.loads(p.read_bytes()) for p in sorted(folder.glob("*.json"))]
+def read_failure(path: Path) -> dict[str, Any] | None:
+    """One failure record, or None when there is none (or it cannot be read)."""
+    try:
+        return orjson.loads(path.read_bytes())
+    except (FileNotFoundError, orjson.JSONDecodeError):
+        return None

@@ -8,7 +8,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import luigi.configuration
 import pyarrow as pa
 
 from stages import (
@@ -21,12 +20,9 @@ from stages import (
     parse_night,
     previous_night,
     primary_trends,
-    read_dataset_config,
     render_html_report,
-    resolve_params,
 )
 from stages.io.artifacts import (
-    read_artifact_json,
     read_columns,
     read_columns_parquet,
     read_rows_parquet,
@@ -36,26 +32,17 @@ from stages.io.artifacts import (
     write_rows_parquet_atomic,
 )
 
+from .commands import held_outputs
 from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
 from .plan import Selection, discover
-from .runner import build, print_dataset
+from .runner import build, print_reports, read_reports, report_problems
 
 HISTORY_SCHEMA = pa.schema([
     ("date", pa.string()), ("dataset", pa.string()), ("kind", pa.string()), ("model", pa.string()),
     ("metric", pa.string()), ("value", pa.float64()), ("primary", pa.bool_()), ("code_version", pa.string()),
 ])
 ITEM_SCHEMA = pa.schema([(name, pa.float64() if name == "value" else pa.string()) for name in ITEM_COLUMNS])
-
-
-def regression_settings(folder: Path) -> RegressionSettings:
-    """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly]."""
-    config = luigi.configuration.get_config()
-    from_cfg = ({key: config.get("nightly", key) for key in config.options("nightly") if key not in config.defaults()}
-                if config.has_section("nightly") else {})
-    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", from_cfg),
-                              (str(folder / "dataset.toml"), read_dataset_config(folder / "dataset.toml").nightly))
-    return RegressionSettings(**resolved)
 
 
 def night_item_scores(night_dir: Path, specs: list[dict[str, Any]]) -> Columns:
@@ -97,13 +84,18 @@ def cmd_nightly(args: argparse.Namespace) -> int:
     night = parse_night(args.date) if args.date else Date.today().isoformat()
     inputs = Path(args.inputs)
     specs = discover(inputs, Selection())
-    settings = {spec["name"]: regression_settings(inputs / spec["name"]) for spec in specs}
-    root = Path(args.outputs).resolve() / "nightly"
+    outputs = Path(args.outputs).resolve()
+    with held_outputs(outputs, args):
+        return _run_night(night, specs, outputs / "nightly", args)
+
+
+def _run_night(night: str, specs: list[dict[str, Any]], root: Path, args: argparse.Namespace) -> int:
+    settings = {spec["name"]: RegressionSettings(**spec["nightly"]) for spec in specs}
     night_dir = root / night
     if not build(str(night_dir), specs, True, args.workers, args.scheduler_host):
         print(f"evalpipe nightly: {night} not recorded in the history (a stage failed)", file=sys.stderr)
         return EXIT_FAILED
-    reports = [read_artifact_json(night_dir / spec["name"] / "B6_report.json")["report"] for spec in specs]
+    reports = read_reports(night_dir, specs)
     items = night_item_scores(night_dir, specs)
     history = record_night(root, night, reports, items)
     nights = sorted({row["date"] for row in history})
@@ -117,8 +109,9 @@ def cmd_nightly(args: argparse.Namespace) -> int:
            "code_version": code_version(), "outputs": str(night_dir)}
     nightly = {"comparisons": comparisons, "previous": previous, "trends": primary_trends(history), "nights": nights}
     write_bytes_atomic(night_dir / "report.html", render_html_report(reports, run, nightly).encode())
-    for spec in specs:
-        print_dataset(night_dir, spec)
+    print_reports(reports, specs, args.verbose)
     _print_comparisons(comparisons, previous)
     print(f"nightly {night}: report {night_dir / 'report.html'}; history {root / 'history.parquet'}")
+    if report_problems(reports):
+        return EXIT_FAILED
     return EXIT_REGRESSION if any(c["regression"] for c in comparisons) else EXIT_OK

@@ -1,6 +1,7 @@
 """Discover datasets and models under inputs/ and resolve each dataset's kind, fields and parameters."""
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -9,14 +10,17 @@ import luigi.configuration
 
 from stages import (
     SUPPORTED_SUFFIXES,
+    RegressionSettings,
     UsageError,
     detect_kind,
     get_kind,
+    kind_names,
     load_taxonomies,
     read_dataset_config,
     read_generate_config,
     resolve_params,
 )
+from stages.nightly.regression import SETTING_RULES
 
 
 @dataclass(frozen=True)
@@ -35,19 +39,50 @@ def find_questions_file(folder: Path) -> Path | None:
 
 
 def find_prediction_files(folder: Path, folders: bool = False) -> dict[str, str]:
-    """Model name → its prediction file under predictions/ (or, for document kinds, its folder of documents)."""
+    """Model name → its prediction file under predictions/ (or, for document kinds, its folder of documents); what
+    is not read is said on stderr."""
     models: dict[str, str] = {}
     predictions = folder / "predictions"
     if not predictions.is_dir():
         return models
-    for path in sorted(p for p in predictions.iterdir() if not p.name.startswith(".")):
-        if folders and path.is_dir():
+    for path in sorted(predictions.iterdir()):
+        if path.name.startswith("."):
+            note_skipped(path, "hidden (name starts with '.')")
+        elif folders and path.is_dir():
             models[path.name] = str(path.resolve())
         elif not folders and path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES:
             if path.stem in models:
                 raise UsageError(f"{predictions}: model {path.stem!r} has several prediction files; keep one")
             models[path.stem] = str(path.resolve())
+        else:
+            wanted = "a folder of documents" if folders else f"a {'/'.join(SUPPORTED_SUFFIXES)} file"
+            note_skipped(path, f"not {wanted}")
     return models
+
+
+def note_skipped(path: Path, reason: str) -> None:
+    """Tell the user about an inputs entry that is not evaluated, and why."""
+    print(f"evalpipe: skipped {path}: {reason}", file=sys.stderr)
+
+
+def check_luigi_cfg_kinds() -> None:
+    """Every [kind.<name>] section of luigi.cfg names a known kind."""
+    config = luigi.configuration.get_config()
+    for section in config.sections():
+        if section.startswith("kind.") and section[len("kind."):] not in kind_names():
+            raise UsageError(f"luigi.cfg [{section}]: unknown kind {section[len('kind.'):]!r} "
+                             f"(known: {', '.join(kind_names())})")
+
+
+def regression_settings(folder: Path) -> RegressionSettings:
+    """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly]."""
+    config = luigi.configuration.get_config()
+    from_cfg = ({key: config.get("nightly", key) for key in config.options("nightly") if key not in config.defaults()}
+                if config.has_section("nightly") else {})
+    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", from_cfg),
+                              (str(folder / "dataset.toml"), read_dataset_config(folder / "dataset.toml").nightly),
+                              rules=SETTING_RULES)
+    return RegressionSettings(**resolved)
 
 
 def kind_params_from_luigi_cfg(kind_name: str) -> dict[str, str]:
@@ -77,6 +112,7 @@ def dataset_spec(folder: Path) -> dict[str, Any] | None:
         kind.defaults,
         (f"luigi.cfg [kind.{kind_name}]", kind_params_from_luigi_cfg(kind_name)),
         (str(folder / "dataset.toml"), config.params),
+        rules=kind.param_rules,
     )
     if config.taxonomies:
         if "taxonomies" not in kind.defaults:
@@ -96,6 +132,8 @@ def dataset_spec(folder: Path) -> dict[str, Any] | None:
         "kind_source": "dataset.toml" if config.kind else "detected",
         "fields": config.fields(),
         "params": params,
+        "max_rejected_share": config.max_rejected_share,
+        "nightly": regression_settings(folder).described(),
     }
 
 
@@ -103,12 +141,21 @@ def discover(inputs: Path, selection: Selection) -> list[dict[str, Any]]:
     """Dataset specs under `inputs`, filtered by the selection; a selection that matches nothing is a UsageError."""
     if not inputs.is_dir():
         raise UsageError(f"inputs folder {inputs} does not exist")
+    check_luigi_cfg_kinds()
     specs = []
-    for folder in sorted(p for p in inputs.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+    for folder in sorted(p for p in inputs.iterdir() if p.is_dir()):
         if selection.dataset and folder.name != selection.dataset:
             continue
+        if folder.name.startswith((".", "_")):
+            note_skipped(folder, "hidden (name starts with '.' or '_')")
+            continue
         spec = dataset_spec(folder)
-        if spec is not None and spec["predictions"]:
+        if spec is None:
+            note_skipped(folder, f"no questions file ({', '.join('questions' + s for s in SUPPORTED_SUFFIXES)}) "
+                                 "and no ground_truth/ folder")
+        elif not spec["predictions"]:
+            note_skipped(folder, "no predictions/ to read and no [generate] in dataset.toml")
+        else:
             specs.append(spec)
     if selection.dataset and not specs:
         raise UsageError(f"no dataset {selection.dataset!r} with questions and predictions under {inputs}")

@@ -7,11 +7,13 @@ from typing import Any
 
 import luigi
 
-from stages import render_report
+from stages import build_summary, render_report
 from stages.io.artifacts import read_artifact_json
+from stages.report.aggregate import render_summary
+from stages.report.health import problems_of
 
-from .failures import read_failures
-from .task_base import fingerprints_remembered
+from .failures import FAILURES_DIR
+from .task_base import StageTask, fingerprints_remembered
 from .tasks import B6Report, B6Summary, start_run
 
 
@@ -29,26 +31,82 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
         scheduler = {"scheduler_host": host, **({"scheduler_port": int(port)} if port else {})}
     with fingerprints_remembered():
         result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING", **scheduler)
-    failures = read_failures(Path(outputs))
-    if result.status not in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY) or failures:
-        for failure in failures:
-            where = " / ".join(str(failure[k]) for k in ("stage", "dataset", "model") if failure.get(k))
-            print(f"FAILED {where}: {failure['error']}", file=sys.stderr)
-        print(f"evalpipe: run failed ({result.status.name}); tracebacks under {outputs}/_failures/", file=sys.stderr)
-        return False
-    return True
+        if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
+            clear_settled_failures(outputs, targets)
+            return True
+        report_failures(outputs, [task for task in dag_tasks(targets) if not task.complete()], result.status.name)
+    return False
 
 
-def print_dataset(outputs: Path, spec: dict[str, Any]) -> None:
-    document = read_artifact_json(outputs / spec["name"] / "B6_report.json")
-    report = document["report"]
-    print(f"{'=' * 80}\n数据集 {spec['name']} ({spec['kind']}, {spec['kind_source']})\n{'=' * 80}")
-    print(render_report(report))
-    for model, aside in report["set_aside"].items():
-        if any(aside.values()):
-            print(
-                f"set aside for {model}: {aside['question_rows_rejected']} question row(s), "
-                f"{aside['prediction_rows_rejected']} prediction row(s) rejected; "
-                f"{aside['missing_predictions']} question(s) without prediction (scored 0); "
-                f"{aside['unmatched_predictions']} prediction(s) without question (ignored)"
-            )
+def dag_tasks(targets: list[luigi.Task]) -> list[luigi.Task]:
+    """Every task the targets need, each once, upstream first."""
+    seen: dict[str, luigi.Task] = {}
+
+    def visit(task: luigi.Task) -> None:
+        if task.task_id not in seen:
+            for upstream in luigi.task.flatten(task.requires()):
+                visit(upstream)
+            seen[task.task_id] = task
+
+    for target in targets:
+        visit(target)
+    return list(seen.values())
+
+
+def clear_settled_failures(outputs: str, targets: list[luigi.Task]) -> None:
+    """After a successful build, failure records of this DAG's stages that Luigi did not need to look at (a model's
+    chain already done) are checked too: complete() clears the record of a stage that is done."""
+    records = set((Path(outputs) / FAILURES_DIR).glob("*.json"))
+    if records:
+        for task in dag_tasks(targets):
+            if isinstance(task, StageTask) and task.failure_record_path() in records:
+                task.complete()
+
+
+def report_failures(outputs: str, incomplete: list[luigi.Task], luigi_status: str) -> None:
+    """Say which stages failed (with their error) and how many could not run because of them."""
+    failed = [(task, task.failure()) for task in incomplete if isinstance(task, StageTask) and task.failure()]
+    for task, record in failed:
+        where = " / ".join(part for part in (task.stage, task.dataset, task.model) if part)
+        print(f"FAILED {where}: {record['error']}", file=sys.stderr)
+    blocked = len(incomplete) - len(failed)
+    if failed:
+        print(f"evalpipe: run failed: {len(failed)} stage(s) failed, {blocked} not run because a stage they need "
+              f"failed; tracebacks under {Path(outputs) / FAILURES_DIR}", file=sys.stderr)
+    else:
+        print(f"evalpipe: run failed: {blocked} stage(s) not completed (Luigi: {luigi_status}); see the messages "
+              "above", file=sys.stderr)
+
+
+def read_reports(outputs: Path, specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each dataset's B6 report, in the order of the specs."""
+    return [read_artifact_json(outputs / spec["name"] / "B6_report.json")["report"] for spec in specs]
+
+
+def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], verbose: bool) -> None:
+    """A short summary table, or with `verbose` every dataset's full report (seed 002's layout) and set-aside lines."""
+    if not verbose:
+        print(render_summary(build_summary(reports)))
+        return
+    for report, spec in zip(reports, specs):
+        print(f"{'=' * 80}\ndataset {spec['name']} ({spec['kind']}, {spec['kind_source']})\n{'=' * 80}")
+        print(render_report(report))
+        for model, aside in report["set_aside"].items():
+            if any(aside.values()):
+                print(
+                    f"set aside for {model}: {aside['question_rows_rejected']} question row(s), "
+                    f"{aside['prediction_rows_rejected']} prediction row(s) rejected; "
+                    f"{aside['missing_predictions']} question(s) without prediction (scored 0); "
+                    f"{aside['unmatched_predictions']} prediction(s) without question (ignored)"
+                )
+
+
+def report_problems(reports: list[dict[str, Any]]) -> bool:
+    """Print every dataset problem (nothing to score, too much set aside, options not found); True when any."""
+    problems = problems_of(reports)
+    for dataset, problem in problems:
+        print(f"PROBLEM {dataset}: {problem}", file=sys.stderr)
+    if problems:
+        datasets = sorted({dataset for dataset, _ in problems})
+        print(f"evalpipe: {len(datasets)} dataset(s) not fit to publish: {', '.join(datasets)}", file=sys.stderr)
+    return bool(problems)

@@ -15,7 +15,7 @@ from luigi.freezing import recursively_unfreeze
 from stages.core.records import Columns, Reject
 from stages.io.artifacts import read_artifact_json, write_artifact
 
-from .failures import clear_failure, failure_path, record_failure
+from .failures import clear_failure, failure_path, read_failure, record_failure
 from .fingerprint import code_version, fingerprint, path_digest
 from .progress import set_progress_context
 
@@ -111,8 +111,17 @@ class StageTask(luigi.Task):
         return f"{task.stage}:{task.model}" if task.model and not self.model else task.stage
 
     def complete(self) -> bool:
+        """The artifact is there with this stage's fingerprint; a failure record left from before is then cleared."""
         document = read_artifact_json(self.artifact_path())
-        return document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+        done = document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+        if done:
+            clear_failure(self.failure_record_path())
+        return done
+
+    def failure(self) -> dict[str, Any] | None:
+        """The failure record of this stage as it is now (same fingerprint), or None when it has not failed so."""
+        record = read_failure(self.failure_record_path())
+        return record if record is not None and record.get("fingerprint") == self.fingerprint() else None
 
     def compute(self) -> StageResult:
         raise NotImplementedError
@@ -161,7 +170,12 @@ class StageTask(luigi.Task):
 
 @StageTask.event_handler(luigi.Event.FAILURE)
 def _on_failure(task: StageTask, exception: BaseException) -> None:
-    description = {"stage": task.stage, "dataset": task.dataset, "model": task.model or None, "task_id": task.task_id}
+    try:
+        fingerprint_now = task.fingerprint()
+    except Exception:  # noqa: BLE001  (the fingerprint itself may be what failed: an unreadable input)
+        fingerprint_now = None
+    description = {"stage": task.stage, "dataset": task.dataset, "model": task.model or None, "task_id": task.task_id,
+                   "fingerprint": fingerprint_now}
     record_failure(task.failure_record_path(), description, exception)
 
 

@@ -1,6 +1,7 @@
 """The six stages as Luigi tasks; each reads its upstream artifacts and calls stages/ for the work."""
 from __future__ import annotations
 
+import sys
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
@@ -11,6 +12,7 @@ import luigi
 from stages import (
     AnswerStore,
     GenerateConfig,
+    Kind,
     build_dataset_report,
     build_summary,
     generate_predictions,
@@ -20,6 +22,7 @@ from stages import (
     render_report,
 )
 from stages.io.artifacts import ARTIFACT_NAMES, read_artifact_json, read_columns, write_bytes_atomic, write_json_atomic
+from stages.report.health import dataset_problems
 
 from .fingerprint import code_version, fingerprint
 from .task_base import StageResult, StageTask
@@ -163,30 +166,58 @@ class B6Report(KindStage):
             for model in sorted(self.spec["predictions"])
         }
 
+    def stage_params(self) -> dict[str, Any]:
+        return {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"]}
+
     def compute(self) -> StageResult:
         questions = read_artifact_json(B1Questions(outputs_dir=self.outputs_dir, spec=self.spec).artifact_path())
-        metrics, set_aside, rows = {}, {}, {}
+        metrics, set_aside, rows, prediction_counts = {}, {}, {}, {}
         for model, task in self.requires().items():
             document, rows[model] = _load(task)
             metrics[model] = document["metrics"]
             b3 = task.requires().requires()
             joined = read_artifact_json(b3.artifact_path())["header"]["counts"]
-            predictions = read_artifact_json(b3.requires()["predictions"].artifact_path())["header"]["counts"]
+            prediction_counts[model] = read_artifact_json(b3.requires()["predictions"].artifact_path())["header"]["counts"]
             set_aside[model] = {
                 "question_rows_rejected": questions["header"]["counts"]["rejected"],
-                "prediction_rows_rejected": predictions["rejected"],
+                "prediction_rows_rejected": prediction_counts[model]["rejected"],
                 "missing_predictions": joined["missing_predictions"],
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
-        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, self.stage_params(), rows)
-        write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         kind = get_kind(self.spec["kind"])
+        problems = dataset_problems(questions["header"]["counts"], prediction_counts,
+                                    [r["reason"] for r in questions.get("rejects", [])], kind.headline_reject_reasons,
+                                    self.spec["max_rejected_share"])
+        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside,
+                                      super().stage_params(), rows, problems)
+        write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:
             write_bytes_atomic(self.artifact_path().with_suffix(".md"), markdown.encode())
         for name, data in kind.report_files(self.dataset, report, rows).items():
-            write_bytes_atomic(self.artifact_path().with_name(name), data)
+            path = self.artifact_path().with_name(name)
+            if path.exists():
+                data, outcome = keep_human_edits(kind, path, data)
+                report.setdefault("human_edits", {})[name] = outcome
+            write_bytes_atomic(path, data)
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
+
+
+def keep_human_edits(kind: Kind, path: Path, fresh: bytes) -> tuple[bytes, dict[str, Any]]:
+    """Carry what people typed into `path` over to its regenerated `fresh` bytes; when some of it no longer has a
+    row to go to, the previous file is kept beside it under a timestamped name, and the console says so."""
+    data, carried, left_behind = kind.keep_human_edits(path.name, path.read_bytes(), fresh)
+    outcome: dict[str, Any] = {"carried_over": carried, "left_behind": left_behind, "previous_copy": None}
+    if left_behind:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        copy = path.with_name(f"{path.stem}.{stamp}{path.suffix}")
+        write_bytes_atomic(copy, path.read_bytes())
+        outcome["previous_copy"] = copy.name
+        print(f"evalpipe: {path}: {left_behind} edited row(s) no longer match a row (their case or texts changed); "
+              f"the previous file is kept as {copy.name}", file=sys.stderr)
+    if carried:
+        print(f"evalpipe: {path}: {carried} edited row(s) carried over to the regenerated file", file=sys.stderr)
+    return data, outcome
 
 
 class B6Summary(luigi.Task):

@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
+from ..core.param_rules import Rule, within
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
-KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "nightly", *FIELD_KEYS}
+KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "nightly", "max_rejected_share", *FIELD_KEYS}
+DEFAULT_MAX_REJECTED_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class DatasetConfig:
     taxonomies: dict[str, str] = field(default_factory=dict)
     generate: dict[str, Any] = field(default_factory=dict)
     nightly: dict[str, Any] = field(default_factory=dict)
+    max_rejected_share: float = DEFAULT_MAX_REJECTED_SHARE  # above it, a dataset fails the run (B1 or any model's B2)
 
     def fields(self) -> dict[str, str | None]:
         return {key: getattr(self, key) for key in FIELD_KEYS}
@@ -56,18 +59,30 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     nightly = data.get("nightly", {})
     if not isinstance(nightly, dict):
         raise UsageError(f"{path}: [nightly] must be a table")
+    share = data.get("max_rejected_share", DEFAULT_MAX_REJECTED_SHARE)
+    problem = within(0, 1)(share)
+    if problem is not None:
+        raise UsageError(f"{path}: max_rejected_share = {share!r} {problem}")
     return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, nightly=nightly,
-                         **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
+                         max_rejected_share=float(share), **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
 
 
-def resolve_params(kind_defaults: dict[str, Any], *layers: tuple[str, dict[str, Any]]) -> dict[str, Any]:
-    """Defaults overridden layer by layer (e.g. luigi.cfg, then dataset.toml); unknown names and wrong types fail."""
+def resolve_params(kind_defaults: dict[str, Any], *layers: tuple[str, dict[str, Any]],
+                   rules: dict[str, Rule] | None = None) -> dict[str, Any]:
+    """Defaults overridden layer by layer (e.g. luigi.cfg, then dataset.toml); unknown names, wrong types and values
+    a rule refuses fail, naming the file and key the value came from."""
     resolved = dict(kind_defaults)
+    origins = dict.fromkeys(kind_defaults, "default")
     for origin, layer in layers:
         for name, value in layer.items():
             if name not in kind_defaults:
                 raise UsageError(f"{origin}: unknown parameter {name!r} (known: {', '.join(sorted(kind_defaults))})")
             resolved[name] = _coerce(origin, name, value, kind_defaults[name])
+            origins[name] = origin
+    for name, rule in (rules or {}).items():
+        problem = rule(resolved[name])
+        if problem is not None:
+            raise UsageError(f"{origins[name]}: {name} = {resolved[name]!r} {problem}")
     return resolved
 
 

@@ -24,6 +24,8 @@ from .readers import iter_records
 class GoldRules(Protocol):
     """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable."""
 
+    question_columns: tuple[str, ...]
+
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]: ...
 
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None: ...
@@ -60,7 +62,7 @@ def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None]) -
         golds.append(gold)
         extras.append(extra)
     result.columns = {"id": ids, "line": lines, "question": questions, "golds": golds}
-    for name in dict.fromkeys(name for extra in extras for name in extra):
+    for name in dict.fromkeys([*kind.question_columns, *(name for extra in extras for name in extra)]):
         result.columns[name] = [extra.get(name) for extra in extras]
     return result
 

@@ -46,7 +46,8 @@ def _decode_jsonl_line(source: str, number: int, raw: bytes) -> Record | Reject:
     try:
         return (number, orjson.loads(raw), None)
     except orjson.JSONDecodeError as exc:
-        reason = "undecodable bytes (not UTF-8)" if _is_undecodable(raw) else f"malformed JSON: {exc}"
+        reason = ("undecodable bytes (not UTF-8)" if _is_undecodable(raw)
+                  else f"malformed JSON at column {exc.colno}: {exc.msg}")
         return Reject(source, number, reason)
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..core.errors import UsageError
+from ..core.param_rules import Rule
 from ..core.records import Columns, LoadResult
 from ..io.loading import load_predictions, load_questions
 
@@ -16,6 +17,9 @@ class Kind:
     name: ClassVar[str]
     defaults: ClassVar[dict[str, Any]] = {}
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
+    param_rules: ClassVar[dict[str, Rule]] = {}
+    headline_reject_reasons: ClassVar[tuple[str, ...]] = ()  # B1 reasons that fail the run and lead the report
+    question_columns: ClassVar[tuple[str, ...]] = ()  # the B1 columns question_fields adds, present even with no rows  # checked when a dataset's parameters are resolved, before any run
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
 
@@ -59,6 +63,11 @@ class Kind:
     def report_files(self, dataset: str, report: dict[str, Any], rows_by_model: dict[str, Columns]) -> dict[str, bytes]:
         """Further B6 files (name → bytes) written beside the report."""
         return {}
+
+    def keep_human_edits(self, name: str, previous: bytes, fresh: bytes) -> tuple[bytes, int, int]:
+        """A B6 file regenerated over one people may have edited: (bytes to write, edited rows carried over, edited
+        rows that could not be); no file of the base kind is edited by hand."""
+        return fresh, 0, 0
 
     def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
         """Per-item values of each paired metric, aligned with scored["id"]; their mean over non-null values is the

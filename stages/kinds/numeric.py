@@ -7,9 +7,10 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from ..core.param_rules import at_least, one_of, within
 from ..core.records import Columns
 from ..core.text_table import format_table, percent
-from ..text.numbers import choose_cued_number, choose_number, numbers_in_prepared, prepare
+from ..text.numbers import NUMBER_CHOICES, choose_cued_number, choose_number, numbers_in_prepared, prepare
 from .base import Kind, rank_models, register_kind
 
 UNSCORABLE = "unscorable"
@@ -96,6 +97,10 @@ class NumericAnswers(Kind):
         "B3": ("number_choice",),
         "B4": ("abs_tol", "rel_tol", "numeric_weight", "correct_threshold", "partial_threshold"),
         "B6": ("baseline_model",),
+    }
+    param_rules = {
+        "number_choice": one_of(*NUMBER_CHOICES), "abs_tol": at_least(0), "rel_tol": at_least(0),
+        "numeric_weight": within(0, 1), "correct_threshold": within(0, 1), "partial_threshold": within(0, 1),
     }
 
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..core.errors import UsageError
+from ..core.param_rules import one_of, within
 from ..core.progress import track
 from ..core.records import Columns
 from ..core.text_table import format_table, percent
@@ -77,11 +77,10 @@ class OpenQA(Kind):
 
     defaults = {"mode": "auto", "partial_f1_threshold": 0.5}
     stage_params = {"B3": ("mode",), "B4": ("partial_f1_threshold",)}
+    param_rules = {"mode": one_of("auto", *QA_MODES), "partial_f1_threshold": within(0, 1)}
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         mode = params["mode"]
-        if mode != "auto" and mode not in QA_MODES:
-            raise UsageError(f"unknown QA mode {mode!r} (use auto or one of {', '.join(QA_MODES)})")
         modes = [
             choose_mode(golds, question) if mode == "auto" else mode
             for golds, question in zip(joined["golds"], joined["question"])

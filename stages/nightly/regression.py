@@ -6,12 +6,17 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..core.errors import UsageError
+from ..core.param_rules import at_least, within
 from ..core.records import Columns
 from .history import ITEM_COLUMNS
 
 BOOTSTRAP_DRAWS = 200_000_000  # resamples × items drawn at most (about 4 s); larger sets resample less
 MIN_RESAMPLES = 1000  # below this the bootstrap is replaced by its normal limit (sets above 200k items)
 CHUNK_DRAWS = 1 << 23
+
+
+SETTING_RULES = {"min_drop": within(0, 1), "alpha": within(0, 1, low_open=True, high_open=True),
+                 "bootstrap_resamples": at_least(100, integer=True), "seed": at_least(0, integer=True)}
 
 
 @dataclass(frozen=True)
@@ -24,12 +29,10 @@ class RegressionSettings:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if not 0 <= self.min_drop <= 1:
-            raise UsageError(f"nightly min_drop must be within [0, 1], got {self.min_drop}")
-        if not 0 < self.alpha < 1:
-            raise UsageError(f"nightly alpha must be within (0, 1), got {self.alpha}")
-        if self.bootstrap_resamples < 100:
-            raise UsageError(f"nightly bootstrap_resamples must be at least 100, got {self.bootstrap_resamples}")
+        for name, rule in SETTING_RULES.items():
+            problem = rule(getattr(self, name))
+            if problem is not None:
+                raise UsageError(f"nightly {name} = {getattr(self, name)!r} {problem}")
 
     def described(self) -> dict[str, Any]:
         return asdict(self)

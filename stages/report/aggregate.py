@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.records import Columns
+from ..core.text_table import format_table
 from ..kinds import get_kind
 
 DISTRIBUTION_BINS = 10
@@ -12,9 +13,10 @@ DISTRIBUTION_BINS = 10
 def build_dataset_report(
     dataset: str, kind_name: str, metrics_by_model: dict[str, dict], set_aside_by_model: dict[str, dict],
     params: dict[str, Any] | None = None, scored_by_model: dict[str, Columns] | None = None,
+    problems: list[str] | None = None,
 ) -> dict[str, Any]:
-    """One dataset's report: each model's metrics, the kind's comparison, what was set aside per model and, given
-    the B5 rows, each model's distribution of per-item scores."""
+    """One dataset's report: each model's metrics, the kind's comparison, what was set aside per model, why the
+    numbers are unfit to publish (problems) and, given the B5 rows, each model's distribution of per-item scores."""
     kind = get_kind(kind_name)
     comparison = kind.compare(metrics_by_model, params or {})
     distributions = {model: score_distribution(kind_name, comparison["primary_metric"], scored)
@@ -25,6 +27,7 @@ def build_dataset_report(
         "models": metrics_by_model,
         "comparison": comparison,
         "set_aside": set_aside_by_model,
+        "problems": problems or [],
         "distributions": {model: d for model, d in distributions.items() if d is not None},
     }
 
@@ -71,5 +74,19 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def render_report(report: dict[str, Any]) -> str:
-    """The dataset report as console text, in the kind's own layout."""
-    return get_kind(report["kind"]).render(report["dataset"], report)
+    """The dataset report as console text, in the kind's own layout, after any problems."""
+    rendered = get_kind(report["kind"]).render(report["dataset"], report)
+    return "".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered
+
+
+def render_summary(summary: dict[str, Any]) -> str:
+    """The run in a few lines: each dataset × model's primary metric and what was set aside."""
+    rows = []
+    for row in summary["rows"]:
+        value = row["value"]
+        aside = (f"{row.get('question_rows_rejected', 0)} / {row.get('prediction_rows_rejected', 0)} / "
+                 f"{row.get('missing_predictions', 0)}")
+        rows.append([row["dataset"], row["model"], row["metric"], "n/a" if value is None else f"{value:.4f}",
+                     str(row["rows"]), aside])
+    return format_table(["dataset", "model", "metric", "value", "rows", "set aside: questions / predictions / "
+                         "missing"], rows)

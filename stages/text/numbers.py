@@ -114,6 +114,9 @@ def numbers_in_prepared(text: str) -> list[NumberMention]:
 _CUE = re.compile(r"(?i:answer|total|result|equals|is|was|are|=|≈|approximately|about)\s*[:：]?\s*$|(?:为|是|共|合计|总计|答案|约|:|：)\s*$")
 
 
+NUMBER_CHOICES = ("auto", "first", "last", "only")
+
+
 def choose_number(text: str, mentions: list[NumberMention], choice: str = "auto") -> NumberMention | None:
     """The answer among the numbers: 'first', 'last', 'only' (None unless exactly one), or 'auto' — the only one,
     else the last one stated after a cue ('answer is', 'total is', '=', '为', '是', '共'), else the last."""

@@ -39,8 +39,14 @@ def test_unknown_dataset_or_model_is_a_usage_error(workspace, capsys):
     assert "no predictions for model 'nope'" in capsys.readouterr().err
 
 
-def test_run_prints_the_report_and_what_was_set_aside(workspace, capsys):
+def test_run_prints_a_summary_and_verbose_the_report_and_what_was_set_aside(workspace, capsys):
     assert run(workspace) == 0
+    out = capsys.readouterr().out
+    assert "Exact Match (EM)" not in out and len(out.splitlines()) <= 10
+    assert [line.split()[:4] for line in out.splitlines()[2:5]] == [
+        ["claims", "alpha", "accuracy", "0.7500"], ["qa_small", "alpha", "f1", "0.6667"],
+        ["qa_small", "beta", "f1", "0.5000"]]
+    assert run(workspace, "--verbose") == 0
     out = capsys.readouterr().out
     assert "Exact Match (EM)" in out and "混淆矩阵" in out and "总体准确率 (Accuracy): 75.00%" in out
     assert "set aside for beta: 0 question row(s), 0 prediction row(s) rejected; 2 question(s) without" in out

@@ -99,11 +99,14 @@ def test_a_broken_generate_table_is_a_usage_error(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("protocol", ["peppa", "openai"])
-def test_a_server_that_is_down_fails_every_case_but_not_the_run(tmp_path, protocol):
+def test_a_server_that_is_down_fails_every_case_and_the_run_says_so(tmp_path, protocol, capsys):
+    """Every stage still completes (B6 is written), but a model with nothing to score fails the run, by name."""
     with ChatServer() as server:
         url = server.url
     workspace = _dataset(tmp_path, server, protocol, retries=1)
-    assert url and _run(workspace) == 0
+    assert url and _run(workspace) == 1
+    assert "model alpha: no prediction to score: 4 rows read, all set aside" in capsys.readouterr().err
+    assert (workspace / "outputs" / "chat" / "B6_report.json").exists()
     b2 = _b2(workspace)
     assert b2["header"]["counts"]["accepted"] == 0 and len(b2["rejects"]) == 4
     assert all("connection failed" in r["reason"] or "reset failed" in r["reason"] for r in b2["rejects"])

@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 
+from ...core.param_rules import at_least, weights_over, within
 from ...core.progress import track
 from ...core.records import Columns, LoadResult, Reject
 from ..base import Kind, rank_models, register_kind
@@ -114,6 +115,8 @@ class Annotation(Kind):
     defaults = {"min_event_iou": 0.3, "n_t": 2, "span_iou_threshold": 0.5, "component_weights": DEFAULT_WEIGHTS,
                 "taxonomies": {}}
     stage_params = {"B4": ("min_event_iou",), "B5": ("n_t", "span_iou_threshold", "component_weights", "taxonomies")}
+    param_rules = {"min_event_iou": within(0, 1), "n_t": at_least(1, integer=True), "span_iou_threshold": within(0, 1),
+                   "component_weights": weights_over(COMPONENT_METRIC)}
     paired_metrics = {"overall_score": "mean"}
 
     def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:

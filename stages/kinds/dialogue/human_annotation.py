@@ -40,7 +40,8 @@ def annotation_csv(rows_by_model: dict[str, Columns]) -> bytes:
     return buffer.getvalue().encode("utf-8-sig")
 
 
-def _strip_guard(text: str) -> str:
+def strip_formula_guard(text: str) -> str:
+    """The cell as written before neutralize_formula guarded it."""
     return text[1:] if text.startswith("'") and text[1:].startswith(_FORMULA_STARTS) else text
 
 
@@ -73,7 +74,7 @@ def read_annotation_csv(path: Path) -> tuple[list[dict[str, Any]], list[Reject]]
             continue
         if all(v is None for v in labels.values()):
             continue
-        key = tuple(_strip_guard(row[c] or "") for c in ("model", "scene", "dialogue_index"))
+        key = tuple(strip_formula_guard(row[c] or "") for c in ("model", "scene", "dialogue_index"))
         rows.append({"line": line, "model": key[0], "scene": key[1], "dialogue_index": key[2], **labels})
     return rows, rejects
 

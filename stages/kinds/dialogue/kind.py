@@ -9,12 +9,20 @@ from typing import Any
 from rapidfuzz.distance import Indel, Levenshtein
 from rapidfuzz.process import cpdist
 
+from ...core.param_rules import named_in, weights_over
 from ...core.ratios import mean
 from ...core.records import Columns
 from ...core.text_table import format_table
-from ...text.embeddings import DEFAULT_SEMANTIC_MODEL, EmbedderUnavailable, load_embedder, semantic_similarities
+from ...text.embeddings import (
+    DEFAULT_SEMANTIC_MODEL,
+    EMBEDDERS,
+    EmbedderUnavailable,
+    load_embedder,
+    semantic_similarities,
+)
 from ...text.keywords import keyword_jaccard
 from ..base import Kind, rank_models, register_kind
+from .carry_over import carry_over_labels
 from .human_annotation import annotation_csv
 from .similarity import DEFAULT_WEIGHTS, METRICS, combined_score
 
@@ -56,12 +64,17 @@ def _summary(rows: list[int], columns: Columns) -> dict[str, Any]:
     return summary
 
 
+ANNOTATION_CSV = "B6_human_annotation.csv"
+
+
 @register_kind("dialogue")
 class Dialogue(Kind):
     """Seed 003's persona evaluation; a missing or failed answer scores 0 on every metric and is counted."""
 
     defaults = {"weights": DEFAULT_WEIGHTS, "semantic_model": DEFAULT_SEMANTIC_MODEL}
     stage_params = {"B5": ("weights", "semantic_model")}
+    question_columns = ("scene", "dialogue_index")
+    param_rules = {"weights": weights_over(METRICS), "semantic_model": named_in(("none", *EMBEDDERS))}
     paired_metrics = {"exact_match": "binary", **{name: "mean" for name in (*METRICS, "combined_score")
                                                   if name != "exact_match"}}
 
@@ -136,7 +149,13 @@ class Dialogue(Kind):
         return text + "".join(f"\n{note}" for note in sorted(notes))
 
     def report_files(self, dataset: str, report: dict[str, Any], rows_by_model: dict[str, Columns]) -> dict[str, bytes]:
-        return {"B6_human_annotation.csv": annotation_csv(rows_by_model)}
+        return {ANNOTATION_CSV: annotation_csv(rows_by_model)}
+
+    def keep_human_edits(self, name: str, previous: bytes, fresh: bytes) -> tuple[bytes, int, int]:
+        if name != ANNOTATION_CSV:
+            return fresh, 0, 0
+        merged = carry_over_labels(previous, fresh)
+        return merged.data, merged.carried, merged.left_behind
 
 
 def _score(value: float | None) -> str:

@@ -5,6 +5,7 @@ import logging
 from collections import Counter
 from typing import Any
 
+from ...core.param_rules import within
 from ...core.records import Columns
 from ...core.text_table import format_table, percent
 from ..base import Kind, rank_models, register_kind
@@ -33,6 +34,9 @@ class MultipleChoice(Kind):
 
     defaults = {"similarity_threshold": 0.7, "margin": 0.1}
     stage_params = {"B4": ("similarity_threshold", "margin")}
+    param_rules = {"similarity_threshold": within(0, 1), "margin": within(0, 1)}
+    question_columns = ("options",)
+    headline_reject_reasons = ("no options found",)
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question)}

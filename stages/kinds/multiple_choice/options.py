@@ -9,7 +9,7 @@ from typing import Any
 LETTERS = string.ascii_uppercase[:10]
 _PAREN_MARKERS = re.compile(r"\(([A-Ja-j])\)\s*")
 _LINE_MARKERS = re.compile(r"(?:^|(?<=\n))[ \t]*([A-J])[ \t]*[.、):：][ \t]*", re.MULTILINE)
-_INLINE_MARKERS = re.compile(r"(?<![A-Za-z0-9])([A-J])[.、:：][ \t]*")
+_INLINE_MARKERS = re.compile(r"(?<![A-Za-z0-9(])([A-J])[.、:：)][ \t]*")
 
 
 def options_from_value(value: Any) -> list[str] | None:
@@ -39,7 +39,7 @@ def options_from_columns(record: dict) -> list[str] | None:
 
 
 def options_from_text(question: str) -> list[str] | None:
-    """Options written in the question: '(a) x (b) y', 'A. x\\nB. y', 'A、x', '（A）x'."""
+    """Options written in the question: '(a) x (b) y', 'A. x\\nB. y', 'A) x B) y', 'A、x', '（A）x'."""
     text = unicodedata.normalize("NFKC", question)
     for pattern in (_PAREN_MARKERS, _LINE_MARKERS, _INLINE_MARKERS):
         options = _consecutive_options(text, list(pattern.finditer(text)))
