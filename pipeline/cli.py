@@ -7,7 +7,7 @@ import os
 import sys
 from importlib import import_module
 
-from stages.io.artifacts import STAGES
+from stages.core.stage_names import STAGES
 
 from .exit_codes import EXIT_USAGE
 from .progress import ProgressDisplay

@@ -5,13 +5,14 @@ import argparse
 import sys
 import time
 from contextlib import AbstractContextManager, nullcontext
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from stages.core.errors import UsageError
-from stages.io.artifacts import MODEL_STAGES, STAGES, artifact_path, iter_rows, read_artifact_json
+from stages.core.stage_names import MODEL_STAGES, STAGES
+from stages.io.artifacts import artifact_path, iter_rows, read_artifact_json
+from stages.io.storage import is_local, location, remove
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
 from .plan import Selection, discover
@@ -19,6 +20,9 @@ from .run_lock import outputs_lock
 from .runner import build, print_reports, read_reports, report_problems
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report
+
+if TYPE_CHECKING:
+    from upath import UPath
 
 MODEL_TASKS = {"B2": B2Predictions, "B3": B3Normalize, "B4": B4Match, "B5": B5Score}
 
@@ -45,26 +49,29 @@ def invalidate(outputs: str, specs: list[dict[str, Any]], selection: Selection, 
         for task in stage_tasks(outputs, spec, models):
             if STAGES.index(task.stage) >= first:
                 removed += _remove_artifact(task.artifact_path())
-    return removed + _remove_artifact(Path(outputs) / "B6_summary.json")
+    return removed + _remove_artifact(location(outputs) / "B6_summary.json")
 
 
-def _remove_artifact(path: Path) -> int:
-    existed = path.exists()
-    path.unlink(missing_ok=True)
-    path.with_suffix(".txt").unlink(missing_ok=True)
+def _remove_artifact(path: UPath) -> int:
+    existed = remove(path)
+    remove(path.with_suffix(".txt"))
     for sidecar in path.parent.glob(f"{path.stem}.*.parquet"):
-        sidecar.unlink()
+        remove(sidecar)
     return int(existed)
 
 
-def _artifacts_written_since(outputs: Path, started: float) -> int:
-    return sum(1 for p in outputs.rglob("B*_*.json") if p.stat().st_mtime >= started)
+def _written_since(outputs: UPath, started: float) -> str:
+    """How many artifacts this run wrote (counted on a local outputs folder)."""
+    if not is_local(outputs):
+        return "artifacts up to date"
+    ran = sum(1 for p in outputs.rglob("B*_*.json") if p.stat().st_mtime >= started)
+    return f"{ran} artifact(s) written, the rest up to date"
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     selection = Selection(args.dataset, args.model)
-    specs = discover(Path(args.inputs), selection)
-    outputs = Path(args.outputs).resolve()
+    outputs = location(args.outputs)
+    specs = discover(args.inputs, selection, str(outputs))
     with held_outputs(outputs, args):
         if args.force or args.only:
             invalidate(str(outputs), specs, selection, args.only or "B1")
@@ -73,22 +80,25 @@ def cmd_run(args: argparse.Namespace) -> int:
             return EXIT_FAILED
         reports = read_reports(outputs, specs)
         print_reports(reports, specs, args.verbose)
-        ran = _artifacts_written_since(outputs, started)
-    print(f"{ran} artifact(s) written, the rest up to date; outputs in {outputs}")
+        written = _written_since(outputs, started)
+    print(f"{written}; outputs in {outputs}")
     if args.dataset is None:
         print(f"report: {outputs / 'report.html'}")
     return EXIT_FAILED if report_problems(reports) else EXIT_OK
 
 
-def held_outputs(outputs: Path, args: argparse.Namespace) -> AbstractContextManager:
-    """The outputs folder for this run alone on the local scheduler (luigid already hands each task to one worker)."""
-    return nullcontext() if args.scheduler_host else outputs_lock(outputs, wait=not args.no_wait)
+def held_outputs(outputs: UPath, args: argparse.Namespace) -> AbstractContextManager:
+    """A local outputs folder for this run alone on the local scheduler (luigid already hands each task to one
+    worker, whoever asks)."""
+    if args.scheduler_host or not is_local(outputs):
+        return nullcontext()
+    return outputs_lock(outputs, wait=not args.no_wait)
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     selection = Selection(args.dataset, args.model)
-    specs = discover(Path(args.inputs), selection)
-    outputs = str(Path(args.outputs).resolve())
+    outputs = str(location(args.outputs))
+    specs = discover(args.inputs, selection, outputs)
     for spec in specs:
         for task in stage_tasks(outputs, spec, _selected_models(spec, selection)):
             if task.complete():
@@ -107,7 +117,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     stage = args.stage.upper()
     model = args.model
     if stage in MODEL_STAGES and not model:
-        model = _only_model(Path(args.outputs) / args.dataset)
+        model = _only_model(location(args.outputs) / args.dataset)
     path = artifact_path(args.outputs, stage, args.dataset, model)
     document = read_artifact_json(path)
     if document is None:
@@ -129,7 +139,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _only_model(folder: Path) -> str:
+def _only_model(folder: UPath) -> str:
     models = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
     if len(models) != 1:
         raise UsageError(f"--model is required for this stage (models: {', '.join(models) or 'none'})")

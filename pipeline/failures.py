@@ -4,22 +4,25 @@ from __future__ import annotations
 
 import traceback
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from stages.io.artifacts import write_json_atomic
+from stages.io.storage import read_bytes_or_none, remove
+
+if TYPE_CHECKING:
+    from upath import UPath
 
 FAILURES_DIR = "_failures"
 
 
-def failure_path(outputs: Path, stage: str, dataset: str, model: str) -> Path:
+def failure_path(outputs: UPath, stage: str, dataset: str, model: str) -> UPath:
     name = "__".join(part for part in (stage, dataset, model) if part)
     return outputs / FAILURES_DIR / f"{name}.json"
 
 
-def record_failure(path: Path, description: dict[str, Any], exception: BaseException) -> None:
+def record_failure(path: UPath, description: dict[str, Any], exception: BaseException) -> None:
     write_json_atomic(
         path,
         {
@@ -31,13 +34,14 @@ def record_failure(path: Path, description: dict[str, Any], exception: BaseExcep
     )
 
 
-def clear_failure(path: Path) -> None:
-    path.unlink(missing_ok=True)
+def clear_failure(path: UPath) -> None:
+    remove(path)
 
 
-def read_failure(path: Path) -> dict[str, Any] | None:
+def read_failure(path: UPath) -> dict[str, Any] | None:
     """One failure record, or None when there is none (or it cannot be read)."""
     try:
-        return orjson.loads(path.read_bytes())
-    except (FileNotFoundError, orjson.JSONDecodeError):
+        data = read_bytes_or_none(path)
+        return None if data is None else orjson.loads(data)
+    except orjson.JSONDecodeError:
         return None

@@ -3,25 +3,29 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stages import UsageError
 from stages.core.records import Reject
 from stages.core.text_table import format_table
 from stages.io.artifacts import iter_rows, read_artifact_json, write_json_atomic
+from stages.io.storage import location
 from stages.kinds.dialogue.human_annotation import AGREEMENT_METRICS, HUMAN_LABELS, agreement, read_annotation_csv
+
+if TYPE_CHECKING:
+    from upath import UPath
 
 AGREEMENT_FILE = "B6_human_agreement.json"
 
 
-def _metrics_by_case(outputs: Path, dataset: str, model: str) -> dict[tuple[str, str], dict[str, Any]]:
+def _metrics_by_case(outputs: UPath, dataset: str, model: str) -> dict[tuple[str, str], dict[str, Any]]:
     path = outputs / dataset / model / "B5_component_scores.json"
     if read_artifact_json(path) is None:
         raise UsageError(f"no B5 artifact for model {model!r} of dataset {dataset!r} under {outputs}; run it first")
     return {(row["scene"], row["dialogue_index"]): row for row in iter_rows(path)}
 
 
-def import_annotations(csv_path: Path, outputs: Path, dataset: str) -> dict[str, Any]:
+def import_annotations(csv_path: Path, outputs: UPath, dataset: str) -> dict[str, Any]:
     """Agreement of every filled-in human label with the automatic metrics of the rated rows."""
     try:
         rows, rejects = read_annotation_csv(csv_path)
@@ -69,7 +73,7 @@ def cmd_annotations_import(args: argparse.Namespace) -> int:
     if not csv_path.is_file():
         raise UsageError(f"{csv_path} does not exist")
     dataset = args.dataset or csv_path.resolve().parent.name
-    outputs = Path(args.outputs) if args.outputs else csv_path.resolve().parent.parent
+    outputs = location(args.outputs) if args.outputs else location(csv_path.resolve().parent.parent)
     result = import_annotations(csv_path, outputs, dataset)
     write_json_atomic(outputs / dataset / AGREEMENT_FILE, result)
     print(render_agreement(result))

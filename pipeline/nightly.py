@@ -5,8 +5,7 @@ import argparse
 import sys
 from datetime import date as Date
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -26,17 +25,20 @@ from stages.io.artifacts import (
     read_columns,
     read_columns_parquet,
     read_rows_parquet,
-    write_bytes_atomic,
     write_columns_parquet_atomic,
     write_json_atomic,
     write_rows_parquet_atomic,
 )
+from stages.io.storage import location, write_bytes_atomic
 
 from .commands import held_outputs
 from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
 from .plan import Selection, discover
 from .runner import build, print_reports, read_reports, report_problems
+
+if TYPE_CHECKING:
+    from upath import UPath
 
 HISTORY_SCHEMA = pa.schema([
     ("date", pa.string()), ("dataset", pa.string()), ("kind", pa.string()), ("model", pa.string()),
@@ -45,7 +47,7 @@ HISTORY_SCHEMA = pa.schema([
 ITEM_SCHEMA = pa.schema([(name, pa.float64() if name == "value" else pa.string()) for name in ITEM_COLUMNS])
 
 
-def night_item_scores(night_dir: Path, specs: list[dict[str, Any]]) -> Columns:
+def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
     """Every model's per-item values of its kind's paired metrics, read from the night's B5 artifacts."""
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
     for spec in specs:
@@ -56,7 +58,7 @@ def night_item_scores(night_dir: Path, specs: list[dict[str, Any]]) -> Columns:
     return columns
 
 
-def record_night(root: Path, night: str, reports: list[dict[str, Any]], items: Columns) -> list[dict[str, Any]]:
+def record_night(root: UPath, night: str, reports: list[dict[str, Any]], items: Columns) -> list[dict[str, Any]]:
     """Write the night's item scores and replace its rows in history.parquet (a rerun of a night is not a new
     night); the whole history comes back."""
     write_columns_parquet_atomic(root / night / "item_scores.parquet", items, ITEM_SCHEMA)
@@ -82,14 +84,13 @@ def _print_comparisons(comparisons: list[dict[str, Any]], previous: str | None) 
 
 def cmd_nightly(args: argparse.Namespace) -> int:
     night = parse_night(args.date) if args.date else Date.today().isoformat()
-    inputs = Path(args.inputs)
-    specs = discover(inputs, Selection())
-    outputs = Path(args.outputs).resolve()
+    outputs = location(args.outputs)
+    specs = discover(args.inputs, Selection(), str(outputs / "nightly"))
     with held_outputs(outputs, args):
         return _run_night(night, specs, outputs / "nightly", args)
 
 
-def _run_night(night: str, specs: list[dict[str, Any]], root: Path, args: argparse.Namespace) -> int:
+def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argparse.Namespace) -> int:
     settings = {spec["name"]: RegressionSettings(**spec["nightly"]) for spec in specs}
     night_dir = root / night
     if not build(str(night_dir), specs, True, args.workers, args.scheduler_host):

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import luigi.configuration
 
@@ -20,7 +19,11 @@ from stages import (
     read_generate_config,
     resolve_params,
 )
+from stages.io.storage import is_local, location
 from stages.nightly.regression import SETTING_RULES
+
+if TYPE_CHECKING:
+    from upath import UPath
 
 
 @dataclass(frozen=True)
@@ -31,16 +34,16 @@ class Selection:
     model: str | None = None
 
 
-def find_questions_file(folder: Path) -> Path | None:
+def find_questions_file(folder: UPath) -> UPath | None:
     found = [folder / f"questions{suffix}" for suffix in SUPPORTED_SUFFIXES if (folder / f"questions{suffix}").exists()]
     if len(found) > 1:
         raise UsageError(f"{folder}: several questions files ({', '.join(p.name for p in found)}); keep one")
     return found[0] if found else None
 
 
-def find_prediction_files(folder: Path, folders: bool = False) -> dict[str, str]:
-    """Model name → its prediction file under predictions/ (or, for document kinds, its folder of documents); what
-    is not read is said on stderr."""
+def find_prediction_files(folder: UPath, folders: bool = False) -> dict[str, str]:
+    """Model name → its prediction file under predictions/ (or, for document kinds, its folder of documents), named
+    relative to the inputs root; what is not read is said on stderr."""
     models: dict[str, str] = {}
     predictions = folder / "predictions"
     if not predictions.is_dir():
@@ -49,18 +52,18 @@ def find_prediction_files(folder: Path, folders: bool = False) -> dict[str, str]
         if path.name.startswith("."):
             note_skipped(path, "hidden (name starts with '.')")
         elif folders and path.is_dir():
-            models[path.name] = str(path.resolve())
+            models[path.name] = f"{folder.name}/predictions/{path.name}"
         elif not folders and path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES:
             if path.stem in models:
                 raise UsageError(f"{predictions}: model {path.stem!r} has several prediction files; keep one")
-            models[path.stem] = str(path.resolve())
+            models[path.stem] = f"{folder.name}/predictions/{path.name}"
         else:
             wanted = "a folder of documents" if folders else f"a {'/'.join(SUPPORTED_SUFFIXES)} file"
             note_skipped(path, f"not {wanted}")
     return models
 
 
-def note_skipped(path: Path, reason: str) -> None:
+def note_skipped(path: UPath, reason: str) -> None:
     """Tell the user about an inputs entry that is not evaluated, and why."""
     print(f"evalpipe: skipped {path}: {reason}", file=sys.stderr)
 
@@ -74,7 +77,7 @@ def check_luigi_cfg_kinds() -> None:
                              f"(known: {', '.join(kind_names())})")
 
 
-def regression_settings(folder: Path) -> RegressionSettings:
+def regression_settings(folder: UPath) -> RegressionSettings:
     """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly]."""
     config = luigi.configuration.get_config()
     from_cfg = ({key: config.get("nightly", key) for key in config.options("nightly") if key not in config.defaults()}
@@ -94,7 +97,7 @@ def kind_params_from_luigi_cfg(kind_name: str) -> dict[str, str]:
     return {key: config.get(section, key) for key in config.options(section) if key not in config.defaults()}
 
 
-def dataset_spec(folder: Path) -> dict[str, Any] | None:
+def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     """Everything the tasks need to know about one dataset folder, or None when it has nothing to score."""
     questions = find_questions_file(folder)
     documents = folder / "ground_truth"
@@ -123,9 +126,13 @@ def dataset_spec(folder: Path) -> dict[str, Any] | None:
     if config.generate:
         generate = read_generate_config(config.generate, str(folder / "dataset.toml"))
         predictions.update({model: "" for model in generate.models if model not in predictions})
+    if generate is not None and not is_local(location(outputs)):
+        raise UsageError(f"{folder / 'dataset.toml'}: live generation ([generate]) keeps its answers in a local "
+                         f"outputs folder; {outputs} is not local")
     return {
         "name": folder.name,
-        "questions": str((questions or documents).resolve()),
+        "inputs": str(folder.parent),
+        "questions": f"{folder.name}/{(questions or documents).name}",
         "predictions": predictions,
         "generate": None if generate is None else generate.described(),
         "kind": kind_name,
@@ -137,8 +144,10 @@ def dataset_spec(folder: Path) -> dict[str, Any] | None:
     }
 
 
-def discover(inputs: Path, selection: Selection) -> list[dict[str, Any]]:
-    """Dataset specs under `inputs`, filtered by the selection; a selection that matches nothing is a UsageError."""
+def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -> list[dict[str, Any]]:
+    """Dataset specs under `inputs_root` (a folder or a URL), filtered by the selection; a selection that matches
+    nothing is a UsageError."""
+    inputs = location(inputs_root)
     if not inputs.is_dir():
         raise UsageError(f"inputs folder {inputs} does not exist")
     check_luigi_cfg_kinds()
@@ -149,7 +158,7 @@ def discover(inputs: Path, selection: Selection) -> list[dict[str, Any]]:
         if folder.name.startswith((".", "_")):
             note_skipped(folder, "hidden (name starts with '.' or '_')")
             continue
-        spec = dataset_spec(folder)
+        spec = dataset_spec(folder, outputs)
         if spec is None:
             note_skipped(folder, f"no questions file ({', '.join('questions' + s for s in SUPPORTED_SUFFIXES)}) "
                                  "and no ground_truth/ folder")

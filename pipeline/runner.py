@@ -2,26 +2,31 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Any
+import uuid
+from typing import TYPE_CHECKING, Any
 
 import luigi
 
 from stages import build_summary, render_report
 from stages.io.artifacts import read_artifact_json
+from stages.io.storage import location
 from stages.report.aggregate import render_summary
 from stages.report.health import problems_of
 
-from .failures import FAILURES_DIR
+from .failures import FAILURES_DIR, clear_failure
 from .task_base import StageTask, fingerprints_remembered
-from .tasks import B6Report, B6Summary, start_run
+from .tasks import B6Report, B6Summary
+
+if TYPE_CHECKING:
+    from upath import UPath
 
 
 def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers: int,
           scheduler_host: str | None) -> bool:
     """Run the DAG up to each dataset's B6 (and the summary with report.html); False, with the failures printed,
     when a stage failed."""
-    start_run()
+    token = uuid.uuid4().hex  # generated answers that failed before are asked for again, once per run
+    specs = [{**spec, "run_token": token} if spec.get("generate") else spec for spec in specs]
     targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
     if with_summary:
         targets.append(B6Summary(outputs_dir=outputs, specs=specs))
@@ -31,8 +36,8 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
         scheduler = {"scheduler_host": host, **({"scheduler_port": int(port)} if port else {})}
     with fingerprints_remembered():
         result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING", **scheduler)
+        settle_failures(outputs, targets)
         if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
-            clear_settled_failures(outputs, targets)
             return True
         report_failures(outputs, [task for task in dag_tasks(targets) if not task.complete()], result.status.name)
     return False
@@ -53,14 +58,15 @@ def dag_tasks(targets: list[luigi.Task]) -> list[luigi.Task]:
     return list(seen.values())
 
 
-def clear_settled_failures(outputs: str, targets: list[luigi.Task]) -> None:
-    """After a successful build, failure records of this DAG's stages that Luigi did not need to look at (a model's
-    chain already done) are checked too: complete() clears the record of a stage that is done."""
-    records = set((Path(outputs) / FAILURES_DIR).glob("*.json"))
-    if records:
-        for task in dag_tasks(targets):
-            if isinstance(task, StageTask) and task.failure_record_path() in records:
-                task.complete()
+def settle_failures(outputs: str, targets: list[luigi.Task]) -> None:
+    """A failure record belongs to its stage's failed state: the records of stages that are now complete (done by
+    this build, or found done, say after the setting that broke them was reverted) are removed."""
+    records = {path.name for path in (location(outputs) / FAILURES_DIR).glob("*.json")}
+    if not records:
+        return
+    for task in dag_tasks(targets):
+        if isinstance(task, StageTask) and task.failure_record_path().name in records and task.complete():
+            clear_failure(task.failure_record_path())
 
 
 def report_failures(outputs: str, incomplete: list[luigi.Task], luigi_status: str) -> None:
@@ -72,13 +78,13 @@ def report_failures(outputs: str, incomplete: list[luigi.Task], luigi_status: st
     blocked = len(incomplete) - len(failed)
     if failed:
         print(f"evalpipe: run failed: {len(failed)} stage(s) failed, {blocked} not run because a stage they need "
-              f"failed; tracebacks under {Path(outputs) / FAILURES_DIR}", file=sys.stderr)
+              f"failed; tracebacks under {location(outputs) / FAILURES_DIR}", file=sys.stderr)
     else:
         print(f"evalpipe: run failed: {blocked} stage(s) not completed (Luigi: {luigi_status}); see the messages "
               "above", file=sys.stderr)
 
 
-def read_reports(outputs: Path, specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def read_reports(outputs: UPath, specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each dataset's B6 report, in the order of the specs."""
     return [read_artifact_json(outputs / spec["name"] / "B6_report.json")["report"] for spec in specs]
 

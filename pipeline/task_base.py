@@ -6,18 +6,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import luigi
 from luigi.freezing import recursively_unfreeze
 
 from stages.core.records import Columns, Reject
 from stages.io.artifacts import read_artifact_json, write_artifact
+from stages.io.storage import location
 
 from .failures import clear_failure, failure_path, read_failure, record_failure
 from .fingerprint import code_version, fingerprint, path_digest
 from .progress import set_progress_context
+
+if TYPE_CHECKING:
+    from upath import UPath
 
 _REMEMBERED: list[dict[str, str]] = []  # task_id → fingerprint, while a build remembers them
 
@@ -68,16 +71,17 @@ class StageTask(luigi.Task):
     def plain_spec(self) -> dict[str, Any]:
         return recursively_unfreeze(self.spec)
 
-    def artifact_path(self) -> Path:
-        folder = Path(self.outputs_dir) / self.dataset
+    def artifact_path(self) -> UPath:
+        folder = location(self.outputs_dir) / self.dataset
         return (folder / self.model if self.model else folder) / self.artifact_name
 
-    def output(self) -> luigi.LocalTarget:
-        return luigi.LocalTarget(str(self.artifact_path()))
+    def input_location(self, relative: str) -> UPath:
+        """An input named relative to the inputs root (the spec keeps host-independent names)."""
+        return location(self.spec["inputs"]) / relative
 
-    def input_files(self) -> list[str]:
-        """Files (or folders of files) whose bytes this stage reads directly."""
-        return []
+    def input_files(self) -> dict[str, UPath]:
+        """Files (or folders of files) whose bytes this stage reads directly, by host-independent name."""
+        return {}
 
     def stage_params(self) -> dict[str, Any]:
         """Parameters this stage's result depends on."""
@@ -101,7 +105,7 @@ class StageTask(luigi.Task):
             "dataset": self.dataset,
             "model": self.model,
             "params": self.stage_params(),
-            "inputs": {path: path_digest(Path(path)) for path in self.input_files()},
+            "inputs": {name: path_digest(path) for name, path in self.input_files().items()},
             "upstream": {self._upstream_label(task): task.fingerprint() for task in self.upstream()},
             "code_version": code_version(),
         }
@@ -111,12 +115,9 @@ class StageTask(luigi.Task):
         return f"{task.stage}:{task.model}" if task.model and not self.model else task.stage
 
     def complete(self) -> bool:
-        """The artifact is there with this stage's fingerprint; a failure record left from before is then cleared."""
+        """The artifact is there with this stage's fingerprint."""
         document = read_artifact_json(self.artifact_path())
-        done = document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
-        if done:
-            clear_failure(self.failure_record_path())
-        return done
+        return document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
 
     def failure(self) -> dict[str, Any] | None:
         """The failure record of this stage as it is now (same fingerprint), or None when it has not failed so."""
@@ -164,8 +165,8 @@ class StageTask(luigi.Task):
         write_artifact(self.artifact_path(), header, result.columns, body)
         forget_fingerprints()
 
-    def failure_record_path(self) -> Path:
-        return failure_path(Path(self.outputs_dir), self.stage, self.dataset, self.model)
+    def failure_record_path(self) -> UPath:
+        return failure_path(location(self.outputs_dir), self.stage, self.dataset, self.model)
 
 
 @StageTask.event_handler(luigi.Event.FAILURE)

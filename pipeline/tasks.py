@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import sys
-import uuid
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import luigi
 
@@ -21,11 +19,16 @@ from stages import (
     render_html_report,
     render_report,
 )
-from stages.io.artifacts import ARTIFACT_NAMES, read_artifact_json, read_columns, write_bytes_atomic, write_json_atomic
+from stages.core.stage_names import ARTIFACT_NAMES
+from stages.io.artifacts import read_artifact_json, read_columns, write_json_atomic
+from stages.io.storage import location, write_bytes_atomic
 from stages.report.health import dataset_problems
 
 from .fingerprint import code_version, fingerprint
 from .task_base import StageResult, StageTask
+
+if TYPE_CHECKING:
+    from upath import UPath
 
 
 def _load(task: StageTask) -> tuple[dict, dict]:
@@ -37,23 +40,16 @@ def _load(task: StageTask) -> tuple[dict, dict]:
 class B1Questions(StageTask):
     stage, artifact_name = "B1", ARTIFACT_NAMES["B1"]
 
-    def input_files(self) -> list[str]:
-        return [self.spec["questions"]]
+    def input_files(self) -> dict[str, UPath]:
+        return {self.spec["questions"]: self.input_location(self.spec["questions"])}
 
     def stage_params(self) -> dict[str, Any]:
         return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"]}
 
     def compute(self) -> StageResult:
-        loaded = get_kind(self.spec["kind"]).load_gold(Path(self.spec["questions"]), self.plain_spec["fields"])
+        loaded = get_kind(self.spec["kind"]).load_gold(self.input_location(self.spec["questions"]),
+                                                       self.plain_spec["fields"])
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
-
-
-_RUN_TOKEN = [uuid.uuid4().hex]
-
-
-def start_run() -> None:
-    """A new run: generated answers that failed before are asked for again."""
-    _RUN_TOKEN[0] = uuid.uuid4().hex
 
 
 class B2Predictions(StageTask):
@@ -65,15 +61,17 @@ class B2Predictions(StageTask):
     def generated(self) -> bool:
         return not self.spec["predictions"][self.model]
 
-    def answers_path(self) -> Path:
+    def answers_path(self) -> UPath:
         """Where generated answers are kept as they arrive (kept by --force; delete it to ask everything again)."""
         return self.artifact_path().with_name("B2_generated.jsonl")
 
-    def input_files(self) -> list[str]:
+    def input_files(self) -> dict[str, UPath]:
         if not self.generated:
-            return [self.spec["predictions"][self.model]]
+            name = self.spec["predictions"][self.model]
+            return {name: self.input_location(name)}
         store = self.answers_path()
-        return [self.spec["questions"], *([str(store)] if store.exists() else [])]
+        return {self.spec["questions"]: self.input_location(self.spec["questions"]),
+                **({f"outputs:{store.name}": store} if store.exists() else {})}
 
     def stage_params(self) -> dict[str, Any]:
         params = {"fields": self.plain_spec["fields"]}
@@ -83,10 +81,11 @@ class B2Predictions(StageTask):
 
     def fingerprint_parts(self) -> dict[str, Any]:
         """Generated answers: the answers on disk are an input, and failures among them make every new run stale
-        (so it asks again) while staying stable within the run."""
+        (so it asks again) while staying stable within the run: the run's token comes from the driver, in the spec,
+        so every host agrees."""
         parts = super().fingerprint_parts()
         if self.generated and AnswerStore(self.answers_path()).has_failures():
-            parts["retry_run"] = _RUN_TOKEN[0]
+            parts["retry_run"] = self.spec["run_token"]
         return parts
 
     def fingerprint_after_compute(self) -> bool:
@@ -95,9 +94,10 @@ class B2Predictions(StageTask):
     def compute(self) -> StageResult:
         kind = get_kind(self.spec["kind"])
         if not self.generated:
-            loaded = kind.load_predictions(Path(self.spec["predictions"][self.model]), self.plain_spec["fields"])
+            loaded = kind.load_predictions(self.input_location(self.spec["predictions"][self.model]),
+                                           self.plain_spec["fields"])
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
-        cases = kind.load_gold(Path(self.spec["questions"]), self.plain_spec["fields"]).columns
+        cases = kind.load_gold(self.input_location(self.spec["questions"]), self.plain_spec["fields"]).columns
         rows = [{"id": i, "scene": s, "context": c or ""}
                 for i, s, c in zip(cases["id"], cases.get("scene", [""] * len(cases["id"])), cases["question"])]
         settings = self.plain_spec["generate"]
@@ -203,7 +203,7 @@ class B6Report(KindStage):
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
 
 
-def keep_human_edits(kind: Kind, path: Path, fresh: bytes) -> tuple[bytes, dict[str, Any]]:
+def keep_human_edits(kind: Kind, path: UPath, fresh: bytes) -> tuple[bytes, dict[str, Any]]:
     """Carry what people typed into `path` over to its regenerated `fresh` bytes; when some of it no longer has a
     row to go to, the previous file is kept beside it under a timestamped name, and the console says so."""
     data, carried, left_behind = kind.keep_human_edits(path.name, path.read_bytes(), fresh)
@@ -229,11 +229,8 @@ class B6Summary(luigi.Task):
     def requires(self) -> list[B6Report]:
         return [B6Report(outputs_dir=self.outputs_dir, spec=spec) for spec in self.specs]
 
-    def artifact_path(self) -> Path:
-        return Path(self.outputs_dir) / "B6_summary.json"
-
-    def output(self) -> luigi.LocalTarget:
-        return luigi.LocalTarget(str(self.artifact_path()))
+    def artifact_path(self) -> UPath:
+        return location(self.outputs_dir) / "B6_summary.json"
 
     def fingerprint(self) -> str:
         return fingerprint({"stage": "B6_summary", "upstream": [task.fingerprint() for task in self.requires()]})
@@ -251,5 +248,5 @@ class B6Summary(luigi.Task):
         write_bytes_atomic(self.html_path(), render_html_report(reports, run).encode())
         write_json_atomic(self.artifact_path(), {"header": header, **build_summary(reports)})
 
-    def html_path(self) -> Path:
-        return Path(self.outputs_dir) / "report.html"
+    def html_path(self) -> UPath:
+        return location(self.outputs_dir) / "report.html"

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from ..core.records import Reject
+from .storage import open_binary
 
 SUPPORTED_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 Record = tuple[int | None, Any, str | None]  # (line, record or None, location)
@@ -33,7 +34,7 @@ def iter_records(path: Path) -> Iterator[Record | Reject]:
 
 def _iter_jsonl(path: Path) -> Iterator[Record | Reject]:
     source = str(path)
-    with open(path, "rb") as handle:
+    with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
@@ -168,7 +169,8 @@ def _iter_parquet(path: Path) -> Iterator[Record | Reject]:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(path)
+        with open_binary(path) as handle:
+            table = pq.read_table(handle)
     except Exception as exc:  # a broken file is one reject, never a crash
         yield Reject(str(path), None, f"unreadable parquet file: {exc}")
         return

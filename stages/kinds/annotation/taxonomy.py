@@ -20,7 +20,7 @@ _LABEL_END = re.compile(r"\s*(?:[:：]|\s[—–-]\s|（|\().*$")
 
 def _csv_rows(path: Path) -> list[dict[str, str]]:
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
+        with path.open("r", encoding="utf-8-sig", newline="") as handle:
             rows = list(csv.DictReader(handle))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise UsageError(f"{path}: cannot read taxonomy ({exc})") from None
