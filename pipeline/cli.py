@@ -21,6 +21,12 @@ def _common(sub: argparse.ArgumentParser, with_inputs: bool = True) -> None:
     sub.add_argument("--model", help="only this model")
 
 
+def _scheduler_options(sub: argparse.ArgumentParser, required: bool = False) -> None:
+    sub.add_argument("--scheduler-host", required=required,
+                     help="central luigid HOST[:PORT]" + ("" if required else " (default: the local scheduler)"))
+    sub.add_argument("--scheduler-port", type=int, help="luigid's port (default: 8082, or the one in HOST:PORT)")
+
+
 def _run_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--verbose", action="store_true", help="print every dataset's full report, not the summary")
     sub.add_argument("--no-wait", action="store_true",
@@ -36,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--only", choices=STAGES, help="rerun this stage and everything that depends on it")
     run.add_argument("--force", action="store_true", help="rerun every stage of the selection")
     run.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
-    run.add_argument("--scheduler-host", help="central luigid HOST[:PORT] (default: local scheduler)")
+    _scheduler_options(run)
     _run_options(run)
     run.set_defaults(handler="commands:cmd_run")
 
@@ -65,9 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     nightly.add_argument("--outputs", default="outputs",
                          help="artifacts go to OUTPUTS/nightly/<date>/ (default: outputs)")
     nightly.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
-    nightly.add_argument("--scheduler-host", help="central luigid HOST[:PORT] (default: local scheduler)")
+    _scheduler_options(nightly)
     _run_options(nightly)
     nightly.set_defaults(handler="nightly:cmd_nightly")
+    worker = commands.add_parser("worker", help="a long-running Luigi assistant: run whatever luigid hands it")
+    _scheduler_options(worker, required=True)
+    worker.add_argument("--workers", type=int, default=1, help="task processes on this host (default 1)")
+    worker.set_defaults(handler="cluster:cmd_worker")
     return parser
 
 
@@ -81,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     from stages.core.errors import UsageError
     from stages.core.progress import set_progress_sink
 
+    from .storage_config import apply_storage_config
+
+    apply_storage_config()
     module, _, function = args.handler.partition(":")  # "module:function" under pipeline/, imported now
     handler = getattr(import_module(f"pipeline.{module}"), function)
     previous = set_progress_sink(ProgressDisplay(sys.stderr))

@@ -76,7 +76,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.force or args.only:
             invalidate(str(outputs), specs, selection, args.only or "B1")
         started = time.time()
-        if not build(str(outputs), specs, args.dataset is None, args.workers, args.scheduler_host):
+        if not build(str(outputs), specs, args.dataset is None, args.workers, args.scheduler_host,
+                     args.scheduler_port):
             return EXIT_FAILED
         reports = read_reports(outputs, specs)
         print_reports(reports, specs, args.verbose)

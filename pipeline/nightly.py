@@ -93,7 +93,7 @@ def cmd_nightly(args: argparse.Namespace) -> int:
 def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argparse.Namespace) -> int:
     settings = {spec["name"]: RegressionSettings(**spec["nightly"]) for spec in specs}
     night_dir = root / night
-    if not build(str(night_dir), specs, True, args.workers, args.scheduler_host):
+    if not build(str(night_dir), specs, True, args.workers, args.scheduler_host, args.scheduler_port):
         print(f"evalpipe nightly: {night} not recorded in the history (a stage failed)", file=sys.stderr)
         return EXIT_FAILED
     reports = read_reports(night_dir, specs)

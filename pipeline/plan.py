@@ -77,6 +77,17 @@ def check_luigi_cfg_kinds() -> None:
                              f"(known: {', '.join(kind_names())})")
 
 
+def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath) -> None:
+    """A generating task holds `concurrency` units of endpoint.<protocol>; Luigi counts an unset resource as 1, so
+    a larger concurrency needs luigi.cfg [resources] to allow it (or the task would never be scheduled)."""
+    config = luigi.configuration.get_config()
+    name = f"endpoint.{protocol}"
+    available = config.getint("resources", name, 1) if config.has_section("resources") else 1
+    if concurrency > available:
+        raise UsageError(f"{origin}: [generate] concurrency = {concurrency} needs luigi.cfg [resources] {name} ≥ "
+                         f"{concurrency} (now {available}; luigid's config too when running on luigid)")
+
+
 def regression_settings(folder: UPath) -> RegressionSettings:
     """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly]."""
     config = luigi.configuration.get_config()
@@ -126,6 +137,8 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     if config.generate:
         generate = read_generate_config(config.generate, str(folder / "dataset.toml"))
         predictions.update({model: "" for model in generate.models if model not in predictions})
+    if generate is not None:
+        check_endpoint_resource(generate.protocol, generate.concurrency, folder / "dataset.toml")
     if generate is not None and not is_local(location(outputs)):
         raise UsageError(f"{folder / 'dataset.toml'}: live generation ([generate]) keeps its answers in a local "
                          f"outputs folder; {outputs} is not local")
@@ -135,6 +148,7 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         "questions": f"{folder.name}/{(questions or documents).name}",
         "predictions": predictions,
         "generate": None if generate is None else generate.described(),
+        "generate_concurrency": 1 if generate is None else generate.concurrency,
         "kind": kind_name,
         "kind_source": "dataset.toml" if config.kind else "detected",
         "fields": config.fields(),

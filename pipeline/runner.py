@@ -13,8 +13,9 @@ from stages.io.storage import location
 from stages.report.aggregate import render_summary
 from stages.report.health import problems_of
 
+from .cluster import build_on_luigid, scheduler_address
 from .failures import FAILURES_DIR, clear_failure
-from .task_base import StageTask, fingerprints_remembered
+from .task_base import StageTask, fingerprints_remembered, forget_fingerprints
 from .tasks import B6Report, B6Summary
 
 if TYPE_CHECKING:
@@ -22,25 +23,42 @@ if TYPE_CHECKING:
 
 
 def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers: int,
-          scheduler_host: str | None) -> bool:
-    """Run the DAG up to each dataset's B6 (and the summary with report.html); False, with the failures printed,
-    when a stage failed."""
+          scheduler_host: str | None, scheduler_port: int | None = None) -> bool:
+    """Run the DAG up to each dataset's B6 (and the summary with report.html) on the local scheduler, or on luigid
+    until it is done whoever runs each task; False, with the failures printed, when a stage failed."""
     token = uuid.uuid4().hex  # generated answers that failed before are asked for again, once per run
     specs = [{**spec, "run_token": token} if spec.get("generate") else spec for spec in specs]
     targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
     if with_summary:
         targets.append(B6Summary(outputs_dir=outputs, specs=specs))
-    scheduler: dict[str, Any] = {"local_scheduler": True}
-    if scheduler_host:
-        host, _, port = scheduler_host.partition(":")
-        scheduler = {"scheduler_host": host, **({"scheduler_port": int(port)} if port else {})}
     with fingerprints_remembered():
-        result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING", **scheduler)
+        if scheduler_host:
+            host, port = scheduler_address(scheduler_host, scheduler_port)
+            return build_on_luigid(targets, workers, host, port, lambda result: _settle(outputs, targets, result))
+        result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING",
+                             local_scheduler=True)
         settle_failures(outputs, targets)
         if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
             return True
         report_failures(outputs, [task for task in dag_tasks(targets) if not task.complete()], result.status.name)
     return False
+
+
+def _settle(outputs: str, targets: list[luigi.Task], result: Any) -> bool | None:
+    """After a round on luigid: True when every task is complete, False (failures printed) when one has failed,
+    None while others are still running some."""
+    forget_fingerprints()  # other hosts have written artifacts since the last look
+    settle_failures(outputs, targets)
+    incomplete = [task for task in dag_tasks(targets) if not task.complete()]
+    if not incomplete:
+        return True
+    failed = any(isinstance(task, StageTask) and task.failure() for task in incomplete)
+    waiting = result.status in (luigi.LuigiStatusCode.NOT_RUN, luigi.LuigiStatusCode.SUCCESS,
+                                luigi.LuigiStatusCode.SUCCESS_WITH_RETRY)
+    if failed or not waiting:
+        report_failures(outputs, incomplete, result.status.name)
+        return False
+    return None
 
 
 def dag_tasks(targets: list[luigi.Task]) -> list[luigi.Task]:

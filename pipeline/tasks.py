@@ -91,6 +91,13 @@ class B2Predictions(StageTask):
     def fingerprint_after_compute(self) -> bool:
         return self.generated
 
+    def process_resources(self) -> dict[str, int]:
+        """A generating task holds `concurrency` units of endpoint.<protocol>: luigi.cfg / luigid [resources] caps the
+        calls to one kind of chat server across every worker and host."""
+        if not self.generated:
+            return {}
+        return {f"endpoint.{self.spec['generate']['protocol']}": self.spec["generate_concurrency"]}
+
     def compute(self) -> StageResult:
         kind = get_kind(self.spec["kind"])
         if not self.generated:
@@ -101,7 +108,8 @@ class B2Predictions(StageTask):
         rows = [{"id": i, "scene": s, "context": c or ""}
                 for i, s, c in zip(cases["id"], cases.get("scene", [""] * len(cases["id"])), cases["question"])]
         settings = self.plain_spec["generate"]
-        config = GenerateConfig(**{**settings, "models": tuple(settings["models"])})
+        config = GenerateConfig(**{**settings, "models": tuple(settings["models"]),
+                                   "concurrency": self.spec["generate_concurrency"]})
         loaded = generate_predictions(rows, config, self.model, self.answers_path())
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects, header={"generated": True})
 

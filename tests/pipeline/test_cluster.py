@@ -1,0 +1,159 @@
+"""One night across machines, against real servers on 127.0.0.1: SeaweedFS for S3 storage, luigid, and two
+`evalpipe worker` assistants. The demo suite gives the local run's numbers; every stage runs exactly once; a no-op
+rerun runs nothing; a worker killed mid-run leaves a run the next invocation completes."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json
+from stages.io.storage import location
+from tests.pipeline.servers import REPO, Luigid, Weed, Worker
+
+DEMO = REPO / "inputs"
+RAN = re.compile(r"evalpipe (?:worker|run): ran (B\d) (\S+) \(")
+
+
+@pytest.fixture(scope="module")
+def weed(tmp_path_factory):
+    with Weed(tmp_path_factory.mktemp("weed")) as server:
+        yield server
+
+
+@pytest.fixture
+def s3_env(weed, monkeypatch):
+    for name, value in weed.env.items():
+        monkeypatch.setenv(name, value)
+    import s3fs
+
+    s3fs.S3FileSystem.clear_instance_cache()
+    return weed.env
+
+
+def _bucket(name: str) -> str:
+    import s3fs
+
+    fs = s3fs.S3FileSystem()
+    fs.mkdir(name)
+    return name
+
+
+def _upload(local: Path, url: str) -> None:
+    import s3fs
+
+    fs = s3fs.S3FileSystem()
+    for path in sorted(local.rglob("*")):
+        if path.is_file():
+            fs.pipe(f"{url.removeprefix('s3://')}/{path.relative_to(local).as_posix()}", path.read_bytes())
+
+
+def _summary_rows(outputs: str) -> list[dict]:
+    return read_artifact_json(location(outputs) / "B6_summary.json")["rows"]
+
+
+def _ran(*texts: str) -> Counter:
+    return Counter(match.groups() for text in texts for match in RAN.finditer(text))
+
+
+def test_the_demo_on_two_workers_over_s3_equals_the_local_run(tmp_path, s3_env, capsys):
+    assert main(["run", "--inputs", str(DEMO), "--outputs", str(tmp_path / "local")]) == 0
+    local = _summary_rows(str(tmp_path / "local"))
+    bucket = _bucket("demo")
+    _upload(DEMO, f"s3://{bucket}/inputs")
+    inputs, outputs = f"s3://{bucket}/inputs", f"s3://{bucket}/outputs"
+    with Luigid(tmp_path / "luigid") as luigid, \
+            Worker(luigid, s3_env, tmp_path / "w1.log") as first, Worker(luigid, s3_env, tmp_path / "w2.log") as second:
+        capsys.readouterr()
+        assert main(["run", "--inputs", inputs, "--outputs", outputs, "--scheduler-host", "127.0.0.1",
+                     "--scheduler-port", str(luigid.port)]) == 0
+        driver = capsys.readouterr().err
+        time.sleep(0.5)
+        ran = _ran(driver, first.output(), second.output())
+        assert _summary_rows(outputs) == local
+        stage_tasks = sum(1 + 4 * len(row_models) + 1 for row_models in _models_by_dataset(local).values())
+        assert sum(ran.values()) == stage_tasks and set(ran.values()) == {1}, ran
+        assert _ran(first.output()) and _ran(second.output())  # both assistants did some of the work
+
+        before = (first.output(), second.output())
+        assert main(["run", "--inputs", inputs, "--outputs", outputs, "--scheduler-host", "127.0.0.1",
+                     "--scheduler-port", str(luigid.port)]) == 0
+        time.sleep(0.5)
+        assert not _ran(capsys.readouterr().err) and (first.output(), second.output()) == before
+
+
+def _models_by_dataset(rows: list[dict]) -> dict[str, set[str]]:
+    models: dict[str, set[str]] = {}
+    for row in rows:
+        models.setdefault(row["dataset"], set()).add(row["model"])
+    return models
+
+
+def _qa_dataset(root: Path, rows: int) -> Path:
+    folder = root / "inputs" / "big_qa"
+    (folder / "predictions").mkdir(parents=True)
+    with open(folder / "questions.jsonl", "w") as questions, open(folder / "predictions" / "m.jsonl", "w") as answers:
+        for i in range(rows):
+            questions.write(json.dumps({"id": f"q{i}", "question": f"question {i}?", "answers": [f"answer {i % 97}"]})
+                            + "\n")
+            answers.write(json.dumps({"id": f"q{i}", "prediction": f"answer {i % 89}"}) + "\n")
+    return root / "inputs"
+
+
+def _running_pid(port: int, stage_family: str) -> int | None:
+    from luigi.rpc import RemoteScheduler
+
+    for info in RemoteScheduler(url=f"http://127.0.0.1:{port}").task_list("RUNNING", "").values():
+        if info.get("name") == stage_family and info.get("worker_running"):
+            return int(re.search(r"pid=(\d+)", info["worker_running"]).group(1))
+    return None
+
+
+def test_a_worker_killed_mid_task_leaves_a_run_the_next_invocation_completes(tmp_path, s3_env, capsys):
+    inputs = _qa_dataset(tmp_path, 150_000)
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "local")]) == 0
+    local = _summary_rows(str(tmp_path / "local"))
+    outputs = f"s3://{_bucket('killed')}/outputs"
+    with Luigid(tmp_path / "luigid") as luigid, Worker(luigid, s3_env, tmp_path / "w.log") as worker:
+        command = [sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs", outputs,
+                   "--scheduler-host", "127.0.0.1", "--scheduler-port", str(luigid.port)]
+        driver = subprocess.Popen(command, cwd=REPO, env={**os.environ, **s3_env}, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        deadline, victim = time.monotonic() + 60, None
+        while victim is None and time.monotonic() < deadline:
+            victim = _running_pid(luigid.port, "B1Questions")
+            time.sleep(0.05)
+        assert victim in (driver.pid, worker.process.pid), victim
+        time.sleep(0.3)  # mid-task: reading 150k questions takes seconds
+        os.kill(victim, signal.SIGKILL)
+        assert read_artifact_json(location(outputs) / "big_qa" / "B1_questions.json") is None  # nothing half-done
+        if victim == driver.pid:
+            driver.wait(timeout=10)
+            driver = subprocess.Popen(command, cwd=REPO, env={**os.environ, **s3_env}, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True)
+        code = driver.wait(timeout=240)
+        assert code == 0, driver.stderr.read()
+    assert _summary_rows(outputs) == local
+
+
+def test_fingerprints_are_the_same_from_two_working_directories(tmp_path, monkeypatch):
+    headers = []
+    for place in ("first", "second"):
+        root = tmp_path / place
+        (root / "inputs").mkdir(parents=True)
+        for name in ("qa_mixed", "story_annotation"):
+            subprocess.run(["cp", "-r", str(DEMO / name), str(root / "inputs" / name)], check=True)
+        monkeypatch.chdir(root)
+        assert main(["run", "--inputs", "inputs", "--outputs", "out"]) == 0
+        headers.append({str(path.relative_to(root / "out")): read_artifact_json(path)["header"]["fingerprint"]
+                        for path in sorted((root / "out").rglob("B[1-6]_*.json"))})
+    assert headers[0] == headers[1] and len(headers[0]) == 2 * (1 + 4 * 2 + 1) + 1
