@@ -11,7 +11,7 @@ import orjson
 
 from stages.core.errors import UsageError
 from stages.core.stage_names import MODEL_STAGES, STAGES
-from stages.io.artifacts import artifact_path, iter_rows, read_artifact_json
+from stages.io.artifacts import artifact_paths, iter_rows, read_artifact_json
 from stages.io.storage import is_local, location, remove
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
@@ -28,10 +28,12 @@ MODEL_TASKS = {"B2": B2Predictions, "B3": B3Normalize, "B4": B4Match, "B5": B5Sc
 
 
 def stage_tasks(outputs: str, spec: dict[str, Any], models: list[str]) -> list[StageTask]:
-    """Every stage task of one dataset for the given models, in stage order."""
-    tasks: list[StageTask] = [B1Questions(outputs_dir=outputs, spec=spec)]
+    """Every stage task of one dataset for the given models (and every shard), in stage order."""
+    shards = range(spec["shards"])
+    tasks: list[StageTask] = [B1Questions(outputs_dir=outputs, spec=spec, shard=shard) for shard in shards]
     for stage, cls in MODEL_TASKS.items():
-        tasks.extend(cls(outputs_dir=outputs, spec=spec, model=model) for model in models)
+        tasks.extend(cls(outputs_dir=outputs, spec=spec, model=model, shard=shard) for model in models
+                     for shard in shards)
     tasks.append(B6Report(outputs_dir=outputs, spec=spec))
     return tasks
 
@@ -119,24 +121,27 @@ def cmd_show(args: argparse.Namespace) -> int:
     model = args.model
     if stage in MODEL_STAGES and not model:
         model = _only_model(location(args.outputs) / args.dataset)
-    path = artifact_path(args.outputs, stage, args.dataset, model)
-    document = read_artifact_json(path)
-    if document is None:
-        raise UsageError(f"no artifact {path} (run `evalpipe run` first)")
+    paths = artifact_paths(args.outputs, stage, args.dataset, model)
+    documents = [(path, read_artifact_json(path)) for path in paths]
+    missing = [str(path) for path, document in documents if document is None]
+    if missing or not documents:
+        raise UsageError(f"no artifact {missing[0] if missing else paths} (run `evalpipe run` first)")
     out = sys.stdout.buffer
     if stage == "B6":
-        out.write(orjson.dumps(document["report"]) + b"\n")
+        out.write(orjson.dumps(documents[0][1]["report"]) + b"\n")
     elif args.rejects:
-        for reject in document.get("rejects", []):
-            out.write(orjson.dumps(reject) + b"\n")
+        for _, document in documents:
+            for reject in document.get("rejects", []):
+                out.write(orjson.dumps(reject) + b"\n")
     else:
         shown = 0
-        for row in iter_rows(path):
-            if args.id is None or str(row.get("id")) == args.id:
-                out.write(orjson.dumps(row) + b"\n")
-                shown += 1
+        for path, _ in documents:
+            for row in iter_rows(path):
+                if args.id is None or str(row.get("id")) == args.id:
+                    out.write(orjson.dumps(row) + b"\n")
+                    shown += 1
         if args.id is not None and not shown:
-            raise UsageError(f"no row with id {args.id!r} in {path}")
+            raise UsageError(f"no row with id {args.id!r} in {', '.join(map(str, paths))}")
     return EXIT_OK
 
 

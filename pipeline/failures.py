@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 FAILURES_DIR = "_failures"
 
 
-def failure_path(outputs: UPath, stage: str, dataset: str, model: str) -> UPath:
-    name = "__".join(part for part in (stage, dataset, model) if part)
+def failure_path(outputs: UPath, stage: str, dataset: str, model: str, shard: str = "") -> UPath:
+    name = "__".join(part for part in (stage, dataset, model, shard) if part)
     return outputs / FAILURES_DIR / f"{name}.json"
 
 

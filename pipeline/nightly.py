@@ -36,6 +36,7 @@ from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
 from .plan import Selection, discover
 from .runner import build, print_reports, read_reports, report_problems
+from .tasks import B5Score
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -48,13 +49,15 @@ ITEM_SCHEMA = pa.schema([(name, pa.float64() if name == "value" else pa.string()
 
 
 def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
-    """Every model's per-item values of its kind's paired metrics, read from the night's B5 artifacts."""
+    """Every model's per-item values of its kind's paired metrics, read shard by shard from the night's B5
+    artifacts."""
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
     for spec in specs:
         for model in sorted(spec["predictions"]):
-            path = night_dir / spec["name"] / model / "B5_component_scores.json"
-            for name, values in item_score_columns(spec["name"], spec["kind"], model, read_columns(path)).items():
-                columns[name].extend(values)
+            for shard in range(spec["shards"]):
+                path = B5Score(outputs_dir=str(night_dir), spec=spec, model=model, shard=shard).artifact_path()
+                for name, values in item_score_columns(spec["name"], spec["kind"], model, read_columns(path)).items():
+                    columns[name].extend(values)
     return columns
 
 

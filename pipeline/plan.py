@@ -19,6 +19,7 @@ from stages import (
     read_generate_config,
     resolve_params,
 )
+from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location
 from stages.nightly.regression import SETTING_RULES
 
@@ -75,6 +76,15 @@ def check_luigi_cfg_kinds() -> None:
         if section.startswith("kind.") and section[len("kind."):] not in kind_names():
             raise UsageError(f"luigi.cfg [{section}]: unknown kind {section[len('kind.'):]!r} "
                              f"(known: {', '.join(kind_names())})")
+
+
+def count_shards(inputs: UPath, questions: str | None, predictions: dict[str, str], shard_rows: int | None) -> int:
+    """How many shards of `shard_rows` records the dataset's largest file needs (1 for kinds without shards; files
+    too small to need a second shard are not read)."""
+    if not shard_rows or questions is None:
+        return 1
+    files = [questions, *(name for name in predictions.values() if name)]
+    return shard_count(max(count_records(inputs / name, at_least=shard_rows) for name in files), shard_rows)
 
 
 def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath) -> None:
@@ -137,7 +147,12 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     if config.generate:
         generate = read_generate_config(config.generate, str(folder / "dataset.toml"))
         predictions.update({model: "" for model in generate.models if model not in predictions})
+    shards = count_shards(folder.parent, f"{folder.name}/{questions.name}" if questions else None, predictions,
+                          params.get("shard_rows"))
     if generate is not None:
+        if shards > 1:
+            raise UsageError(f"{folder / 'dataset.toml'}: live generation ([generate]) runs unsharded; raise "
+                             "[params] shard_rows above the number of questions")
         check_endpoint_resource(generate.protocol, generate.concurrency, folder / "dataset.toml")
     if generate is not None and not is_local(location(outputs)):
         raise UsageError(f"{folder / 'dataset.toml'}: live generation ([generate]) keeps its answers in a local "
@@ -154,6 +169,8 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         "fields": config.fields(),
         "params": params,
         "max_rejected_share": config.max_rejected_share,
+        "shards": shards,
+        "shard_rows": params.get("shard_rows"),
         "nightly": regression_settings(folder).described(),
     }
 

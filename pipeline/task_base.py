@@ -13,6 +13,7 @@ from luigi.freezing import recursively_unfreeze
 
 from stages.core.records import Columns, Reject
 from stages.io.artifacts import read_artifact_json, write_artifact
+from stages.io.shards import shard_digests, shard_range
 from stages.io.storage import location
 
 from .failures import clear_failure, failure_path, read_failure, record_failure
@@ -22,7 +23,12 @@ from .progress import set_progress_context
 if TYPE_CHECKING:
     from upath import UPath
 
-_REMEMBERED: list[dict[str, str]] = []  # task_id → fingerprint, while a build remembers them
+_REMEMBERED: list[dict[str, str]] = []
+
+
+def shard_folder(dataset_folder: UPath, shard: int | None) -> UPath:
+    """Where a shard's artifacts live: <dataset>/shards/<nnnnn>/, or the dataset folder itself when unsharded."""
+    return dataset_folder if shard is None else dataset_folder / "shards" / f"{shard:05d}"  # task_id → fingerprint, while a build remembers them
 
 
 @contextmanager
@@ -54,11 +60,12 @@ class StageResult:
 
 
 class StageTask(luigi.Task):
-    """One stage for one dataset (and model). Subclasses name their inputs, parameters and computation."""
+    """One stage for one dataset (and model, and shard). Subclasses name their inputs, parameters and computation."""
 
     outputs_dir = luigi.Parameter()
     spec = luigi.DictParameter()
     model = luigi.Parameter(default="")
+    shard = luigi.IntParameter(default=0)
 
     stage: ClassVar[str]
     artifact_name: ClassVar[str]
@@ -71,8 +78,17 @@ class StageTask(luigi.Task):
     def plain_spec(self) -> dict[str, Any]:
         return recursively_unfreeze(self.spec)
 
+    @property
+    def sharded(self) -> bool:
+        """The dataset runs B1–B5 per shard (B6 merges them)."""
+        return self.spec["shards"] > 1 and self.stage != "B6"
+
+    def rows(self) -> range | None:
+        """The record positions this shard reads, or None for the whole file."""
+        return shard_range(self.shard, self.spec["shard_rows"]) if self.sharded else None
+
     def artifact_path(self) -> UPath:
-        folder = location(self.outputs_dir) / self.dataset
+        folder = shard_folder(location(self.outputs_dir) / self.dataset, self.shard if self.sharded else None)
         return (folder / self.model if self.model else folder) / self.artifact_name
 
     def input_location(self, relative: str) -> UPath:
@@ -105,14 +121,24 @@ class StageTask(luigi.Task):
             "dataset": self.dataset,
             "model": self.model,
             "params": self.stage_params(),
-            "inputs": {name: path_digest(path) for name, path in self.input_files().items()},
+            "inputs": self.input_digests(),
             "upstream": {self._upstream_label(task): task.fingerprint() for task in self.upstream()},
             "code_version": code_version(),
         }
 
+    def input_digests(self) -> dict[str, str]:
+        """Content digests of the inputs: of this shard's rows for a sharded JSON-lines file, else of the whole."""
+        if not self.sharded:
+            return {name: path_digest(path) for name, path in self.input_files().items()}
+        shards, size = self.spec["shards"], self.spec["shard_rows"]
+        return {f"{name}#{self.shard}": shard_digests(path, size, shards)[self.shard]
+                for name, path in self.input_files().items()}
+
     def _upstream_label(self, task: StageTask) -> str:
-        """B1, B2 … for a model's own chain; B5:<model> where a dataset-level stage depends on several models."""
-        return f"{task.stage}:{task.model}" if task.model and not self.model else task.stage
+        """B1, B2 … for a model's own chain; :<model> and :<shard> added where a stage depends on several of them
+        (B6 on every model and shard, a shard's B3 on its neighbours' B1 and B2)."""
+        label = f"{task.stage}:{task.model}" if task.model and not self.model else task.stage
+        return f"{label}:{task.shard}" if task.sharded and (not self.sharded or task.shard != self.shard) else label
 
     def complete(self) -> bool:
         """The artifact is there with this stage's fingerprint."""
@@ -166,7 +192,8 @@ class StageTask(luigi.Task):
         forget_fingerprints()
 
     def failure_record_path(self) -> UPath:
-        return failure_path(location(self.outputs_dir), self.stage, self.dataset, self.model)
+        shard = f"shard{self.shard}" if self.sharded else ""
+        return failure_path(location(self.outputs_dir), self.stage, self.dataset, self.model, shard)
 
 
 @StageTask.event_handler(luigi.Event.FAILURE)

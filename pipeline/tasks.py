@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 from datetime import datetime, timezone
+from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 import luigi
@@ -18,17 +19,26 @@ from stages import (
     join_predictions,
     render_html_report,
     render_report,
+    score_distribution,
 )
 from stages.core.stage_names import ARTIFACT_NAMES
-from stages.io.artifacts import read_artifact_json, read_columns, write_json_atomic
+from stages.core.stats import add_stats
+from stages.io.artifacts import read_artifact_json, read_column, read_columns, write_json_atomic
+from stages.io.join import join_shard
 from stages.io.storage import location, write_bytes_atomic
-from stages.report.health import dataset_problems
+from stages.report.health import dataset_problems, shard_problems
 
 from .fingerprint import code_version, fingerprint
 from .task_base import StageResult, StageTask
 
 if TYPE_CHECKING:
     from upath import UPath
+
+
+def _rows_param(task: StageTask) -> dict[str, Any]:
+    """A shard's record positions, part of its B1 / B2 parameters."""
+    rows = task.rows()
+    return {} if rows is None else {"rows": [rows.start, rows.stop]}
 
 
 def _load(task: StageTask) -> tuple[dict, dict]:
@@ -44,11 +54,11 @@ class B1Questions(StageTask):
         return {self.spec["questions"]: self.input_location(self.spec["questions"])}
 
     def stage_params(self) -> dict[str, Any]:
-        return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"]}
+        return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"], **_rows_param(self)}
 
     def compute(self) -> StageResult:
         loaded = get_kind(self.spec["kind"]).load_gold(self.input_location(self.spec["questions"]),
-                                                       self.plain_spec["fields"])
+                                                       self.plain_spec["fields"], self.rows())
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
 
 
@@ -74,7 +84,7 @@ class B2Predictions(StageTask):
                 **({f"outputs:{store.name}": store} if store.exists() else {})}
 
     def stage_params(self) -> dict[str, Any]:
-        params = {"fields": self.plain_spec["fields"]}
+        params = {"fields": self.plain_spec["fields"], **_rows_param(self)}
         if self.generated:
             params["generate"] = self.plain_spec["generate"]
         return params
@@ -102,7 +112,7 @@ class B2Predictions(StageTask):
         kind = get_kind(self.spec["kind"])
         if not self.generated:
             loaded = kind.load_predictions(self.input_location(self.spec["predictions"][self.model]),
-                                           self.plain_spec["fields"])
+                                           self.plain_spec["fields"], self.rows())
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
         cases = kind.load_gold(self.input_location(self.spec["questions"]), self.plain_spec["fields"]).columns
         rows = [{"id": i, "scene": s, "context": c or ""}
@@ -124,16 +134,28 @@ class KindStage(StageTask):
 class B3Normalize(KindStage):
     stage, artifact_name = "B3", ARTIFACT_NAMES["B3"]
 
-    def requires(self) -> dict[str, StageTask]:
+    def neighbours(self) -> list[int]:
+        """This shard and the ones beside it, whose prediction rows may hold this shard's answers."""
+        if not self.sharded:
+            return [self.shard]
+        return [s for s in (self.shard - 1, self.shard, self.shard + 1) if 0 <= s < self.spec["shards"]]
+
+    def requires(self) -> dict[str, list[StageTask]]:
         return {
-            "questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
-            "predictions": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model),
+            "questions": [B1Questions(outputs_dir=self.outputs_dir, spec=self.spec, shard=s) for s in self.neighbours()],
+            "predictions": [B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model, shard=s)
+                            for s in self.neighbours()],
         }
 
     def compute(self) -> StageResult:
-        _, questions = _load(self.requires()["questions"])
-        _, predictions = _load(self.requires()["predictions"])
-        joined, join_info = join_predictions(questions, predictions)
+        own = self.neighbours().index(self.shard)
+        questions = [_load(task)[1] for task in self.requires()["questions"]]
+        predictions = [_load(task)[1] for task in self.requires()["predictions"]]
+        if self.sharded:
+            nearby = {qid for columns in questions for qid in columns["id"]}
+            joined, join_info = join_shard(questions[own], predictions, own, nearby)
+        else:
+            joined, join_info = join_predictions(questions[own], predictions[own])
         columns, info = get_kind(self.spec["kind"]).normalize(joined, self.stage_params())
         counts = join_info.pop("counts")
         return StageResult(columns, counts, header={"info": info}, body=join_info)
@@ -143,7 +165,7 @@ class B4Match(KindStage):
     stage, artifact_name = "B4", ARTIFACT_NAMES["B4"]
 
     def requires(self) -> StageTask:
-        return B3Normalize(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)
+        return B3Normalize(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model, shard=self.shard)
 
     def compute(self) -> StageResult:
         _, normalized = _load(self.requires())
@@ -155,12 +177,14 @@ class B5Score(KindStage):
     stage, artifact_name = "B5", ARTIFACT_NAMES["B5"]
 
     def requires(self) -> StageTask:
-        return B4Match(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)
+        return B4Match(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model, shard=self.shard)
 
     def compute(self) -> StageResult:
         _, matched = _load(self.requires())
-        columns, metrics = get_kind(self.spec["kind"]).score(matched, self.stage_params())
-        return StageResult(columns, {"rows": len(columns["id"])}, body={"metrics": metrics})
+        kind = get_kind(self.spec["kind"])
+        columns, metrics = kind.score(matched, self.stage_params())
+        body = {"metrics": metrics, **({"stats": kind.score_stats(matched)} if kind.shardable else {})}
+        return StageResult(columns, {"rows": len(columns["id"])}, body=body)
 
 
 class B6Report(KindStage):
@@ -168,36 +192,52 @@ class B6Report(KindStage):
 
     stage, artifact_name = "B6", ARTIFACT_NAMES["B6"]
 
-    def requires(self) -> dict[str, StageTask]:
-        return {
-            model: B5Score(outputs_dir=self.outputs_dir, spec=self.spec, model=model)
-            for model in sorted(self.spec["predictions"])
-        }
+    def requires(self) -> dict[str, list[StageTask]]:
+        return {model: [B5Score(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)
+                        for shard in range(self.spec["shards"])]
+                for model in sorted(self.spec["predictions"])}
 
     def stage_params(self) -> dict[str, Any]:
         return {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"]}
 
     def compute(self) -> StageResult:
-        questions = read_artifact_json(B1Questions(outputs_dir=self.outputs_dir, spec=self.spec).artifact_path())
-        metrics, set_aside, rows, prediction_counts = {}, {}, {}, {}
-        for model, task in self.requires().items():
-            document, rows[model] = _load(task)
-            metrics[model] = document["metrics"]
-            b3 = task.requires().requires()
-            joined = read_artifact_json(b3.artifact_path())["header"]["counts"]
-            prediction_counts[model] = read_artifact_json(b3.requires()["predictions"].artifact_path())["header"]["counts"]
+        """Every model's metrics — for shards, from the sum of their score_stats, never a mean of means — with
+        what was set aside (summed over shards) and why the dataset may be unfit to publish."""
+        kind = get_kind(self.spec["kind"])
+        shards = range(self.spec["shards"])
+        questions = [read_artifact_json(self._task(B1Questions, shard).artifact_path()) for shard in shards]
+        question_counts = _summed(document["header"]["counts"] for document in questions)
+        metrics, set_aside, prediction_counts, shard_joins = {}, {}, {}, {}
+        for model, tasks in self.requires().items():
+            scored = [read_artifact_json(task.artifact_path()) for task in tasks]
+            metrics[model] = (kind.metrics_from_stats(reduce(add_stats, (d["stats"] for d in scored), {}))
+                              if kind.shardable else scored[0]["metrics"])
+            joins = [read_artifact_json(self._task(B3Normalize, shard, model).artifact_path()) for shard in shards]
+            joined = _summed(document["header"]["counts"] for document in joins)
+            prediction_counts[model] = _summed(
+                read_artifact_json(self._task(B2Predictions, shard, model).artifact_path())["header"]["counts"]
+                for shard in shards)
+            shard_joins[model] = joins
             set_aside[model] = {
-                "question_rows_rejected": questions["header"]["counts"]["rejected"],
+                "question_rows_rejected": question_counts["rejected"],
                 "prediction_rows_rejected": prediction_counts[model]["rejected"],
                 "missing_predictions": joined["missing_predictions"],
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
-        kind = get_kind(self.spec["kind"])
-        problems = dataset_problems(questions["header"]["counts"], prediction_counts,
-                                    [r["reason"] for r in questions.get("rejects", [])], kind.headline_reject_reasons,
-                                    self.spec["max_rejected_share"])
-        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside,
-                                      super().stage_params(), rows, problems)
+        problems = dataset_problems(question_counts, prediction_counts,
+                                    [r["reason"] for document in questions for r in document.get("rejects", [])],
+                                    kind.headline_reject_reasons, self.spec["max_rejected_share"])
+        if len(shards) > 1:
+            problems += shard_problems(
+                [read_column(task.artifact_path(), "id") for task in (self._task(B1Questions, s) for s in shards)],
+                {model: [(d.get("missing_predictions", []), d.get("unmatched_predictions", [])) for d in joins]
+                 for model, joins in shard_joins.items()})
+        rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.requires().items()}
+                if len(shards) == 1 else {})
+        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
+                                      rows, problems)
+        if len(shards) > 1:
+            report["distributions"] = self._summed_distributions(report["comparison"]["primary_metric"])
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:
@@ -209,6 +249,26 @@ class B6Report(KindStage):
                 report.setdefault("human_edits", {})[name] = outcome
             write_bytes_atomic(path, data)
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
+
+    def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
+        return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)
+
+    def _summed_distributions(self, primary: str) -> dict[str, Any]:
+        """Each model's histogram of per-item scores, added up shard by shard (one shard's rows in memory)."""
+        distributions = {}
+        for model, tasks in self.requires().items():
+            histograms = [score_distribution(self.spec["kind"], primary, read_columns(task.artifact_path()))
+                          for task in tasks]
+            histograms = [h for h in histograms if h is not None]
+            if histograms:
+                distributions[model] = {**histograms[0], "counts": [sum(c) for c in zip(*(h["counts"]
+                                                                                          for h in histograms))]}
+        return distributions
+
+
+def _summed(counts: Any) -> dict[str, int]:
+    """Counts of several shards added up."""
+    return dict(reduce(add_stats, counts, {}))
 
 
 def keep_human_edits(kind: Kind, path: UPath, fresh: bytes) -> tuple[bytes, dict[str, Any]]:

@@ -89,6 +89,21 @@ def read_columns(path: UPath, document: dict[str, Any] | None = None) -> Columns
     return {name: [row.get(name) for row in rows] for name in names}
 
 
+def read_column(path: UPath, name: str) -> pa.ChunkedArray:
+    """One column of the artifact's rows as Arrow (cheap for large Parquet-backed artifacts)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    document = read_artifact_json(path)
+    if document is None:
+        raise FileNotFoundError(f"artifact {path} is missing or unreadable")
+    if "rows_file" not in document:
+        return pa.chunked_array([pa.array([row.get(name) for row in document.get("rows", [])])])
+    sidecar = path.with_name(document["rows_file"])
+    with open_binary(sidecar) as handle:
+        return pq.read_table(handle, columns=[name]).column(name)
+
+
 def iter_rows(path: UPath) -> Iterator[dict[str, Any]]:
     """The artifact's rows one dict at a time."""
     document = read_artifact_json(path)
@@ -133,12 +148,15 @@ def _table_columns(table: pa.Table) -> Columns:
     return {name: table.column(name).to_pylist() for name in table.column_names}
 
 
-def artifact_path(outputs: str | os.PathLike, stage: str, dataset: str, model: str | None = None) -> UPath:
-    """Where a stage's artifact lives: <outputs>/<dataset>/[<model>/]Bx_*.json."""
+def artifact_path(outputs: str | os.PathLike, stage: str, dataset: str, model: str | None = None,
+                  shard: int | None = None) -> UPath:
+    """Where a stage's artifact lives: <outputs>/<dataset>/[shards/<nnnnn>/][<model>/]Bx_*.json."""
     stage = stage.upper()
     if stage not in ARTIFACT_NAMES:
         raise UsageError(f"unknown stage {stage!r} (use one of {', '.join(ARTIFACT_NAMES)})")
     folder = location(outputs) / dataset
+    if shard is not None:
+        folder = folder / "shards" / f"{shard:05d}"
     if stage in MODEL_STAGES:
         if not model:
             raise UsageError(f"stage {stage} is per model: name the model")
@@ -146,21 +164,40 @@ def artifact_path(outputs: str | os.PathLike, stage: str, dataset: str, model: s
     return folder / ARTIFACT_NAMES[stage]
 
 
-def read_artifact(outputs: str | os.PathLike, stage: str, dataset: str, model: str | None = None) -> pd.DataFrame:
-    """A stage's rows as a pandas DataFrame (B6: one row per model with its metrics), header in df.attrs["header"]."""
-    import pandas as pd
+def artifact_paths(outputs: str | os.PathLike, stage: str, dataset: str, model: str | None = None) -> list[UPath]:
+    """The stage's artifact, or for a sharded dataset one per shard in order (B6 is always one)."""
+    shards = location(outputs) / dataset / "shards"
+    if stage.upper() == "B6" or not shards.is_dir():
+        return [artifact_path(outputs, stage, dataset, model)]
+    numbers = sorted(int(p.name) for p in shards.iterdir() if p.name.isdigit())
+    return [artifact_path(outputs, stage, dataset, model, shard) for shard in numbers]
 
-    path = artifact_path(outputs, stage, dataset, model)
-    document = read_artifact_json(path)
-    if document is None:
-        raise FileNotFoundError(f"artifact {path} is missing or unreadable (run `evalpipe run` first)")
-    if "report" in document:
-        models = document["report"]["models"]
-        frame = pd.json_normalize([{"model": name, **metrics} for name, metrics in models.items()])
-        frame.attrs["report"] = document["report"]
-    elif "rows_file" in document:
-        frame = _read_table(path.with_name(document["rows_file"])).to_pandas()
-    else:
-        frame = pd.DataFrame(document.get("rows", []), columns=document.get("columns"))
+
+def read_artifact(outputs: str | os.PathLike, stage: str, dataset: str, model: str | None = None) -> pd.DataFrame:
+    """A stage's rows as a pandas DataFrame (B6: one row per model with its metrics), header in df.attrs["header"];
+    a sharded dataset's shards come back as one frame, their headers under df.attrs["header"]["shards"]."""
+    import pandas as pd
+    import pyarrow as pa
+
+    tables, headers = [], []
+    for path in artifact_paths(outputs, stage, dataset, model):
+        document = read_artifact_json(path)
+        if document is None:
+            raise FileNotFoundError(f"artifact {path} is missing or unreadable (run `evalpipe run` first)")
+        headers.append(document["header"])
+        if "report" in document:
+            models = document["report"]["models"]
+            frame = pd.json_normalize([{"model": name, **metrics} for name, metrics in models.items()])
+            frame.attrs["report"] = document["report"]
+            frame.attrs["header"] = document["header"]
+            return frame
+        if "rows_file" in document:
+            tables.append(_read_table(path.with_name(document["rows_file"])))
+        else:
+            columns = read_columns(path, document)
+            tables.append(pa.table({name: pa.array(values) for name, values in columns.items()}))
+    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
+    frame = table.to_pandas()
+    document = {"header": headers[0] if len(headers) == 1 else {**headers[0], "shards": headers}}
     frame.attrs["header"] = document["header"]
     return frame

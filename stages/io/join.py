@@ -26,3 +26,27 @@ def join_predictions(questions: Columns, predictions: Columns) -> tuple[Columns,
         "unmatched_predictions": len(unmatched),
     }
     return joined, {**info, "counts": counts}
+
+
+def join_shard(questions: Columns, predictions: list[Columns], own: int, nearby_question_ids: set) -> tuple[
+        Columns, dict[str, Any]]:
+    """join_predictions for one shard of a dataset split by row ranges: the shard's questions look for their
+    prediction in this shard's predictions and its neighbours' (`predictions`, in file order: a few missing or extra
+    rows shift later rows into the next shard); a prediction of this shard (`predictions[own]`) is unmatched when no
+    question of this shard or its neighbours has its id. The first of two predictions with one id wins, as in a
+    whole-file load."""
+    pool: Columns = {"id": [], "prediction": []}
+    if any("confidence" in columns for columns in predictions):
+        pool["confidence"] = []
+    for columns in predictions:
+        for name in pool:
+            pool[name].extend(columns.get(name) or [None] * len(columns["id"]))
+    first = {}
+    for index, prediction_id in enumerate(pool["id"]):
+        first.setdefault(prediction_id, index)
+    pool = {name: [values[i] for i in first.values()] for name, values in pool.items()}
+    joined, info = join_predictions(questions, pool)
+    unmatched = [pid for pid in predictions[own]["id"] if pid not in nearby_question_ids]
+    info["unmatched_predictions"] = unmatched
+    info["counts"].update(predictions=len(predictions[own]["id"]), unmatched_predictions=len(unmatched))
+    return joined, info

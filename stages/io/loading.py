@@ -31,10 +31,13 @@ class GoldRules(Protocol):
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None: ...
 
 
-def _accepted_rows(path: Path, result: LoadResult, build_row: Callable) -> Iterator[tuple[Any, ...]]:
-    """Rows of `path` that `build_row` accepts and whose id is new; the others go to result.rejects."""
+def _accepted_rows(path: Path, result: LoadResult, build_row: Callable,
+                   rows: range | None = None) -> Iterator[tuple[Any, ...]]:
+    """Rows of `path` (at `rows` positions, or all) that `build_row` accepts and whose id is new; the others go to
+    result.rejects."""
     first_line: dict[str, int | None] = {}
-    for position, item in enumerate(track(iter_records(path), f"reading {path.name}"), start=1):
+    first = 1 + (rows.start if rows is not None else 0)
+    for position, item in enumerate(track(iter_records(path, rows), f"reading {path.name}"), start=first):
         result.input_rows += 1
         if isinstance(item, Reject):
             result.rejects.append(item)
@@ -50,12 +53,13 @@ def _accepted_rows(path: Path, result: LoadResult, build_row: Callable) -> Itera
         yield (*row, line)
 
 
-def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None]) -> LoadResult:
-    """Questions with their gold answers; rows without id or gold, duplicates and unreadable rows are set aside."""
+def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
+    """Questions with their gold answers (at `rows` positions, or all); rows without id or gold, duplicates and
+    unreadable rows are set aside."""
     result = LoadResult(columns={})
     ids, lines, questions, golds, extras = [], [], [], [], []
-    for row_id, question, gold, extra, line in _accepted_rows(path, result, partial(_question_row, kind=kind,
-                                                                                      fields=fields)):
+    build_row = partial(_question_row, kind=kind, fields=fields)
+    for row_id, question, gold, extra, line in _accepted_rows(path, result, build_row, rows):
         ids.append(row_id)
         lines.append(line)
         questions.append(question)
@@ -91,11 +95,12 @@ def _question_row(
     return None, (row_id, question, golds, extra)
 
 
-def load_predictions(path: Path, fields: dict[str, str | None]) -> LoadResult:
-    """One model's predictions; rows without id or prediction, non-text predictions and duplicates are set aside."""
+def load_predictions(path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
+    """One model's predictions (at `rows` positions, or all); rows without id or prediction, non-text predictions
+    and duplicates are set aside."""
     result = LoadResult(columns={})
     ids, lines, predictions, confidences = [], [], [], []
-    for row_id, prediction, confidence, line in _accepted_rows(path, result, partial(_prediction_row, fields=fields)):
+    for row_id, prediction, confidence, line in _accepted_rows(path, result, partial(_prediction_row, fields=fields), rows):
         ids.append(row_id)
         lines.append(line)
         predictions.append(prediction)

@@ -17,11 +17,18 @@ SUPPORTED_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 Record = tuple[int | None, Any, str | None]  # (line, record or None, location)
 
 
-def iter_records(path: Path) -> Iterator[Record | Reject]:
-    """Yield (line, record, location) per row of `path`, or a Reject for a row that cannot be read."""
+def iter_records(path: Path, rows: range | None = None) -> Iterator[Record | Reject]:
+    """Yield (line, record, location) per row of `path`, or a Reject for a row that cannot be read; with `rows`,
+    only the records at those 0-based positions (a JSON-lines file is not parsed outside them)."""
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        yield from _iter_jsonl(path)
+        yield from _iter_jsonl(path, rows)
+    elif rows is not None:
+        for position, item in enumerate(iter_records(path)):
+            if position >= rows.stop:
+                return
+            if position >= rows.start:
+                yield item
     elif suffix == ".json":
         yield from _iter_json(path)
     elif suffix == ".csv":
@@ -32,14 +39,20 @@ def iter_records(path: Path) -> Iterator[Record | Reject]:
         raise ValueError(f"unsupported file type {suffix!r} for {path} (use one of {', '.join(SUPPORTED_SUFFIXES)})")
 
 
-def _iter_jsonl(path: Path) -> Iterator[Record | Reject]:
+def _iter_jsonl(path: Path, rows: range | None = None) -> Iterator[Record | Reject]:
     source = str(path)
+    position = -1
     with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             if raw.isspace() or not raw:
                 continue
+            position += 1
+            if rows is not None and position < rows.start:
+                continue
+            if rows is not None and position >= rows.stop:
+                return
             yield _decode_jsonl_line(source, number, raw)
 
 

@@ -8,7 +8,10 @@ from typing import Any, ClassVar
 from ..core.errors import UsageError
 from ..core.param_rules import Rule
 from ..core.records import Columns, LoadResult
+from ..core.stats import Stats
 from ..io.loading import load_predictions, load_questions
+
+SHARD_ROWS = 1_000_000  # default rows per shard of a shardable kind: datasets up to this size are one shard
 
 
 class Kind:
@@ -19,17 +22,18 @@ class Kind:
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
     param_rules: ClassVar[dict[str, Rule]] = {}
     headline_reject_reasons: ClassVar[tuple[str, ...]] = ()  # B1 reasons that fail the run and lead the report
-    question_columns: ClassVar[tuple[str, ...]] = ()  # the B1 columns question_fields adds, present even with no rows  # checked when a dataset's parameters are resolved, before any run
+    question_columns: ClassVar[tuple[str, ...]] = ()
+    shardable: ClassVar[bool] = False  # B1–B5 may run per row range (shard_rows), B6 adding the shards' score_stats  # the B1 columns question_fields adds, present even with no rows  # checked when a dataset's parameters are resolved, before any run
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
 
-    def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
-        """B1: the items to score with their ground truth."""
-        return load_questions(path, self, fields)
+    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
+        """B1: the items to score with their ground truth (those at `rows` positions, for a shard)."""
+        return load_questions(path, self, fields, rows)
 
-    def load_predictions(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
-        """B2: one model's predictions."""
-        return load_predictions(path, fields)
+    def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
+        """B2: one model's predictions (those at `rows` positions, for a shard)."""
+        return load_predictions(path, fields, rows)
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record."""
@@ -46,6 +50,14 @@ class Kind:
         raise NotImplementedError
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        raise NotImplementedError
+
+    def score_stats(self, matched: Columns) -> Stats:
+        """B5's counts and sums, additive across shards (shardable kinds)."""
+        raise NotImplementedError
+
+    def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
+        """The metrics score() reports, from score_stats (or the sum of several shards' score_stats)."""
         raise NotImplementedError
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:

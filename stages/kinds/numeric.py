@@ -9,9 +9,10 @@ from rapidfuzz import fuzz
 
 from ..core.param_rules import at_least, one_of, within
 from ..core.records import Columns
+from ..core.stats import Stats, share
 from ..core.text_table import format_table, percent
 from ..text.numbers import NUMBER_CHOICES, choose_cued_number, choose_number, numbers_in_prepared, prepare
-from .base import Kind, rank_models, register_kind
+from .base import SHARD_ROWS, Kind, rank_models, register_kind
 
 UNSCORABLE = "unscorable"
 MISSING = "missing"
@@ -86,21 +87,23 @@ def _mean(values: list[float]) -> float | None:
 
 @register_kind("numeric")
 class NumericAnswers(Kind):
-    paired_metrics = {"accuracy": "binary", "mean_overall": "mean"}
     """Numbers with tolerance and units; a row without ground truth is unscorable, never scored."""
+    paired_metrics = {"accuracy": "binary", "mean_overall": "mean"}
 
     defaults = {
         "number_choice": "auto", "abs_tol": 0.01, "rel_tol": 0.0, "numeric_weight": 0.7,
-        "correct_threshold": 0.8, "partial_threshold": 0.5, "baseline_model": "",
+        "correct_threshold": 0.8, "partial_threshold": 0.5, "baseline_model": "", "shard_rows": SHARD_ROWS,
     }
     stage_params = {
         "B3": ("number_choice",),
         "B4": ("abs_tol", "rel_tol", "numeric_weight", "correct_threshold", "partial_threshold"),
         "B6": ("baseline_model",),
     }
+    shardable = True
     param_rules = {
         "number_choice": one_of(*NUMBER_CHOICES), "abs_tol": at_least(0), "rel_tol": at_least(0),
         "numeric_weight": within(0, 1), "correct_threshold": within(0, 1), "partial_threshold": within(0, 1),
+        "shard_rows": at_least(1, integer=True),
     }
 
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
@@ -137,22 +140,35 @@ class NumericAnswers(Kind):
         return columns, {"labels": dict(Counter(columns["label"])), "unscorable": unscorable}
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        columns = {"id": matched["id"], "overall": matched["overall"], "label": matched["label"]}
+        return columns, self.metrics_from_stats(self.score_stats(matched))
+
+    def score_stats(self, matched: Columns) -> Stats:
         scorable = [i for i, label in enumerate(matched["label"]) if label != UNSCORABLE]
-        correct = [matched["label"][i] == "correct" for i in scorable]
-        weighted = [(matched["confidence"][i], c) for i, c in zip(scorable, correct)
+        correct = {i: matched["label"][i] == "correct" for i in scorable}
+        weighted = [(matched["confidence"][i], correct[i]) for i in scorable
                     if isinstance(matched["confidence"][i], (int, float))]
-        weight = sum(w for w, _ in weighted)
-        metrics = {
-            "rows": len(matched["id"]), "scorable": len(scorable), "unscorable": len(matched["id"]) - len(scorable),
-            "accuracy": _mean([float(c) for c in correct]),
-            "partial_rate": _mean([float(matched["label"][i] == "partial") for i in scorable]),
-            "exact_match": _mean([float(bool(matched["exact_match"][i])) for i in scorable]),
-            "numeric_match": _mean([float(bool(matched["numeric_match"][i])) for i in scorable]),
-            "mean_overall": _mean([matched["overall"][i] or 0.0 for i in scorable]),
-            "confidence_weighted_accuracy": (sum(w * c for w, c in weighted) / weight) if weight else None,
+        return {
+            "rows": len(matched["id"]), "scorable": len(scorable), "correct": sum(correct.values()),
+            "partial": sum(matched["label"][i] == "partial" for i in scorable),
+            "exact_match": sum(bool(matched["exact_match"][i]) for i in scorable),
+            "numeric_match": sum(bool(matched["numeric_match"][i]) for i in scorable),
+            "overall": sum(matched["overall"][i] or 0.0 for i in scorable),
+            "confidence": sum(w for w, _ in weighted), "confidence_correct": sum(w * c for w, c in weighted),
             "labels": dict(Counter(matched["label"])),
         }
-        return {"id": matched["id"], "overall": matched["overall"], "label": matched["label"]}, metrics
+
+    def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
+        scorable = stats["scorable"]
+        return {
+            "rows": stats["rows"], "scorable": scorable, "unscorable": stats["rows"] - scorable,
+            "accuracy": share(stats["correct"], scorable), "partial_rate": share(stats["partial"], scorable),
+            "exact_match": share(stats["exact_match"], scorable),
+            "numeric_match": share(stats["numeric_match"], scorable),
+            "mean_overall": share(stats["overall"], scorable),
+            "confidence_weighted_accuracy": share(stats["confidence_correct"], stats["confidence"]),
+            "labels": dict(stats["labels"]),
+        }
 
     def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
         """Accuracy and overall score per scorable item; unscorable items are null, as they are outside the means."""

@@ -4,12 +4,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..core.param_rules import one_of, within
+from ..core.param_rules import at_least, one_of, within
 from ..core.progress import track
 from ..core.records import Columns
+from ..core.stats import Stats, share
 from ..core.text_table import format_table, percent
 from ..text.normalize import NORMALIZERS, QA_MODES, choose_mode
-from .base import Kind, rank_models, register_kind
+from .base import SHARD_ROWS, Kind, rank_models, register_kind
 
 _HOTPOT_SPECIAL = frozenset({"yes", "no", "noanswer"})
 
@@ -72,12 +73,14 @@ def qa_em_f1(prediction: str | None, golds: list[str], mode: str = "squad") -> t
 
 @register_kind("qa")
 class OpenQA(Kind):
-    paired_metrics = {"exact_match": "binary", "f1": "mean"}
     """Open QA: EM and F1 per SQuAD v1.1 (or HotpotQA / CJK modes)."""
+    paired_metrics = {"exact_match": "binary", "f1": "mean"}
 
-    defaults = {"mode": "auto", "partial_f1_threshold": 0.5}
+    defaults = {"mode": "auto", "partial_f1_threshold": 0.5, "shard_rows": SHARD_ROWS}
     stage_params = {"B3": ("mode",), "B4": ("partial_f1_threshold",)}
-    param_rules = {"mode": one_of("auto", *QA_MODES), "partial_f1_threshold": within(0, 1)}
+    param_rules = {"mode": one_of("auto", *QA_MODES), "partial_f1_threshold": within(0, 1),
+                   "shard_rows": at_least(1, integer=True)}
+    shardable = True
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         mode = params["mode"]
@@ -113,15 +116,17 @@ class OpenQA(Kind):
         return columns, {"labels": dict(Counter(labels))}
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        rows = len(matched["id"])
-        metrics = {
-            "rows": rows,
-            "exact_match": sum(matched["exact_match"]) / rows if rows else None,
-            "f1": sum(matched["f1"]) / rows if rows else None,
-            "labels": dict(Counter(matched["label"])),
-        }
         columns = {"id": matched["id"], "exact_match": matched["exact_match"], "f1": matched["f1"]}
-        return columns, metrics
+        return columns, self.metrics_from_stats(self.score_stats(matched))
+
+    def score_stats(self, matched: Columns) -> Stats:
+        return {"rows": len(matched["id"]), "exact_match": sum(matched["exact_match"]), "f1": sum(matched["f1"]),
+                "labels": dict(Counter(matched["label"]))}
+
+    def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
+        rows = stats["rows"]
+        return {"rows": rows, "exact_match": share(stats["exact_match"], rows), "f1": share(stats["f1"], rows),
+                "labels": dict(stats["labels"])}
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "f1")

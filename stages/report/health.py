@@ -2,7 +2,10 @@
 for a reason that silently changes the denominator (a multiple-choice question whose options were not found)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def _rows(count: int, noun: str) -> str:
@@ -33,6 +36,29 @@ def dataset_problems(question_counts: dict[str, int], prediction_counts: dict[st
         problem = _share_problem("prediction", counts, max_rejected_share)
         if problem:
             problems.append(f"model {model}: {problem}")
+    return problems
+
+
+def shard_problems(question_ids: list[pa.ChunkedArray],
+                   joins_by_model: dict[str, list[tuple[list[str], list[str]]]]) -> list[str]:
+    """What splitting the rows into shards could hide: a question id in two shards (each shard checks only its own),
+    or a prediction whose question sits in another shard's rows (it would count as missing there)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    problems = []
+    chunks = [chunk.cast(pa.string()) for ids in question_ids for chunk in ids.chunks]
+    counts = pc.value_counts(pa.chunked_array(chunks, type=pa.string()))
+    repeated = pc.filter(counts, pc.greater(counts.field("counts"), 1))
+    if len(repeated):
+        examples = ", ".join(repr(v) for v in repeated.field("values")[:3].to_pylist())
+        problems.append(f"{len(repeated)} question id(s) appear in more than one shard (e.g. {examples})")
+    for model, joins in joins_by_model.items():
+        missing = {qid for shard_missing, _ in joins for qid in shard_missing}
+        astray = sum(1 for _, unmatched in joins for pid in unmatched if pid in missing)
+        if astray:
+            problems.append(f"model {model}: {astray} prediction(s) sit in another shard's rows than their question "
+                            "(order predictions like the questions, or raise shard_rows)")
     return problems
 
 

@@ -119,10 +119,10 @@ class Annotation(Kind):
                    "component_weights": weights_over(COMPONENT_METRIC)}
     paired_metrics = {"overall_score": "mean"}
 
-    def load_gold(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
+    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_documents(path, "ground_truth")
 
-    def load_predictions(self, path: Path, fields: dict[str, str | None]) -> LoadResult:
+    def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_documents(path, "prediction")
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:

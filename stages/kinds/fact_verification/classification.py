@@ -10,12 +10,19 @@ def classification_report(gold: list[str], predicted: list[str], label_order: tu
 
     Averages run over the labels present in gold or predictions, as scikit-learn does (zero_division=0).
     """
-    present = set(gold) | set(predicted)
+    return classification_report_from_pairs(Counter(zip(predicted, gold)), label_order)
+
+
+def classification_report_from_pairs(pairs: Counter, label_order: tuple[str, ...] = ()) -> dict[str, Any]:
+    """classification_report from (predicted, gold) → count, so that shards' counts can be added first."""
+    present = {label for pair in pairs for label in pair}
     labels = [label for label in label_order if label in present] + sorted(present - set(label_order))
-    pairs = Counter(zip(predicted, gold))
     matrix = {p: {t: pairs.get((p, t), 0) for t in labels} for p in labels}
-    support = Counter(gold)
-    predicted_count = Counter(predicted)
+    support: Counter = Counter()
+    predicted_count: Counter = Counter()
+    for (predicted_label, gold_label), count in pairs.items():
+        support[gold_label] += count
+        predicted_count[predicted_label] += count
     per_class = {}
     for label in labels:
         hits = pairs.get((label, label), 0)
@@ -23,7 +30,7 @@ def classification_report(gold: list[str], predicted: list[str], label_order: tu
         recall = hits / support[label] if support[label] else 0.0
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         per_class[label] = {"precision": precision, "recall": recall, "f1": f1, "support": support[label]}
-    total = len(gold)
+    total = sum(pairs.values())
     correct = sum(pairs.get((label, label), 0) for label in labels)
     return {
         "labels": labels,

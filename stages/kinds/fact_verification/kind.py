@@ -4,11 +4,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ...core.param_rules import at_least
 from ...core.records import Columns
+from ...core.stats import Stats
 from ...core.text_table import RULE, format_table, percent
 from ...text.verdict import UNPARSED, VERDICT_LABELS, normalize_verdict
-from ..base import Kind, rank_models, register_kind
-from .classification import classification_report
+from ..base import SHARD_ROWS, Kind, rank_models, register_kind
+from .classification import classification_report_from_pairs
 
 MISSING = "missing"
 LABEL_ORDER = (*VERDICT_LABELS, UNPARSED, MISSING)
@@ -16,8 +18,11 @@ LABEL_ORDER = (*VERDICT_LABELS, UNPARSED, MISSING)
 
 @register_kind("fact_verification")
 class FactVerification(Kind):
-    paired_metrics = {"accuracy": "binary"}
     """Claims judged T / F / uncertain; an answer that names no verdict is 'unparsed', never a guess."""
+    shardable = True
+    paired_metrics = {"accuracy": "binary"}
+    defaults = {"shard_rows": SHARD_ROWS}
+    param_rules = {"shard_rows": at_least(1, integer=True)}
 
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
         if not golds:
@@ -38,9 +43,19 @@ class FactVerification(Kind):
         return columns, {"correct": sum(correct), "unparsed": normalized["predicted_label"].count(UNPARSED)}
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        report = classification_report(matched["gold_label"], matched["predicted_label"], LABEL_ORDER)
         columns = {"id": matched["id"], "accuracy": [1.0 if c else 0.0 for c in matched["correct"]]}
-        return columns, report
+        return columns, self.metrics_from_stats(self.score_stats(matched))
+
+    def score_stats(self, matched: Columns) -> Stats:
+        """The confusion counts, predicted label → gold label → rows."""
+        pairs: dict[str, dict[str, int]] = {}
+        for (predicted, gold), count in Counter(zip(matched["predicted_label"], matched["gold_label"])).items():
+            pairs.setdefault(predicted, {})[gold] = count
+        return {"pairs": pairs}
+
+    def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
+        pairs = Counter({(p, g): n for p, row in stats["pairs"].items() for g, n in row.items()})
+        return classification_report_from_pairs(pairs, LABEL_ORDER)
 
     def parse_rate(self, metrics: dict[str, Any]) -> float | None:
         unparsed = sum(metrics["confusion_matrix"].get(UNPARSED, {}).values())

@@ -5,10 +5,11 @@ import logging
 from collections import Counter
 from typing import Any
 
-from ...core.param_rules import within
+from ...core.param_rules import at_least, within
 from ...core.records import Columns
+from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
-from ..base import Kind, rank_models, register_kind
+from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from .extraction import clean_reply, extract_choice
 from .options import find_options, options_from_text
 
@@ -29,14 +30,15 @@ def check_answer_match(golden: str, prediction: str, question: str | None = None
 
 @register_kind("multiple_choice")
 class MultipleChoice(Kind):
-    paired_metrics = {"accuracy": "binary"}
     """Replies as letters or option text; unparsed and ambiguous replies are counted, never guessed."""
+    paired_metrics = {"accuracy": "binary"}
 
-    defaults = {"similarity_threshold": 0.7, "margin": 0.1}
+    defaults = {"similarity_threshold": 0.7, "margin": 0.1, "shard_rows": SHARD_ROWS}
     stage_params = {"B4": ("similarity_threshold", "margin")}
-    param_rules = {"similarity_threshold": within(0, 1), "margin": within(0, 1)}
+    param_rules = {"similarity_threshold": within(0, 1), "margin": within(0, 1), "shard_rows": at_least(1, integer=True)}
     question_columns = ("options",)
     headline_reject_reasons = ("no options found",)
+    shardable = True
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question)}
@@ -71,16 +73,18 @@ class MultipleChoice(Kind):
         return columns, {"rules": dict(Counter(columns["rule"])), "unparsed": unparsed}
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        rows = len(matched["id"])
-        extracted = sum(letter is not None for letter in matched["letter"])
-        metrics = {
-            "rows": rows,
-            "accuracy": sum(matched["correct"]) / rows if rows else None,
-            "extraction_rate": extracted / rows if rows else None,
-            "accuracy_when_extracted": (sum(matched["correct"]) / extracted) if extracted else None,
-            "rules": dict(Counter(matched["rule"])),
-        }
-        return {"id": matched["id"], "accuracy": [float(c) for c in matched["correct"]]}, metrics
+        columns = {"id": matched["id"], "accuracy": [float(c) for c in matched["correct"]]}
+        return columns, self.metrics_from_stats(self.score_stats(matched))
+
+    def score_stats(self, matched: Columns) -> Stats:
+        return {"rows": len(matched["id"]), "correct": sum(bool(c) for c in matched["correct"]),
+                "extracted": sum(letter is not None for letter in matched["letter"]),
+                "rules": dict(Counter(matched["rule"]))}
+
+    def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
+        rows, correct, extracted = stats["rows"], stats["correct"], stats["extracted"]
+        return {"rows": rows, "accuracy": share(correct, rows), "extraction_rate": share(extracted, rows),
+                "accuracy_when_extracted": share(correct, extracted), "rules": dict(stats["rules"])}
 
     def parse_rate(self, metrics: dict[str, Any]) -> float | None:
         return metrics["extraction_rate"]
