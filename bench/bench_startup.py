@@ -40,7 +40,8 @@ def main() -> None:
         run = [sys.executable, "-m", "pipeline", "run", "--outputs", outputs]
         wall_seconds(run)
         rows = [
-            ("import pipeline.cli (cumulative)", [cumulative_import_seconds("pipeline.cli") for _ in range(runs)], 0.25),
+            ("import pipeline.cli (cumulative)", [cumulative_import_seconds("pipeline.cli") for _ in range(runs)],
+             0.25),
             ("import luigi (floor, cumulative)", [cumulative_import_seconds("luigi") for _ in range(runs)], None),
             ("python -c pass (floor, wall)", [wall_seconds([sys.executable, "-c", "pass"]) for _ in range(runs)], None),
             ("no-op evalpipe run, demo (wall)", [wall_seconds(run) for _ in range(runs)], 0.6),

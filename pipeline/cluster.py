@@ -40,8 +40,9 @@ def announce_runs(where: str) -> None:
     @StageTask.event_handler(luigi.Event.SUCCESS)
     def _ran(task: StageTask) -> None:
         model = f"/{task.model}" if task.model else ""
-        print(f"evalpipe {_ANNOUNCING[0]}: ran {task.stage} {task.dataset}{model} ({socket.gethostname()}:{os.getpid()})",
-              file=sys.stderr, flush=True)
+        where_ran = f"{socket.gethostname()}:{os.getpid()}"
+        print(f"evalpipe {_ANNOUNCING[0]}: ran {task.stage} {task.dataset}{model} ({where_ran})", file=sys.stderr,
+              flush=True)
 
 
 def build_on_luigid(targets: list[luigi.Task], workers: int, host: str, port: int, settle: Any) -> Any:
@@ -67,7 +68,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     scheduler = luigi.rpc.RemoteScheduler(url=f"http://{host}:{port}")
     print(f"evalpipe worker: asking http://{host}:{port} for work with {args.workers} process(es); "
           "SIGUSR1 stops after the running tasks, SIGTERM at once", file=sys.stderr, flush=True)
-    with luigi.worker.Worker(scheduler=scheduler, worker_processes=args.workers, assistant=True,
-                             keep_alive=True) as worker:
+    with luigi.worker.Worker(scheduler=scheduler, worker_processes=args.workers, assistant=True, keep_alive=True,
+                             force_multiprocessing=True) as worker:  # each task in its own process: memory returns
         worker.run()
     return EXIT_OK

@@ -37,6 +37,7 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
             return build_on_luigid(targets, workers, host, port, lambda result: _settle(outputs, targets, result))
         result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING",
                              local_scheduler=True)
+        forget_fingerprints()  # stages run in worker processes (--workers > 1) changed what this one remembers
         settle_failures(outputs, targets)
         if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
             return True

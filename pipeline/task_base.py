@@ -23,12 +23,12 @@ from .progress import set_progress_context
 if TYPE_CHECKING:
     from upath import UPath
 
-_REMEMBERED: list[dict[str, str]] = []
+_REMEMBERED: list[dict[str, str]] = []  # task_id → fingerprint, while a build remembers them
 
 
 def shard_folder(dataset_folder: UPath, shard: int | None) -> UPath:
     """Where a shard's artifacts live: <dataset>/shards/<nnnnn>/, or the dataset folder itself when unsharded."""
-    return dataset_folder if shard is None else dataset_folder / "shards" / f"{shard:05d}"  # task_id → fingerprint, while a build remembers them
+    return dataset_folder if shard is None else dataset_folder / "shards" / f"{shard:05d}"
 
 
 @contextmanager

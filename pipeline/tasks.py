@@ -21,9 +21,10 @@ from stages import (
     render_report,
     score_distribution,
 )
+from stages.core.records import Columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
-from stages.io.artifacts import read_artifact_json, read_column, read_columns, write_json_atomic
+from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table, write_json_atomic
 from stages.io.join import join_shard
 from stages.io.storage import location, write_bytes_atomic
 from stages.report.health import dataset_problems, shard_problems
@@ -39,6 +40,10 @@ def _rows_param(task: StageTask) -> dict[str, Any]:
     """A shard's record positions, part of its B1 / B2 parameters."""
     rows = task.rows()
     return {} if rows is None else {"rows": [rows.start, rows.stop]}
+
+
+def _columns(table: Any) -> Columns:
+    return {name: table.column(name).to_pylist() for name in table.column_names}
 
 
 def _load(task: StageTask) -> tuple[dict, dict]:
@@ -149,16 +154,33 @@ class B3Normalize(KindStage):
 
     def compute(self) -> StageResult:
         own = self.neighbours().index(self.shard)
-        questions = [_load(task)[1] for task in self.requires()["questions"]]
-        predictions = [_load(task)[1] for task in self.requires()["predictions"]]
+        questions = _load(self.requires()["questions"][own])[1]
         if self.sharded:
-            nearby = {qid for columns in questions for qid in columns["id"]}
-            joined, join_info = join_shard(questions[own], predictions, own, nearby)
+            joined, join_info = self._join_with_neighbours(questions, own)
         else:
-            joined, join_info = join_predictions(questions[own], predictions[own])
+            joined, join_info = join_predictions(questions, _load(self.requires()["predictions"][own])[1])
         columns, info = get_kind(self.spec["kind"]).normalize(joined, self.stage_params())
         counts = join_info.pop("counts")
         return StageResult(columns, counts, header={"info": info}, body=join_info)
+
+
+    def _join_with_neighbours(self, questions: Columns, own: int) -> tuple[Columns, dict[str, Any]]:
+        """Only the answers to this shard's questions leave Arrow, so memory stays near one shard's."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        question_ids = pa.array(questions["id"], pa.string())
+        nearby = pa.chunked_array([c.cast(pa.string()) for task in self.requires()["questions"]
+                                   for c in read_column(task.artifact_path(), "id").chunks], type=pa.string())
+        pool, unmatched, shard_predictions = [], [], 0
+        for index, task in enumerate(self.requires()["predictions"]):
+            table = read_table(task.artifact_path())
+            ids = table.column("id").cast(pa.string())
+            if index == own:
+                shard_predictions = table.num_rows
+                unmatched = ids.filter(pc.invert(pc.is_in(ids, value_set=nearby.combine_chunks()))).to_pylist()
+            pool.append(_columns(table.filter(pc.is_in(ids, value_set=question_ids))))
+        return join_shard(questions, pool, unmatched, shard_predictions)
 
 
 class B4Match(KindStage):

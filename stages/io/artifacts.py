@@ -89,19 +89,24 @@ def read_columns(path: UPath, document: dict[str, Any] | None = None) -> Columns
     return {name: [row.get(name) for row in rows] for name in names}
 
 
-def read_column(path: UPath, name: str) -> pa.ChunkedArray:
-    """One column of the artifact's rows as Arrow (cheap for large Parquet-backed artifacts)."""
+def read_table(path: UPath, columns: list[str] | None = None) -> pa.Table:
+    """The artifact's rows (or some columns of them) as an Arrow table, without Python objects per row."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     document = read_artifact_json(path)
     if document is None:
         raise FileNotFoundError(f"artifact {path} is missing or unreadable")
-    if "rows_file" not in document:
-        return pa.chunked_array([pa.array([row.get(name) for row in document.get("rows", [])])])
-    sidecar = path.with_name(document["rows_file"])
-    with open_binary(sidecar) as handle:
-        return pq.read_table(handle, columns=[name]).column(name)
+    if "rows_file" in document:
+        with open_binary(path.with_name(document["rows_file"])) as handle:
+            return pq.read_table(handle, columns=columns)
+    names = columns or document.get("columns") or []
+    return pa.table({name: pa.array([row.get(name) for row in document.get("rows", [])]) for name in names})
+
+
+def read_column(path: UPath, name: str) -> pa.ChunkedArray:
+    """One column of the artifact's rows as Arrow (cheap for large Parquet-backed artifacts)."""
+    return read_table(path, [name]).column(name)
 
 
 def iter_rows(path: UPath) -> Iterator[dict[str, Any]]:

@@ -28,25 +28,23 @@ def join_predictions(questions: Columns, predictions: Columns) -> tuple[Columns,
     return joined, {**info, "counts": counts}
 
 
-def join_shard(questions: Columns, predictions: list[Columns], own: int, nearby_question_ids: set) -> tuple[
-        Columns, dict[str, Any]]:
-    """join_predictions for one shard of a dataset split by row ranges: the shard's questions look for their
-    prediction in this shard's predictions and its neighbours' (`predictions`, in file order: a few missing or extra
-    rows shift later rows into the next shard); a prediction of this shard (`predictions[own]`) is unmatched when no
-    question of this shard or its neighbours has its id. The first of two predictions with one id wins, as in a
-    whole-file load."""
+def join_shard(questions: Columns, predictions: list[Columns], unmatched: list[str],
+               shard_predictions: int) -> tuple[Columns, dict[str, Any]]:
+    """join_predictions for one shard of a dataset split by row ranges: the shard's questions take their answer from
+    `predictions` (this shard's prediction rows and its neighbours', in file order, already narrowed to this shard's
+    question ids: a few missing rows shift later answers into the next shard); the first of two answers with one id
+    wins, as in a whole-file load. `unmatched` and `shard_predictions` describe this shard's own prediction rows."""
     pool: Columns = {"id": [], "prediction": []}
     if any("confidence" in columns for columns in predictions):
         pool["confidence"] = []
+    seen: set = set()
     for columns in predictions:
-        for name in pool:
-            pool[name].extend(columns.get(name) or [None] * len(columns["id"]))
-    first = {}
-    for index, prediction_id in enumerate(pool["id"]):
-        first.setdefault(prediction_id, index)
-    pool = {name: [values[i] for i in first.values()] for name, values in pool.items()}
+        for index, prediction_id in enumerate(columns["id"]):
+            if prediction_id not in seen:
+                seen.add(prediction_id)
+                for name in pool:
+                    pool[name].append(columns[name][index] if name in columns else None)
     joined, info = join_predictions(questions, pool)
-    unmatched = [pid for pid in predictions[own]["id"] if pid not in nearby_question_ids]
     info["unmatched_predictions"] = unmatched
-    info["counts"].update(predictions=len(predictions[own]["id"]), unmatched_predictions=len(unmatched))
+    info["counts"].update(predictions=shard_predictions, unmatched_predictions=len(unmatched))
     return joined, info
