@@ -7,13 +7,15 @@ from ..core.records import Columns
 
 
 def join_predictions(questions: Columns, predictions: Columns) -> tuple[Columns, dict[str, Any]]:
-    """Every question with its prediction (None when missing); predictions without a question are listed apart."""
+    """Every question with its prediction and the prediction's other fields (None when missing); predictions without
+    a question are listed apart."""
     by_id = dict(zip(predictions["id"], predictions["prediction"]))
     joined = {name: values for name, values in questions.items() if name != "line"}
     joined["prediction"] = [by_id.get(question_id) for question_id in questions["id"]]
-    if "confidence" in predictions:
-        confidence = dict(zip(predictions["id"], predictions["confidence"]))
-        joined["confidence"] = [confidence.get(question_id) for question_id in questions["id"]]
+    for name in predictions:
+        if name not in ("id", "line", "prediction"):
+            by_name = dict(zip(predictions["id"], predictions[name]))
+            joined[name] = [by_name.get(question_id) for question_id in questions["id"]]
     question_ids = set(questions["id"])
     missing = [qid for qid, p in zip(questions["id"], joined["prediction"]) if p is None]
     unmatched = [pid for pid in predictions["id"] if pid not in question_ids]
@@ -35,8 +37,8 @@ def join_shard(questions: Columns, predictions: list[Columns], unmatched: list[s
     question ids: a few missing rows shift later answers into the next shard); the first of two answers with one id
     wins, as in a whole-file load. `unmatched` and `shard_predictions` describe this shard's own prediction rows."""
     pool: Columns = {"id": [], "prediction": []}
-    if any("confidence" in columns for columns in predictions):
-        pool["confidence"] = []
+    for columns in predictions:
+        pool.update({name: [] for name in columns if name not in pool and name != "line"})
     seen: set = set()
     for columns in predictions:
         for index, prediction_id in enumerate(columns["id"]):

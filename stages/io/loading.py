@@ -21,6 +21,14 @@ from .fields import (
 from .readers import iter_records
 
 
+class PredictionRules(Protocol):
+    """What a kind reads from a prediction record beside its text (FEVER's predicted evidence, say)."""
+
+    prediction_columns: tuple[str, ...]
+
+    def prediction_fields(self, record: dict) -> dict[str, Any]: ...
+
+
 class GoldRules(Protocol):
     """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable."""
 
@@ -95,24 +103,29 @@ def _question_row(
     return None, (row_id, question, golds, extra)
 
 
-def load_predictions(path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
-    """One model's predictions (at `rows` positions, or all); rows without id or prediction, non-text predictions
-    and duplicates are set aside."""
+def load_predictions(path: Path, fields: dict[str, str | None], rows: range | None = None,
+                     kind: PredictionRules | None = None) -> LoadResult:
+    """One model's predictions (at `rows` positions, or all), with the kind's extra fields; rows without id or
+    prediction, non-text predictions, wrong types and duplicates are set aside."""
     result = LoadResult(columns={})
-    ids, lines, predictions, confidences = [], [], [], []
-    for row_id, prediction, confidence, line in _accepted_rows(path, result, partial(_prediction_row, fields=fields), rows):
+    ids, lines, predictions, confidences, extras = [], [], [], [], []
+    build_row = partial(_prediction_row, fields=fields, kind=kind)
+    for row_id, prediction, confidence, extra, line in _accepted_rows(path, result, build_row, rows):
         ids.append(row_id)
         lines.append(line)
         predictions.append(prediction)
         confidences.append(confidence)
+        extras.append(extra)
     result.columns = {"id": ids, "line": lines, "prediction": predictions, "confidence": confidences}
+    for name in (kind.prediction_columns if kind is not None else ()):
+        result.columns[name] = [extra.get(name) for extra in extras]
     return result
 
 
 def _prediction_row(
-    record: Any, line: int | None, position: int, fields: dict[str, str | None]
+    record: Any, line: int | None, position: int, fields: dict[str, str | None], kind: PredictionRules | None
 ) -> tuple[str | None, tuple]:
-    """(why the row is set aside or None, (id, prediction text, confidence))."""
+    """(why the row is set aside or None, (id, prediction text, confidence, kind fields))."""
     if not isinstance(record, dict):
         return f"expected a JSON object, got {type(record).__name__}", ()
     row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
@@ -130,7 +143,11 @@ def _prediction_row(
     confidence = record.get("confidence")
     if confidence is not None and not _is_probability(confidence):
         return f"wrong type: confidence {confidence!r} is not a number between 0 and 1", ()
-    return None, (row_id, str(value), None if confidence is None else float(confidence))
+    try:
+        extra = kind.prediction_fields(record) if kind is not None else {}
+    except (TypeError, ValueError) as exc:
+        return f"wrong type: {exc}", ()
+    return None, (row_id, str(value), None if confidence is None else float(confidence), extra)
 
 
 def _is_probability(value: Any) -> bool:

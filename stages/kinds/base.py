@@ -20,10 +20,11 @@ class Kind:
     name: ClassVar[str]
     defaults: ClassVar[dict[str, Any]] = {}
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
-    param_rules: ClassVar[dict[str, Rule]] = {}
+    param_rules: ClassVar[dict[str, Rule]] = {}  # checked when a dataset's parameters are resolved, before any run
     headline_reject_reasons: ClassVar[tuple[str, ...]] = ()  # B1 reasons that fail the run and lead the report
-    question_columns: ClassVar[tuple[str, ...]] = ()
-    shardable: ClassVar[bool] = False  # B1–B5 may run per row range (shard_rows), B6 adding the shards' score_stats  # the B1 columns question_fields adds, present even with no rows  # checked when a dataset's parameters are resolved, before any run
+    question_columns: ClassVar[tuple[str, ...]] = ()  # the B1 columns question_fields adds, present even with no rows
+    prediction_columns: ClassVar[tuple[str, ...]] = ()  # the B2 columns prediction_fields adds
+    shardable: ClassVar[bool] = False  # B1–B5 may run per row range (shard_rows); B6 adds the shards' score_stats
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
 
@@ -33,10 +34,14 @@ class Kind:
 
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         """B2: one model's predictions (those at `rows` positions, for a shard)."""
-        return load_predictions(path, fields, rows)
+        return load_predictions(path, fields, rows, self)
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record."""
+        return {}
+
+    def prediction_fields(self, record: dict) -> dict[str, Any]:
+        """Extra B2 columns this kind reads from a prediction record (beside the prediction text)."""
         return {}
 
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:

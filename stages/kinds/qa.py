@@ -9,6 +9,7 @@ from ..core.progress import track
 from ..core.records import Columns
 from ..core.stats import Stats, share
 from ..core.text_table import format_table, percent
+from ..text.cmrc import cmrc_em_f1
 from ..text.normalize import NORMALIZERS, QA_MODES, choose_mode
 from .base import SHARD_ROWS, Kind, rank_models, register_kind
 
@@ -45,6 +46,8 @@ def _multiset_overlap(first: list[str], second: list[str]) -> int:
 
 def match_normalized(prediction: str, golds: list[str], mode: str) -> tuple[float, float, int]:
     """(em, f1, index of the gold with the best F1) for a normalized prediction against normalized golds."""
+    if mode == "cmrc":
+        return cmrc_em_f1(prediction, golds)
     em = 1.0 if prediction in golds else 0.0
     best_f1, best_index = 0.0, 0
     seen: set[str] = set()

@@ -1,4 +1,5 @@
-"""Answer normalization for EM/F1: official SQuAD v1.1, HotpotQA (same text rule) and CJK-aware."""
+"""Answer normalization for EM/F1: official SQuAD v1.1, HotpotQA (same text rule), CJK-aware, and CMRC 2018's
+first step (its segmentation happens when answers are matched)."""
 from __future__ import annotations
 
 import re
@@ -7,7 +8,9 @@ import sys
 import unicodedata
 from functools import cache
 
-QA_MODES = ("squad", "hotpot", "cjk")
+from .cmrc import normalize_cmrc
+
+QA_MODES = ("squad", "hotpot", "cjk", "cmrc")
 _ASCII_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 CJK_CHARACTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -36,7 +39,7 @@ def normalize_cjk(text: str) -> str:
     return " ".join(token for token in _CJK_TOKENS.findall(text) if token not in _ARTICLE_TOKENS)
 
 
-NORMALIZERS = {"squad": normalize_squad, "hotpot": normalize_squad, "cjk": normalize_cjk}
+NORMALIZERS = {"squad": normalize_squad, "hotpot": normalize_squad, "cjk": normalize_cjk, "cmrc": normalize_cmrc}
 
 
 def has_cjk(text: str) -> bool:

@@ -54,3 +54,28 @@ def test_fever_label_accuracy_and_macro_f1(tmp_path, real_data):
     assert metrics["per_class"]["T"]["support"] == sum(g == "SUPPORTS" for g in gold)
     expected_tt = sum(mapping[p] == mapping[g] == "T" for p, g in zip(predicted, gold))
     assert metrics["confusion_matrix"]["T"]["T"] == expected_tt
+
+
+def test_fever_score_and_evidence_metrics_reproduce_the_official_scorer(tmp_path, real_data):
+    """The official FEVER scorer's output on these files (max_evidence = 5), as the data README states it."""
+    dataset_dir = tmp_path / "inputs" / "fever"
+    (dataset_dir / "predictions").mkdir(parents=True)
+    (dataset_dir / "questions.jsonl").symlink_to(real_data / "fever/actual.jsonl")
+    (dataset_dir / "predictions" / "system.jsonl").symlink_to(real_data / "fever/predictions.jsonl")
+    (dataset_dir / "dataset.toml").write_text('kind = "fact_verification"\nid_field = "@line"\n')
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    metrics = read_artifact_json(tmp_path / "outputs/fever/system/B5_component_scores.json")["metrics"]
+    assert metrics["fever_score"] == pytest.approx(0.32573257325732574, abs=1e-12)
+    assert metrics["accuracy"] == pytest.approx(0.5208520852085209, abs=1e-12)
+    assert metrics["evidence_precision"] == pytest.approx(0.1043804380438068, abs=1e-12)
+    assert metrics["evidence_recall"] == pytest.approx(0.44224422442244227, abs=1e-12)
+    assert metrics["evidence_f1"] == pytest.approx(0.1688970477815144, abs=1e-12)
+    rows = {row["id"]: row for row in _rows(tmp_path / "outputs/fever/system/B4_matches.json")}
+    third = rows["3"]  # a SUPPORTS claim: label, evidence and strictness are stated per row
+    assert set(third) >= {"correct", "evidence_group", "strict", "evidence_precision", "evidence_recall"}
+
+
+def _rows(path):
+    from stages.io.artifacts import iter_rows
+
+    return list(iter_rows(path))

@@ -7,12 +7,11 @@ from pathlib import Path
 import pandas
 import pytest
 
+from pipeline.cli import main
 from stages import read_artifact
 from stages.io.artifacts import read_artifact_json
 from tests.pipeline.conftest import changed, snapshot, write_jsonl
 from tests.pipeline.test_demo_inputs import _close
-
-from pipeline.cli import main
 
 DEMO = Path(__file__).resolve().parents[2] / "inputs"
 SHARDABLE_DEMOS = ["qa_mixed", "fact_check", "mc_mixed", "numeric_finance"]

@@ -11,9 +11,16 @@ from ...core.text_table import RULE, format_table, percent
 from ...text.verdict import UNPARSED, VERDICT_LABELS, normalize_verdict
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from .classification import classification_report_from_pairs
+from .evidence import gold_evidence_groups, predicted_evidence_sentences
+from .fever import fever_columns, fever_metrics, fever_stats
 
 MISSING = "missing"
 LABEL_ORDER = (*VERDICT_LABELS, UNPARSED, MISSING)
+
+
+def _has_evidence(joined: Columns) -> bool:
+    """Gold rows carry FEVER evidence: the FEVER score and evidence metrics apply."""
+    return any(groups is not None for groups in joined.get("evidence") or [])
 
 
 @register_kind("fact_verification")
@@ -23,6 +30,14 @@ class FactVerification(Kind):
     paired_metrics = {"accuracy": "binary"}
     defaults = {"shard_rows": SHARD_ROWS}
     param_rules = {"shard_rows": at_least(1, integer=True)}
+    question_columns = ("evidence",)
+    prediction_columns = ("predicted_evidence",)
+
+    def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
+        return {"evidence": gold_evidence_groups(record.get("evidence"))}
+
+    def prediction_fields(self, record: dict) -> dict[str, Any]:
+        return {"predicted_evidence": predicted_evidence_sentences(record.get("predicted_evidence"))}
 
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
         if not golds:
@@ -35,11 +50,19 @@ class FactVerification(Kind):
         gold = [normalize_verdict(golds[0]) for golds in joined["golds"]]
         predicted = [MISSING if p is None else normalize_verdict(p) for p in joined["prediction"]]
         columns = {"id": joined["id"], "gold_label": gold, "predicted_label": predicted}
+        if _has_evidence(joined):
+            columns.update(evidence=joined["evidence"], predicted_evidence=joined.get("predicted_evidence") or
+                           [None] * len(gold))
         return columns, {"predicted_labels": dict(Counter(predicted))}
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         correct = [p == g for p, g in zip(normalized["predicted_label"], normalized["gold_label"])]
-        columns = {**normalized, "correct": correct}
+        columns = {name: values for name, values in normalized.items() if name not in ("evidence",
+                                                                                         "predicted_evidence")}
+        columns["correct"] = correct
+        if "evidence" in normalized:
+            columns.update(fever_columns(normalized["gold_label"], normalized["evidence"],
+                                         normalized["predicted_evidence"], correct))
         return columns, {"correct": sum(correct), "unparsed": normalized["predicted_label"].count(UNPARSED)}
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
@@ -51,11 +74,17 @@ class FactVerification(Kind):
         pairs: dict[str, dict[str, int]] = {}
         for (predicted, gold), count in Counter(zip(matched["predicted_label"], matched["gold_label"])).items():
             pairs.setdefault(predicted, {})[gold] = count
-        return {"pairs": pairs}
+        stats: Stats = {"pairs": pairs}
+        if "strict" in matched:
+            stats["fever"] = fever_stats(matched)
+        return stats
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
         pairs = Counter({(p, g): n for p, row in stats["pairs"].items() for g, n in row.items()})
-        return classification_report_from_pairs(pairs, LABEL_ORDER)
+        metrics = classification_report_from_pairs(pairs, LABEL_ORDER)
+        if "fever" in stats:
+            metrics.update(fever_metrics(stats["fever"], metrics["rows"]))
+        return metrics
 
     def parse_rate(self, metrics: dict[str, Any]) -> float | None:
         unparsed = sum(metrics["confusion_matrix"].get(UNPARSED, {}).values())
@@ -83,6 +112,10 @@ class FactVerification(Kind):
                 + format_table(["预测 \\ 真实", *labels, "总计"], rows)
                 + "\n\n各类别指标:\n"
                 + format_table(["类别", "Precision", "Recall", "F1-Score", "Support"], per_class)
-                + f"\n\n总体准确率 (Accuracy): {percent(m['accuracy'])}\n{RULE}"
+                + f"\n\n总体准确率 (Accuracy): {percent(m['accuracy'])}\n"
+                + (f"FEVER score: {percent(m['fever_score'])}  evidence precision {percent(m['evidence_precision'])}"
+                   f"  recall {percent(m['evidence_recall'])}  F1 {percent(m['evidence_f1'])}\n"
+                   if "fever_score" in m else "")
+                + RULE
             )
         return "\n".join(blocks)
