@@ -78,6 +78,21 @@ def check_luigi_cfg_kinds() -> None:
                              f"(known: {', '.join(kind_names())})")
 
 
+def with_template_file(table: dict[str, Any], folder: UPath) -> dict[str, Any]:
+    """[generate] prompt_template_file (beside dataset.toml) read into prompt_template."""
+    if "prompt_template_file" not in table:
+        return table
+    table = dict(table)
+    path = folder / str(table.pop("prompt_template_file"))
+    if "prompt_template" in table:
+        raise UsageError(f"{folder / 'dataset.toml'}: [generate] has both prompt_template and prompt_template_file")
+    try:
+        table["prompt_template"] = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{folder / 'dataset.toml'}: cannot read prompt_template_file {path} ({exc})") from None
+    return table
+
+
 def count_shards(inputs: UPath, questions: str | None, predictions: dict[str, str], shard_rows: int | None) -> int:
     """How many shards of `shard_rows` records the dataset's largest file needs (1 for kinds without shards; files
     too small to need a second shard are not read)."""
@@ -145,7 +160,10 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     predictions = find_prediction_files(folder, folders=kind.document_folders)
     generate = None
     if config.generate:
-        generate = read_generate_config(config.generate, str(folder / "dataset.toml"))
+        if kind.document_folders:
+            raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} reads documents; [generate] asks for "
+                             "answers to questions")
+        generate = read_generate_config(with_template_file(config.generate, folder), str(folder / "dataset.toml"))
         predictions.update({model: "" for model in generate.models if model not in predictions})
     shards = count_shards(folder.parent, f"{folder.name}/{questions.name}" if questions else None, predictions,
                           params.get("shard_rows"))

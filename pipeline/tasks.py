@@ -15,6 +15,7 @@ from stages import (
     build_dataset_report,
     build_summary,
     generate_predictions,
+    generation_summary,
     get_kind,
     join_predictions,
     render_html_report,
@@ -119,14 +120,20 @@ class B2Predictions(StageTask):
             loaded = kind.load_predictions(self.input_location(self.spec["predictions"][self.model]),
                                            self.plain_spec["fields"], self.rows())
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
-        cases = kind.load_gold(self.input_location(self.spec["questions"]), self.plain_spec["fields"]).columns
-        rows = [{"id": i, "scene": s, "context": c or ""}
-                for i, s, c in zip(cases["id"], cases.get("scene", [""] * len(cases["id"])), cases["question"])]
+        questions = kind.load_gold(self.input_location(self.spec["questions"]), self.plain_spec["fields"]).columns
         settings = self.plain_spec["generate"]
         config = GenerateConfig(**{**settings, "models": tuple(settings["models"]),
                                    "concurrency": self.spec["generate_concurrency"]})
-        loaded = generate_predictions(rows, config, self.model, self.answers_path())
-        return StageResult(loaded.columns, loaded.counts(), loaded.rejects, header={"generated": True})
+        options = questions.get("options") or [None] * len(questions["id"])
+        conversations = questions.get(kind.conversation_column) if kind.conversation_column else questions["id"]
+        cases = [{"id": qid, "conversation": conversation,
+                  "prompt": kind.generation_prompt(question or "", choices, config.prompt_template)}
+                 for qid, conversation, question, choices in zip(questions["id"], conversations,
+                                                                 questions["question"], options)]
+        loaded = generate_predictions(cases, config, self.model, self.answers_path())
+        summary = generation_summary(self.answers_path(), [case["id"] for case in cases])
+        return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
+                           header={"generated": True, "generation": summary})
 
 
 class KindStage(StageTask):
@@ -258,6 +265,10 @@ class B6Report(KindStage):
                 if len(shards) == 1 else {})
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
                                       rows, problems)
+        generation = {model: read_artifact_json(self._task(B2Predictions, 0, model).artifact_path())["header"]
+                      .get("generation") for model in self.requires()}
+        if any(generation.values()):
+            report["generation"] = {model: summary for model, summary in generation.items() if summary}
         if len(shards) > 1:
             report["distributions"] = self._summed_distributions(report["comparison"]["primary_metric"])
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())

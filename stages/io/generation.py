@@ -1,11 +1,13 @@
-"""Live generation (B2 without prediction files): ask a chat server for each test case, scene by scene, keeping
-every answer on disk as it arrives so a rerun asks only for what is missing."""
+"""Live generation (B2 without prediction files): ask a chat server for every question — each question its own
+conversation, or a dialogue scene's turns in order — keeping every answer on disk as it arrives, so a rerun asks only
+for what is missing or was asked with another prompt or other options."""
 from __future__ import annotations
 
-import json
+import hashlib
 import os
+import statistics
 import threading
-import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -16,14 +18,16 @@ import orjson
 from ..core.errors import UsageError
 from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
+from .chat_client import ChatClient, call_with_retries
 
 PROTOCOLS = ("peppa", "openai")
-ANSWER_FIELDS = ("response", "reply", "answer", "content", "message", "text")
+PLACEHOLDERS = ("question", "options")
 
 
 @dataclass(frozen=True)
 class GenerateConfig:
-    """dataset.toml [generate]: where to ask, how patiently; `api_key_env` names an environment variable."""
+    """dataset.toml [generate]: where to ask, what to send, how patiently; `api_key_env` names an environment
+    variable (the key itself is never stored)."""
 
     protocol: str
     url: str
@@ -34,6 +38,13 @@ class GenerateConfig:
     backoff: float = 0.5
     api_key_env: str | None = None
     system_prompt: str | None = None
+    prompt_template: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    top_p: float | None = None
+    stop: str | list[str] | None = None
+    seed: int | None = None
+    circuit_breaker: int = 10
     extra: dict[str, Any] = field(default_factory=dict)
 
     def described(self) -> dict[str, Any]:
@@ -41,8 +52,13 @@ class GenerateConfig:
         return {k: v for k, v in asdict(self).items() if k not in ("concurrency",)}
 
 
+_NUMBERS = {"timeout": ((int, float), 0), "retries": (int, 0), "concurrency": (int, 1), "backoff": ((int, float), 0),
+            "temperature": ((int, float), 0), "max_tokens": (int, 1), "top_p": ((int, float), 0), "seed": (int, 0),
+            "circuit_breaker": (int, 1)}
+
+
 def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
-    """Validate dataset.toml's [generate] table."""
+    """Validate dataset.toml's [generate] table (prompt_template_file already read into prompt_template)."""
     known = {f for f in GenerateConfig.__dataclass_fields__} - {"extra"}
     unknown = sorted(set(table) - known)
     if unknown:
@@ -53,11 +69,40 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
     if not isinstance(table.get("url"), str) or not isinstance(models, list) or not models or not all(
             isinstance(m, str) and m for m in models):
         raise UsageError(f"{origin}: [generate] needs url (text) and models (a non-empty list of names)")
-    numbers = {"timeout": (int, float), "retries": int, "concurrency": int, "backoff": (int, float)}
-    for name, types in numbers.items():
-        if name in table and (not isinstance(table[name], types) or isinstance(table[name], bool) or table[name] < 0):
-            raise UsageError(f"{origin}: [generate] {name} must be a non-negative number")
-    return GenerateConfig(**{**table, "models": tuple(models), "concurrency": max(1, table.get("concurrency", 1))})
+    for name, (types, low) in _NUMBERS.items():
+        value = table.get(name)
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool) or value < low):
+            raise UsageError(f"{origin}: [generate] {name} = {value!r} must be a number ≥ {low}")
+    stop = table.get("stop")
+    if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):
+        raise UsageError(f"{origin}: [generate] stop must be text or a list of texts")
+    for name in ("system_prompt", "prompt_template", "api_key_env"):
+        if table.get(name) is not None and not isinstance(table[name], str):
+            raise UsageError(f"{origin}: [generate] {name} must be text")
+    if table.get("prompt_template") is not None:
+        check_template(table["prompt_template"], origin)
+    return GenerateConfig(**{**table, "models": tuple(models)})
+
+
+def check_template(template: str, origin: str) -> None:
+    """A prompt template may name {question} and {options} (write {{ and }} for literal braces)."""
+    import string
+
+    try:
+        names = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    except ValueError as exc:
+        raise UsageError(f"{origin}: prompt template is malformed ({exc})") from None
+    unknown = sorted(names - set(PLACEHOLDERS))
+    if unknown:
+        raise UsageError(f"{origin}: prompt template names {', '.join(unknown)}; it may use {', '.join(PLACEHOLDERS)}")
+
+
+def render_prompt(template: str, question: str, options: list[str] | None) -> str:
+    """The prompt for one question: the template with {question} and {options} ("A. …" lines) filled in."""
+    from string import ascii_uppercase
+
+    lines = "\n".join(f"{letter}. {text}" for letter, text in zip(ascii_uppercase, options or []))
+    return template.format(question=question, options=lines)
 
 
 class AnswerStore:
@@ -75,9 +120,13 @@ class AnswerStore:
                     record = orjson.loads(raw)
                 except orjson.JSONDecodeError:
                     continue  # a line cut short by a kill: that answer is asked again
-                if isinstance(record, dict) and "id" in record and not (
-                        record["id"] in records and "prediction" in records[record["id"]] and "error" in record):
-                    records[record["id"]] = record
+                if not isinstance(record, dict) or "id" not in record:
+                    continue
+                previous = records.get(record["id"])
+                if previous is not None and "prediction" in previous and "error" in record and (
+                        previous.get("key") == record.get("key")):
+                    continue  # an answer is never undone by a later failure of the same request
+                records[record["id"]] = record
         return records
 
     def has_failures(self) -> bool:
@@ -93,121 +142,96 @@ class AnswerStore:
                 os.fsync(handle.fileno())
 
 
-class ChatClient:
-    """One model on one server, in the dataset's protocol."""
-
-    def __init__(self, config: GenerateConfig, model: str) -> None:
-        self.config, self.model = config, model
-
-    def _post(self, path: str, body: dict[str, Any] | None) -> Any:
-        import urllib.request  # only when asking: discovering datasets reads the config alone
-
-        headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.config.api_key_env or "") if self.config.api_key_env else None
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        data = b"" if body is None else json.dumps(body, ensure_ascii=False).encode()
-        request = urllib.request.Request(self.config.url.rstrip("/") + path, data=data, headers=headers, method="POST")
-        with urllib.request.urlopen(request, timeout=self.config.timeout) as response:
-            raw = response.read()
-        return json.loads(raw) if raw.strip() else None
-
-    def reset(self) -> None:
-        if self.config.protocol == "peppa":
-            self._post("/reset", None)
-
-    def ask(self, message: str, history: list[tuple[str, str]]) -> str:
-        if self.config.protocol == "peppa":
-            body = self._post("/chat", {"message": message, "model_config_name": self.model})
-            answer = next((body[k] for k in ANSWER_FIELDS if isinstance(body, dict) and isinstance(body.get(k), str)),
-                          None)
-        else:
-            messages = [{"role": "system", "content": self.config.system_prompt}] if self.config.system_prompt else []
-            for question, reply in history:
-                messages += [{"role": "user", "content": question}, {"role": "assistant", "content": reply}]
-            messages.append({"role": "user", "content": message})
-            path = "" if self.config.url.rstrip("/").endswith("/chat/completions") else "/v1/chat/completions"
-            body = self._post(path, {"model": self.model, "messages": messages})
-            try:
-                answer = body["choices"][0]["message"]["content"]
-            except (KeyError, IndexError, TypeError):
-                answer = None
-        if not isinstance(answer, str):
-            raise ValueError(f"malformed response body: {str(body)[:200]!r}")
-        return answer
+def request_key(config: GenerateConfig, model: str, prompt: str) -> str:
+    """What an answer on disk was asked with: a new prompt, system prompt or option asks again."""
+    settings = {k: v for k, v in config.described().items() if k not in ("timeout", "retries", "backoff", "url",
+                                                                          "circuit_breaker", "models")}
+    return hashlib.sha256(orjson.dumps({"model": model, "prompt": prompt, **settings},
+                                       option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
 
-def _error_text(exc: BaseException) -> str:
-    import urllib.error
+class CircuitBreaker:
+    """Stops asking after `limit` consecutive calls that failed (after their retries); says why."""
 
-    if isinstance(exc, urllib.error.HTTPError):
-        return f"HTTP {exc.code} {exc.reason}"
-    if isinstance(exc, urllib.error.URLError):
-        return f"connection failed: {exc.reason}"
-    return f"{type(exc).__name__}: {exc}"
+    def __init__(self, limit: int) -> None:
+        self.limit, self.failures, self.last = limit, 0, ""
+        self._lock = threading.Lock()
 
+    def record(self, error: str | None) -> None:
+        with self._lock:
+            self.failures, self.last = (0, self.last) if error is None else (self.failures + 1, error)
 
-def _with_retries(config: GenerateConfig, call) -> tuple[Any, str | None, int]:
-    """(result, last error or None, attempts): up to 1 + retries attempts with exponential backoff."""
-    error = None
-    for attempt in range(1, config.retries + 2):
-        try:
-            return call(), None, attempt
-        except (OSError, ValueError, json.JSONDecodeError) as exc:  # URLError, timeouts, bad bodies
-            error = _error_text(exc)
-            if attempt <= config.retries:
-                time.sleep(config.backoff * 2 ** (attempt - 1))
-    return None, error, config.retries + 1
+    @property
+    def open(self) -> bool:
+        return self.failures >= self.limit
+
+    def reason(self) -> str:
+        return f"circuit open after {self.failures} consecutive failures (last: {self.last})"
 
 
-def _run_scene(client: ChatClient, cases: list[dict[str, Any]], known: dict[str, dict], store: AnswerStore,
-               progress: Progress) -> None:
-    """Ask for the scene's unanswered cases in dialogue order; answers already on disk make up the history."""
-    todo = [case for case in cases if "prediction" not in known.get(case["id"], {})]
+def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: dict[str, dict], store: AnswerStore,
+                      breaker: CircuitBreaker, progress: Progress) -> None:
+    """One conversation's cases in order (a dialogue scene, or one question alone); answers already on disk with the
+    same request make up the history."""
+    todo = [case for case in cases if not _answered(known.get(case["id"]), case["key"])]
     if not todo:
         return
-    _, error, _ = _with_retries(client.config, client.reset)
+    reset_error = None
+    if not breaker.open:
+        _, reset_error, _ = call_with_retries(client.config, client.reset)
     history: list[tuple[str, str]] = []
     for case in cases:
-        done = known.get(case["id"], {})
-        if "prediction" in done:
-            history.append((case["context"], done["prediction"]))
+        done = known.get(case["id"])
+        if _answered(done, case["key"]):
+            history.append((case["prompt"], done["prediction"]))
             continue
-        if error is not None:
-            store.append({"id": case["id"], "error": f"reset failed: {error}", "attempts": client.config.retries + 1})
-            progress.advance()
-            continue
-        answer, failure, attempts = _with_retries(client.config, lambda: client.ask(case["context"], history))
-        if failure is None:
-            store.append({"id": case["id"], "prediction": answer, "attempts": attempts})
-            history.append((case["context"], answer))
+        if breaker.open:
+            store.append({"id": case["id"], "key": case["key"], "error": breaker.reason(), "attempts": 0})
+        elif reset_error is not None:
+            store.append({"id": case["id"], "key": case["key"], "error": f"reset failed: {reset_error}",
+                          "attempts": client.config.retries + 1})
         else:
-            store.append({"id": case["id"], "error": failure, "attempts": attempts})
+            reply, error, attempts = call_with_retries(client.config, lambda: client.ask(case["prompt"], history))
+            breaker.record(error)
+            if error is None:
+                store.append({"id": case["id"], "key": case["key"], "prediction": reply.text, "attempts": attempts,
+                              "latency": round(reply.latency, 4), "tokens_in": reply.tokens_in,
+                              "tokens_out": reply.tokens_out})
+                history.append((case["prompt"], reply.text))
+            else:
+                store.append({"id": case["id"], "key": case["key"], "error": error, "attempts": attempts})
         progress.advance()
 
 
+def _answered(record: dict | None, key: str) -> bool:
+    return record is not None and "prediction" in record and record.get("key") == key
+
+
 def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, model: str, store_path: Path) -> LoadResult:
-    """Answers for every case (id, scene, context): those on disk are kept, the rest asked for — scenes in parallel
-    up to `concurrency` for the openai protocol, one at a time for peppa (its server keeps one global history).
-    Cases still failing after the retries come back as rejects carrying the error."""
+    """Answers for every case (id, conversation, prompt): those on disk asked the same way are kept, the rest asked
+    for — conversations in parallel up to `concurrency` (openai), one at a time for peppa (its server keeps one
+    history). Cases still failing after the retries, or left when the circuit breaker opened, come back as rejects
+    carrying the reason."""
+    cases = [{**case, "key": request_key(config, model, case["prompt"])} for case in cases]
     store = AnswerStore(store_path)
     known = store.load()
-    scenes: dict[str, list[dict[str, Any]]] = {}
+    conversations: dict[str, list[dict[str, Any]]] = {}
     for case in cases:
-        scenes.setdefault(case["scene"], []).append(case)
+        conversations.setdefault(case["conversation"], []).append(case)
     client = ChatClient(config, model)
+    breaker = CircuitBreaker(config.circuit_breaker)
     workers = config.concurrency if config.protocol == "openai" else 1
-    todo = sum("prediction" not in known.get(case["id"], {}) for case in cases)
+    todo = sum(not _answered(known.get(case["id"]), case["key"]) for case in cases)
     with ThreadPoolExecutor(max_workers=workers) as pool, Progress(f"asking {model}", todo) as progress:
-        for future in [pool.submit(_run_scene, client, scene_cases, known, store, progress)
-                       for scene_cases in scenes.values()]:
+        for future in [pool.submit(_ask_conversation, client, group, known, store, breaker, progress)
+                       for group in conversations.values()]:
             future.result()
     answers = store.load()
     result = LoadResult(columns={}, input_rows=len(cases))
     ids, predictions = [], []
     for case in cases:
         record = answers.get(case["id"], {})
-        if "prediction" in record:
+        if _answered(record, case["key"]):
             ids.append(case["id"])
             predictions.append(record["prediction"])
         else:
@@ -215,3 +239,23 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
             result.rejects.append(Reject(f"{config.url} ({model})", None, reason, case["id"]))
     result.columns = {"id": ids, "line": [None] * len(ids), "prediction": predictions, "confidence": [None] * len(ids)}
     return result
+
+
+def generation_summary(store_path: Path, ids: list[str]) -> dict[str, Any]:
+    """Per model for B6: answers, failures by reason, p50 / p95 latency in seconds, tokens in and out."""
+    records = AnswerStore(store_path).load()
+    answered = [records[i] for i in ids if i in records and "prediction" in records[i]]
+    failed = Counter(_reason_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
+    latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))
+    return {
+        "answers": len(answered), "failures": dict(failed),
+        "latency_p50": statistics.median(latencies) if latencies else None,
+        "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
+        "tokens_in": sum(r.get("tokens_in") or 0 for r in answered),
+        "tokens_out": sum(r.get("tokens_out") or 0 for r in answered),
+    }
+
+
+def _reason_kind(error: str) -> str:
+    """A failure's kind for counting: "HTTP 429 …", "connection failed", "malformed response body", "circuit open"."""
+    return error.split(" (")[0] if error.startswith("circuit open") else error.split(":")[0]

@@ -9,7 +9,9 @@ from ..core.errors import UsageError
 from ..core.param_rules import Rule
 from ..core.records import Columns, LoadResult
 from ..core.stats import Stats
+from ..io.generation import render_prompt
 from ..io.loading import load_predictions, load_questions
+from ..text.normalize import has_cjk
 
 SHARD_ROWS = 1_000_000  # default rows per shard of a shardable kind: datasets up to this size are one shard
 
@@ -24,6 +26,8 @@ class Kind:
     headline_reject_reasons: ClassVar[tuple[str, ...]] = ()  # B1 reasons that fail the run and lead the report
     question_columns: ClassVar[tuple[str, ...]] = ()  # the B1 columns question_fields adds, present even with no rows
     prediction_columns: ClassVar[tuple[str, ...]] = ()  # the B2 columns prediction_fields adds
+    prompt_templates: ClassVar[dict[str, str]] = {"en": "{question}", "zh": "{question}"}  # generation, by language
+    conversation_column: ClassVar[str | None] = None  # questions sharing this column's value are one conversation
     shardable: ClassVar[bool] = False  # B1–B5 may run per row range (shard_rows); B6 adds the shards' score_stats
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
@@ -39,6 +43,12 @@ class Kind:
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record."""
         return {}
+
+    def generation_prompt(self, question: str, options: list[str] | None, template: str | None = None) -> str:
+        """The prompt that asks a model this question: the dataset's template, else this kind's default in the
+        question's language (Chinese when it holds CJK text)."""
+        chosen = template if template is not None else self.prompt_templates["zh" if has_cjk(question) else "en"]
+        return render_prompt(chosen, question, options)
 
     def prediction_fields(self, record: dict) -> dict[str, Any]:
         """Extra B2 columns this kind reads from a prediction record (beside the prediction text)."""

@@ -99,6 +99,10 @@ class NumericAnswers(Kind):
         "B4": ("abs_tol", "rel_tol", "numeric_weight", "correct_threshold", "partial_threshold"),
         "B6": ("baseline_model",),
     }
+    prompt_templates = {
+        "en": "Answer with a single number (and its unit, if it has one).\n\nQuestion: {question}\nAnswer:",
+        "zh": "请只用一个数字回答（有单位时带上单位）。\n\n问题：{question}\n答案：",
+    }
     shardable = True
     param_rules = {
         "number_choice": one_of(*NUMBER_CHOICES), "abs_tol": at_least(0), "rel_tol": at_least(0),

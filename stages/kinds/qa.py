@@ -81,6 +81,10 @@ class OpenQA(Kind):
 
     defaults = {"mode": "auto", "partial_f1_threshold": 0.5, "shard_rows": SHARD_ROWS}
     stage_params = {"B3": ("mode",), "B4": ("partial_f1_threshold",)}
+    prompt_templates = {
+        "en": "Answer the question with a short phrase. Reply with the answer only.\n\nQuestion: {question}\nAnswer:",
+        "zh": "请用简短的词语回答下面的问题，只给出答案。\n\n问题：{question}\n答案：",
+    }
     param_rules = {"mode": one_of("auto", *QA_MODES), "partial_f1_threshold": within(0, 1),
                    "shard_rows": at_least(1, integer=True)}
     shardable = True

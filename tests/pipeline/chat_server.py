@@ -14,12 +14,15 @@ class QuietServer(ThreadingHTTPServer):
 
 
 class ChatServer:
-    """Answers "<model> says: <message> [turn N]". `faults` is consumed one per chat request: 500, "malformed",
-    ("delay", seconds) or None; messages containing ALWAYS500 always fail."""
+    """Answers "<model> says: <message> [turn N]", or `replies[text]` when the message contains `text`. `faults` is
+    consumed one per chat request: 500, "malformed", ("delay", seconds), ("429", retry_after_seconds) or None;
+    messages containing ALWAYS500 always fail. OpenAI answers carry token usage (words in and out)."""
 
     def __init__(self) -> None:
         self.requests: list[dict] = []
         self.faults: list = []
+        self.replies: dict[str, str] = {}
+        self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
 
@@ -32,6 +35,7 @@ class ChatServer:
                 raw = self.rfile.read(length) if length else b""
                 body = json.loads(raw) if raw else None
                 with server.lock:
+                    server.times.append(time.monotonic())
                     server.requests.append({"path": self.path, "body": body,
                                             "authorization": self.headers.get("Authorization")})
                     fault = server.faults.pop(0) if self.path != "/reset" and server.faults else None
@@ -42,18 +46,25 @@ class ChatServer:
                     return self._send(500, b"internal error")
                 if fault == "malformed":
                     return self._send(200, b"<html>not json</html>")
+                if isinstance(fault, tuple) and fault[0] == "429":
+                    return self._send(429, b"slow down", {"Retry-After": str(fault[1])})
                 if isinstance(fault, tuple):
                     time.sleep(fault[1])
+                reply = next((answer for text, answer in server.replies.items() if text in message), None)
                 if self.path == "/chat":
-                    answer = {"response": f"{body['model_config_name']} says: {message}"}
+                    answer = {"response": reply or f"{body['model_config_name']} says: {message}"}
                 else:
                     turn = (len(body["messages"]) + 1) // 2
-                    answer = {"choices": [{"message": {"role": "assistant",
-                                                       "content": f"{body['model']} says: {message} [turn {turn}]"}}]}
+                    content = reply or f"{body['model']} says: {message} [turn {turn}]"
+                    answer = {"choices": [{"message": {"role": "assistant", "content": content}}],
+                              "usage": {"prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
+                                        "completion_tokens": len(content.split())}}
                 self._send(200, json.dumps(answer, ensure_ascii=False).encode())
 
-            def _send(self, status: int, data: bytes) -> None:
+            def _send(self, status: int, data: bytes, headers: dict | None = None) -> None:
                 self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()

@@ -66,13 +66,16 @@ def test_peppa_protocol_resets_per_scene_retries_and_resumes(tmp_path):
 def test_a_rerun_after_a_kill_asks_only_what_is_missing(tmp_path):
     with ChatServer() as server:
         workspace = _dataset(tmp_path, server, "peppa")
-        store = workspace / "outputs/chat/alpha/B2_generated.jsonl"
-        store.parent.mkdir(parents=True)
-        store.write_text('{"id": "泥坑#0", "prediction": "kept"}\n{"id": "泥坑#1", "predi', encoding="utf-8")
         assert _run(workspace) == 0
-        asked = [r["body"]["message"] for r in server.chats()]
+        store = workspace / "outputs/chat/alpha/B2_generated.jsonl"
+        lines = store.read_bytes().splitlines(keepends=True)
+        store.write_bytes(lines[0] + lines[1][: len(lines[1]) // 2])  # killed while writing the second answer
+        (workspace / "outputs/chat/alpha/B2_predictions.json").unlink()
+        before = len(server.chats())
+        assert _run(workspace) == 0
+        asked = [r["body"]["message"] for r in server.chats()[before:]]
         assert "佩奇，你想做什么？" not in asked and "乔治呢？" in asked
-        assert {r["id"]: r["prediction"] for r in _b2(workspace)["rows"]}["泥坑#0"] == "kept"
+        assert {r["id"]: r["prediction"] for r in _b2(workspace)["rows"]}["泥坑#0"] == "alpha says: 佩奇，你想做什么？"
 
 
 def test_openai_protocol_carries_the_conversation_and_keeps_the_key_secret(tmp_path, monkeypatch):

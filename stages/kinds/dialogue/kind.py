@@ -74,6 +74,7 @@ class Dialogue(Kind):
     defaults = {"weights": DEFAULT_WEIGHTS, "semantic_model": DEFAULT_SEMANTIC_MODEL}
     stage_params = {"B5": ("weights", "semantic_model")}
     question_columns = ("scene", "dialogue_index")
+    conversation_column = "scene"  # a scene's turns are asked in order, in one conversation
     param_rules = {"weights": weights_over(METRICS), "semantic_model": named_in(("none", *EMBEDDERS))}
     paired_metrics = {"exact_match": "binary", **{name: "mean" for name in (*METRICS, "combined_score")
                                                   if name != "exact_match"}}

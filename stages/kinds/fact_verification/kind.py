@@ -30,6 +30,11 @@ class FactVerification(Kind):
     paired_metrics = {"accuracy": "binary"}
     defaults = {"shard_rows": SHARD_ROWS}
     param_rules = {"shard_rows": at_least(1, integer=True)}
+    prompt_templates = {
+        "en": "Is the following claim supported, refuted, or is there not enough information? Reply with exactly "
+              "one of: SUPPORTS, REFUTES, NOT ENOUGH INFO.\n\nClaim: {question}\nVerdict:",
+        "zh": "判断下面的说法是否成立。只回答：成立、不成立 或 证据不足。\n\n说法：{question}\n结论：",
+    }
     question_columns = ("evidence",)
     prediction_columns = ("predicted_evidence",)
 

@@ -36,6 +36,11 @@ class MultipleChoice(Kind):
     defaults = {"similarity_threshold": 0.7, "margin": 0.1, "shard_rows": SHARD_ROWS}
     stage_params = {"B4": ("similarity_threshold", "margin")}
     param_rules = {"similarity_threshold": within(0, 1), "margin": within(0, 1), "shard_rows": at_least(1, integer=True)}
+    prompt_templates = {
+        "en": "Answer the multiple-choice question. Reply with the letter of the correct option only.\n\n"
+              "{question}\n{options}\nAnswer:",
+        "zh": "请回答下面的选择题，只回复正确选项的字母。\n\n{question}\n{options}\n答案：",
+    }
     question_columns = ("options",)
     headline_reject_reasons = ("no options found",)
     shardable = True

@@ -1,0 +1,137 @@
+"""Asking a chat server: seed 003's peppa protocol (/chat + /reset) or OpenAI chat completions (what vLLM, llama.cpp's
+server, TGI, SGLang and OpenAI serve); retries with exponential backoff and full jitter that honour Retry-After."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+ANSWER_FIELDS = ("response", "reply", "answer", "content", "message", "text")
+OPTION_NAMES = ("temperature", "max_tokens", "top_p", "stop", "seed")
+RETRY_STATUSES = (429, 500, 502, 503, 504)
+
+
+class ChatSettings(Protocol):
+    """What a client needs of dataset.toml's [generate] (GenerateConfig has it)."""
+
+    protocol: str
+    url: str
+    timeout: float
+    retries: int
+    backoff: float
+    api_key_env: str | None
+    system_prompt: str | None
+    temperature: float | None
+    max_tokens: int | None
+    top_p: float | None
+    stop: str | list[str] | None
+    seed: int | None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One answer with what it cost: seconds waited and tokens in / out when the server says."""
+
+    text: str
+    latency: float
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+
+
+class CallFailed(Exception):
+    """A call that did not give an answer; `retry_after` is the server's requested wait, in seconds."""
+
+    def __init__(self, reason: str, retry_after: float | None = None, retryable: bool = True) -> None:
+        super().__init__(reason)
+        self.reason, self.retry_after, self.retryable = reason, retry_after, retryable
+
+
+def _retry_after(value: str | None) -> float | None:
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None  # an HTTP date: fall back to the backoff
+
+
+class ChatClient:
+    """One model on one server, in the dataset's protocol; the API key is read from the environment per call."""
+
+    def __init__(self, config: ChatSettings, model: str) -> None:
+        self.config, self.model = config, model
+
+    def _post(self, path: str, body: dict[str, Any] | None) -> Any:
+        import urllib.error
+        import urllib.request  # only when asking: discovering datasets reads the config alone
+
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(self.config.api_key_env or "") if self.config.api_key_env else None
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        data = b"" if body is None else json.dumps(body, ensure_ascii=False).encode()
+        request = urllib.request.Request(self.config.url.rstrip("/") + path, data=data, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.config.timeout) as response:
+                raw = response.read()
+        except urllib.error.HTTPError as exc:
+            raise CallFailed(f"HTTP {exc.code} {exc.reason}", _retry_after(exc.headers.get("Retry-After")),
+                             retryable=exc.code in RETRY_STATUSES) from None
+        except urllib.error.URLError as exc:
+            raise CallFailed(f"connection failed: {exc.reason}") from None
+        except (TimeoutError, OSError) as exc:
+            raise CallFailed(f"{type(exc).__name__}: {exc}") from None
+        try:
+            return json.loads(raw) if raw.strip() else None
+        except json.JSONDecodeError:
+            raise CallFailed(f"malformed response body: {raw[:200]!r}") from None
+
+    def reset(self) -> None:
+        if self.config.protocol == "peppa":
+            self._post("/reset", None)
+
+    def messages(self, prompt: str, history: list[tuple[str, str]]) -> list[dict[str, str]]:
+        """The OpenAI conversation: system prompt, earlier turns of the same conversation, then this prompt."""
+        messages = [{"role": "system", "content": self.config.system_prompt}] if self.config.system_prompt else []
+        for question, reply in history:
+            messages += [{"role": "user", "content": question}, {"role": "assistant", "content": reply}]
+        return [*messages, {"role": "user", "content": prompt}]
+
+    def ask(self, prompt: str, history: list[tuple[str, str]]) -> Reply:
+        started = time.monotonic()
+        tokens_in = tokens_out = None
+        if self.config.protocol == "peppa":
+            body = self._post("/chat", {"message": prompt, "model_config_name": self.model})
+            answer = next((body[k] for k in ANSWER_FIELDS if isinstance(body, dict) and isinstance(body.get(k), str)),
+                          None)
+        else:
+            path = "" if self.config.url.rstrip("/").endswith("/chat/completions") else "/v1/chat/completions"
+            options = {name: getattr(self.config, name) for name in OPTION_NAMES if getattr(self.config, name) is not None}
+            body = self._post(path, {"model": self.model, "messages": self.messages(prompt, history), **options})
+            try:
+                answer = body["choices"][0]["message"]["content"]
+            except (KeyError, IndexError, TypeError):
+                answer = None
+            usage = body.get("usage") if isinstance(body, dict) else None
+            if isinstance(usage, dict):
+                tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
+        if not isinstance(answer, str):
+            raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
+        return Reply(answer, time.monotonic() - started, tokens_in, tokens_out)
+
+
+def call_with_retries(config: ChatSettings, call, sleep=time.sleep) -> tuple[Any, str | None, int]:
+    """(result, last error or None, attempts): up to 1 + retries attempts; between them the server's Retry-After
+    when it gives one, else a random wait up to backoff · 2^(attempt-1) (full jitter, so clients do not retry in step)."""
+    error = None
+    for attempt in range(1, config.retries + 2):
+        try:
+            return call(), None, attempt
+        except CallFailed as exc:
+            error = exc.reason
+            if not exc.retryable or attempt > config.retries:
+                return None, error, attempt
+            wait = exc.retry_after if exc.retry_after is not None else random.uniform(0, config.backoff * 2 ** (attempt - 1))
+            sleep(wait)
+    return None, error, config.retries + 1
