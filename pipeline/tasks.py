@@ -29,6 +29,7 @@ from stages.io.artifacts import read_artifact_json, read_column, read_columns, r
 from stages.io.join import join_shard
 from stages.io.storage import location, write_bytes_atomic
 from stages.report.health import dataset_problems, shard_problems
+from stages.report.intervals import uncertainty
 
 from .fingerprint import code_version, fingerprint
 from .task_base import StageResult, StageTask
@@ -265,6 +266,8 @@ class B6Report(KindStage):
                 if len(shards) == 1 else {})
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
                                       rows, problems)
+        report.update(uncertainty(kind.paired_metrics, report["comparison"]["primary_metric"],
+                                  self._item_values(kind, rows)))
         generation = {model: read_artifact_json(self._task(B2Predictions, 0, model).artifact_path())["header"]
                       .get("generation") for model in self.requires()}
         if any(generation.values()):
@@ -285,6 +288,16 @@ class B6Report(KindStage):
 
     def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)
+
+    def _item_values(self, kind: Kind, rows: dict[str, Columns]) -> dict[str, dict[str, list]]:
+        """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models)."""
+        values: dict[str, dict[str, list]] = {}
+        for model, tasks in self.requires().items():
+            for task in tasks:
+                scored = rows[model] if model in rows else read_columns(task.artifact_path())
+                for metric, items in kind.item_scores(scored).items():
+                    values.setdefault(model, {}).setdefault(metric, []).extend(items)
+        return values
 
     def _summed_distributions(self, primary: str) -> dict[str, Any]:
         """Each model's histogram of per-item scores, added up shard by shard (one shard's rows in memory)."""

@@ -43,6 +43,26 @@ def _num(value: float | None, percent: bool = True) -> str:
     return f'<td class="num" data-value="{value!r}">{shown}</td>'
 
 
+def _interval(interval: dict[str, Any] | None) -> str:
+    """A 95% interval cell: [low, high] in percent, its n and method on hover."""
+    if not interval:
+        return '<td class="num" data-value="">–</td>'
+    title = escape(f"{interval['method']}, n = {interval['n']}")
+    return (f'<td class="num" data-value="{interval["low"]!r}" title="{title}">'
+            f"[{100 * interval['low']:.1f}, {100 * interval['high']:.1f}] <span class=\"muted\">n={interval['n']}</span></td>")
+
+
+def _differences(report: dict[str, Any]) -> str:
+    """Model against model on the same items: the difference in the primary metric, its interval and p-value."""
+    rows = [_text(f"{d['first']} − {d['second']}") + _text(d["metric"]) + _num(d["difference"])
+            + _interval({**d, "n": d["n"]}) + _num(d["p_value"], percent=False) + _text(d["method"])
+            for d in report.get("differences", [])]
+    if not rows:
+        return ""
+    return ("<h3>Model against model (paired, same items)</h3>"
+            + _table(["models", "metric", "difference", "95% interval", "p", "test"], rows))
+
+
 def _text(value: Any) -> str:
     return f"<td>{escape(str(value))}</td>"
 
@@ -77,12 +97,14 @@ def summary_section(reports: list[dict[str, Any]]) -> str:
         metric = report["comparison"]["primary_metric"]
         for model, metrics in report["models"].items():
             aside = report["set_aside"].get(model, {})
+            interval = report.get("intervals", {}).get(model, {}).get(metric)
             rows.append(_text(report["dataset"]) + _text(report["kind"]) + _text(model) + _text(metric)
-                        + _num(metrics.get(metric)) + _num(kind.parse_rate(metrics)) + _num(_coverage(report, model))
+                        + _num(metrics.get(metric)) + _interval(interval)
+                        + _num(kind.parse_rate(metrics)) + _num(_coverage(report, model))
                         + _num(metrics.get("rows"), percent=False)
                         + _num(sum(aside.get(k, 0) for k in ("question_rows_rejected", "prediction_rows_rejected")),
                                percent=False))
-    table = _table(["dataset", "kind", "model", "metric", "score", "parse rate", "coverage", "rows",
+    table = _table(["dataset", "kind", "model", "metric", "score", "95% interval", "parse rate", "coverage", "rows",
                     "rows set aside"], rows)
     models = sorted({m for r in reports for m in r["models"]})
     datasets = [r["dataset"] for r in reports]
@@ -121,7 +143,7 @@ def dataset_section(report: dict[str, Any]) -> str:
     rows = [_text(m) + "".join(_num(report["models"][m].get(n)) for n in headline) for m in models]
     return (f"<h2 id=\"{escape(report['dataset'])}\">{escape(report['dataset'])} "
             f"<span class=\"muted\">({escape(report['kind'])})</span></h2>"
-            f"{_table(['model', *headline], rows)}<div class=\"charts\">{''.join(charts)}</div>")
+            f"{_table(['model', *headline], rows)}{_differences(report)}<div class=\"charts\">{''.join(charts)}</div>")
 
 
 def nightly_section(comparisons: list[dict[str, Any]], previous: str | None,

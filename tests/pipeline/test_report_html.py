@@ -64,3 +64,16 @@ header.click(); document.body.dataset.descending = scores();
     descending = [float(v) for v in attributes["descending"].split(",")]
     assert ascending == sorted(ascending) and descending == sorted(ascending, reverse=True)
     assert len(ascending) == 12
+
+
+def test_headline_metrics_carry_intervals_and_model_pairs_their_differences(report):
+    from stages.io.artifacts import read_artifact_json
+
+    qa = read_artifact_json(report.parent / "qa_mixed" / "B6_report.json")["report"]
+    interval = qa["intervals"]["model_a"]["exact_match"]
+    assert interval["method"] == "Wilson score" and interval["n"] == 12
+    assert interval["low"] < qa["models"]["model_a"]["exact_match"] < interval["high"]
+    (difference,) = qa["differences"]
+    assert (difference["first"], difference["second"], difference["metric"]) == ("model_a", "model_b", "f1")
+    html = report.read_text(encoding="utf-8")
+    assert html.count('title="Wilson score, n = ') >= 6 and "Model against model (paired, same items)" in html
