@@ -28,6 +28,7 @@ from stages.core.stats import add_stats
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table, write_json_atomic
 from stages.io.join import join_shard
 from stages.io.storage import location, write_bytes_atomic
+from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, explorer_items, merge_explorers
 from stages.report.health import dataset_problems, shard_problems
 from stages.report.intervals import uncertainty
 
@@ -268,6 +269,7 @@ class B6Report(KindStage):
                                       rows, problems)
         report.update(uncertainty(kind.paired_metrics, report["comparison"]["primary_metric"],
                                   self._item_values(kind, rows)))
+        report["explorer"] = self._explorer(kind, report["comparison"]["primary_metric"])
         generation = {model: read_artifact_json(self._task(B2Predictions, 0, model).artifact_path())["header"]
                       .get("generation") for model in self.requires()}
         if any(generation.values()):
@@ -298,6 +300,28 @@ class B6Report(KindStage):
                 for metric, items in kind.item_scores(scored).items():
                     values.setdefault(model, {}).setdefault(metric, []).extend(items)
         return values
+
+    def _explorer(self, kind: Kind, primary: str) -> dict[str, Any]:
+        """The item explorer's bounded selection, built shard by shard (one shard's rows in memory at a time)."""
+        shards = self.spec["shards"]
+        parts = []
+        for shard in range(shards):
+            b1 = self._task(B1Questions, shard).artifact_path()
+            set_aside = [{"where": "questions", **r} for r in read_artifact_json(b1).get("rejects", [])]
+            predictions, matched, scores = {}, {}, {}
+            for model in self.requires():
+                b2 = self._task(B2Predictions, shard, model).artifact_path()
+                columns = read_columns(b2)
+                predictions[model] = dict(zip(columns["id"], columns["prediction"]))
+                set_aside += [{"where": model, **r} for r in read_artifact_json(b2).get("rejects", [])]
+                matched[model] = read_columns(self._task(B4Match, shard, model).artifact_path())
+                scored = read_columns(self._task(B5Score, shard, model).artifact_path())
+                values = kind.item_scores(scored)
+                primary_values = values.get(primary) or next(iter(values.values()), [None] * len(scored["id"]))
+                scores[model] = dict(zip(scored["id"], primary_values))
+            parts.append(explorer_items(kind, read_columns(b1), predictions, matched, scores, set_aside,
+                                        max(1, NOT_RIGHT_CAP // shards), max(1, SAMPLE_CAP // shards)))
+        return merge_explorers(parts)
 
     def _summed_distributions(self, primary: str) -> dict[str, Any]:
         """Each model's histogram of per-item scores, added up shard by shard (one shard's rows in memory)."""

@@ -96,6 +96,11 @@ class Kind:
         rows that could not be); no file of the base kind is edited by hand."""
         return fresh, 0, 0
 
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        """One B4 row for the report's item explorer: its status (correct / partial / wrong / unparsed / missing /
+        scored) and a short account of what was read from the prediction."""
+        return "scored", ""
+
     def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
         """Per-item values of each paired metric, aligned with scored["id"]; their mean over non-null values is the
         model's report metric, so two nights can be compared item by item."""

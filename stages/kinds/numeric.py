@@ -180,6 +180,10 @@ class NumericAnswers(Kind):
         return {"accuracy": [float(label == "correct") if ok else None for ok, label in zip(scorable, scored["label"])],
                 "mean_overall": [(overall or 0.0) if ok else None for ok, overall in zip(scorable, scored["overall"])]}
 
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        overall = matched.get("overall")
+        return matched.get("label", "missing"), "" if overall is None else f"overall {overall:.2f}"
+
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         comparison = rank_models(metrics_by_model, "accuracy")
         baseline = params.get("baseline_model")

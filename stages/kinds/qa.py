@@ -135,6 +135,9 @@ class OpenQA(Kind):
         return {"rows": rows, "exact_match": share(stats["exact_match"], rows), "f1": share(stats["f1"], rows),
                 "labels": dict(stats["labels"])}
 
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        return matched.get("label", "missing"), f"F1 {matched.get('f1', 0.0):.2f} against gold #{matched.get('best_gold')}"
+
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "f1")
 

@@ -32,20 +32,22 @@ def build_dataset_report(
     }
 
 
-def distribution_metric(kind_name: str, primary: str) -> str:
-    """The per-item metric whose spread a histogram shows best: the primary one if it is graded, else a graded one."""
+def distribution_metric(kind_name: str, primary: str) -> str | None:
+    """The per-item metric whose spread a histogram shows: the primary one if it is graded, else a graded one; None
+    when every metric is 0/1 (an interval says more than a two-bar histogram)."""
     tests = get_kind(kind_name).paired_metrics
     if tests.get(primary) == "mean":
         return primary
-    return next((metric for metric, test in tests.items() if test == "mean"), primary)
+    return next((metric for metric, test in tests.items() if test == "mean"), None)
 
 
 def score_distribution(kind_name: str, primary: str, scored: Columns) -> dict[str, Any] | None:
-    """A histogram over [0, 1] of one model's per-item scores (null items left out), or None if none are scored."""
+    """A histogram over [0, 1] of one model's per-item graded scores (null items left out), or None if there are
+    none."""
     import numpy as np
     metric = distribution_metric(kind_name, primary)
     items = get_kind(kind_name).item_scores(scored)
-    if metric not in items:
+    if metric is None or metric not in items:
         return None
     values = np.array([v for v in items[metric] if v is not None], dtype=np.float64)
     counts, edges = np.histogram(np.clip(values, 0.0, 1.0), bins=DISTRIBUTION_BINS, range=(0.0, 1.0))

@@ -1,11 +1,13 @@
 """report.html: one self-contained page per run (inline CSS, SVG and script; nothing fetched)."""
 from __future__ import annotations
 
+import json
 from html import escape
 from typing import Any
 
 from ..kinds import get_kind
 from .charts import bar_chart, heatmap, line_chart
+from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 
 STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;margin:24px auto;max-width:1100px;
@@ -15,6 +17,10 @@ text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}table.
 user-select:none}table.sortable th[data-order=asc]::after{content:" ▲"}table.sortable th[data-order=desc]::after{
 content:" ▼"}tr.regression td{background:#fde2e1}.banner{padding:10px 14px;border-radius:6px;margin:12px 0}
 .banner.bad{background:#fde2e1;border:1px solid #e15759}.banner.good{background:#e3f4e1;border:1px solid #59a14f}
+details.explorer{margin:12px 0}details.explorer summary{cursor:pointer;font-weight:600}.controls{margin:8px 0;
+display:flex;gap:8px;flex-wrap:wrap}td.status.correct{color:#2e7d32}td.status.wrong,td.status.missing,
+td.status.unparsed{color:#c62828}td.status.partial{color:#ef6c00}.explorer td{max-width:340px;overflow-wrap:anywhere}
+td.status{white-space:nowrap}
 .charts{display:flex;flex-wrap:wrap;gap:12px}svg.chart{background:#fafafa;border:1px solid #eee;border-radius:4px;
 max-width:100%;height:auto}svg .chart-title{font-weight:600;font-size:13px}svg .tick,svg .legend,svg .axis{font-size:11px;
 fill:#444}svg .grid{stroke:#e4e4e4}.muted{color:#777}
@@ -29,6 +35,34 @@ const table=th.closest("table"),body=table.tBodies[0],col=th.cellIndex,asc=th.da
 table.querySelectorAll("th").forEach(function(h){delete h.dataset.order;});th.dataset.order=asc?"asc":"desc";
 Array.from(body.rows).sort(function(r1,r2){const c=compareKeys(sortKey(r1.cells[col]),sortKey(r2.cells[col]));
 return asc?c:-c;}).forEach(function(r){body.appendChild(r);});});});
+document.querySelectorAll("details.explorer").forEach(function(box){
+const data=JSON.parse(box.dataset.items),pick=function(c){return box.querySelector(c);};
+const a=pick(".model-a"),b=pick(".model-b"),filter=pick(".filter"),search=pick(".search"),order=pick(".order");
+const body=pick("tbody"),count=pick(".count"),head=pick("thead tr");
+function cell(row,text,cls){const td=row.insertCell();td.textContent=text===null||text===undefined?"":String(text);
+if(cls)td.className=cls;return td;}
+function score(v){return v===null||v===undefined?"–":(Math.round(v*1000)/1000).toString();}
+function keep(item){const A=item.cells[a.value],B=b.value?item.cells[b.value]:null,f=filter.value;
+if(f==="a-right-b-wrong"&&!(B&&A.status==="correct"&&B.status!=="correct"))return false;
+if(f==="a-wrong-b-right"&&!(B&&A.status!=="correct"&&B.status==="correct"))return false;
+if(f.startsWith("status:")&&A.status!==f.slice(7))return false;const q=search.value.trim().toLowerCase();
+return !q||[item.id,item.question,item.gold,A.prediction,B?B.prediction:""].join(" ").toLowerCase().includes(q);}
+function render(){const shown=data.items.filter(keep);const s=order.value;
+if(s!=="question")shown.sort(function(x,y){const u=x.cells[a.value].score,v=y.cells[a.value].score;
+return (u===null)-(v===null)||(s==="score-asc"?u-v:v-u);});
+head.innerHTML="";["id","question","gold",a.value+": prediction","read as","score","status"].concat(b.value?
+[b.value+": prediction","score","status"]:[]).forEach(function(h){const th=document.createElement("th");
+th.textContent=h;head.appendChild(th);});body.innerHTML="";shown.forEach(function(item){const row=body.insertRow();
+const A=item.cells[a.value];cell(row,item.id);cell(row,item.question);cell(row,item.gold);cell(row,A.prediction);
+cell(row,A.reading,"muted");cell(row,score(A.score),"num");cell(row,A.status,"status "+A.status);
+if(b.value){const B=item.cells[b.value];cell(row,B.prediction);cell(row,score(B.score),"num");
+cell(row,B.status,"status "+B.status);}});count.textContent=shown.length+" of "+data.items.length+
+" items shown ("+data.total+" in the dataset, "+data.not_right+" not right for some model)";
+box.dataset.shown=String(shown.length);}
+data.models.forEach(function(m,i){[a,b].forEach(function(s,j){const o=document.createElement("option");o.value=m;
+o.textContent=m;if(j===0&&i===0)o.selected=true;s.appendChild(o);});});
+[a,b,filter,search,order].forEach(function(el){el.addEventListener("input",render);el.addEventListener("change",render);});
+render();});
 (function(){const charts=Array.from(document.querySelectorAll("svg.chart"));
 const drawn=charts.filter(function(c){const box=c.getBoundingClientRect();
 return box.width>0&&box.height>0&&c.querySelector(".bar,.cell,circle,polyline")!==null;});
@@ -50,6 +84,35 @@ def _interval(interval: dict[str, Any] | None) -> str:
     title = escape(f"{interval['method']}, n = {interval['n']}")
     return (f'<td class="num" data-value="{interval["low"]!r}" title="{title}">'
             f"[{100 * interval['low']:.1f}, {100 * interval['high']:.1f}] <span class=\"muted\">n={interval['n']}</span></td>")
+
+
+STATUSES = ("correct", "partial", "wrong", "unparsed", "missing", "unscorable", "scored")
+
+
+def _explorer(report: dict[str, Any]) -> str:
+    """Items to read: filter by status or "A right, B wrong", search text, sort by score; every text is set as
+    text by the page's script (the data travels as an escaped attribute, never as markup)."""
+    data = report.get("explorer")
+    if not data or not data["items"]:
+        return ""
+    statuses = "".join(f'<option value="status:{s}">{s}</option>' for s in STATUSES)
+    aside = "".join(f"<li>{escape(str(r.get('where')))}: {escape(str(r.get('source')))} line "
+                    f"{escape(str(r.get('line')))} — {escape(str(r.get('reason')))}</li>" for r in data["set_aside"])
+    aside_note = (f"<p>{data['set_aside_total']} row(s) set aside"
+                  f"{' (first ' + str(len(data['set_aside'])) + ')' if data['set_aside_total'] > len(data['set_aside']) else ''}:"
+                  f"</p><ul>{aside}</ul>" if data["set_aside_total"] else "")
+    return (f'<details class="explorer" data-items="{escape(json.dumps(data, ensure_ascii=False))}">'
+            f"<summary>Items ({len(data['items'])} shown of {data['total']}: every item some model did not get right "
+            f"up to {NOT_RIGHT_CAP}, and a uniform sample of up to {SAMPLE_CAP} of the rest)</summary><div class=\"controls\">"
+            '<label>model <select class="model-a"></select></label>'
+            '<label>beside <select class="model-b"><option value="">—</option></select></label>'
+            '<label>show <select class="filter"><option value="all">all</option>'
+            f'{statuses}<option value="a-right-b-wrong">A right, B wrong</option>'
+            '<option value="a-wrong-b-right">A wrong, B right</option></select></label>'
+            '<label>sort <select class="order"><option value="question">question order</option>'
+            '<option value="score-asc">score ↑</option><option value="score-desc">score ↓</option></select></label>'
+            '<input class="search" type="search" placeholder="search text"></div><p class="count muted"></p>'
+            f'<table class="items"><thead><tr></tr></thead><tbody></tbody></table>{aside_note}</details>')
 
 
 def _differences(report: dict[str, Any]) -> str:
@@ -143,7 +206,8 @@ def dataset_section(report: dict[str, Any]) -> str:
     rows = [_text(m) + "".join(_num(report["models"][m].get(n)) for n in headline) for m in models]
     return (f"<h2 id=\"{escape(report['dataset'])}\">{escape(report['dataset'])} "
             f"<span class=\"muted\">({escape(report['kind'])})</span></h2>"
-            f"{_table(['model', *headline], rows)}{_differences(report)}<div class=\"charts\">{''.join(charts)}</div>")
+            f"{_table(['model', *headline], rows)}{_differences(report)}<div class=\"charts\">{''.join(charts)}</div>"
+            f"{_explorer(report)}")
 
 
 def nightly_section(comparisons: list[dict[str, Any]], previous: str | None,

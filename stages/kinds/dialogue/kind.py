@@ -130,6 +130,10 @@ class Dialogue(Kind):
     def parse_rate(self, metrics: dict[str, Any]) -> float | None:
         return metrics["answered"] / metrics["rows"] if metrics["rows"] else None
 
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        status = "correct" if matched.get("exact_match") == 1.0 else "scored"
+        return status, f"fuzzy {matched.get('fuzzy_match') or 0:.2f}, edit {matched.get('edit_distance') or 0:.2f}"
+
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         comparison = rank_models(metrics_by_model, "combined_score")
         scenes = dict.fromkeys(s for m in metrics_by_model.values() for s in m["by_scene"])

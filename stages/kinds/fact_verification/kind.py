@@ -95,6 +95,12 @@ class FactVerification(Kind):
         unparsed = sum(metrics["confusion_matrix"].get(UNPARSED, {}).values())
         return 1 - unparsed / metrics["rows"] if metrics["rows"] else None
 
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        predicted = matched.get("predicted_label")
+        status = predicted if predicted in (UNPARSED, MISSING) else ("correct" if matched.get("correct") else "wrong")
+        strict = "" if matched.get("strict") is None else f", FEVER strict {'yes' if matched['strict'] else 'no'}"
+        return status, f"verdict {predicted} (gold {matched.get('gold_label')}){strict}"
+
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "accuracy")
 

@@ -94,6 +94,11 @@ class MultipleChoice(Kind):
     def parse_rate(self, metrics: dict[str, Any]) -> float | None:
         return metrics["extraction_rate"]
 
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        letter = matched.get("letter")
+        status = "unparsed" if letter is None else ("correct" if matched.get("correct") else "wrong")
+        return status, f"letter {letter or '–'} by {matched.get('rule')} (gold {matched.get('gold_letter')})"
+
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "accuracy")
 

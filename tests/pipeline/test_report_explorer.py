@@ -1,0 +1,90 @@
+"""The item explorer in report.html, in a real browser: filters by status and by "A right, B wrong", shows the right
+counts, and renders injected markup as text."""
+import json
+import re
+import shutil
+from pathlib import Path
+
+from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json
+from stages.kinds import get_kind
+from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, explorer_items
+from tests.pipeline.browser import load_page
+from tests.pipeline.conftest import write_jsonl
+
+DEMO = Path(__file__).resolve().parents[2] / "inputs"
+PAYLOADS = ("<script>alert(1)</script>", '"><img onerror=alert(2)>')
+
+
+def _probe(report: Path, page: Path, script: str) -> str:
+    page.write_text(report.read_text(encoding="utf-8").replace("</body>", f"<script>{script}</script></body>"),
+                    encoding="utf-8")
+    return script
+
+
+def _set(box: str, selector: str, value: str) -> str:
+    return (f'{box}.querySelector("{selector}").value={json.dumps(value)};'
+            f'{box}.querySelector("{selector}").dispatchEvent(new Event("change"));')
+
+
+def test_the_explorer_filters_to_wrong_items_and_compares_two_models(tmp_path):
+    outputs = tmp_path / "outputs"
+    shutil.copytree(DEMO / "qa_mixed", tmp_path / "inputs" / "qa_mixed")
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(outputs)]) == 0
+    b4 = {m: {r["id"]: r["label"] for r in read_artifact_json(outputs / "qa_mixed" / m / "B4_matches.json")["rows"]}
+          for m in ("model_a", "model_b")}
+    wrong_a = sum(label == "wrong" for label in b4["model_a"].values())
+    a_right_b_not = sum(b4["model_a"][i] == "correct" and b4["model_b"].get(i) != "correct" for i in b4["model_a"])
+    box = 'document.querySelector("details.explorer")'
+    script = (f"{_set(box, '.filter', 'status:wrong')}document.body.dataset.wrong={box}.dataset.shown;"
+              f"{_set(box, '.model-b', 'model_b')}{_set(box, '.filter', 'a-right-b-wrong')}"
+              f"document.body.dataset.pair={box}.dataset.shown;"
+              f"document.body.dataset.columns={box}.querySelectorAll('thead th').length;")
+    page = tmp_path / "probe.html"
+    _probe(outputs / "report.html", page, script)
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == []
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    assert int(body["wrong"]) == wrong_a == 3
+    assert int(body["pair"]) == a_right_b_not and a_right_b_not > 0
+    assert body["columns"] == "10"  # id, question, gold, and both models' prediction / score / status
+    assert "北京" in dom  # Chinese travels as text
+
+
+def test_injected_markup_in_every_place_renders_as_text(tmp_path):
+    inputs = tmp_path / "inputs"
+    dataset = inputs / "x<svg onload=alert(3)>"  # a folder name cannot hold "/"
+    write_jsonl(dataset / "questions.jsonl", [{"id": "1", "question": PAYLOADS[0], "answers": [PAYLOADS[1]]},
+                                              {"id": "2", "question": "plain?", "answers": ["a"]}])
+    write_jsonl(dataset / "predictions" / '"><img onerror=alert(4)>.jsonl',
+                [{"id": "1", "prediction": PAYLOADS[1]}, {"id": "2", "prediction": PAYLOADS[0]}])
+    outputs = tmp_path / "outputs"
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+    box = 'document.querySelector("details.explorer")'
+    page = tmp_path / "probe.html"
+    _probe(outputs / "report.html", page, f"{box}.open=true;document.body.dataset.imgs="
+                                          "document.querySelectorAll('img').length;document.body.dataset.text="
+                                          f"{box}.querySelector('tbody').textContent.includes('alert(1)')&&"
+                                          f"{box}.querySelector('tbody').textContent.includes('onerror=alert(2)');")
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == []  # no alert ran, nothing failed
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    assert body["imgs"] == "0" and body["text"] == "true"
+    html = (outputs / "report.html").read_text(encoding="utf-8")
+    assert "<img" not in html and "<svg onload" not in html and html.count("<script>") == 1
+
+
+def test_the_selection_stays_bounded_on_a_large_dataset():
+    kind = get_kind("qa")
+    n = 200_000
+    ids = [f"q{i}" for i in range(n)]
+    questions = {"id": ids, "question": ["q?"] * n, "golds": [["a"]] * n}
+    labels = ["wrong" if i % 3 == 0 else "correct" for i in range(n)]
+    matched = {"m": {"id": ids, "label": labels, "f1": [0.0 if label == "wrong" else 1.0 for label in labels],
+                     "best_gold": [0] * n}}
+    data = explorer_items(kind, questions, {"m": dict(zip(ids, ["a"] * n))}, matched,
+                          {"m": dict(zip(ids, matched["m"]["f1"]))}, [])
+    assert data["total"] == n and data["not_right"] == len([x for x in labels if x == "wrong"])
+    assert len(data["items"]) == NOT_RIGHT_CAP + SAMPLE_CAP
+    assert sum(item["cells"]["m"]["status"] == "wrong" for item in data["items"]) == NOT_RIGHT_CAP
+    assert len(json.dumps(data)) < 200_000  # a million-row dataset adds kilobytes, not megabytes, to the page
