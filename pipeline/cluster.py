@@ -62,7 +62,7 @@ def build_on_luigid(targets: list[luigi.Task], workers: int, host: str, port: in
 def cmd_worker(args: argparse.Namespace) -> int:
     host, port = scheduler_address(args.scheduler_host, args.scheduler_port)
     apply_storage_config()
-    from . import tasks  # noqa: F401  (the task classes luigid names must be importable here)
+    from . import report_tasks, tasks  # noqa: F401  (the task classes luigid names must be importable here)
 
     announce_runs("worker")
     scheduler = luigi.rpc.RemoteScheduler(url=f"http://{host}:{port}")

@@ -16,10 +16,11 @@ from stages.io.storage import is_local, location, remove
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
 from .plan import Selection, discover
+from .report_tasks import B6Report
 from .run_lock import outputs_lock
 from .runner import build, print_reports, read_reports, report_problems
 from .task_base import StageTask
-from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, B6Report
+from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score
 
 if TYPE_CHECKING:
     from upath import UPath

@@ -15,8 +15,8 @@ from stages.report.health import problems_of
 
 from .cluster import build_on_luigid, scheduler_address
 from .failures import FAILURES_DIR, clear_failure
+from .report_tasks import B6Report, B6Summary
 from .task_base import StageTask, fingerprints_remembered, forget_fingerprints
-from .tasks import B6Report, B6Summary
 
 if TYPE_CHECKING:
     from upath import UPath

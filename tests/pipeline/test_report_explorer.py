@@ -8,7 +8,7 @@ from pathlib import Path
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
 from stages.kinds import get_kind
-from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, explorer_items
+from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, choose_items, explorer_items
 from tests.pipeline.browser import load_page
 from tests.pipeline.conftest import write_jsonl
 
@@ -78,13 +78,33 @@ def test_the_selection_stays_bounded_on_a_large_dataset():
     kind = get_kind("qa")
     n = 200_000
     ids = [f"q{i}" for i in range(n)]
-    questions = {"id": ids, "question": ["q?"] * n, "golds": [["a"]] * n}
     labels = ["wrong" if i % 3 == 0 else "correct" for i in range(n)]
     matched = {"m": {"id": ids, "label": labels, "f1": [0.0 if label == "wrong" else 1.0 for label in labels],
                      "best_gold": [0] * n}}
-    data = explorer_items(kind, questions, {"m": dict(zip(ids, ["a"] * n))}, matched,
-                          {"m": dict(zip(ids, matched["m"]["f1"]))}, [])
-    assert data["total"] == n and data["not_right"] == len([x for x in labels if x == "wrong"])
-    assert len(data["items"]) == NOT_RIGHT_CAP + SAMPLE_CAP
-    assert sum(item["cells"]["m"]["status"] == "wrong" for item in data["items"]) == NOT_RIGHT_CAP
+    chosen, views, not_right = choose_items(kind, matched)
+    assert not_right == labels.count("wrong") and len(chosen) == NOT_RIGHT_CAP + SAMPLE_CAP
+    assert sum(status == "wrong" for status, _ in views["m"]) == NOT_RIGHT_CAP
+    picked = [ids[i] for i in chosen]
+    data = explorer_items(picked, ["q?"] * len(picked), [["a"]] * len(picked), {"m": ["a"] * len(picked)}, views,
+                          {"m": [matched["m"]["f1"][i] for i in chosen]}, n, not_right, [])
+    assert data["total"] == n and len(data["items"]) == len(chosen)
     assert len(json.dumps(data)) < 200_000  # a million-row dataset adds kilobytes, not megabytes, to the page
+
+
+def test_a_million_row_dataset_gives_a_small_report_that_opens_fast(tmp_path):
+    import time
+
+    folder = tmp_path / "inputs" / "million"
+    (folder / "predictions").mkdir(parents=True)
+    with open(folder / "questions.jsonl", "w") as questions, open(folder / "predictions" / "m.jsonl", "w") as answers:
+        for i in range(1_000_000):
+            questions.write(f'{{"id": "q{i}", "question": "What is {i % 977}?", "answers": ["{i % 977}"]}}\n')
+            answers.write(f'{{"id": "q{i}", "prediction": "{i % 977 if i % 4 else i % 13}"}}\n')
+    outputs = tmp_path / "outputs"
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(outputs)]) == 0
+    report = outputs / "report.html"
+    assert report.stat().st_size < 10 * 2 ** 20
+    started = time.monotonic()
+    dom, console = load_page(report, tmp_path / "profile")
+    assert time.monotonic() - started < 10 and console == []
+    assert "items shown (1000000 in the dataset" in dom
