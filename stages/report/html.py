@@ -70,10 +70,16 @@ document.body.dataset.charts=String(charts.length);document.body.dataset.chartsD
 """
 
 
-def _num(value: float | None, percent: bool = True) -> str:
+def _num(value: float | None, percent: bool = True, interval: dict[str, Any] | None = None) -> str:
+    """A number cell; with an interval, its 95% bounds beside it and the method and n on hover."""
     if value is None:
         return '<td class="num" data-value="">–</td>'
     shown = f"{value * 100:.1f}%" if percent else f"{value:.3g}"
+    if interval:
+        title = escape(f"95% interval, {interval['method']}, n = {interval['n']}")
+        bounds = f"[{100 * interval['low']:.1f}, {100 * interval['high']:.1f}]"
+        return (f'<td class="num" data-value="{value!r}" title="{title}">{shown} '
+                f'<span class="muted">{bounds}</span></td>')
     return f'<td class="num" data-value="{value!r}">{shown}</td>'
 
 
@@ -203,7 +209,9 @@ def dataset_section(report: dict[str, Any]) -> str:
         bins = [f"{lo:.1f}–{hi:.1f}" for lo, hi in zip(edges, edges[1:])]
         charts.append(bar_chart(f"{report['dataset']}: {any_model['metric']} per item (count)", bins,
                                 {m: d["counts"] for m, d in distributions.items()}, percent=False))
-    rows = [_text(m) + "".join(_num(report["models"][m].get(n)) for n in headline) for m in models]
+    intervals = report.get("intervals", {})
+    rows = [_text(m) + "".join(_num(report["models"][m].get(n), interval=intervals.get(m, {}).get(n))
+                               for n in headline) for m in models]
     return (f"<h2 id=\"{escape(report['dataset'])}\">{escape(report['dataset'])} "
             f"<span class=\"muted\">({escape(report['kind'])})</span></h2>"
             f"{_table(['model', *headline], rows)}{_differences(report)}<div class=\"charts\">{''.join(charts)}</div>"

@@ -77,3 +77,4 @@ def test_headline_metrics_carry_intervals_and_model_pairs_their_differences(repo
     assert (difference["first"], difference["second"], difference["metric"]) == ("model_a", "model_b", "f1")
     html = report.read_text(encoding="utf-8")
     assert html.count('title="Wilson score, n = ') >= 6 and "Model against model (paired, same items)" in html
+    assert 'title="95% interval, Wilson score, n = 12"' in html  # per-dataset headline cells too
