@@ -30,7 +30,7 @@ _REMEMBERED: list[dict[str, str]] = []  # task_id → fingerprint, while a build
 @contextmanager
 def collection_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off while a stage computes: its millions of fresh row objects hold no cycles
-    (reference counting frees them), yet each collection walks them all; one collection afterwards."""
+    (reference counting frees them), yet each collection walks them all. Collection resumes afterwards."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -38,7 +38,6 @@ def collection_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-        gc.collect()
 
 
 def shard_folder(dataset_folder: UPath, shard: int | None) -> UPath:
