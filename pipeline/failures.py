@@ -6,10 +6,8 @@ import traceback
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
-from stages.io.artifacts import write_json_atomic
-from stages.io.storage import read_bytes_or_none, remove
+from stages.io.artifacts import read_artifact_json, write_json_atomic
+from stages.io.storage import remove
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -40,8 +38,4 @@ def clear_failure(path: UPath) -> None:
 
 def read_failure(path: UPath) -> dict[str, Any] | None:
     """One failure record, or None when there is none (or it cannot be read)."""
-    try:
-        data = read_bytes_or_none(path)
-        return None if data is None else orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
+    return read_artifact_json(path)

@@ -61,33 +61,49 @@ def _accepted_rows(path: Path, result: LoadResult, build_row: Callable,
         yield (*row, line)
 
 
+def _load_columns(path: Path, build_row: Callable, rows: range | None, names: tuple[str, ...],
+                  extra_names: tuple[str, ...]) -> LoadResult:
+    """The rows `build_row` accepts as columns: id, line, `names` in order, then every kind field (those in
+    `extra_names` even when no row has them)."""
+    result = LoadResult(columns={})
+    columns: dict[str, list] = {name: [] for name in ("id", "line", *names)}
+    extras = []
+    for row_id, *values, extra, line in _accepted_rows(path, result, build_row, rows):
+        columns["id"].append(row_id)
+        columns["line"].append(line)
+        for name, value in zip(names, values):
+            columns[name].append(value)
+        extras.append(extra)
+    for name in dict.fromkeys([*extra_names, *(name for extra in extras for name in extra)]):
+        columns[name] = [extra.get(name) for extra in extras]
+    result.columns = columns
+    return result
+
+
+def _row_id(record: Any, line: int | None, position: int, fields: dict[str, str | None]) -> tuple[str | None, Any]:
+    """(why the record cannot be a row or None, its id)."""
+    if not isinstance(record, dict):
+        return f"expected a JSON object, got {type(record).__name__}", None
+    row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
+    if row_id is None:
+        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", None
+    return None, row_id
+
+
 def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
     """Questions with their gold answers (at `rows` positions, or all); rows without id or gold, duplicates and
     unreadable rows are set aside."""
-    result = LoadResult(columns={})
-    ids, lines, questions, golds, extras = [], [], [], [], []
-    build_row = partial(_question_row, kind=kind, fields=fields)
-    for row_id, question, gold, extra, line in _accepted_rows(path, result, build_row, rows):
-        ids.append(row_id)
-        lines.append(line)
-        questions.append(question)
-        golds.append(gold)
-        extras.append(extra)
-    result.columns = {"id": ids, "line": lines, "question": questions, "golds": golds}
-    for name in dict.fromkeys([*kind.question_columns, *(name for extra in extras for name in extra)]):
-        result.columns[name] = [extra.get(name) for extra in extras]
-    return result
+    return _load_columns(path, partial(_question_row, kind=kind, fields=fields), rows, ("question", "golds"),
+                         kind.question_columns)
 
 
 def _question_row(
     record: Any, line: int | None, position: int, kind: GoldRules, fields: dict[str, str | None]
 ) -> tuple[str | None, tuple]:
     """(why the row is set aside or None, (id, question, golds, kind fields))."""
-    if not isinstance(record, dict):
-        return f"expected a JSON object, got {type(record).__name__}", ()
-    row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
-    if row_id is None:
-        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", ()
+    reason, row_id = _row_id(record, line, position, fields)
+    if reason is not None:
+        return reason, ()
     gold_field = fields.get("gold_field")
     gold_value = resolve_field(record, gold_field, ()) if gold_field else get_ground_truth_answer(record)
     golds = gold_answer_texts(gold_value)
@@ -107,30 +123,17 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
                      kind: PredictionRules | None = None) -> LoadResult:
     """One model's predictions (at `rows` positions, or all), with the kind's extra fields; rows without id or
     prediction, non-text predictions, wrong types and duplicates are set aside."""
-    result = LoadResult(columns={})
-    ids, lines, predictions, confidences, extras = [], [], [], [], []
-    build_row = partial(_prediction_row, fields=fields, kind=kind)
-    for row_id, prediction, confidence, extra, line in _accepted_rows(path, result, build_row, rows):
-        ids.append(row_id)
-        lines.append(line)
-        predictions.append(prediction)
-        confidences.append(confidence)
-        extras.append(extra)
-    result.columns = {"id": ids, "line": lines, "prediction": predictions, "confidence": confidences}
-    for name in (kind.prediction_columns if kind is not None else ()):
-        result.columns[name] = [extra.get(name) for extra in extras]
-    return result
+    return _load_columns(path, partial(_prediction_row, fields=fields, kind=kind), rows, ("prediction", "confidence"),
+                         kind.prediction_columns if kind is not None else ())
 
 
 def _prediction_row(
     record: Any, line: int | None, position: int, fields: dict[str, str | None], kind: PredictionRules | None
 ) -> tuple[str | None, tuple]:
     """(why the row is set aside or None, (id, prediction text, confidence, kind fields))."""
-    if not isinstance(record, dict):
-        return f"expected a JSON object, got {type(record).__name__}", ()
-    row_id = get_record_id(record, position if fields.get("id_field") == LINE_ID else line, fields.get("id_field"))
-    if row_id is None:
-        return f"no id (field {fields.get('id_field') or 'id'!r} missing or empty)", ()
+    reason, row_id = _row_id(record, line, position, fields)
+    if reason is not None:
+        return reason, ()
     names = (fields["prediction_field"],) if fields.get("prediction_field") else PREDICTION_FIELDS
     present = [name for name in names if record.get(name) is not None]
     if not present:
