@@ -30,14 +30,19 @@ def test_squad_v11_dev_with_bert_predictions_reproduces_the_official_scores(tmp_
     assert b3["info"]["rows_by_mode"] == {"squad": 10570}  # mode chosen from the script, recorded
 
 
-def test_fever_label_accuracy_and_macro_f1(tmp_path, real_data):
-    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+def _run_fever(tmp_path, real_data):
+    """The FEVER files as they are (rows pair by line), run through the pipeline."""
     dataset_dir = tmp_path / "inputs" / "fever"
     (dataset_dir / "predictions").mkdir(parents=True)
     (dataset_dir / "questions.jsonl").symlink_to(real_data / "fever/actual.jsonl")
     (dataset_dir / "predictions" / "system.jsonl").symlink_to(real_data / "fever/predictions.jsonl")
     (dataset_dir / "dataset.toml").write_text('kind = "fact_verification"\nid_field = "@line"\n')
     assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+
+
+def test_fever_label_accuracy_and_macro_f1(tmp_path, real_data):
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    _run_fever(tmp_path, real_data)
 
     gold = [json.loads(line)["label"] for line in (real_data / "fever/actual.jsonl").read_text().splitlines()]
     predicted = [json.loads(line)["predicted_label"]
@@ -58,12 +63,7 @@ def test_fever_label_accuracy_and_macro_f1(tmp_path, real_data):
 
 def test_fever_score_and_evidence_metrics_reproduce_the_official_scorer(tmp_path, real_data):
     """The official FEVER scorer's output on these files (max_evidence = 5), as the data README states it."""
-    dataset_dir = tmp_path / "inputs" / "fever"
-    (dataset_dir / "predictions").mkdir(parents=True)
-    (dataset_dir / "questions.jsonl").symlink_to(real_data / "fever/actual.jsonl")
-    (dataset_dir / "predictions" / "system.jsonl").symlink_to(real_data / "fever/predictions.jsonl")
-    (dataset_dir / "dataset.toml").write_text('kind = "fact_verification"\nid_field = "@line"\n')
-    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    _run_fever(tmp_path, real_data)
     metrics = read_artifact_json(tmp_path / "outputs/fever/system/B5_component_scores.json")["metrics"]
     assert metrics["fever_score"] == pytest.approx(0.32573257325732574, abs=1e-12)
     assert metrics["accuracy"] == pytest.approx(0.5208520852085209, abs=1e-12)
