@@ -61,22 +61,21 @@ def _accepted_rows(path: Path, result: LoadResult, build_row: Callable,
         yield (*row, line)
 
 
-def _load_columns(path: Path, build_row: Callable, rows: range | None, names: tuple[str, ...],
+def _load_columns(path: Path, build_row: Callable, rows: range | None, names: tuple[str, str],
                   extra_names: tuple[str, ...]) -> LoadResult:
-    """The rows `build_row` accepts as columns: id, line, `names` in order, then every kind field (those in
-    `extra_names` even when no row has them)."""
+    """The rows `build_row` accepts — (id, two values, kind fields) — as columns: id, line, `names`, then every kind
+    field (those in `extra_names` even when no row has them). Plain appends: this loop runs once per input row."""
     result = LoadResult(columns={})
-    columns: dict[str, list] = {name: [] for name in ("id", "line", *names)}
-    extras = []
-    for row_id, *values, extra, line in _accepted_rows(path, result, build_row, rows):
-        columns["id"].append(row_id)
-        columns["line"].append(line)
-        for name, value in zip(names, values):
-            columns[name].append(value)
+    ids, lines, first, second, extras = [], [], [], [], []
+    for row_id, first_value, second_value, extra, line in _accepted_rows(path, result, build_row, rows):
+        ids.append(row_id)
+        lines.append(line)
+        first.append(first_value)
+        second.append(second_value)
         extras.append(extra)
+    result.columns = {"id": ids, "line": lines, names[0]: first, names[1]: second}
     for name in dict.fromkeys([*extra_names, *(name for extra in extras for name in extra)]):
-        columns[name] = [extra.get(name) for extra in extras]
-    result.columns = columns
+        result.columns[name] = [extra.get(name) for extra in extras]
     return result
 
 
