@@ -16,13 +16,13 @@ from stages import (
     get_kind,
     render_html_report,
     render_report,
-    score_distribution,
 )
 from stages.core.records import Columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table, write_json_atomic
 from stages.io.storage import location, write_bytes_atomic
+from stages.report.aggregate import item_distribution
 from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, choose_items, explorer_items, merge_explorers
 from stages.report.health import dataset_problems, shard_problems
 from stages.report.intervals import uncertainty
@@ -68,29 +68,30 @@ class B6Report(KindStage):
 
     def compute(self) -> StageResult:
         """Every model's metrics — for shards, from the sum of their score_stats, never a mean of means — with
-        what was set aside (summed over shards) and why the dataset may be unfit to publish."""
+        what was set aside (summed over shards), intervals, the item explorer and why the dataset may be unfit to
+        publish. Each upstream artifact is read once."""
         kind = get_kind(self.spec["kind"])
         shards = range(self.spec["shards"])
         questions = [read_artifact_json(self._task(B1Questions, shard).artifact_path()) for shard in shards]
         question_counts = _summed(document["header"]["counts"] for document in questions)
-        metrics, set_aside, prediction_counts, shard_joins = {}, {}, {}, {}
+        metrics, set_aside, predictions, shard_joins = {}, {}, {}, {}
         for model, tasks in self.requires().items():
             scored = [read_artifact_json(task.artifact_path()) for task in tasks]
             metrics[model] = (kind.metrics_from_stats(reduce(add_stats, (d["stats"] for d in scored), {}))
                               if kind.shardable else scored[0]["metrics"])
-            joins = [read_artifact_json(self._task(B3Normalize, shard, model).artifact_path()) for shard in shards]
-            joined = _summed(document["header"]["counts"] for document in joins)
-            prediction_counts[model] = _summed(
-                read_artifact_json(self._task(B2Predictions, shard, model).artifact_path())["header"]["counts"]
-                for shard in shards)
-            shard_joins[model] = joins
+            shard_joins[model] = [read_artifact_json(self._task(B3Normalize, s, model).artifact_path()) for s in shards]
+            joined = _summed(document["header"]["counts"] for document in shard_joins[model])
+            predictions[model] = [read_artifact_json(self._task(B2Predictions, s, model).artifact_path())
+                                  for s in shards]
             set_aside[model] = {
                 "question_rows_rejected": question_counts["rejected"],
-                "prediction_rows_rejected": prediction_counts[model]["rejected"],
+                "prediction_rows_rejected": _summed(d["header"]["counts"] for d in predictions[model])["rejected"],
                 "missing_predictions": joined["missing_predictions"],
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
-        problems = dataset_problems(question_counts, prediction_counts,
+        problems = dataset_problems(question_counts,
+                                    {model: _summed(d["header"]["counts"] for d in docs)
+                                     for model, docs in predictions.items()},
                                     [r["reason"] for document in questions for r in document.get("rejects", [])],
                                     kind.headline_reject_reasons, self.spec["max_rejected_share"])
         if len(shards) > 1:
@@ -101,16 +102,16 @@ class B6Report(KindStage):
         rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.requires().items()}
                 if len(shards) == 1 else {})
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
-                                      rows, problems)
-        report.update(uncertainty(kind.paired_metrics, report["comparison"]["primary_metric"],
-                                  self._item_values(kind, rows)))
-        report["explorer"] = self._explorer(kind, report["comparison"]["primary_metric"])
-        generation = {model: read_artifact_json(self._task(B2Predictions, 0, model).artifact_path())["header"]
-                      .get("generation") for model in self.requires()}
+                                      None, problems)
+        primary = report["comparison"]["primary_metric"]
+        items = self._item_values(kind, rows)
+        report["distributions"] = {model: d for model, values in items.items()
+                                   if (d := item_distribution(self.spec["kind"], primary, values)) is not None}
+        report.update(uncertainty(kind.paired_metrics, primary, items))
+        report["explorer"] = self._explorer(kind, primary, items, questions, predictions)
+        generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
         if any(generation.values()):
             report["generation"] = {model: summary for model, summary in generation.items() if summary}
-        if len(shards) > 1:
-            report["distributions"] = self._summed_distributions(report["comparison"]["primary_metric"])
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:
@@ -127,7 +128,8 @@ class B6Report(KindStage):
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)
 
     def _item_values(self, kind: Kind, rows: dict[str, Columns]) -> dict[str, dict[str, list]]:
-        """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models)."""
+        """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models and
+        with the questions)."""
         values: dict[str, dict[str, list]] = {}
         for model, tasks in self.requires().items():
             for task in tasks:
@@ -136,44 +138,35 @@ class B6Report(KindStage):
                     values.setdefault(model, {}).setdefault(metric, []).extend(items)
         return values
 
-    def _explorer(self, kind: Kind, primary: str) -> dict[str, Any]:
+    def _explorer(self, kind: Kind, primary: str, items: dict[str, dict[str, list]], questions: list[dict],
+                  predictions: dict[str, list[dict]]) -> dict[str, Any]:
         """The item explorer's bounded selection, shard by shard: statuses from the B4 columns, texts looked up in
-        Arrow for the chosen items only."""
+        Arrow for the chosen items only, scores from the item values already taken."""
         shards = self.spec["shards"]
-        parts = []
+        scores_of = {model: values.get(primary) or next(iter(values.values()), []) for model, values in items.items()}
+        parts, offset = [], 0
         for shard in range(shards):
             b1 = self._task(B1Questions, shard).artifact_path()
             matched = {model: read_columns(self._task(B4Match, shard, model).artifact_path())
                        for model in self.requires()}
             chosen, views, not_right = choose_items(kind, matched, max(1, NOT_RIGHT_CAP // shards),
                                                     max(1, SAMPLE_CAP // shards))
-            questions = _rows_at(read_table(b1), chosen)
-            ids = questions["id"]
-            set_aside = [{"where": "questions", **r} for r in read_artifact_json(b1).get("rejects", [])]
-            predictions, scores = {}, {}
+            chosen_rows = _rows_at(read_table(b1), chosen)
+            ids = chosen_rows["id"]
+            set_aside = [{"where": "questions", **r} for r in questions[shard].get("rejects", [])]
+            texts, scores = {}, {}
             for model in self.requires():
                 b2 = self._task(B2Predictions, shard, model).artifact_path()
-                predictions[model] = _by_id(read_table(b2, ["id", "prediction"]), ids, "prediction")
-                set_aside += [{"where": model, **r} for r in read_artifact_json(b2).get("rejects", [])]
-                scored = _rows_at(read_table(self._task(B5Score, shard, model).artifact_path()), chosen)
-                values = kind.item_scores(scored)
-                scores[model] = values.get(primary) or next(iter(values.values()), [None] * len(ids))
-            parts.append(explorer_items(ids, questions.get("question") or [None] * len(ids),
-                                        questions.get("golds") or [None] * len(ids), predictions, views, scores,
-                                        len(next(iter(matched.values()))["id"]), not_right, set_aside))
+                texts[model] = _by_id(read_table(b2, ["id", "prediction"]), ids, "prediction")
+                set_aside += [{"where": model, **r} for r in predictions[model][shard].get("rejects", [])]
+                values = scores_of.get(model, [])
+                scores[model] = [values[offset + i] if offset + i < len(values) else None for i in chosen]
+            rows_in_shard = len(next(iter(matched.values()))["id"])
+            parts.append(explorer_items(ids, chosen_rows.get("question") or [None] * len(ids),
+                                        chosen_rows.get("golds") or [None] * len(ids), texts, views, scores,
+                                        rows_in_shard, not_right, set_aside))
+            offset += rows_in_shard
         return merge_explorers(parts)
-
-    def _summed_distributions(self, primary: str) -> dict[str, Any]:
-        """Each model's histogram of per-item scores, added up shard by shard (one shard's rows in memory)."""
-        distributions = {}
-        for model, tasks in self.requires().items():
-            histograms = [score_distribution(self.spec["kind"], primary, read_columns(task.artifact_path()))
-                          for task in tasks]
-            histograms = [h for h in histograms if h is not None]
-            if histograms:
-                distributions[model] = {**histograms[0], "counts": [sum(c) for c in zip(*(h["counts"]
-                                                                                          for h in histograms))]}
-        return distributions
 
 
 def _summed(counts: Any) -> dict[str, int]:

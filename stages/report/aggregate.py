@@ -44,9 +44,14 @@ def distribution_metric(kind_name: str, primary: str) -> str | None:
 def score_distribution(kind_name: str, primary: str, scored: Columns) -> dict[str, Any] | None:
     """A histogram over [0, 1] of one model's per-item graded scores (null items left out), or None if there are
     none."""
+    return item_distribution(kind_name, primary, get_kind(kind_name).item_scores(scored))
+
+
+def item_distribution(kind_name: str, primary: str, items: dict[str, list[float | None]]) -> dict[str, Any] | None:
+    """score_distribution from per-item values already taken out of the rows (metric → values)."""
     import numpy as np
+
     metric = distribution_metric(kind_name, primary)
-    items = get_kind(kind_name).item_scores(scored)
     if metric is None or metric not in items:
         return None
     values = np.array([v for v in items[metric] if v is not None], dtype=np.float64)
