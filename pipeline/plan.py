@@ -113,21 +113,17 @@ def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath) -> N
                          f"{concurrency} (now {available}; luigid's config too when running on luigid)")
 
 
-def regression_settings(folder: UPath) -> RegressionSettings:
+def regression_settings(folder: UPath, nightly: dict[str, Any]) -> RegressionSettings:
     """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly]."""
-    config = luigi.configuration.get_config()
-    from_cfg = ({key: config.get("nightly", key) for key in config.options("nightly") if key not in config.defaults()}
-                if config.has_section("nightly") else {})
-    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", from_cfg),
-                              (str(folder / "dataset.toml"), read_dataset_config(folder / "dataset.toml").nightly),
+    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", luigi_cfg_section("nightly")),
+                              (str(folder / "dataset.toml"), nightly),
                               rules=SETTING_RULES)
     return RegressionSettings(**resolved)
 
 
-def kind_params_from_luigi_cfg(kind_name: str) -> dict[str, str]:
-    """The [kind.<name>] section of luigi.cfg, as raw strings."""
+def luigi_cfg_section(section: str) -> dict[str, str]:
+    """One section of luigi.cfg, as raw strings (empty when absent)."""
     config = luigi.configuration.get_config()
-    section = f"kind.{kind_name}"
     if not config.has_section(section):
         return {}
     return {key: config.get(section, key) for key in config.options(section) if key not in config.defaults()}
@@ -149,7 +145,7 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         raise UsageError(f"{folder}: kind {kind_name!r} reads {wanted}")
     params = resolve_params(
         kind.defaults,
-        (f"luigi.cfg [kind.{kind_name}]", kind_params_from_luigi_cfg(kind_name)),
+        (f"luigi.cfg [kind.{kind_name}]", luigi_cfg_section(f"kind.{kind_name}")),
         (str(folder / "dataset.toml"), config.params),
         rules=kind.param_rules,
     )
@@ -189,7 +185,7 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         "max_rejected_share": config.max_rejected_share,
         "shards": shards,
         "shard_rows": params.get("shard_rows"),
-        "nightly": regression_settings(folder).described(),
+        "nightly": regression_settings(folder, config.nightly).described(),
     }
 
 

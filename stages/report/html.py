@@ -124,7 +124,7 @@ def _explorer(report: dict[str, Any]) -> str:
 def _differences(report: dict[str, Any]) -> str:
     """Model against model on the same items: the difference in the primary metric, its interval and p-value."""
     rows = [_text(f"{d['first']} − {d['second']}") + _text(d["metric"]) + _num(d["difference"])
-            + _interval({**d, "n": d["n"]}) + _num(d["p_value"], percent=False) + _text(d["method"])
+            + _interval(d) + _num(d["p_value"], percent=False) + _text(d["method"])
             for d in report.get("differences", [])]
     if not rows:
         return ""
