@@ -90,7 +90,8 @@ def settle_failures(outputs: str, targets: list[luigi.Task]) -> None:
 
 def report_failures(outputs: str, incomplete: list[luigi.Task], luigi_status: str) -> None:
     """Say which stages failed (with their error) and how many could not run because of them."""
-    failed = [(task, task.failure()) for task in incomplete if isinstance(task, StageTask) and task.failure()]
+    records = [(task, task.failure()) for task in incomplete if isinstance(task, StageTask)]
+    failed = [(task, record) for task, record in records if record is not None]
     for task, record in failed:
         where = " / ".join(part for part in (task.stage, task.dataset, task.model) if part)
         print(f"FAILED {where}: {record['error']}", file=sys.stderr)
