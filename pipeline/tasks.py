@@ -11,7 +11,7 @@ from stages import (
     get_kind,
     join_predictions,
 )
-from stages.core.records import Columns
+from stages.core.records import Columns, Rows, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
 from stages.io.join import join_shard
@@ -38,6 +38,14 @@ def load_rows(task: StageTask) -> tuple[dict, dict]:
     path = task.artifact_path()
     document = read_artifact_json(path)
     return document, read_columns(path, document)
+
+
+def stage_rows(task: StageTask) -> Rows:
+    """The rows a kind's stage takes from an upstream artifact: an Arrow table for kinds that work on columns, else
+    Python columns."""
+    if get_kind(task.spec["kind"]).columnar_stages:
+        return read_table(task.artifact_path())
+    return load_rows(task)[1]
 
 
 class B1Questions(StageTask):
@@ -107,7 +115,8 @@ class B2Predictions(StageTask):
             loaded = kind.load_predictions(self.input_location(self.spec["predictions"][self.model]),
                                            self.plain_spec["fields"], self.rows())
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
-        questions = kind.load_gold(self.input_location(self.spec["questions"]), self.plain_spec["fields"]).columns
+        questions = as_columns(kind.load_gold(self.input_location(self.spec["questions"]),
+                                              self.plain_spec["fields"]).columns)
         settings = self.plain_spec["generate"]
         config = GenerateConfig(**{**settings, "models": tuple(settings["models"]),
                                    "concurrency": self.spec["generate_concurrency"]})
@@ -148,22 +157,25 @@ class B3Normalize(KindStage):
 
     def compute(self) -> StageResult:
         own = self.neighbours().index(self.shard)
-        questions = load_rows(self.requires()["questions"][own])[1]
+        questions = stage_rows(self.requires()["questions"][own])
         if self.sharded:
             joined, join_info = self._join_with_neighbours(questions, own)
         else:
-            joined, join_info = join_predictions(questions, load_rows(self.requires()["predictions"][own])[1])
+            joined, join_info = join_predictions(questions, stage_rows(self.requires()["predictions"][own]))
         columns, info = get_kind(self.spec["kind"]).normalize(joined, self.stage_params())
         counts = join_info.pop("counts")
         return StageResult(columns, counts, header={"info": info}, body=join_info)
 
 
-    def _join_with_neighbours(self, questions: Columns, own: int) -> tuple[Columns, dict[str, Any]]:
-        """Only the answers to this shard's questions leave Arrow, so memory stays near one shard's."""
+    def _join_with_neighbours(self, questions: Rows, own: int) -> tuple[Rows, dict[str, Any]]:
+        """Only the answers to this shard's questions are kept (and leave Arrow, for kinds that work row by row), so
+        memory stays near one shard's."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        question_ids = pa.array(questions["id"], pa.string())
+        columnar = not isinstance(questions, dict)
+        ids_here = questions.column("id").combine_chunks() if columnar else pa.array(questions["id"], pa.string())
+        question_ids = ids_here.cast(pa.string())
         nearby = pa.chunked_array([c.cast(pa.string()) for task in self.requires()["questions"]
                                    for c in read_column(task.artifact_path(), "id").chunks], type=pa.string())
         pool, unmatched, shard_predictions = [], [], 0
@@ -173,7 +185,8 @@ class B3Normalize(KindStage):
             if index == own:
                 shard_predictions = table.num_rows
                 unmatched = ids.filter(pc.invert(pc.is_in(ids, value_set=nearby.combine_chunks()))).to_pylist()
-            pool.append(columns_of(table.filter(pc.is_in(ids, value_set=question_ids))))
+            answers = table.filter(pc.is_in(ids, value_set=question_ids))
+            pool.append(answers if columnar else columns_of(answers))
         return join_shard(questions, pool, unmatched, shard_predictions)
 
 
@@ -184,9 +197,9 @@ class B4Match(KindStage):
         return B3Normalize(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model, shard=self.shard)
 
     def compute(self) -> StageResult:
-        _, normalized = load_rows(self.requires())
+        normalized = stage_rows(self.requires())
         columns, info = get_kind(self.spec["kind"]).match(normalized, self.stage_params())
-        return StageResult(columns, {"rows": len(columns["id"])}, header={"info": info})
+        return StageResult(columns, {"rows": column_length(columns)}, header={"info": info})
 
 
 class B5Score(KindStage):
@@ -196,8 +209,8 @@ class B5Score(KindStage):
         return B4Match(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model, shard=self.shard)
 
     def compute(self) -> StageResult:
-        _, matched = load_rows(self.requires())
+        matched = stage_rows(self.requires())
         kind = get_kind(self.spec["kind"])
         columns, metrics = kind.score(matched, self.stage_params())
         body = {"metrics": metrics, **({"stats": kind.score_stats(matched)} if kind.shardable else {})}
-        return StageResult(columns, {"rows": len(columns["id"])}, body=body)
+        return StageResult(columns, {"rows": column_length(columns)}, body=body)

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 Columns = dict[str, list]
+Rows = Union[Columns, "pa.Table"]  # a stage's rows: Python columns, or an Arrow table that never leaves Arrow
 
 
 @dataclass(frozen=True)
@@ -22,23 +26,39 @@ class Reject:
 
 @dataclass
 class LoadResult:
-    """Rows accepted from one input file, as columns, plus the rows set aside."""
+    """Rows accepted from one input file, as columns (an Arrow table from the fast path), plus the rows set aside."""
 
-    columns: Columns
+    columns: Rows
     rejects: list[Reject] = field(default_factory=list)
     input_rows: int = 0
 
     @property
     def accepted(self) -> int:
-        return len(next(iter(self.columns.values()), []))
+        return column_length(self.columns)
 
     def counts(self) -> dict[str, int]:
         return {"input_rows": self.input_rows, "accepted": self.accepted, "rejected": len(self.rejects)}
 
 
-def column_length(columns: Columns) -> int:
+def column_length(columns: Rows) -> int:
     """Number of rows in a column table."""
+    if not isinstance(columns, dict):
+        return columns.num_rows
     return len(next(iter(columns.values()), []))
+
+
+def as_table(rows: Rows) -> pa.Table:
+    """Rows as an Arrow table (Python columns converted)."""
+    import pyarrow as pa
+
+    return rows if isinstance(rows, pa.Table) else pa.table(rows)
+
+
+def as_columns(rows: Rows) -> Columns:
+    """Rows as Python columns (an Arrow table's converted, for kinds that work row by row)."""
+    if isinstance(rows, dict):
+        return rows
+    return {name: rows.column(name).to_pylist() for name in rows.column_names}
 
 
 def take_rows(columns: Columns, indices: list[int]) -> Columns:

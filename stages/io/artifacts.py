@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ..core.errors import UsageError
-from ..core.records import Columns, column_length
+from ..core.records import Columns, Rows, column_length
 from ..core.stage_names import ARTIFACT_NAMES, MODEL_STAGES
 from .storage import is_local, location, open_binary, read_bytes_or_none, remove, write_bytes_atomic
 
@@ -45,23 +45,27 @@ def _read_table(path: UPath) -> pa.Table:
         return pq.read_table(handle)
 
 
-def write_artifact(path: UPath, header: dict[str, Any], columns: Columns | None, body: dict[str, Any]) -> None:
-    """Write an artifact: rows inline when few, else first in `<stem>.<fingerprint>.parquet`, then the JSON."""
+def write_artifact(path: UPath, header: dict[str, Any], columns: Rows | None, body: dict[str, Any]) -> None:
+    """Write an artifact: rows inline when few, else first in `<stem>.<fingerprint>.parquet`, then the JSON. An Arrow
+    table is written as it is (no Python objects per row)."""
     document: dict[str, Any] = {"header": header, **body}
     sidecar = None
     if columns is not None:
         rows = column_length(columns)
+        names = list(columns) if isinstance(columns, dict) else columns.column_names
         document["row_count"] = rows
-        document["columns"] = list(columns)
+        document["columns"] = names
         if rows > INLINE_ROW_LIMIT:
             import pyarrow as pa
 
             sidecar = path.with_name(f"{path.stem}.{header['fingerprint'][:16]}.parquet")
-            write_bytes_atomic(sidecar, _parquet_bytes(pa.table(columns)))
+            table = pa.table(columns) if isinstance(columns, dict) else columns
+            write_bytes_atomic(sidecar, _parquet_bytes(table))
             document["rows_file"] = sidecar.name
-        else:
-            names = list(columns)
+        elif isinstance(columns, dict):
             document["rows"] = [dict(zip(names, values)) for values in zip(*columns.values())]
+        else:
+            document["rows"] = columns.to_pylist()
     write_json_atomic(path, document)
     for stale in path.parent.glob(f"{path.stem}.*.parquet"):
         if sidecar is None or stale.name != sidecar.name:

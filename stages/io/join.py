@@ -1,14 +1,33 @@
-"""Join questions to one model's predictions by id (SQuAD convention: a missing prediction scores 0)."""
+"""Join questions to one model's predictions by id (SQuAD convention: a missing prediction scores 0). Arrow tables
+join in Arrow (index_in / take); Python columns, which kinds with nested per-row values keep, join in Python."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.records import Columns
+from ..core.records import Columns, Rows, column_length
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
-def join_predictions(questions: Columns, predictions: Columns) -> tuple[Columns, dict[str, Any]]:
+def join_predictions(questions: Rows, predictions: Rows) -> tuple[Rows, dict[str, Any]]:
     """Every question with its prediction and the prediction's other fields (None when missing); predictions without
     a question are listed apart."""
+    if isinstance(questions, dict):
+        joined, missing, unmatched = _join_columns(questions, predictions)
+    else:
+        joined, missing, unmatched = _join_tables(questions, predictions)
+    counts = {
+        "questions": column_length(questions),
+        "predictions": column_length(predictions),
+        "joined": column_length(questions) - len(missing),
+        "missing_predictions": len(missing),
+        "unmatched_predictions": len(unmatched),
+    }
+    return joined, {"missing_predictions": missing, "unmatched_predictions": unmatched, "counts": counts}
+
+
+def _join_columns(questions: Columns, predictions: Columns) -> tuple[Columns, list, list]:
     by_id = dict(zip(predictions["id"], predictions["prediction"]))
     joined = {name: values for name, values in questions.items() if name != "line"}
     joined["prediction"] = [by_id.get(question_id) for question_id in questions["id"]]
@@ -19,23 +38,45 @@ def join_predictions(questions: Columns, predictions: Columns) -> tuple[Columns,
     question_ids = set(questions["id"])
     missing = [qid for qid, p in zip(questions["id"], joined["prediction"]) if p is None]
     unmatched = [pid for pid in predictions["id"] if pid not in question_ids]
-    info = {"missing_predictions": missing, "unmatched_predictions": unmatched}
-    counts = {
-        "questions": len(questions["id"]),
-        "predictions": len(predictions["id"]),
-        "joined": len(questions["id"]) - len(missing),
-        "missing_predictions": len(missing),
-        "unmatched_predictions": len(unmatched),
-    }
-    return joined, {**info, "counts": counts}
+    return joined, missing, unmatched
 
 
-def join_shard(questions: Columns, predictions: list[Columns], unmatched: list[str],
-               shard_predictions: int) -> tuple[Columns, dict[str, Any]]:
+def _join_tables(questions: pa.Table, predictions: pa.Table) -> tuple[pa.Table, list, list]:
+    """The first prediction row with a question's id answers it (index_in finds the first)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    question_ids = questions.column("id").cast(pa.string())
+    prediction_ids = predictions.column("id").cast(pa.string())
+    position = pc.index_in(question_ids, value_set=prediction_ids)
+    joined = questions.drop_columns([name for name in ("line",) if name in questions.column_names])
+    for name in predictions.column_names:
+        if name not in ("id", "line"):
+            joined = joined.append_column(name, predictions.column(name).take(position))
+    missing = question_ids.filter(pc.is_null(position)).to_pylist()
+    unmatched = prediction_ids.filter(pc.invert(pc.is_in(prediction_ids, value_set=question_ids))).to_pylist()
+    return joined, missing, unmatched
+
+
+def join_shard(questions: Rows, predictions: list[Rows], unmatched: list[str],
+               shard_predictions: int) -> tuple[Rows, dict[str, Any]]:
     """join_predictions for one shard of a dataset split by row ranges: the shard's questions take their answer from
     `predictions` (this shard's prediction rows and its neighbours', in file order, already narrowed to this shard's
     question ids: a few missing rows shift later answers into the next shard); the first of two answers with one id
     wins, as in a whole-file load. `unmatched` and `shard_predictions` describe this shard's own prediction rows."""
+    joined, info = join_predictions(questions, _first_answers(predictions))
+    info["unmatched_predictions"] = unmatched
+    info["counts"].update(predictions=shard_predictions, unmatched_predictions=len(unmatched))
+    return joined, info
+
+
+def _first_answers(predictions: list[Rows]) -> Rows:
+    """The prediction rows in order, keeping the first row of each id (tables: concatenated; the Arrow join keeps
+    the first itself)."""
+    if predictions and not isinstance(predictions[0], dict):
+        import pyarrow as pa
+
+        return pa.concat_tables(predictions, promote_options="permissive")
     pool: Columns = {"id": [], "prediction": []}
     for columns in predictions:
         pool.update({name: [] for name in columns if name not in pool and name != "line"})
@@ -46,7 +87,4 @@ def join_shard(questions: Columns, predictions: list[Columns], unmatched: list[s
                 seen.add(prediction_id)
                 for name in pool:
                     pool[name].append(columns[name][index] if name in columns else None)
-    joined, info = join_predictions(questions, pool)
-    info["unmatched_predictions"] = unmatched
-    info["counts"].update(predictions=shard_predictions, unmatched_predictions=len(unmatched))
-    return joined, info
+    return pool

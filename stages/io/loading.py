@@ -1,13 +1,14 @@
 """B1/B2 loading: questions with their gold answers, and one model's predictions, as column tables."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.progress import track
-from ..core.records import LoadResult, Reject
+from ..core.records import Columns, LoadResult, Reject
+from .columnar_loading import prediction_block, prediction_schema, question_block, question_schema
 from .fields import (
     LINE_ID,
     PREDICTION_FIELDS,
@@ -18,7 +19,11 @@ from .fields import (
     is_missing,
     resolve_field,
 )
-from .readers import iter_records
+from .jsonl_blocks import iter_line_blocks
+from .readers import Record, decode_jsonl_line, iter_records
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 class PredictionRules(Protocol):
@@ -30,53 +35,108 @@ class PredictionRules(Protocol):
 
 
 class GoldRules(Protocol):
-    """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable."""
+    """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable
+    (columnar_loading: it reads nothing of its own, so JSON lines may take the Arrow fast path)."""
 
     question_columns: tuple[str, ...]
+    columnar_loading: bool
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]: ...
 
     def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None: ...
 
 
-def _accepted_rows(path: Path, result: LoadResult, build_row: Callable,
-                   rows: range | None = None) -> Iterator[tuple[Any, ...]]:
-    """Rows of `path` (at `rows` positions, or all) that `build_row` accepts and whose id is new; the others go to
-    result.rejects."""
+def _accepted_rows(source: str, items: Iterable[tuple[int, Record | Reject]], result: LoadResult,
+                   build_row: Callable, duplicates: bool = True) -> Iterator[tuple[Any, ...]]:
+    """The (1-based position, record) items that `build_row` accepts (and whose id is new, unless `duplicates` is
+    False: the caller checks ids itself); the others go to result.rejects."""
     first_line: dict[str, int | None] = {}
-    first = 1 + (rows.start if rows is not None else 0)
-    for position, item in enumerate(track(iter_records(path, rows), f"reading {path.name}"), start=first):
+    for position, item in items:
         result.input_rows += 1
         if isinstance(item, Reject):
             result.rejects.append(item)
             continue
         line, record, location = item
         reason, row = build_row(record, line, position)
-        if reason is None and row[0] in first_line:
+        if reason is None and duplicates and row[0] in first_line:
             reason = f"duplicate id {row[0]!r} (first seen at line {first_line[row[0]]})"
         if reason is not None:
-            result.rejects.append(Reject(str(path), line, reason, location))
+            result.rejects.append(Reject(source, line, reason, location))
             continue
         first_line[row[0]] = line
         yield (*row, line)
 
 
-def _load_columns(path: Path, build_row: Callable, rows: range | None, names: tuple[str, str],
-                  extra_names: tuple[str, ...]) -> LoadResult:
-    """The rows `build_row` accepts — (id, two values, kind fields) — as columns: id, line, `names`, then every kind
-    field (those in `extra_names` even when no row has them). Plain appends: this loop runs once per input row."""
-    result = LoadResult(columns={})
+def _collect(rows: Iterable[tuple[Any, ...]], names: tuple[str, str], extra_names: tuple[str, ...]) -> Columns:
+    """Accepted rows — (id, two values, kind fields, line) — as columns: id, line, `names`, then every kind field
+    (those in `extra_names` even when no row has them). Plain appends: this loop runs once per input row."""
     ids, lines, first, second, extras = [], [], [], [], []
-    for row_id, first_value, second_value, extra, line in _accepted_rows(path, result, build_row, rows):
+    for row_id, first_value, second_value, extra, line in rows:
         ids.append(row_id)
         lines.append(line)
         first.append(first_value)
         second.append(second_value)
         extras.append(extra)
-    result.columns = {"id": ids, "line": lines, names[0]: first, names[1]: second}
+    columns = {"id": ids, "line": lines, names[0]: first, names[1]: second}
     for name in dict.fromkeys([*extra_names, *(name for extra in extras for name in extra)]):
-        result.columns[name] = [extra.get(name) for extra in extras]
+        columns[name] = [extra.get(name) for extra in extras]
+    return columns
+
+
+def _load_columns(path: Path, build_row: Callable, rows: range | None, names: tuple[str, str],
+                  extra_names: tuple[str, ...]) -> LoadResult:
+    """Every record of `path` (at `rows` positions, or all) through `build_row`, one at a time."""
+    result = LoadResult(columns={})
+    first = 1 + (rows.start if rows is not None else 0)
+    items = enumerate(track(iter_records(path, rows), f"reading {path.name}"), start=first)
+    result.columns = _collect(_accepted_rows(str(path), items, result, build_row), names, extra_names)
     return result
+
+
+def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast_block: Callable,
+                      schema: pa.Schema) -> LoadResult:
+    """A JSON-lines file as one Arrow table: each block through `fast_block` when it takes it, else row by row; ids
+    are checked for duplicates over the whole table, and rejects come in line order as from the per-row loader."""
+    import pyarrow as pa
+
+    result, source, tables = LoadResult(columns={}), str(path), []
+    names = (schema.names[2], schema.names[3])
+    for block in track(iter_line_blocks(path, rows), f"reading {path.name}"):
+        table = fast_block(block)
+        if table is None:
+            items = ((position + 1, decode_jsonl_line(source, number, raw)) for number, position, raw in block.lines())
+            accepted = _accepted_rows(source, items, result, build_row, duplicates=False)
+            table = pa.table(_collect(accepted, names, ()), schema=schema)
+        else:
+            result.input_rows += block.records
+        tables.append(table)
+    table = pa.concat_tables(tables) if tables else schema.empty_table()
+    table, duplicates = _without_duplicate_ids(table, source)
+    result.rejects = sorted([*result.rejects, *duplicates], key=lambda reject: reject.line)
+    result.columns = table
+    return result
+
+
+def _without_duplicate_ids(table: pa.Table, source: str) -> tuple[pa.Table, list[Reject]]:
+    """The table without rows whose id an earlier row has, and a reject for each of those."""
+    import pyarrow.compute as pc
+
+    ids = table.column("id")
+    if pc.count_distinct(ids).as_py() == table.num_rows:
+        return table, []
+    first_line: dict[str, int] = {}
+    keep, rejects = [], []
+    for row_id, line in zip(ids.to_pylist(), table.column("line").to_pylist()):
+        seen = first_line.setdefault(row_id, line)
+        keep.append(seen == line)
+        if seen != line:
+            rejects.append(Reject(source, line, f"duplicate id {row_id!r} (first seen at line {seen})"))
+    return table.filter(keep), rejects
+
+
+def _columnar(path: Path, kind: object | None) -> bool:
+    """The Arrow fast path applies: a JSON-lines file, and a kind (if any) that reads no fields of its own."""
+    return path.suffix.lower() == ".jsonl" and (kind is None or getattr(kind, "columnar_loading", False))
 
 
 def _row_id(record: Any, line: int | None, position: int, fields: dict[str, str | None]) -> tuple[str | None, Any]:
@@ -92,8 +152,10 @@ def _row_id(record: Any, line: int | None, position: int, fields: dict[str, str 
 def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
     """Questions with their gold answers (at `rows` positions, or all); rows without id or gold, duplicates and
     unreadable rows are set aside."""
-    return _load_columns(path, partial(_question_row, kind=kind, fields=fields), rows, ("question", "golds"),
-                         kind.question_columns)
+    build_row = partial(_question_row, kind=kind, fields=fields)
+    if _columnar(path, kind):
+        return _load_jsonl_table(path, build_row, rows, partial(question_block, fields=fields), question_schema())
+    return _load_columns(path, build_row, rows, ("question", "golds"), kind.question_columns)
 
 
 def _question_row(
@@ -122,7 +184,10 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
                      kind: PredictionRules | None = None) -> LoadResult:
     """One model's predictions (at `rows` positions, or all), with the kind's extra fields; rows without id or
     prediction, non-text predictions, wrong types and duplicates are set aside."""
-    return _load_columns(path, partial(_prediction_row, fields=fields, kind=kind), rows, ("prediction", "confidence"),
+    build_row = partial(_prediction_row, fields=fields, kind=kind)
+    if _columnar(path, kind):
+        return _load_jsonl_table(path, build_row, rows, partial(prediction_block, fields=fields), prediction_schema())
+    return _load_columns(path, build_row, rows, ("prediction", "confidence"),
                          kind.prediction_columns if kind is not None else ())
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from ..core.records import Reject
+from .jsonl_blocks import iter_line_blocks
 from .storage import open_binary
 
 SUPPORTED_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
@@ -41,22 +42,13 @@ def iter_records(path: Path, rows: range | None = None) -> Iterator[Record | Rej
 
 def _iter_jsonl(path: Path, rows: range | None = None) -> Iterator[Record | Reject]:
     source = str(path)
-    position = -1
-    with open_binary(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            if raw.isspace() or not raw:
-                continue
-            position += 1
-            if rows is not None and position < rows.start:
-                continue
-            if rows is not None and position >= rows.stop:
-                return
-            yield _decode_jsonl_line(source, number, raw)
+    for block in iter_line_blocks(path, rows):
+        for number, _, raw in block.lines():
+            yield decode_jsonl_line(source, number, raw)
 
 
-def _decode_jsonl_line(source: str, number: int, raw: bytes) -> Record | Reject:
+def decode_jsonl_line(source: str, number: int, raw: bytes) -> Record | Reject:
+    """One JSON line as (line, record, None), or a Reject saying why it cannot be read."""
     try:
         return (number, orjson.loads(raw), None)
     except orjson.JSONDecodeError as exc:

@@ -28,6 +28,7 @@ class Kind:
     prediction_columns: ClassVar[tuple[str, ...]] = ()  # the B2 columns prediction_fields adds
     prompt_templates: ClassVar[dict[str, str]] = {"en": "{question}", "zh": "{question}"}  # generation, by language
     conversation_column: ClassVar[str | None] = None  # questions sharing this column's value are one conversation
+    columnar_stages: ClassVar[bool] = False  # normalize / match / score take and return Arrow tables
     shardable: ClassVar[bool] = False  # B1–B5 may run per row range (shard_rows); B6 adds the shards' score_stats
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
@@ -39,6 +40,12 @@ class Kind:
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         """B2: one model's predictions (those at `rows` positions, for a shard)."""
         return load_predictions(path, fields, rows, self)
+
+    @property
+    def columnar_loading(self) -> bool:
+        """B1 / B2 may read JSON lines on the Arrow fast path: the kind keeps the base loading, fields and gold check."""
+        own = ("load_gold", "load_predictions", "question_fields", "prediction_fields", "check_gold")
+        return all(getattr(type(self), name) is getattr(Kind, name) for name in own)
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record."""

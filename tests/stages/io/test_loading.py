@@ -4,6 +4,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from stages import get_kind, load_predictions, load_questions
+from stages.core.records import as_columns
 
 QA = get_kind("qa")
 NO_FIELDS = {"id_field": None, "question_field": None, "gold_field": None, "prediction_field": None}
@@ -27,8 +28,8 @@ def test_jsonl_bad_rows_are_set_aside_with_line_and_reason(tmp_path):
         b'{"id": "8", "question": "ok", "answers": ["a", "b"]}\n'
     )
     result = load_questions(path, QA, NO_FIELDS)
-    assert result.columns["id"] == ["1", "8"]
-    assert result.columns["golds"] == [["Paris"], ["a", "b"]]
+    assert as_columns(result.columns)["id"] == ["1", "8"]
+    assert as_columns(result.columns)["golds"] == [["Paris"], ["a", "b"]]
     lines = [line for line, _ in _reasons(result)]
     assert lines == [2, 4, 5, 6, 7, 8]
     reasons = dict(_reasons(result))
@@ -47,8 +48,8 @@ def test_json_array_keeps_line_numbers(tmp_path):
     rows = [{"id": "a", "answer": "x"}, {"id": "b"}, {"id": "c", "answer": "z"}]
     path.write_text("[\n" + ",\n".join(json.dumps(r) for r in rows) + "\n]\n")
     result = load_questions(path, QA, NO_FIELDS)
-    assert result.columns["id"] == ["a", "c"]
-    assert result.columns["line"] == [2, 4]
+    assert as_columns(result.columns)["id"] == ["a", "c"]
+    assert as_columns(result.columns)["line"] == [2, 4]
     assert _reasons(result) == [(3, "no gold answer")]
 
 
@@ -68,19 +69,19 @@ def test_squad_document_and_prediction_map(tmp_path):
     questions = tmp_path / "questions.json"
     questions.write_text(json.dumps(squad))
     loaded = load_questions(questions, QA, NO_FIELDS)
-    assert loaded.columns["id"] == ["q1", "q2"] and loaded.columns["golds"] == [["Ann"], ["x", "y"]]
+    assert as_columns(loaded.columns)["id"] == ["q1", "q2"] and as_columns(loaded.columns)["golds"] == [["Ann"], ["x", "y"]]
     predictions = tmp_path / "m.json"
     predictions.write_text(json.dumps({"q1": "Ann", "q2": 3}))
     loaded = load_predictions(predictions, NO_FIELDS)
-    assert loaded.columns["prediction"] == ["Ann", "3"]
+    assert as_columns(loaded.columns)["prediction"] == ["Ann", "3"]
 
 
 def test_csv_rows_with_wrong_field_count_or_bytes(tmp_path):
     path = tmp_path / "m.csv"
     path.write_bytes(b"id,prediction\n1,Paris\n2,a,b\n3,\"multi\nline\"\n4,\xff\n5,ok\n")
     loaded = load_predictions(path, NO_FIELDS)
-    assert loaded.columns["id"] == ["1", "3", "5"]
-    assert loaded.columns["prediction"] == ["Paris", "multi\nline", "ok"]
+    assert as_columns(loaded.columns)["id"] == ["1", "3", "5"]
+    assert as_columns(loaded.columns)["prediction"] == ["Paris", "multi\nline", "ok"]
     assert _reasons(loaded) == [(3, "expected 2 fields, got 3"), (6, "undecodable bytes (not UTF-8)")]
     assert loaded.counts() == {"input_rows": 5, "accepted": 3, "rejected": 2}
 
@@ -89,7 +90,7 @@ def test_parquet_and_wrong_prediction_types(tmp_path):
     path = tmp_path / "m.parquet"
     pq.write_table(pa.table({"id": ["1", "2", None], "prediction": ["a", None, "c"]}), path)
     loaded = load_predictions(path, NO_FIELDS)
-    assert loaded.columns["id"] == ["1"]
+    assert as_columns(loaded.columns)["id"] == ["1"]
     assert [r.reason for r in loaded.rejects] == [
         "no prediction (looked for prediction, final_answer, predicted_label, response, output, answer)",
         "no id (field 'id' missing or empty)",
@@ -97,7 +98,7 @@ def test_parquet_and_wrong_prediction_types(tmp_path):
     jsonl = tmp_path / "m.jsonl"
     jsonl.write_text('{"id": 1, "prediction": ["a"]}\n{"id": 2, "prediction": ""}\n')
     loaded = load_predictions(jsonl, NO_FIELDS)
-    assert loaded.columns["prediction"] == [""]  # an empty answer is an answer (scores 0), not a missing row
+    assert as_columns(loaded.columns)["prediction"] == [""]  # an empty answer is an answer (scores 0), not a missing row
     assert loaded.rejects[0].reason == "wrong type: prediction 'prediction' is a list, expected text"
 
 
@@ -105,7 +106,7 @@ def test_line_ids_pair_files_by_position(tmp_path):
     path = tmp_path / "m.jsonl"
     path.write_text('{"id": 0, "predicted_label": "SUPPORTS"}\nnot json\n{"id": 0, "predicted_label": "REFUTES"}\n')
     loaded = load_predictions(path, {**NO_FIELDS, "id_field": "@line"})
-    assert loaded.columns["id"] == ["1", "3"]
+    assert as_columns(loaded.columns)["id"] == ["1", "3"]
 
 
 def test_confidence_must_be_a_probability(tmp_path):
@@ -113,6 +114,6 @@ def test_confidence_must_be_a_probability(tmp_path):
     path.write_text('{"id": 1, "prediction": "a", "confidence": 0.5}\n{"id": 2, "prediction": "b", "confidence": 3}\n'
                     '{"id": 3, "prediction": "c", "confidence": "high"}\n{"id": 4, "prediction": "d"}\n')
     loaded = load_predictions(path, NO_FIELDS)
-    assert loaded.columns["id"] == ["1", "4"] and loaded.columns["confidence"] == [0.5, None]
+    assert as_columns(loaded.columns)["id"] == ["1", "4"] and as_columns(loaded.columns)["confidence"] == [0.5, None]
     assert [r.line for r in loaded.rejects] == [2, 3]
     assert loaded.rejects[0].reason == "wrong type: confidence 3 is not a number between 0 and 1"

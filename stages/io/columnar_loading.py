@@ -1,0 +1,215 @@
+"""B1/B2 fast path: a JSON-lines block parsed by pyarrow.json, its fields resolved and checked on whole columns.
+It only takes a block it can read exactly as the per-row loader would and where every row is accepted; any other block
+(a malformed line, mixed types, nested or odd gold forms, a row to set aside) returns None and goes row by row."""
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+from ..core.arrow_strings import blank_strings, list_offsets
+from .fields import (
+    GOLD_FIELDS_ENGLISH,
+    GOLD_FIELDS_ROOT,
+    ID_FIELDS,
+    LINE_ID,
+    PREDICTION_FIELDS,
+    QUESTION_FIELDS,
+)
+from .jsonl_blocks import LineBlock
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+
+
+def question_schema() -> pa.Schema:  # noqa: N802  (a constant built on first use: pyarrow loads lazily)
+    import pyarrow as pa
+
+    return pa.schema([("id", pa.string()), ("line", pa.int64()), ("question", pa.string()),
+                      ("golds", pa.list_(pa.string()))])
+
+
+def prediction_schema() -> pa.Schema:  # noqa: N802
+    import pyarrow as pa
+
+    return pa.schema([("id", pa.string()), ("line", pa.int64()), ("prediction", pa.string()),
+                      ("confidence", pa.float64())])
+
+
+def parse_block(block: LineBlock) -> pa.Table | None:
+    """The block's records as an Arrow table, or None when pyarrow.json cannot read every line as an object."""
+    import pyarrow.json as pj
+
+    if block.blank:
+        return None
+    try:
+        table = pj.read_json(io.BytesIO(block.data))
+    except ValueError:  # ArrowInvalid and UnicodeDecodeError: a line the per-row reader must explain
+        return None
+    return table if table.num_rows == block.records else None
+
+
+def _column(table: pa.Table, name: str | None) -> pa.Array | None:
+    """A top-level column as one array; None when absent or when the name is a dotted path."""
+    if not name or "." in name or name not in table.column_names:
+        return None
+    return table.column(name).combine_chunks()
+
+
+def _missing(array: pa.Array) -> pa.Array | None:
+    """Python's is_missing on every value, or None for a type the fast path does not read."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = array.type
+    if pa.types.is_null(kind):
+        return pa.array([True] * len(array))
+    if pa.types.is_string(kind):
+        return blank_strings(array)
+    if pa.types.is_list(kind):
+        return pc.fill_null(pc.equal(pc.list_value_length(array), 0), True)
+    if pa.types.is_integer(kind):
+        return pc.is_null(array)
+    return None
+
+
+def _first_present(table: pa.Table, names: tuple[str, ...]) -> pa.Array | None:
+    """Per row, the first of `names` that is not missing, as text (null where none is); None when a candidate is not
+    text, whole numbers or nulls (types whose str() the fast path does not render)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    result = pa.nulls(table.num_rows, pa.string())
+    for name in names:
+        column = _column(table, name)
+        if column is None:
+            continue
+        missing = _missing(column)
+        if missing is None or pa.types.is_list(column.type):
+            return None
+        if pa.types.is_null(column.type):
+            continue
+        text = column.cast(pa.string())
+        result = pc.if_else(pc.and_(pc.is_null(result), pc.invert(missing)), text, result)
+    return result
+
+
+def _record_ids(table: pa.Table, fields: dict[str, str | None]) -> pa.Array | None:
+    """Every row's id as text, or None when some row has none (or one the fast path would not render)."""
+    field = fields.get("id_field")
+    if field == LINE_ID or (field and "." in field):
+        return None
+    ids = _first_present(table, (field,) if field else ID_FIELDS)
+    return None if ids is None or ids.null_count else ids
+
+
+def _gold_texts(table: pa.Table, fields: dict[str, str | None]) -> pa.Array | None:
+    """Every row's gold answers as list<string>, when each row's gold is in one column holding text, a list of it, or
+    a list of SQuAD {text} objects, and every row keeps an answer once blank texts are dropped; else None."""
+    gold_field = fields.get("gold_field")
+    if gold_field:
+        names: tuple[str, ...] = (gold_field,)
+    elif "original_row" in table.column_names and table.column("original_row").null_count < table.num_rows:
+        return None
+    else:
+        names = GOLD_FIELDS_ROOT + GOLD_FIELDS_ENGLISH
+    for name in names:
+        column = _column(table, name)
+        if column is None and gold_field:
+            return None
+        if column is None:
+            continue
+        missing = _missing(column)
+        if missing is None:
+            return None
+        missing_rows = missing.true_count
+        if missing_rows == len(column) and not gold_field:
+            continue
+        return _as_text_lists(column) if missing_rows == 0 else None
+    return None
+
+
+def _as_text_lists(column: pa.Array) -> pa.Array | None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_string(column.type):
+        return pa.ListArray.from_arrays(pa.array(np.arange(len(column) + 1, dtype=np.int32)), column)
+    if not pa.types.is_list(column.type):
+        return None
+    items = pc.list_flatten(column)
+    if pa.types.is_struct(items.type) and items.type.get_field_index("text") >= 0 and not items.null_count:
+        items = pc.struct_field(items, "text")
+    if not pa.types.is_string(items.type) or items.null_count:
+        return None
+    kept = pc.invert(blank_strings(items)).to_numpy(zero_copy_only=False)
+    lengths = np.bincount(pc.list_parent_indices(column).to_numpy()[kept], minlength=len(column))
+    if not lengths.all():
+        return None
+    return pa.ListArray.from_arrays(list_offsets(pa.array(lengths)), items.filter(kept))
+
+
+def _line_numbers(block: LineBlock) -> pa.Array:
+    import numpy as np
+    import pyarrow as pa
+
+    return pa.array(np.arange(block.first_line, block.first_line + block.records, dtype=np.int64))
+
+
+def question_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table | None:
+    """A block of question records as (id, line, question, golds), or None when it must go row by row."""
+    import pyarrow as pa
+
+    table = parse_block(block)
+    if table is None:
+        return None
+    question_field = fields.get("question_field")
+    if question_field and "." in question_field:
+        return None
+    ids, golds = _record_ids(table, fields), _gold_texts(table, fields)
+    question = _first_present(table, (question_field,) if question_field else QUESTION_FIELDS)
+    if ids is None or golds is None or question is None:
+        return None
+    return pa.table([ids, _line_numbers(block), question, golds], schema=question_schema())
+
+
+def prediction_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table | None:
+    """A block of prediction records as (id, line, prediction, confidence), or None when it must go row by row."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = parse_block(block)
+    if table is None:
+        return None
+    ids = _record_ids(table, fields)
+    field = fields.get("prediction_field")
+    prediction = pa.nulls(table.num_rows, pa.string())
+    for name in (field,) if field else PREDICTION_FIELDS:
+        column = _column(table, name)
+        if column is None and field:
+            return None
+        if column is None or pa.types.is_null(column.type):
+            continue
+        if not pa.types.is_string(column.type):
+            return None
+        prediction = pc.coalesce(prediction, column)
+    confidence = _confidence(table)
+    if ids is None or prediction.null_count or confidence is None:
+        return None
+    return pa.table([ids, _line_numbers(block), prediction, confidence], schema=prediction_schema())
+
+
+def _confidence(table: pa.Table) -> pa.Array | None:
+    """The confidence column as float64 (null where absent), or None when a value is not a number in [0, 1]."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    column = _column(table, "confidence")
+    if column is None or pa.types.is_null(column.type):
+        return pa.nulls(table.num_rows, pa.float64())
+    if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
+        return None
+    values = column.cast(pa.float64())
+    inside = pc.and_(pc.greater_equal(values, 0.0), pc.less_equal(values, 1.0))
+    return values if pc.all(pc.fill_null(inside, True)).as_py() else None

@@ -1,0 +1,90 @@
+"""A JSON-lines file as blocks of whole lines, each knowing its first line number and record position, so a block
+can be parsed at once (pyarrow.json) or line by line with the same numbering."""
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .storage import open_binary
+
+if TYPE_CHECKING:
+    import numpy as np
+    from upath import UPath
+
+BLOCK_BYTES = 8 << 20
+_BOM = b"\xef\xbb\xbf"
+_LINE_SPACE = b" \t\n\r\x0b\x0c"  # what bytes.isspace() is true for: a line of only these holds no record
+
+
+@dataclass(frozen=True)
+class LineBlock:
+    """Consecutive lines of a JSON-lines file: `first_line` is the 1-based number of the first, `first_position` the
+    0-based record position of the first record (blank lines are not records), `blank` whether any line is blank."""
+
+    data: bytes
+    first_line: int
+    first_position: int
+    records: int
+    blank: bool
+
+    def lines(self) -> Iterator[tuple[int, int, bytes]]:
+        """(line number, record position, raw line) for each record line of the block."""
+        position = self.first_position
+        for number, raw in enumerate(io.BytesIO(self.data), start=self.first_line):
+            if raw.isspace() or not raw:
+                continue
+            yield number, position, raw
+            position += 1
+
+
+def iter_line_blocks(path: Path | UPath, rows: range | None = None,
+                     block_bytes: int = BLOCK_BYTES) -> Iterator[LineBlock]:
+    """The file's lines in blocks of about `block_bytes`, keeping only records at `rows` positions (0-based) when given;
+    a byte-order mark before the first line is dropped. Reading stops once `rows` is passed."""
+    line, position, carry, first = 1, 0, b"", True
+    with open_binary(path) as handle:
+        while True:
+            chunk = handle.read(block_bytes)
+            data = carry + chunk
+            if chunk:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    carry = data
+                    continue
+                data, carry = data[:cut], data[cut:]
+            if first:
+                data, first = (data[len(_BOM):] if data.startswith(_BOM) else data), False
+            if not data:
+                return
+            starts, ends, blank = _line_bounds(data)
+            positions = position + (~blank).cumsum() - 1
+            keep = ~blank if rows is None else ~blank & (positions >= rows.start) & (positions < rows.stop)
+            if keep.any():
+                kept = keep.nonzero()[0]
+                low, high = int(kept[0]), int(kept[-1])
+                yield LineBlock(data[starts[low]:ends[high]], line + low, int(positions[low]),
+                                int(keep.sum()), bool(blank[low:high + 1].any()))
+            line += len(starts)
+            position += int((~blank).sum())
+            if not chunk or (rows is not None and position >= rows.stop):
+                return
+
+
+def _line_bounds(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Start and end (after the newline) offsets of each line of `data`, and which lines are blank."""
+    import numpy as np
+
+    raw = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(raw == 10) + 1
+    if not data.endswith(b"\n"):
+        ends = np.append(ends, len(data))
+    starts = np.concatenate(([0], ends[:-1]))
+    space = np.zeros(256, dtype=bool)
+    space[np.frombuffer(_LINE_SPACE, dtype=np.uint8)] = True
+    blank = space[raw[starts]]
+    for index in np.flatnonzero(blank):
+        blank[index] = data[starts[index]:ends[index]].isspace()
+    return starts, ends, blank

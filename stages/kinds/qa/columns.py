@@ -1,0 +1,155 @@
+"""Open QA on whole Arrow tables: modes, normalization, exact match and token F1 computed per column, with values
+identical to the per-row functions (rows of the hotpot, cjk and cmrc modes are matched by them)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.arrow_strings import list_offsets
+from ...text.normalize import has_cjk_column, normalize_column
+from .scoring import match_normalized
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
+
+
+def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
+    """choose_mode per row: cjk when the question or every gold answer has CJK text, else squad."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    rows = len(golds)
+    gold_cjk = has_cjk_column(pc.list_flatten(golds)).to_numpy(zero_copy_only=False)
+    parents = pc.list_parent_indices(golds).to_numpy()
+    golds_without = np.bincount(parents[~gold_cjk], minlength=rows)
+    every_gold = (_lengths(golds) > 0) & (golds_without == 0)
+    cjk = has_cjk_column(questions).to_numpy(zero_copy_only=False) | every_gold
+    return pc.if_else(cjk, "cjk", "squad")
+
+
+def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
+    """B3 for a joined table: each row's mode (chosen when `mode` is auto), its prediction and golds normalized."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    golds = joined.column("golds").combine_chunks().cast(pa.list_(pa.string()))
+    questions = joined.column("question").combine_chunks().cast(pa.string())
+    predictions = joined.column("prediction").combine_chunks().cast(pa.string())
+    modes = choose_modes(golds, questions) if mode == "auto" else pa.repeat(pa.scalar(mode), len(golds))
+    gold_modes = modes.take(pc.list_parent_indices(golds))
+    golds_norm = pa.ListArray.from_arrays(list_offsets(pc.list_value_length(golds)),
+                                          normalize_column(pc.list_flatten(golds), gold_modes))
+    return pa.table({"id": joined.column("id"), "mode": modes, "prediction_norm": normalize_column(predictions, modes),
+                     "golds_norm": golds_norm})
+
+
+def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
+    """B4 for a normalized table: best gold, EM, F1 and label per row (squad rows on columns, others row by row)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    predictions = normalized.column("prediction_norm").combine_chunks().cast(pa.string())
+    golds = normalized.column("golds_norm").combine_chunks().cast(pa.list_(pa.string()))
+    modes = normalized.column("mode").combine_chunks()
+    present = pc.is_valid(predictions).to_numpy(zero_copy_only=False)
+    squad = present & pc.fill_null(pc.equal(modes, "squad"), False).to_numpy(zero_copy_only=False)
+    em, f1, best = np.zeros(len(predictions)), np.zeros(len(predictions)), np.zeros(len(predictions), np.int64)
+    rows = np.flatnonzero(squad)
+    if rows.size:
+        em[rows], f1[rows], best[rows] = squad_em_f1(predictions.take(rows), golds.take(rows))
+    rows = np.flatnonzero(present & ~squad)
+    others = zip(modes.take(rows).to_pylist(), predictions.take(rows).to_pylist(), golds.take(rows).to_pylist())
+    for row, (mode, prediction, gold_texts) in zip(rows, others):
+        em[row], f1[row], best[row] = match_normalized(prediction, gold_texts, mode)
+    labels = np.where(~present, "missing", np.where(em > 0, "correct", np.where(f1 >= threshold, "partial", "wrong")))
+    return pa.table({"id": normalized.column("id"), "best_gold": pa.array(best, mask=~present),
+                     "exact_match": em, "f1": f1, "label": pa.array(labels, pa.string())})
+
+
+def squad_em_f1(predictions: pa.Array, golds: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """match_normalized in squad mode for every row: (EM, best F1, index of the first gold with it), where the
+    predictions have no nulls and every row has at least one gold."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    rows, lengths = len(predictions), _lengths(golds)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    parents = pc.list_parent_indices(golds).to_numpy()
+    flat = pc.list_flatten(golds)
+    paired = predictions.take(parents)
+    equal = pc.equal(paired, flat).to_numpy(zero_copy_only=False)
+    f1 = np.zeros(len(flat))
+    f1[equal] = pc.greater(pc.binary_length(paired.filter(equal)), 0).to_numpy(zero_copy_only=False)
+    f1[~equal] = token_f1_pairs(paired.filter(~equal), flat.filter(~equal))
+    em = (np.bincount(parents, weights=equal, minlength=rows) > 0).astype(np.float64)
+    best_f1 = np.zeros(rows)
+    best_f1[lengths > 0] = np.maximum.reduceat(f1, starts[lengths > 0]) if len(f1) else 0.0
+    best = np.zeros(rows, np.int64)
+    _first_where(f1 == best_f1[parents], best_f1[parents] > 0, parents, starts, best)
+    _first_where(equal, (em > 0)[parents] & (best_f1 < 1.0)[parents], parents, starts, best)
+    return em, best_f1, best
+
+
+def _first_where(condition: np.ndarray, rows_wanted: np.ndarray, parents: np.ndarray, starts: np.ndarray,
+                 best: np.ndarray) -> None:
+    """best[row] = position within its row of the row's first pair where `condition` holds, for wanted rows."""
+    import numpy as np
+
+    pairs = np.flatnonzero(condition & rows_wanted)
+    rows, first = np.unique(parents[pairs], return_index=True)
+    best[rows] = pairs[first] - starts[rows]
+
+
+def token_f1_pairs(predictions: pa.Array, golds: pa.Array) -> np.ndarray:
+    """token_f1 of each (prediction, gold) pair of normalized texts (tokens are split at single spaces): the multiset
+    overlap counted on sorted (pair, token id) keys, then the official formula's float operations."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pairs = len(predictions)
+    predicted, gold = _tokens(predictions), _tokens(golds)
+    predicted_flat = pc.list_flatten(predicted)
+    codes = pc.dictionary_encode(pa.concat_arrays([predicted_flat, pc.list_flatten(gold)]))
+    vocabulary = max(len(codes.dictionary), 1)
+    token_ids = codes.indices.to_numpy().astype(np.int64)
+    predicted_keys, predicted_counts = _key_counts(predicted, token_ids[:len(predicted_flat)], vocabulary)
+    gold_keys, gold_counts = _key_counts(gold, token_ids[len(predicted_flat):], vocabulary)
+    same = np.zeros(pairs)
+    if len(predicted_keys) and len(gold_keys):
+        where = np.minimum(np.searchsorted(gold_keys, predicted_keys), len(gold_keys) - 1)
+        found = gold_keys[where] == predicted_keys
+        shared = np.minimum(predicted_counts[found], gold_counts[where[found]])
+        same = np.bincount(predicted_keys[found] // vocabulary, weights=shared, minlength=pairs)
+    predicted_lengths, gold_lengths = _lengths(predicted), _lengths(gold)
+    f1 = np.zeros(pairs)
+    some = same > 0
+    precision = 1.0 * same[some] / predicted_lengths[some]
+    recall = 1.0 * same[some] / gold_lengths[some]
+    f1[some] = (2 * precision * recall) / (precision + recall)
+    return f1
+
+
+def _key_counts(tokens: pa.Array, token_ids: np.ndarray, vocabulary: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (list index, token id) keys of token lists, sorted, with how often each occurs."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    keys = np.sort(pc.list_parent_indices(tokens).to_numpy() * vocabulary + token_ids, kind="stable")
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if len(keys) else np.zeros(0, np.int64)
+    return keys[starts], np.diff(np.append(starts, len(keys)))
+
+
+def _tokens(texts: pa.Array) -> pa.Array:
+    """Normalized texts as token lists (an empty text has none, as with str.split())."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    return pc.split_pattern(pc.if_else(pc.equal(texts, ""), pa.scalar(None, pa.string()), texts), " ")
+
+
+def _lengths(lists: pa.Array) -> np.ndarray:
+    import pyarrow.compute as pc
+
+    return pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False)
