@@ -18,7 +18,7 @@ from .exit_codes import EXIT_FAILED, EXIT_OK
 from .plan import Selection, discover
 from .report_tasks import B6Report
 from .run_lock import outputs_lock
-from .runner import build, print_reports, read_reports, report_problems
+from .runner import build, input_facts_kept, print_reports, read_reports, report_problems
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score
 
@@ -74,6 +74,11 @@ def _written_since(outputs: UPath, started: float) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     selection = Selection(args.dataset, args.model)
     outputs = location(args.outputs)
+    with input_facts_kept(outputs):
+        return _run(args, selection, outputs)
+
+
+def _run(args: argparse.Namespace, selection: Selection, outputs: UPath) -> int:
     specs = discover(args.inputs, selection, str(outputs))
     with held_outputs(outputs, args):
         if args.force or args.only:

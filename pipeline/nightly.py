@@ -35,7 +35,7 @@ from .commands import held_outputs
 from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
 from .plan import Selection, discover
-from .runner import build, print_reports, read_reports, report_problems
+from .runner import build, input_facts_kept, print_reports, read_reports, report_problems
 from .tasks import B5Score
 
 if TYPE_CHECKING:
@@ -88,9 +88,10 @@ def _print_comparisons(comparisons: list[dict[str, Any]], previous: str | None) 
 def cmd_nightly(args: argparse.Namespace) -> int:
     night = parse_night(args.date) if args.date else Date.today().isoformat()
     outputs = location(args.outputs)
-    specs = discover(args.inputs, Selection(), str(outputs / "nightly"))
-    with held_outputs(outputs, args):
-        return _run_night(night, specs, outputs / "nightly", args)
+    with input_facts_kept(outputs):
+        specs = discover(args.inputs, Selection(), str(outputs / "nightly"))
+        with held_outputs(outputs, args):
+            return _run_night(night, specs, outputs / "nightly", args)
 
 
 def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argparse.Namespace) -> int:

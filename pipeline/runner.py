@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import sys
 import uuid
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import luigi
 
 from stages import build_summary, render_report
 from stages.io.artifacts import read_artifact_json
-from stages.io.storage import location
+from stages.io.file_facts import facts_kept_in
+from stages.io.storage import is_local, location
 from stages.report.aggregate import render_summary
 from stages.report.health import problems_of
 
@@ -20,6 +23,15 @@ from .task_base import StageTask, fingerprints_remembered, forget_fingerprints
 
 if TYPE_CHECKING:
     from upath import UPath
+
+
+FACTS_NAME = ".evalpipe.facts.json"
+
+
+def input_facts_kept(outputs: UPath) -> AbstractContextManager:
+    """Facts about local inputs (digests, record counts) kept in <outputs>/.evalpipe.facts.json between runs, so a
+    run where nothing changed reads no input again; none are kept beside remote outputs."""
+    return facts_kept_in(Path(outputs) / FACTS_NAME) if is_local(outputs) else nullcontext()
 
 
 def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers: int,

@@ -15,8 +15,19 @@ if TYPE_CHECKING:
     from upath import UPath
 
 BLOCK_BYTES = 8 << 20
+FIRST_BLOCK_BYTES = 64 << 10
 _BOM = b"\xef\xbb\xbf"
 _LINE_SPACE = b" \t\n\r\x0b\x0c"  # what bytes.isspace() is true for: a line of only these holds no record
+
+
+def is_blank_line(raw: bytes) -> bool:
+    """A line that holds no record: empty or only whitespace."""
+    return raw.isspace() or not raw
+
+
+def without_bom(data: bytes) -> bytes:
+    """The first line's bytes without a UTF-8 byte-order mark."""
+    return data[len(_BOM):] if data.startswith(_BOM) else data
 
 
 @dataclass(frozen=True)
@@ -34,20 +45,21 @@ class LineBlock:
         """(line number, record position, raw line) for each record line of the block."""
         position = self.first_position
         for number, raw in enumerate(io.BytesIO(self.data), start=self.first_line):
-            if raw.isspace() or not raw:
+            if is_blank_line(raw):
                 continue
             yield number, position, raw
             position += 1
 
 
-def iter_line_blocks(path: Path | UPath, rows: range | None = None,
-                     block_bytes: int = BLOCK_BYTES) -> Iterator[LineBlock]:
-    """The file's lines in blocks of about `block_bytes`, keeping only records at `rows` positions (0-based) when given;
-    a byte-order mark before the first line is dropped. Reading stops once `rows` is passed."""
-    line, position, carry, first = 1, 0, b"", True
+def iter_line_blocks(path: Path | UPath, rows: range | None = None) -> Iterator[LineBlock]:
+    """The file's lines in blocks growing from FIRST_BLOCK_BYTES to about BLOCK_BYTES (a reader that stops early reads
+    little), keeping only records at `rows` positions (0-based) when given; a byte-order mark before the first line
+    is dropped. Reading stops once `rows` is passed."""
+    line, position, carry, first, size = 1, 0, b"", True, min(FIRST_BLOCK_BYTES, BLOCK_BYTES)
     with open_binary(path) as handle:
         while True:
-            chunk = handle.read(block_bytes)
+            chunk = handle.read(size)
+            size = min(2 * size, BLOCK_BYTES)
             data = carry + chunk
             if chunk:
                 cut = data.rfind(b"\n") + 1
@@ -56,7 +68,7 @@ def iter_line_blocks(path: Path | UPath, rows: range | None = None,
                     continue
                 data, carry = data[:cut], data[cut:]
             if first:
-                data, first = (data[len(_BOM):] if data.startswith(_BOM) else data), False
+                data, first = without_bom(data), False
             if not data:
                 return
             starts, ends, blank = _line_bounds(data)

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from ..core.records import Reject
-from .jsonl_blocks import iter_line_blocks
+from .jsonl_blocks import is_blank_line, without_bom
 from .storage import open_binary
 
 SUPPORTED_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
@@ -41,9 +41,20 @@ def iter_records(path: Path, rows: range | None = None) -> Iterator[Record | Rej
 
 
 def _iter_jsonl(path: Path, rows: range | None = None) -> Iterator[Record | Reject]:
+    """Line by line (no block bookkeeping: a reader that stops after a few records reads little)."""
     source = str(path)
-    for block in iter_line_blocks(path, rows):
-        for number, _, raw in block.lines():
+    position = -1
+    with open_binary(path) as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1:
+                raw = without_bom(raw)
+            if is_blank_line(raw):
+                continue
+            position += 1
+            if rows is not None and position < rows.start:
+                continue
+            if rows is not None and position >= rows.stop:
+                return
             yield decode_jsonl_line(source, number, raw)
 
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
+from .file_facts import file_fact
+from .jsonl_blocks import iter_line_blocks
 from .storage import content_digest, is_local, open_binary
 
 if TYPE_CHECKING:
@@ -15,7 +18,8 @@ if TYPE_CHECKING:
 
     from upath import UPath
 
-_REMEMBERED: dict[tuple, object] = {}
+T = TypeVar("T")
+_REMEMBERED: dict[tuple, object] = {}  # facts about remote files, by content digest, within the process
 
 
 def shard_range(index: int, shard_rows: int) -> range:
@@ -27,11 +31,14 @@ def shard_count(records: int, shard_rows: int) -> int:
     return max(1, math.ceil(records / shard_rows))
 
 
-def _version(path: Path | UPath) -> tuple:
+def _remembered(path: Path | UPath, name: str, compute: Callable[[], T]) -> T:
+    """A fact about a file, computed once per version of it (local: see file_facts; remote: per content digest)."""
     if is_local(path):
-        stat = os.stat(path)
-        return (str(path), stat.st_size, stat.st_mtime_ns)
-    return (str(path), content_digest(path))
+        return file_fact(path, name, compute)
+    key = (name, str(path), content_digest(path))
+    if key not in _REMEMBERED:
+        _REMEMBERED[key] = compute()
+    return _REMEMBERED[key]
 
 
 def _size(path: Path | UPath) -> int:
@@ -44,16 +51,12 @@ def count_records(path: Path | UPath, at_least: int | None = None) -> int:
     suffix = path.suffix.lower()
     if at_least is not None and suffix in (".jsonl", ".csv") and _size(path) < 2 * at_least:
         return 0
-    key = ("count", _version(path))
-    if key not in _REMEMBERED:
-        _REMEMBERED[key] = _count(path, suffix)
-    return _REMEMBERED[key]
+    return _remembered(path, "records", lambda: _count(path, suffix))
 
 
 def _count(path: Path | UPath, suffix: str) -> int:
     if suffix == ".jsonl":
-        with open_binary(path) as handle:
-            return sum(1 for line in handle if line.strip())
+        return sum(block.records for block in iter_line_blocks(path))
     if suffix == ".parquet":
         import pyarrow.parquet as pq
 
@@ -66,17 +69,18 @@ def _count(path: Path | UPath, suffix: str) -> int:
 
 def shard_digests(path: Path | UPath, shard_rows: int, shards: int) -> list[str]:
     """A digest per shard of the file: of that range's JSON lines, or of the whole file for other formats."""
-    key = ("digests", _version(path), shard_rows, shards)
-    if key not in _REMEMBERED:
-        if path.suffix.lower() != ".jsonl":
-            _REMEMBERED[key] = [content_digest(path)] * shards
-        else:
-            digests = [hashlib.sha256() for _ in range(shards)]
-            with open_binary(path) as handle:
-                position = 0
-                for line in handle:
-                    if line.strip():
-                        digests[min(position // shard_rows, shards - 1)].update(line.rstrip(b"\r\n") + b"\n")
-                        position += 1
-            _REMEMBERED[key] = [digest.hexdigest() for digest in digests]
-    return _REMEMBERED[key]
+    if path.suffix.lower() != ".jsonl":
+        return [content_digest(path)] * shards
+    return _remembered(path, f"shard_digests:{shard_rows}:{shards}", lambda: _jsonl_shard_digests(path, shard_rows,
+                                                                                                 shards))
+
+
+def _jsonl_shard_digests(path: Path | UPath, shard_rows: int, shards: int) -> list[str]:
+    digests = [hashlib.sha256() for _ in range(shards)]
+    with open_binary(path) as handle:
+        position = 0
+        for line in handle:
+            if line.strip():
+                digests[min(position // shard_rows, shards - 1)].update(line.rstrip(b"\r\n") + b"\n")
+                position += 1
+    return [digest.hexdigest() for digest in digests]

@@ -9,11 +9,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .file_facts import file_fact
+
 if TYPE_CHECKING:
     from upath import UPath
 
 _OPTIONS: dict[str, dict[str, Any]] = {}  # protocol → storage options (endpoint, credentials), never written out
-_DIGESTS: dict[tuple, str] = {}
 
 
 def configure_storage(protocol: str, options: dict[str, Any]) -> None:
@@ -74,7 +75,7 @@ def remove(path: UPath) -> bool:
 
 
 def content_digest(path: UPath) -> str:
-    """A digest of the object's content: sha256 of a local file (remembered per size and mtime within the process),
+    """A digest of the object's content: sha256 of a local file (remembered per version: see file_facts),
     or for a remote object its ETag and size as the store reports them (no download)."""
     if not is_local(path):
         info = path.fs.info(path.path)
@@ -82,15 +83,15 @@ def content_digest(path: UPath) -> str:
         if tag:
             return f"etag:{tag.strip(chr(34))}:{info.get('size')}"
         return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
-    stat = os.stat(path)
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
-    if key not in _DIGESTS:
-        digest = hashlib.sha256()
-        with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        _DIGESTS[key] = digest.hexdigest()
-    return _DIGESTS[key]
+    return file_fact(path, "sha256", lambda: _sha256(path))
+
+
+def _sha256(path: os.PathLike) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def tree_digest(folder: UPath) -> str:

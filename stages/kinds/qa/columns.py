@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
+MATCH_BATCH_ROWS = 200_000  # rows matched at once: token keys for this many rows stay near 100 MB
+
 
 def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
     """choose_mode per row: cjk when the question or every gold answer has CJK text, else squad."""
@@ -55,8 +57,9 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
     present = pc.is_valid(predictions).to_numpy(zero_copy_only=False)
     squad = present & pc.fill_null(pc.equal(modes, "squad"), False).to_numpy(zero_copy_only=False)
     em, f1, best = np.zeros(len(predictions)), np.zeros(len(predictions)), np.zeros(len(predictions), np.int64)
-    rows = np.flatnonzero(squad)
-    if rows.size:
+    squad_rows = np.flatnonzero(squad)
+    for start in range(0, len(squad_rows), MATCH_BATCH_ROWS):
+        rows = squad_rows[start:start + MATCH_BATCH_ROWS]
         em[rows], f1[rows], best[rows] = squad_em_f1(predictions.take(rows), golds.take(rows))
     rows = np.flatnonzero(present & ~squad)
     others = zip(modes.take(rows).to_pylist(), predictions.take(rows).to_pylist(), golds.take(rows).to_pylist())
