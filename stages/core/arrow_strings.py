@@ -39,12 +39,13 @@ def list_offsets(lengths: pa.Array) -> pa.Array:
 
 
 def _string_bytes(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """A string array's offsets (one more than its length) and UTF-8 bytes, without copies."""
+    """A string array's offsets (one more than its length, from 0) and the UTF-8 bytes they index (a slice too)."""
     import numpy as np
 
     offsets = np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1, offset=array.offset * 4)
     data = array.buffers()[2]
-    return offsets, np.frombuffer(data, dtype=np.uint8)[:offsets[-1]] if data is not None else np.zeros(0, np.uint8)
+    data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    return offsets - offsets[0], data[offsets[0]:offsets[-1]]
 
 
 def _marked(data: np.ndarray, ranges: ByteRanges) -> np.ndarray:

@@ -56,6 +56,25 @@ def test_second_run_runs_nothing_and_rewrites_nothing(workspace):
     assert snapshot(workspace / "outputs") == before
 
 
+def test_a_rerun_with_nothing_changed_reads_no_input(workspace, monkeypatch):
+    import os
+    import time
+
+    from stages.io import file_facts, shards, storage
+
+    then = time.time() - 60
+    for path in (workspace / "inputs").rglob("*"):
+        os.utime(path, (then, then))  # settled inputs: their facts are kept between runs
+    assert run(workspace) == 0
+    before = snapshot(workspace / "outputs")
+    monkeypatch.setattr(file_facts, "_FACTS", {})  # as in a new process
+    monkeypatch.setattr(file_facts, "_KEEP", set())
+    monkeypatch.setattr(storage, "_sha256", lambda path: pytest.fail(f"{path} hashed again"))
+    monkeypatch.setattr(shards, "_count", lambda path, suffix: pytest.fail(f"{path} counted again"))
+    assert run(workspace) == 0
+    assert snapshot(workspace / "outputs") == before
+
+
 def test_editing_one_model_reruns_only_that_model_and_the_dataset_report(workspace):
     run(workspace)
     before = snapshot(workspace / "outputs")

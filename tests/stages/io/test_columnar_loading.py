@@ -1,0 +1,136 @@
+"""The Arrow fast path of B1 / B2 gives exactly what the per-row loader gives: same rows, same rejects (file, line,
+reason) in the same order, whatever mix of blocks it takes and leaves."""
+import json
+
+import pyarrow as pa
+import pytest
+
+from stages import get_kind, load_predictions, load_questions
+from stages.core.records import as_columns
+from stages.io import jsonl_blocks
+from stages.io.columnar_loading import prediction_block, question_block
+from stages.io.jsonl_blocks import iter_line_blocks
+from stages.kinds.qa import OpenQA
+
+QA = get_kind("qa")
+NO_FIELDS = {"id_field": None, "question_field": None, "gold_field": None, "prediction_field": None}
+
+
+class RowByRowQA(OpenQA):
+    """The qa kind with the fast path turned off: the reference the fast path must reproduce."""
+
+    columnar_loading = False
+
+
+ROW_BY_ROW = RowByRowQA()
+
+
+@pytest.fixture(autouse=True)
+def small_blocks(monkeypatch):
+    """Blocks of a few hundred bytes, so one small file mixes fast and per-row blocks."""
+    monkeypatch.setattr(jsonl_blocks, "FIRST_BLOCK_BYTES", 300)
+    monkeypatch.setattr(jsonl_blocks, "BLOCK_BYTES", 300)
+
+
+def _write(path, rows):
+    path.write_bytes(b"".join(row if isinstance(row, bytes) else json.dumps(row, ensure_ascii=False).encode() + b"\n"
+                              for row in rows))
+    return path
+
+
+def _same_as_row_by_row(fast, slow):
+    assert isinstance(fast.columns, pa.Table)
+    assert as_columns(fast.columns) == {name: values for name, values in slow.columns.items()}
+    assert fast.rejects == slow.rejects
+    assert fast.counts() == slow.counts()
+
+
+QUESTIONS = [
+    {"id": "q1", "question": "Who\u00a0wrote it?", "answers": [{"text": "Ann", "answer_start": 0}, {"text": "ann"}]},
+    {"id": 2, "question": "全角，标点。", "answer": "北京\u3000市"},
+    {"id": "q3", "question": "x", "answers": ["  ", "Paris", ""]},
+    {"id": "q4", "query": "only a query", "answers": ["a\u2028b"]},
+    {"id": "q5", "question": "", "answers": ["the end"]},
+]
+
+
+CLEAN_QUESTIONS = [
+    {"id": "c1", "question": "Who\u00a0wrote it?", "answers": [{"text": "Ann", "answer_start": 0}, {"text": "ann"}]},
+    {"id": "c2", "question": "全角，标点。", "answers": [{"text": "北京\u3000市"}]},
+    {"id": "c3", "question": "x", "answers": [{"text": "  "}, {"text": "Paris"}, {"text": ""}]},
+    {"id": "c4", "question": None, "answers": [{"text": "a\u2028b"}]},
+    {"id": "c5", "question": "", "answers": [{"text": "the end"}]},
+]
+
+
+def test_clean_blocks_take_the_fast_path(tmp_path):
+    path = _write(tmp_path / "q.jsonl", CLEAN_QUESTIONS)
+    blocks = list(iter_line_blocks(path))
+    assert blocks and all(question_block(block, NO_FIELDS) is not None for block in blocks)
+    _same_as_row_by_row(load_questions(path, QA, NO_FIELDS), load_questions(path, ROW_BY_ROW, NO_FIELDS))
+
+
+def test_malformed_lines_nested_golds_duplicates_and_odd_types_mid_file(tmp_path):
+    rows = [*QUESTIONS,
+            b'{"id": "bad", "answers": \n',  # malformed line mid-file
+            {"id": "q6", "answers": {"spans": ["New", "York"]}},  # DROP-style nested gold
+            {"id": "q7", "original_row": {"标准答案": "是"}, "answer": "no"},  # seed 002: original_row first
+            {"id": "q1", "question": "dup of the first", "answers": ["z"]},  # duplicate across blocks
+            {"question": "no id", "answers": ["x"]},
+            {"id": "q9", "answers": []},
+            {"id": 10.0, "answers": [3, "4"]},  # float id, numbers in golds
+            ["not", "an", "object"],
+            b'{"id": "q11", "answers": ["\xff"]}\n',  # undecodable bytes
+            b"\n   \n",
+            *({"id": f"tail{i}", "question": "q", "answers": [f"a{i}"]} for i in range(30)),
+            {"id": "tail3", "question": "dup inside a clean block", "answers": ["b"]}]
+    path = _write(tmp_path / "q.jsonl", rows)
+    fast = load_questions(path, QA, NO_FIELDS)
+    _same_as_row_by_row(fast, load_questions(path, ROW_BY_ROW, NO_FIELDS))
+    assert any(question_block(block, NO_FIELDS) is not None for block in iter_line_blocks(path))
+    assert [reject.line for reject in fast.rejects] == sorted(reject.line for reject in fast.rejects)
+    reasons = {reject.line: reject.reason for reject in fast.rejects}
+    assert reasons[6].startswith("malformed JSON") and reasons[9] == "duplicate id 'q1' (first seen at line 1)"
+
+
+@pytest.mark.parametrize("rows", [range(0, 4), range(3, 11), range(20, 60)])
+def test_a_shard_of_the_file_loads_the_same_either_way(tmp_path, rows):
+    lines = [*QUESTIONS, b"{broken\n", *({"id": f"r{i}", "answers": [f"a {i}"]} for i in range(40))]
+    path = _write(tmp_path / "q.jsonl", lines)
+    _same_as_row_by_row(load_questions(path, QA, NO_FIELDS, rows), load_questions(path, ROW_BY_ROW, NO_FIELDS, rows))
+
+
+def test_explicit_fields_and_line_ids(tmp_path):
+    rows = [{"key": f"k{i}", "ask": f"q {i}", "gold": {"text": f"g{i}"} if i % 7 == 0 else [f"g{i}"]} for i in range(30)]
+    path = _write(tmp_path / "q.jsonl", rows)
+    for fields in ({**NO_FIELDS, "id_field": "key", "question_field": "ask", "gold_field": "gold"},
+                   {**NO_FIELDS, "id_field": "@line", "gold_field": "gold"}):
+        _same_as_row_by_row(load_questions(path, QA, fields), load_questions(path, ROW_BY_ROW, fields))
+
+
+PREDICTIONS = [
+    {"id": "q1", "prediction": "Ann", "confidence": 0.9},
+    {"id": 2, "prediction": "", "confidence": 1},
+    {"id": "q3", "final_answer": "Paris"},
+    {"id": "q4", "prediction": None, "answer": "from the answer field"},
+    {"id": "q5", "prediction": "\u3000the\u00a0end！"},
+]
+
+
+def test_predictions_either_way(tmp_path):
+    clean = _write(tmp_path / "clean.jsonl", [{**row, "id": str(row["id"])} for row in PREDICTIONS]
+                   + [{"id": f"p{i}", "prediction": f"x{i}"} for i in range(20)])
+    assert all(prediction_block(block, NO_FIELDS) is not None for block in iter_line_blocks(clean))
+    mixed = _write(tmp_path / "mixed.jsonl", [
+        *PREDICTIONS,
+        {"id": "n1", "prediction": 42},  # a number: text "42"
+        {"id": "n2", "prediction": ["a list"]},
+        {"id": "n3", "confidence": 0.5},
+        {"id": "n4", "prediction": "p", "confidence": 1.5},
+        {"id": "n5", "prediction": "p", "confidence": "0.25"},
+        {"id": "q1", "prediction": "duplicate"},
+        b'{"id": "n6", "prediction": "unterminated\n',
+        *({"id": f"p{i}", "prediction": f"x{i}"} for i in range(20))])
+    for path in (clean, mixed):
+        _same_as_row_by_row(load_predictions(path, NO_FIELDS, None, QA), load_predictions(path, NO_FIELDS, None,
+                                                                                         ROW_BY_ROW))

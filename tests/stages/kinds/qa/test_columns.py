@@ -1,0 +1,71 @@
+"""Open QA on Arrow tables gives the per-row functions' values exactly (EM, F1, best gold, label, mode)."""
+import random
+
+import pyarrow as pa
+import pytest
+
+from stages.kinds.qa import OpenQA, match_normalized, token_f1
+from stages.kinds.qa.columns import match_table, normalize_table, token_f1_pairs
+from stages.text.normalize import NORMALIZERS, choose_mode
+
+QA = OpenQA()
+WORDS = ["a", "b", "c", "denver", "broncos", "the", "paris", "x", "北", "京"]
+
+
+def _random_text(rng):
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 5)))
+
+
+def test_token_f1_pairs_equals_token_f1_with_repeats_and_empties():
+    rng = random.Random(4)
+    pairs = [(_random_text(rng), _random_text(rng)) for _ in range(3000)] + [("", ""), ("a a a", "a"), ("a", "a a")]
+    predictions, golds = zip(*pairs)
+    got = token_f1_pairs(pa.array(predictions), pa.array(golds))
+    assert list(got) == [token_f1(p, g) for p, g in pairs]
+
+
+def _joined(rng, rows):
+    golds = [[_random_text(rng).title() + rng.choice(["", "!", "."]) for _ in range(rng.randint(1, 4))]
+             for _ in range(rows)]
+    for row in rng.sample(range(rows), rows // 10):
+        golds[row].append(golds[row][0])  # a repeated gold
+    predictions = [None if rng.random() < 0.05 else rng.choice([*golds[i], _random_text(rng), "", "The"])
+                   for i in range(rows)]
+    questions = [rng.choice(["What?", "哪里？", None]) for _ in range(rows)]
+    return pa.table({"id": [f"q{i}" for i in range(rows)], "question": questions, "golds": golds,
+                     "prediction": predictions})
+
+
+@pytest.mark.parametrize("mode", ["auto", "squad", "hotpot", "cjk", "cmrc"])
+def test_normalize_and_match_tables_equal_the_per_row_path(mode):
+    joined = _joined(random.Random(mode), 2000)
+    normalized = normalize_table(joined, mode)
+    rows = joined.to_pylist()
+    modes = [choose_mode(row["golds"], row["question"]) if mode == "auto" else mode for row in rows]
+    assert normalized.column("mode").to_pylist() == modes
+    expected_predictions = [None if row["prediction"] is None else NORMALIZERS[m](row["prediction"])
+                            for row, m in zip(rows, modes)]
+    expected_golds = [[NORMALIZERS[m](gold) for gold in row["golds"]] for row, m in zip(rows, modes)]
+    assert normalized.column("prediction_norm").to_pylist() == expected_predictions
+    assert normalized.column("golds_norm").to_pylist() == expected_golds
+
+    matched = match_table(normalized, 0.5)
+    for index, (m, prediction, golds) in enumerate(zip(modes, expected_predictions, expected_golds)):
+        row = {name: matched.column(name)[index].as_py() for name in matched.column_names}
+        if prediction is None:
+            assert (row["exact_match"], row["f1"], row["best_gold"], row["label"]) == (0.0, 0.0, None, "missing")
+            continue
+        em, f1, best = match_normalized(prediction, golds, m)
+        label = "correct" if em else "partial" if f1 >= 0.5 else "wrong"
+        assert (row["exact_match"], row["f1"], row["best_gold"], row["label"]) == (em, f1, best, label)
+
+
+def test_score_sums_what_match_found():
+    joined = _joined(random.Random(7), 500)
+    normalized, _ = QA.normalize(joined, {"mode": "squad"})
+    matched, info = QA.match(normalized, {"partial_f1_threshold": 0.5})
+    scored, metrics = QA.score(matched, {})
+    assert scored.column_names == ["id", "exact_match", "f1"]
+    assert metrics["rows"] == 500 and sum(info["labels"].values()) == 500
+    assert metrics["f1"] == pytest.approx(sum(matched.column("f1").to_pylist()) / 500, abs=1e-12)
+    assert metrics["labels"] == info["labels"]
