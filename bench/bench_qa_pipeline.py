@@ -1,12 +1,17 @@
-"""B1–B6 on a generated N-row QA dataset: per-stage time, peak RSS, rows/s, beside the official SQuAD logic.
+"""B1–B6 on a generated N-row QA dataset: per-stage time, peak RSS, rows/s, beside the official SQuAD logic run on
+the same files in this process; then the fact_verification and multiple_choice kinds at the same size.
 
-Usage: python bench/bench_qa_pipeline.py [--rows 1000000]
+Usage: python bench/bench_qa_pipeline.py [--rows 1000000] [--repeat 2] [--no-kinds]
+
+Each evalpipe run is a fresh `python -m pipeline run` (startup, Luigi, every artifact written); its peak RSS is that
+process's own (os.wait4). The "nothing changed" rerun is the same command again, with Python's bytecode cache on as in
+an installed package.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
 import subprocess
 import sys
 import tempfile
@@ -14,10 +19,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kinds_data import write_cmmlu_dataset, write_fever_dataset  # noqa: E402
 from official_squad import exact_match_score, f1_score  # noqa: E402
 from qa_data import write_dataset  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+STAGES = ("B1", "B2", "B3", "B4", "B5", "B6")
 
 
 def reference_scoring(folder: Path) -> tuple[float, float, float]:
@@ -41,42 +48,87 @@ def reference_scoring(folder: Path) -> tuple[float, float, float]:
     return time.perf_counter() - started, em / total, f1 / total
 
 
+def run_pipeline(inputs: Path, outputs: Path) -> tuple[float, float]:
+    """One `evalpipe run` in a fresh process: (wall seconds, that process's peak RSS in MiB)."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",
+                                str(outputs)], cwd=ROOT, stdout=subprocess.DEVNULL, env=environment)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"evalpipe run on {inputs} failed (exit {os.waitstatus_to_exitcode(status)})")
+    return wall, usage.ru_maxrss / 1024
+
+
+def stage_seconds(outputs: Path) -> dict[str, float]:
+    """Seconds per stage, summed over shards and models, from the artifacts' headers."""
+    seconds: dict[str, float] = {}
+    for path in outputs.rglob("B*_*.json"):
+        header = json.loads(path.read_text(encoding="utf-8")).get("header", {})
+        if "timings" in header:
+            seconds[header["stage"]] = seconds.get(header["stage"], 0.0) + header["timings"]["seconds"]
+    return seconds
+
+
+def qa_round(inputs: Path, outputs: Path, rows: int) -> dict:
+    """evalpipe end to end, a rerun with nothing changed, and the official logic, on the same files."""
+    wall, peak = run_pipeline(inputs, outputs)
+    noop, _ = run_pipeline(inputs, outputs)
+    metrics = json.loads((outputs / "bench_qa/model/B5_component_scores.json").read_text())["metrics"]
+    reference_seconds, reference_em, reference_f1 = reference_scoring(inputs / "bench_qa")
+    return {"wall": wall, "peak": peak, "noop": noop, "stages": stage_seconds(outputs), "em": metrics["exact_match"],
+            "f1": metrics["f1"], "reference": reference_seconds, "reference_em": reference_em,
+            "reference_f1": reference_f1, "rows": rows}
+
+
+def print_qa(rounds: list[dict]) -> None:
+    rows = rounds[0]["rows"]
+    print(f"rows: {rows:,}\n")
+    print("| stage | " + " | ".join(f"run {i + 1} s" for i in range(len(rounds))) + " | rows/s (last run) |")
+    print("|---|" + "---|" * (len(rounds) + 1))
+    for stage in STAGES:
+        seconds = [r["stages"].get(stage, 0.0) for r in rounds]
+        print(f"| {stage} | " + " | ".join(f"{s:.2f}" for s in seconds) + f" | {rows / max(seconds[-1], 1e-9):,.0f} |")
+    print("\n| run | evalpipe B1–B6 s | official SQuAD logic s | speed-up (official / evalpipe) | evalpipe rows/s "
+          "| peak RSS MiB | rerun, nothing changed s | EM evalpipe / official | F1 evalpipe / official |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for i, r in enumerate(rounds, start=1):
+        print(f"| {i} | {r['wall']:.1f} | {r['reference']:.1f} | {r['reference'] / r['wall']:.2f} | "
+              f"{rows / r['wall']:,.0f} | {r['peak']:,.0f} | {r['noop']:.2f} | {r['em']:.12f} / {r['reference_em']:.12f} "
+              f"| {r['f1']:.12f} / {r['reference_f1']:.12f} |")
+
+
+def kinds_table(tmp: Path, rows: int) -> None:
+    """fact_verification (FEVER) and multiple_choice (CMMLU) at `rows` rows: wall, rows/s, peak RSS, headline."""
+    print("\n| kind (data) | rows | evalpipe B1–B6 s | rows/s | peak RSS MiB | "
+          + " | ".join(f"{stage} s" for stage in STAGES) + " | headline |")
+    print("|---|---|---|---|---|" + "---|" * len(STAGES) + "---|")
+    for kind, data, write, metric in (("fact_verification", "FEVER", write_fever_dataset, "accuracy"),
+                                      ("multiple_choice", "CMMLU", write_cmmlu_dataset, "accuracy")):
+        inputs, outputs = tmp / kind / "inputs", tmp / kind / "outputs"
+        write(inputs / kind, rows)
+        wall, peak = run_pipeline(inputs, outputs)
+        seconds = stage_seconds(outputs)
+        model = next(p.parent.name for p in (outputs / kind).glob("*/B5_component_scores.json"))
+        value = json.loads((outputs / kind / model / "B5_component_scores.json").read_text())["metrics"][metric]
+        print(f"| {kind} ({data}) | {rows:,} | {wall:.1f} | {rows / wall:,.0f} | {peak:,.0f} | "
+              + " | ".join(f"{seconds.get(stage, 0.0):.2f}" for stage in STAGES) + f" | {metric} {value:.4f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=2, help="end-to-end QA rounds, each on fresh outputs")
+    parser.add_argument("--no-kinds", action="store_true", help="skip the fact_verification / multiple_choice runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        inputs, outputs = Path(tmp) / "inputs", Path(tmp) / "outputs"
+        inputs = Path(tmp) / "inputs"
         write_dataset(inputs / "bench_qa", args.rows)
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs", str(outputs)],
-                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        wall = time.perf_counter() - started
-        peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs", str(outputs)],
-                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        noop = time.perf_counter() - started
-        stage_seconds = {}
-        for path in sorted(outputs.rglob("B*_*.json")):
-            header = json.loads(path.read_text(encoding="utf-8")).get("header", {})
-            if "timings" in header:
-                stage_seconds[header["stage"]] = header["timings"]["seconds"]
-        metrics = json.loads((outputs / "bench_qa/model/B5_component_scores.json").read_text())["metrics"]
-        reference_seconds, reference_em, reference_f1 = reference_scoring(inputs / "bench_qa")
-
-    print(f"rows: {args.rows:,}")
-    print("| stage | seconds |\n|---|---|")
-    for stage, seconds in stage_seconds.items():
-        print(f"| {stage} | {seconds:.2f} |")
-    print("\n| what | evalpipe B1–B6 (subprocess) | official SQuAD logic (in process) |\n|---|---|---|")
-    print(f"| wall seconds | {wall:.1f} | {reference_seconds:.1f} |")
-    print(f"| rows/s | {args.rows / wall:,.0f} | {args.rows / reference_seconds:,.0f} |")
-    print(f"| ratio (evalpipe time / reference time) | {wall / reference_seconds:.2f} | 1.00 |")
-    print(f"| peak RSS MiB | {peak_mib:,.0f} | – |")
-    print(f"| EM | {metrics['exact_match']:.12f} | {reference_em:.12f} |")
-    print(f"| F1 | {metrics['f1']:.12f} | {reference_f1:.12f} |")
-    print(f"| second run, nothing changed (s) | {noop:.2f} | – |")
+        rounds = [qa_round(inputs, Path(tmp) / f"outputs{i}", args.rows) for i in range(args.repeat)]
+        print_qa(rounds)
+        if not args.no_kinds:
+            kinds_table(Path(tmp), args.rows)
 
 
 if __name__ == "__main__":

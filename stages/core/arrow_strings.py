@@ -16,7 +16,7 @@ ByteRanges = tuple[tuple[int, int], ...]
 @cache
 def python_space_class() -> str:
     """An RE2 character class of every character str.isspace() is true for."""
-    spaces = (chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace())
+    spaces = [char for char in map(chr, range(sys.maxunicode + 1)) if char.isspace()]
     return "[" + "".join(f"\\x{{{ord(char):x}}}" for char in spaces) + "]"
 
 

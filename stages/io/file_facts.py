@@ -16,7 +16,7 @@ import orjson
 T = TypeVar("T")
 SETTLED_SECONDS = 2.0
 _FACTS: dict[str, dict[str, Any]] = {}
-_KEEP: set[str] = set()
+_KEEP: list[set[str]] = []  # per open facts_kept_in: the keys of settled files whose facts go back to its store
 
 
 def _key(path: os.PathLike) -> str:
@@ -30,30 +30,30 @@ def file_fact(path: os.PathLike, name: str, compute: Callable[[], T]) -> T:
     facts = _FACTS.setdefault(key, {})
     if name not in facts:
         facts[name] = compute()
-        if time.time() - os.stat(path).st_mtime > SETTLED_SECONDS:
-            _KEEP.add(key)
+    if _KEEP and time.time() - os.stat(path).st_mtime > SETTLED_SECONDS:
+        _KEEP[-1].add(key)
     return facts[name]
 
 
 @contextmanager
 def facts_kept_in(store: Path) -> Iterator[None]:
-    """Load remembered facts from `store` (a JSON file; unreadable means none) and write back the ones about files
-    still as they were, once the block ends."""
+    """Load remembered facts from `store` (a JSON file; unreadable means none); when the block ends, write back those
+    and the facts about settled files used inside it, for files still as they were (only into an existing folder)."""
     try:
         remembered = orjson.loads(store.read_bytes())
     except (OSError, orjson.JSONDecodeError):
         remembered = {}
-    if isinstance(remembered, dict):
-        for key, facts in remembered.items():
-            if isinstance(facts, dict):
-                _FACTS.setdefault(key, {}).update(facts)
-                _KEEP.add(key)
+    remembered = {key: facts for key, facts in remembered.items() if isinstance(facts, dict)} \
+        if isinstance(remembered, dict) else {}
+    for key, facts in remembered.items():
+        _FACTS.setdefault(key, {}).update(facts)
+    _KEEP.append(set(remembered))
     try:
         yield
     finally:
-        kept = {key: _FACTS[key] for key in sorted(_KEEP) if key in _FACTS and _still_there(key)}
-        if kept != remembered:
-            store.parent.mkdir(parents=True, exist_ok=True)
+        keys = _KEEP.pop()
+        kept = {key: _FACTS[key] for key in sorted(keys) if key in _FACTS and _still_there(key)}
+        if kept != remembered and store.parent.is_dir():
             temporary = store.with_name(f".{store.name}.{os.getpid()}.tmp")
             temporary.write_bytes(orjson.dumps(kept))
             os.replace(temporary, store)

@@ -68,7 +68,7 @@ def test_a_rerun_with_nothing_changed_reads_no_input(workspace, monkeypatch):
     assert run(workspace) == 0
     before = snapshot(workspace / "outputs")
     monkeypatch.setattr(file_facts, "_FACTS", {})  # as in a new process
-    monkeypatch.setattr(file_facts, "_KEEP", set())
+    monkeypatch.setattr(file_facts, "_KEEP", [])
     monkeypatch.setattr(storage, "_sha256", lambda path: pytest.fail(f"{path} hashed again"))
     monkeypatch.setattr(shards, "_count", lambda path, suffix: pytest.fail(f"{path} counted again"))
     assert run(workspace) == 0

@@ -11,7 +11,7 @@ from stages.io.file_facts import facts_kept_in, file_fact
 def fresh_process(monkeypatch):
     """Each test starts as a new process would: nothing remembered."""
     monkeypatch.setattr(file_facts, "_FACTS", {})
-    monkeypatch.setattr(file_facts, "_KEEP", set())
+    monkeypatch.setattr(file_facts, "_KEEP", [])
 
 
 def _settled(path, seconds_ago=60):
@@ -21,7 +21,6 @@ def _settled(path, seconds_ago=60):
 
 def _new_process():
     file_facts._FACTS.clear()
-    file_facts._KEEP.clear()
 
 
 def test_a_fact_is_computed_once_per_version_of_the_file(tmp_path):
@@ -37,7 +36,7 @@ def test_a_fact_is_computed_once_per_version_of_the_file(tmp_path):
 
 
 def test_facts_of_settled_files_outlive_the_run_and_a_changed_file_is_read_again(tmp_path):
-    store, path = tmp_path / "outputs" / ".facts.json", tmp_path / "data.jsonl"
+    store, path = tmp_path / ".facts.json", tmp_path / "data.jsonl"
     path.write_text("aaaa\n")
     _settled(path)
     with facts_kept_in(store):
@@ -73,3 +72,12 @@ def test_an_unreadable_store_means_nothing_remembered(tmp_path):
     path.write_text("x\n")
     with facts_kept_in(store):
         assert file_fact(path, "text", path.read_text) == "x\n"
+
+
+def test_nothing_is_written_where_the_folder_is_not(tmp_path):
+    path = tmp_path / "data.jsonl"
+    path.write_text("x\n")
+    _settled(path)
+    with facts_kept_in(tmp_path / "outputs" / ".facts.json"):
+        file_fact(path, "text", path.read_text)
+    assert not (tmp_path / "outputs").exists()
