@@ -17,7 +17,7 @@ from stages import (
     render_html_report,
     render_report,
 )
-from stages.core.records import Columns
+from stages.core.records import Columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table, write_json_atomic
@@ -29,7 +29,7 @@ from stages.report.intervals import uncertainty
 
 from .fingerprint import code_version, fingerprint
 from .task_base import StageResult, StageTask
-from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, columns_of
+from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, columns_of, stage_rows
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -147,8 +147,7 @@ class B6Report(KindStage):
         parts, offset = [], 0
         for shard in range(shards):
             b1 = self._task(B1Questions, shard).artifact_path()
-            matched = {model: read_columns(self._task(B4Match, shard, model).artifact_path())
-                       for model in self.requires()}
+            matched = {model: stage_rows(self._task(B4Match, shard, model)) for model in self.requires()}
             chosen, views, not_right = choose_items(kind, matched, max(1, NOT_RIGHT_CAP // shards),
                                                     max(1, SAMPLE_CAP // shards))
             chosen_rows = _rows_at(read_table(b1), chosen)
@@ -161,7 +160,7 @@ class B6Report(KindStage):
                 set_aside += [{"where": model, **r} for r in predictions[model][shard].get("rejects", [])]
                 values = scores_of.get(model, [])
                 scores[model] = [values[offset + i] if offset + i < len(values) else None for i in chosen]
-            rows_in_shard = len(next(iter(matched.values()))["id"])
+            rows_in_shard = column_length(next(iter(matched.values())))
             parts.append(explorer_items(ids, chosen_rows.get("question") or [None] * len(ids),
                                         chosen_rows.get("golds") or [None] * len(ids), texts, views, scores,
                                         rows_in_shard, not_right, set_aside))

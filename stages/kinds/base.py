@@ -32,6 +32,7 @@ class Kind:
     shardable: ClassVar[bool] = False  # B1–B5 may run per row range (shard_rows); B6 adds the shards' score_stats
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
+    status_column: ClassVar[str | None] = None  # a B4 column holding item_view's status, read without whole rows
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         """B1: the items to score with their ground truth (those at `rows` positions, for a shard)."""

@@ -104,6 +104,7 @@ class NumericAnswers(Kind):
         "zh": "请只用一个数字回答（有单位时带上单位）。\n\n问题：{question}\n答案：",
     }
     shardable = True
+    status_column = "label"
     param_rules = {
         "number_choice": one_of(*NUMBER_CHOICES), "abs_tol": at_least(0), "rel_tol": at_least(0),
         "numeric_weight": within(0, 1), "correct_threshold": within(0, 1), "partial_threshold": within(0, 1),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.records import Columns
+from ..core.records import Rows, column_length
 from ..kinds import Kind
 
 NOT_RIGHT_CAP = 300  # items some model did not get right, per dataset
@@ -23,20 +23,37 @@ def display_text(value: Any) -> str:
     return text if len(text) <= TEXT_CAP else text[:TEXT_CAP] + "…"
 
 
-def choose_items(kind: Kind, matched: dict[str, Columns], not_right_cap: int = NOT_RIGHT_CAP,
+def choose_items(kind: Kind, matched: dict[str, Rows], not_right_cap: int = NOT_RIGHT_CAP,
                  sample_cap: int = SAMPLE_CAP) -> tuple[list[int], dict[str, list[tuple[str, str]]], int]:
     """(chosen row positions in question order, each model's (status, reading) per chosen row, rows some model did
-    not get right). B4 rows of every model are aligned with the questions."""
-    names = {model: list(columns) for model, columns in matched.items()}
-    views = {model: [kind.item_view(dict(zip(names[model], values))) for values in zip(*columns.values())]
-             for model, columns in matched.items()}
-    rows = len(next(iter(views.values()), []))
-    not_right = [i for i in range(rows) if any(view[i][0] != "correct" for view in views.values())]
-    flagged = set(not_right)
-    right = [i for i in range(rows) if i not in flagged]
+    not get right). B4 rows of every model (Python columns or Arrow tables) are aligned with the questions; only the
+    chosen rows are viewed whole."""
+    import numpy as np
+
+    statuses = [np.asarray(_statuses(kind, rows), dtype=object) for rows in matched.values()]
+    flags = np.logical_or.reduce([status != "correct" for status in statuses]) if statuses else np.zeros(0, bool)
+    not_right, right = np.flatnonzero(flags).tolist(), np.flatnonzero(~flags).tolist()
     step = max(1, -(-len(right) // sample_cap)) if right else 1
     chosen = sorted(not_right[:not_right_cap] + right[::step][:sample_cap])
-    return chosen, {model: [view[i] for i in chosen] for model, view in views.items()}, len(not_right)
+    views = {model: [kind.item_view(row) for row in _rows_at(rows, chosen)] for model, rows in matched.items()}
+    return chosen, views, len(not_right)
+
+
+def _statuses(kind: Kind, rows: Rows) -> list[str]:
+    """item_view's status of every row: the kind's status column as it is, else item_view row by row."""
+    names = list(rows) if isinstance(rows, dict) else rows.column_names
+    if kind.status_column in names:
+        return rows[kind.status_column] if isinstance(rows, dict) else rows.column(kind.status_column).to_pylist()
+    return [status for status, _ in (kind.item_view(row) for row in _rows_at(rows, range(column_length(rows))))]
+
+
+def _rows_at(rows: Rows, positions: list[int] | range) -> list[dict[str, Any]]:
+    if not isinstance(rows, dict):
+        import pyarrow as pa
+
+        return rows.take(pa.array(list(positions), pa.int64())).to_pylist()
+    names = list(rows)
+    return [{name: rows[name][i] for name in names} for i in positions]
 
 
 def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predictions: dict[str, list[Any]],

@@ -29,6 +29,7 @@ class OpenQA(Kind):
     param_rules = {"mode": one_of("auto", *QA_MODES), "partial_f1_threshold": within(0, 1),
                    "shard_rows": at_least(1, integer=True)}
     shardable = True
+    status_column = "label"
     columnar_stages = True
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
