@@ -51,13 +51,16 @@ def reference_scoring(folder: Path) -> tuple[float, float, float]:
 def run_pipeline(inputs: Path, outputs: Path) -> tuple[float, float]:
     """One `evalpipe run` in a fresh process: (wall seconds, that process's peak RSS in MiB)."""
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
-    started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",
-                                str(outputs)], cwd=ROOT, stdout=subprocess.DEVNULL, env=environment)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"evalpipe run on {inputs} failed (exit {os.waitstatus_to_exitcode(status)})")
+    with tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",
+                                    str(outputs)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors, env=environment)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        if os.waitstatus_to_exitcode(status) != 0:
+            errors.seek(0)
+            raise SystemExit(f"evalpipe run on {inputs} failed (exit {os.waitstatus_to_exitcode(status)}):\n"
+                             + errors.read().decode(errors="replace"))
     return wall, usage.ru_maxrss / 1024
 
 

@@ -1,6 +1,7 @@
 """Registry of task kinds: each kind names its parameters and implements normalize → match → score → compare."""
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -130,6 +131,14 @@ def rank_models(metrics_by_model: dict[str, dict[str, Any]], metric: str) -> dic
 
 
 _KINDS: dict[str, Kind] = {}
+KIND_MODULES = {  # each kind's module, imported on first use; importing it registers the kind
+    "annotation": "stages.kinds.annotation",
+    "dialogue": "stages.kinds.dialogue",
+    "fact_verification": "stages.kinds.fact_verification",
+    "multiple_choice": "stages.kinds.multiple_choice",
+    "numeric": "stages.kinds.numeric",
+    "qa": "stages.kinds.qa",
+}
 
 
 def register_kind(name: str) -> Callable[[type[Kind]], type[Kind]]:
@@ -144,12 +153,14 @@ def register_kind(name: str) -> Callable[[type[Kind]], type[Kind]]:
 
 
 def get_kind(name: str) -> Kind:
-    """The registered kind called `name`."""
+    """The registered kind called `name` (its module imported the first time)."""
+    if name not in _KINDS and name in KIND_MODULES:
+        importlib.import_module(KIND_MODULES[name])
     try:
         return _KINDS[name]
     except KeyError:
-        raise UsageError(f"unknown kind {name!r} (known: {', '.join(sorted(_KINDS))})") from None
+        raise UsageError(f"unknown kind {name!r} (known: {', '.join(kind_names())})") from None
 
 
 def kind_names() -> list[str]:
-    return sorted(_KINDS)
+    return sorted({*KIND_MODULES, *_KINDS})
