@@ -1,6 +1,7 @@
-"""B1/B2 fast path: a JSON-lines block parsed by pyarrow.json, its fields resolved and checked on whole columns.
-It only takes a block it can read exactly as the per-row loader would and where every row is accepted; any other block
-(a malformed line, mixed types, nested or odd gold forms, a row to set aside) returns None and goes row by row."""
+"""B1/B2 fast path: a JSON-lines block parsed by pyarrow.json (or a Parquet table), its fields resolved and checked on
+whole columns. It only takes records it can read exactly as the per-row loader would and where every row is accepted;
+anything else (a malformed line, mixed types, nested or odd gold forms, a row to set aside) returns None and goes row
+by row."""
 from __future__ import annotations
 
 import io
@@ -50,10 +51,13 @@ def parse_block(block: LineBlock) -> pa.Table | None:
 
 
 def _column(table: pa.Table, name: str | None) -> pa.Array | None:
-    """A top-level column as one array; None when absent or when the name is a dotted path."""
+    """A top-level column as one array (large strings as strings); None when absent or when the name is a dotted path."""
+    import pyarrow as pa
+
     if not name or "." in name or name not in table.column_names:
         return None
-    return table.column(name).combine_chunks()
+    column = table.column(name).combine_chunks()
+    return column.cast(pa.string()) if pa.types.is_large_string(column.type) else column
 
 
 def _missing(array: pa.Array) -> pa.Array | None:
@@ -150,20 +154,30 @@ def _as_text_lists(column: pa.Array) -> pa.Array | None:
     return pa.ListArray.from_arrays(list_offsets(pa.array(lengths)), items.filter(kept))
 
 
-def _line_numbers(block: LineBlock) -> pa.Array:
+def _line_numbers(first_line: int, count: int) -> pa.Array:
     import numpy as np
     import pyarrow as pa
 
-    return pa.array(np.arange(block.first_line, block.first_line + block.records, dtype=np.int64))
+    return pa.array(np.arange(first_line, first_line + count, dtype=np.int64))
 
 
 def question_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table | None:
     """A block of question records as (id, line, question, golds), or None when it must go row by row."""
+    table = parse_block(block)
+    return None if table is None else question_rows(table, fields, block.first_line)
+
+
+def prediction_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table | None:
+    """A block of prediction records as (id, line, prediction, confidence), or None when it must go row by row."""
+    table = parse_block(block)
+    return None if table is None else prediction_rows(table, fields, block.first_line)
+
+
+def question_rows(table: pa.Table, fields: dict[str, str | None], first_line: int) -> pa.Table | None:
+    """Question records (their first at `first_line`) as (id, line, question, golds), or None when they must go row
+    by row."""
     import pyarrow as pa
 
-    table = parse_block(block)
-    if table is None:
-        return None
     question_field = fields.get("question_field")
     if question_field and "." in question_field:
         return None
@@ -171,17 +185,15 @@ def question_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table 
     question = _first_present(table, (question_field,) if question_field else QUESTION_FIELDS)
     if ids is None or golds is None or question is None:
         return None
-    return pa.table([ids, _line_numbers(block), question, golds], schema=question_schema())
+    return pa.table([ids, _line_numbers(first_line, table.num_rows), question, golds], schema=question_schema())
 
 
-def prediction_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table | None:
-    """A block of prediction records as (id, line, prediction, confidence), or None when it must go row by row."""
+def prediction_rows(table: pa.Table, fields: dict[str, str | None], first_line: int) -> pa.Table | None:
+    """Prediction records (their first at `first_line`) as (id, line, prediction, confidence), or None when they must
+    go row by row."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    table = parse_block(block)
-    if table is None:
-        return None
     ids = _record_ids(table, fields)
     field = fields.get("prediction_field")
     prediction = pa.nulls(table.num_rows, pa.string())
@@ -197,7 +209,8 @@ def prediction_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Tabl
     confidence = _confidence(table)
     if ids is None or prediction.null_count or confidence is None:
         return None
-    return pa.table([ids, _line_numbers(block), prediction, confidence], schema=prediction_schema())
+    return pa.table([ids, _line_numbers(first_line, table.num_rows), prediction, confidence],
+                    schema=prediction_schema())
 
 
 def _confidence(table: pa.Table) -> pa.Array | None:

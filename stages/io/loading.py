@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.progress import track
 from ..core.records import Columns, LoadResult, Reject
-from .columnar_loading import prediction_block, prediction_schema, question_block, question_schema
+from .columnar_loading import (
+    prediction_block,
+    prediction_rows,
+    prediction_schema,
+    question_block,
+    question_rows,
+    question_schema,
+)
 from .fields import (
     LINE_ID,
     PREDICTION_FIELDS,
@@ -21,6 +28,7 @@ from .fields import (
 )
 from .jsonl_blocks import iter_line_blocks
 from .readers import Record, decode_jsonl_line, iter_records
+from .storage import open_binary
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -117,8 +125,29 @@ def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast_
     return result
 
 
-def _without_duplicate_ids(table: pa.Table, source: str) -> tuple[pa.Table, list[Reject]]:
-    """The table without rows whose id an earlier row has, and a reject for each of those."""
+def _load_parquet_table(path: Path, rows: range | None, fast_rows: Callable) -> LoadResult | None:
+    """A Parquet file (its rows at `rows` positions, or all) through `fast_rows` as one table, or None when the file
+    is unreadable or some row must go row by row (the per-row loader then reads the whole file)."""
+    import pyarrow.parquet as pq
+
+    try:
+        with open_binary(path) as handle:
+            table = pq.read_table(handle)
+    except Exception:  # noqa: BLE001  (the per-row loader turns a broken file into one reject)
+        return None
+    first = 0 if rows is None else min(rows.start, table.num_rows)
+    table = table.slice(first, table.num_rows if rows is None else len(rows))
+    fast = fast_rows(table, first_line=first + 1)
+    if fast is None:
+        return None
+    fast, duplicates = _without_duplicate_ids(fast, str(path), location="row {line}")
+    return LoadResult(columns=fast, rejects=duplicates, input_rows=table.num_rows)
+
+
+def _without_duplicate_ids(table: pa.Table, source: str,
+                           location: str | None = None) -> tuple[pa.Table, list[Reject]]:
+    """The table without rows whose id an earlier row has, and a reject for each of those (`location`, a format with
+    {line}, where the per-row reader gives one)."""
     import pyarrow.compute as pc
 
     ids = table.column("id")
@@ -130,13 +159,14 @@ def _without_duplicate_ids(table: pa.Table, source: str) -> tuple[pa.Table, list
         seen = first_line.setdefault(row_id, line)
         keep.append(seen == line)
         if seen != line:
-            rejects.append(Reject(source, line, f"duplicate id {row_id!r} (first seen at line {seen})"))
+            rejects.append(Reject(source, line, f"duplicate id {row_id!r} (first seen at line {seen})",
+                                  None if location is None else location.format(line=line)))
     return table.filter(keep), rejects
 
 
-def _columnar(path: Path, kind: object | None) -> bool:
-    """The Arrow fast path applies: a JSON-lines file, and a kind (if any) that reads no fields of its own."""
-    return path.suffix.lower() == ".jsonl" and (kind is None or getattr(kind, "columnar_loading", False))
+def _columnar(kind: object | None) -> bool:
+    """The Arrow fast path applies to the kind: none, or one that reads no fields of its own."""
+    return kind is None or getattr(kind, "columnar_loading", False)
 
 
 def _row_id(record: Any, line: int | None, position: int, fields: dict[str, str | None]) -> tuple[str | None, Any]:
@@ -153,8 +183,13 @@ def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], r
     """Questions with their gold answers (at `rows` positions, or all); rows without id or gold, duplicates and
     unreadable rows are set aside."""
     build_row = partial(_question_row, kind=kind, fields=fields)
-    if _columnar(path, kind):
+    suffix = path.suffix.lower()
+    if _columnar(kind) and suffix == ".jsonl":
         return _load_jsonl_table(path, build_row, rows, partial(question_block, fields=fields), question_schema())
+    if _columnar(kind) and suffix == ".parquet":
+        loaded = _load_parquet_table(path, rows, partial(question_rows, fields=fields))
+        if loaded is not None:
+            return loaded
     return _load_columns(path, build_row, rows, ("question", "golds"), kind.question_columns)
 
 
@@ -185,8 +220,13 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
     """One model's predictions (at `rows` positions, or all), with the kind's extra fields; rows without id or
     prediction, non-text predictions, wrong types and duplicates are set aside."""
     build_row = partial(_prediction_row, fields=fields, kind=kind)
-    if _columnar(path, kind):
+    suffix = path.suffix.lower()
+    if _columnar(kind) and suffix == ".jsonl":
         return _load_jsonl_table(path, build_row, rows, partial(prediction_block, fields=fields), prediction_schema())
+    if _columnar(kind) and suffix == ".parquet":
+        loaded = _load_parquet_table(path, rows, partial(prediction_rows, fields=fields))
+        if loaded is not None:
+            return loaded
     return _load_columns(path, build_row, rows, ("prediction", "confidence"),
                          kind.prediction_columns if kind is not None else ())
 

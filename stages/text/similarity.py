@@ -14,12 +14,13 @@ STOPWORDS = frozenset(
     "me us what which who whom whose how why when where than then there's it's".split()
 ) | frozenset("的 了 是 在 和 与 及 或 也 都 就 而 吗 呢 吧 啊 之 其 这 那 个 有".split())
 _TOKENS = re.compile(f"[{CJK_CHARACTERS}]|[^\\W{CJK_CHARACTERS}_]+")
+_PUNCTUATION = re.compile(r"[^\w\s]|_")
 
 
 def normalize_text(text: str) -> str:
     """NFKC, lowercase, punctuation to spaces, whitespace collapsed."""
     text = unicodedata.normalize("NFKC", text).lower()
-    return " ".join(re.sub(r"[^\w\s]|_", " ", text).split())
+    return " ".join(_PUNCTUATION.sub(" ", text).split())
 
 
 def tokens(text: str) -> list[str]:

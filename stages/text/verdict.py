@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 TRUE, FALSE, UNCERTAIN, UNPARSED = "T", "F", "uncertain", "unparsed"
 VERDICT_LABELS = (TRUE, FALSE, UNCERTAIN)
@@ -44,9 +45,13 @@ def strip_think(text: str) -> str:
 
 def normalize_verdict(text: object) -> str:
     """T, F or uncertain for a verdict in English or Chinese (FEVER labels too); 'unparsed' when none is found."""
-    if text is None:
-        return UNPARSED
-    cleaned = unicodedata.normalize("NFKC", strip_think(str(text))).lower().strip(_EDGE)
+    return UNPARSED if text is None else _verdict_of(str(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _verdict_of(text: str) -> str:
+    """normalize_verdict on text, remembered: labels and short replies repeat across rows."""
+    cleaned = unicodedata.normalize("NFKC", strip_think(text)).lower().strip(_EDGE)
     cleaned = " ".join(cleaned.split())
     if not cleaned:
         return UNPARSED

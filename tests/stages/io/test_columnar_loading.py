@@ -134,3 +134,26 @@ def test_predictions_either_way(tmp_path):
     for path in (clean, mixed):
         _same_as_row_by_row(load_predictions(path, NO_FIELDS, None, QA), load_predictions(path, NO_FIELDS, None,
                                                                                          ROW_BY_ROW))
+
+
+def test_parquet_either_way(tmp_path):
+    import pyarrow.parquet as pq
+
+    clean = tmp_path / "clean.parquet"
+    pq.write_table(pa.table({"id": [f"c{i}" for i in range(50)] + ["c3"],
+                             "question": ["全角，标点。", None, "x\u00a0y", *(f"q{i}" for i in range(48))],
+                             "answers": [[f"a {i}", " "] for i in range(51)]}), clean)
+    for rows in (None, range(2, 30)):
+        _same_as_row_by_row(load_questions(clean, QA, NO_FIELDS, rows), load_questions(clean, ROW_BY_ROW, NO_FIELDS, rows))
+    assert load_questions(clean, QA, NO_FIELDS).rejects[0].location == "row 51"
+
+    odd = tmp_path / "odd.parquet"  # rows to set aside: the whole file goes row by row
+    pq.write_table(pa.table({"id": [1, 2, 3, 4], "answer": ["x", "", "y", None]}), odd)
+    fast, slow = load_questions(odd, QA, NO_FIELDS), load_questions(odd, ROW_BY_ROW, NO_FIELDS)
+    assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects and len(fast.rejects) == 2
+
+    predictions = tmp_path / "predictions.parquet"
+    pq.write_table(pa.table({"id": ["a", "b", "a"], "prediction": ["x", "", "z"], "confidence": [0.5, None, 1.0]}),
+                   predictions)
+    _same_as_row_by_row(load_predictions(predictions, NO_FIELDS, None, QA),
+                        load_predictions(predictions, NO_FIELDS, None, ROW_BY_ROW))
