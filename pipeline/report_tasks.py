@@ -17,7 +17,7 @@ from stages import (
     render_html_report,
     render_report,
 )
-from stages.core.records import Columns, column_length
+from stages.core.records import Columns, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table, write_json_atomic
@@ -29,7 +29,7 @@ from stages.report.intervals import uncertainty
 
 from .fingerprint import code_version, fingerprint
 from .task_base import StageResult, StageTask
-from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, columns_of, stage_rows
+from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -39,7 +39,7 @@ def _rows_at(table: Any, positions: list[int]) -> Columns:
     """The rows of an Arrow table at these positions, as columns."""
     import pyarrow as pa
 
-    return columns_of(table.take(pa.array(positions, pa.int64())))
+    return as_columns(table.take(pa.array(positions, pa.int64())))
 
 
 def _by_id(table: Any, ids: list[str], column: str) -> list[Any]:

@@ -11,9 +11,9 @@ from stages import (
     get_kind,
     join_predictions,
 )
-from stages.core.records import Columns, Rows, as_columns, column_length
+from stages.core.records import Rows, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
-from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
+from stages.io.artifacts import read_column, read_columns, read_table
 from stages.io.join import join_shard
 
 from .task_base import StageResult, StageTask
@@ -28,24 +28,12 @@ def _rows_param(task: StageTask) -> dict[str, Any]:
     return {} if rows is None else {"rows": [rows.start, rows.stop]}
 
 
-def columns_of(table: Any) -> Columns:
-    """An Arrow table's columns as Python lists."""
-    return {name: table.column(name).to_pylist() for name in table.column_names}
-
-
-def load_rows(task: StageTask) -> tuple[dict, dict]:
-    """A stage's artifact document and its rows as columns."""
-    path = task.artifact_path()
-    document = read_artifact_json(path)
-    return document, read_columns(path, document)
-
-
 def stage_rows(task: StageTask) -> Rows:
     """The rows a kind's stage takes from an upstream artifact: an Arrow table for kinds that work on columns, else
     Python columns."""
     if get_kind(task.spec["kind"]).columnar_stages:
         return read_table(task.artifact_path())
-    return load_rows(task)[1]
+    return read_columns(task.artifact_path())
 
 
 class B1Questions(StageTask):
@@ -186,7 +174,7 @@ class B3Normalize(KindStage):
                 shard_predictions = table.num_rows
                 unmatched = ids.filter(pc.invert(pc.is_in(ids, value_set=nearby.combine_chunks()))).to_pylist()
             answers = table.filter(pc.is_in(ids, value_set=question_ids))
-            pool.append(answers if columnar else columns_of(answers))
+            pool.append(answers if columnar else as_columns(answers))
         return join_shard(questions, pool, unmatched, shard_predictions)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -26,7 +27,7 @@ from .fields import (
     is_missing,
     resolve_field,
 )
-from .jsonl_blocks import iter_line_blocks
+from .jsonl_blocks import LineBlock, iter_line_blocks
 from .readers import Record, decode_jsonl_line, iter_records
 from .storage import open_binary
 
@@ -164,9 +165,29 @@ def _without_duplicate_ids(table: pa.Table, source: str,
     return table.filter(keep), rejects
 
 
-def _columnar(kind: object | None) -> bool:
-    """The Arrow fast path applies to the kind: none, or one that reads no fields of its own."""
-    return kind is None or getattr(kind, "columnar_loading", False)
+@dataclass(frozen=True)
+class _FastPath:
+    """How B1 or B2 reads: on the Arrow fast path a JSON-lines block, a whole table, and the columns they give; the
+    names of its two value columns (beside id and line) for the per-row loader."""
+
+    block: Callable[[LineBlock], pa.Table | None]
+    rows: Callable[..., pa.Table | None]
+    schema: Callable[[], pa.Schema]
+    names: tuple[str, str]
+
+
+def _load(path: Path, rows: range | None, kind: object | None, build_row: Callable, fast: _FastPath,
+          extra_names: tuple[str, ...]) -> LoadResult:
+    """JSON lines and Parquet on the fast path when the kind reads no fields of its own (none, or
+    columnar_loading), every other case row by row."""
+    suffix, fast_kind = path.suffix.lower(), kind is None or getattr(kind, "columnar_loading", False)
+    if fast_kind and suffix == ".jsonl":
+        return _load_jsonl_table(path, build_row, rows, fast.block, fast.schema())
+    if fast_kind and suffix == ".parquet":
+        loaded = _load_parquet_table(path, rows, fast.rows)
+        if loaded is not None:
+            return loaded
+    return _load_columns(path, build_row, rows, fast.names, extra_names)
 
 
 def _row_id(record: Any, line: int | None, position: int, fields: dict[str, str | None]) -> tuple[str | None, Any]:
@@ -182,15 +203,9 @@ def _row_id(record: Any, line: int | None, position: int, fields: dict[str, str 
 def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
     """Questions with their gold answers (at `rows` positions, or all); rows without id or gold, duplicates and
     unreadable rows are set aside."""
-    build_row = partial(_question_row, kind=kind, fields=fields)
-    suffix = path.suffix.lower()
-    if _columnar(kind) and suffix == ".jsonl":
-        return _load_jsonl_table(path, build_row, rows, partial(question_block, fields=fields), question_schema())
-    if _columnar(kind) and suffix == ".parquet":
-        loaded = _load_parquet_table(path, rows, partial(question_rows, fields=fields))
-        if loaded is not None:
-            return loaded
-    return _load_columns(path, build_row, rows, ("question", "golds"), kind.question_columns)
+    fast = _FastPath(partial(question_block, fields=fields), partial(question_rows, fields=fields), question_schema,
+                     ("question", "golds"))
+    return _load(path, rows, kind, partial(_question_row, kind=kind, fields=fields), fast, kind.question_columns)
 
 
 def _question_row(
@@ -219,16 +234,10 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
                      kind: PredictionRules | None = None) -> LoadResult:
     """One model's predictions (at `rows` positions, or all), with the kind's extra fields; rows without id or
     prediction, non-text predictions, wrong types and duplicates are set aside."""
-    build_row = partial(_prediction_row, fields=fields, kind=kind)
-    suffix = path.suffix.lower()
-    if _columnar(kind) and suffix == ".jsonl":
-        return _load_jsonl_table(path, build_row, rows, partial(prediction_block, fields=fields), prediction_schema())
-    if _columnar(kind) and suffix == ".parquet":
-        loaded = _load_parquet_table(path, rows, partial(prediction_rows, fields=fields))
-        if loaded is not None:
-            return loaded
-    return _load_columns(path, build_row, rows, ("prediction", "confidence"),
-                         kind.prediction_columns if kind is not None else ())
+    fast = _FastPath(partial(prediction_block, fields=fields), partial(prediction_rows, fields=fields),
+                     prediction_schema, ("prediction", "confidence"))
+    return _load(path, rows, kind, partial(_prediction_row, fields=fields, kind=kind), fast,
+                 kind.prediction_columns if kind is not None else ())
 
 
 def _prediction_row(
