@@ -132,12 +132,12 @@ def rank_models(metrics_by_model: dict[str, dict[str, Any]], metric: str) -> dic
 
 _KINDS: dict[str, Kind] = {}
 KIND_MODULES = {  # each kind's module, imported on first use; importing it registers the kind
-    "annotation": "stages.kinds.annotation",
-    "dialogue": "stages.kinds.dialogue",
-    "fact_verification": "stages.kinds.fact_verification",
-    "multiple_choice": "stages.kinds.multiple_choice",
+    "annotation": "stages.kinds.annotation.kind",
+    "dialogue": "stages.kinds.dialogue.kind",
+    "fact_verification": "stages.kinds.fact_verification.kind",
+    "multiple_choice": "stages.kinds.multiple_choice.kind",
     "numeric": "stages.kinds.numeric",
-    "qa": "stages.kinds.qa",
+    "qa": "stages.kinds.qa.kind",
 }
 
 

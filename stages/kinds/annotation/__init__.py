@@ -1,2 +1,1 @@
 """Structured JSON v3 narrative annotations (seed 001): documents, evaluators per component, the kind and its report."""
-from . import kind  # noqa: F401  (registers the kind)

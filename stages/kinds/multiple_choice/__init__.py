@@ -1,2 +1,1 @@
 """Multiple choice: options found in questions, a letter or free text extracted from replies, accuracy."""
-from . import kind  # noqa: F401  (registers the kind)
