@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import luigi
 from luigi.freezing import recursively_unfreeze
 
-from stages.core.records import Columns, Reject
+from stages.core.records import Reject, Rows
 from stages.io.artifacts import read_artifact_json, write_artifact
 from stages.io.shards import shard_digests, shard_range
 from stages.io.storage import location
@@ -66,7 +66,7 @@ def forget_fingerprints() -> None:
 class StageResult:
     """What a stage computed: rows (or None), counts, rejects and any other header or body fields."""
 
-    columns: Columns | None
+    columns: Rows | None
     counts: dict[str, Any]
     rejects: list[Reject] = field(default_factory=list)
     header: dict[str, Any] = field(default_factory=dict)

@@ -22,15 +22,16 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 
-
-def question_schema() -> pa.Schema:  # noqa: N802  (a constant built on first use: pyarrow loads lazily)
+def question_schema() -> pa.Schema:
+    """B1's columns on the fast path (and for the per-row blocks beside it)."""
     import pyarrow as pa
 
     return pa.schema([("id", pa.string()), ("line", pa.int64()), ("question", pa.string()),
                       ("golds", pa.list_(pa.string()))])
 
 
-def prediction_schema() -> pa.Schema:  # noqa: N802
+def prediction_schema() -> pa.Schema:
+    """B2's columns on the fast path (and for the per-row blocks beside it)."""
     import pyarrow as pa
 
     return pa.schema([("id", pa.string()), ("line", pa.int64()), ("prediction", pa.string()),
