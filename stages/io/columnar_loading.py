@@ -1,5 +1,5 @@
-"""B1/B2 fast path: a JSON-lines block parsed by pyarrow.json (or a Parquet table), its fields resolved and checked on
-whole columns. It only takes records it can read exactly as the per-row loader would and where every row is accepted;
+"""B1/B2 fast path: a JSON-lines block parsed by pyarrow.json (or a whole Parquet or plain CSV file), its fields
+resolved and checked on whole columns. It only takes records it can read exactly as the per-row loader would and where every row is accepted;
 anything else (a malformed line, mixed types, nested or odd gold forms, a row to set aside) returns None and goes row
 by row."""
 from __future__ import annotations
@@ -16,10 +16,14 @@ from .fields import (
     PREDICTION_FIELDS,
     QUESTION_FIELDS,
 )
-from .jsonl_blocks import LineBlock
+from .jsonl_blocks import LineBlock, without_bom
+from .storage import open_binary
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import pyarrow as pa
+    from upath import UPath
 
 
 def question_schema() -> pa.Schema:
@@ -49,6 +53,42 @@ def parse_block(block: LineBlock) -> pa.Table | None:
     except ValueError:  # ArrowInvalid and UnicodeDecodeError: a line the per-row reader must explain
         return None
     return table if table.num_rows == block.records else None
+
+
+def parquet_table(path: Path | UPath) -> pa.Table | None:
+    """A Parquet file's records as an Arrow table (record n on "line" n), or None when it cannot be read."""
+    import pyarrow.parquet as pq
+
+    try:
+        with open_binary(path) as handle:
+            return pq.read_table(handle)
+    except Exception:  # noqa: BLE001  (the per-row reader turns a broken file into one reject)
+        return None
+
+
+def csv_table(path: Path | UPath) -> pa.Table | None:
+    """A CSV file's rows as an Arrow table of text (row n on line n + 1), or None unless csv.reader would read it the
+    same way line for line: no quote character, carriage return, NUL or blank line, one header of distinct names,
+    valid UTF-8 and the same number of fields on every line."""
+    import pyarrow as pa
+    import pyarrow.csv as pv
+
+    data = without_bom(path.read_bytes())
+    if not data or any(mark in data for mark in (b'"', b"\r", b"\x00", b"\n\n")) or data.startswith(b"\n"):
+        return None
+    try:
+        names = [name.strip() for name in data.split(b"\n", 1)[0].decode("utf-8").split(",")]
+        if len(set(names)) != len(names):
+            return None
+        return pv.read_csv(
+            io.BytesIO(data),
+            read_options=pv.ReadOptions(column_names=names, skip_rows=1),
+            parse_options=pv.ParseOptions(quote_char=False, double_quote=False, newlines_in_values=False,
+                                          ignore_empty_lines=False),
+            convert_options=pv.ConvertOptions(column_types={name: pa.string() for name in names},
+                                              strings_can_be_null=False, quoted_strings_can_be_null=False))
+    except ValueError:  # UnicodeDecodeError, or ArrowInvalid: a line with another number of fields
+        return None
 
 
 def _column(table: pa.Table, name: str | None) -> pa.Array | None:
@@ -215,15 +255,19 @@ def prediction_rows(table: pa.Table, fields: dict[str, str | None], first_line: 
 
 
 def _confidence(table: pa.Table) -> pa.Array | None:
-    """The confidence column as float64 (null where absent), or None when a value is not a number in [0, 1]."""
+    """The confidence column as float64 (null where absent; text parsed), or None when a value is not a number in
+    [0, 1]."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     column = _column(table, "confidence")
     if column is None or pa.types.is_null(column.type):
         return pa.nulls(table.num_rows, pa.float64())
-    if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
+    if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type) or pa.types.is_string(column.type)):
         return None
-    values = column.cast(pa.float64())
+    try:
+        values = column.cast(pa.float64())
+    except ValueError:  # text that is not a number: the per-row loader says which
+        return None
     inside = pc.and_(pc.greater_equal(values, 0.0), pc.less_equal(values, 1.0))
     return values if pc.all(pc.fill_null(inside, True)).as_py() else None

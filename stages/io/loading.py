@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..core.progress import track
 from ..core.records import Columns, LoadResult, Reject
 from .columnar_loading import (
+    csv_table,
+    parquet_table,
     prediction_block,
     prediction_rows,
     prediction_schema,
@@ -29,7 +31,6 @@ from .fields import (
 )
 from .jsonl_blocks import LineBlock, iter_line_blocks
 from .readers import Record, decode_jsonl_line, iter_records
-from .storage import open_binary
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -126,22 +127,20 @@ def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast_
     return result
 
 
-def _load_parquet_table(path: Path, rows: range | None, fast_rows: Callable) -> LoadResult | None:
-    """A Parquet file (its rows at `rows` positions, or all) through `fast_rows` as one table, or None when the file
-    is unreadable or some row must go row by row (the per-row loader then reads the whole file)."""
-    import pyarrow.parquet as pq
-
-    try:
-        with open_binary(path) as handle:
-            table = pq.read_table(handle)
-    except Exception:  # noqa: BLE001  (the per-row loader turns a broken file into one reject)
+def _load_whole_table(path: Path, rows: range | None, fast_rows: Callable, read: Callable, first_line: int,
+                      location: str | None) -> LoadResult | None:
+    """A file that `read` takes as one Arrow table (its records at `rows` positions, or all; record i on line
+    `first_line` + i) through `fast_rows`, or None when the file or some row must go row by row (the per-row loader
+    then reads the whole file)."""
+    table = read(path)
+    if table is None:
         return None
     first = 0 if rows is None else min(rows.start, table.num_rows)
     table = table.slice(first, table.num_rows if rows is None else len(rows))
-    fast = fast_rows(table, first_line=first + 1)
+    fast = fast_rows(table, first_line=first + first_line)
     if fast is None:
         return None
-    fast, duplicates = _without_duplicate_ids(fast, str(path), location="row {line}")
+    fast, duplicates = _without_duplicate_ids(fast, str(path), location)
     return LoadResult(columns=fast, rejects=duplicates, input_rows=table.num_rows)
 
 
@@ -178,13 +177,14 @@ class _FastPath:
 
 def _load(path: Path, rows: range | None, kind: object | None, build_row: Callable, fast: _FastPath,
           extra_names: tuple[str, ...]) -> LoadResult:
-    """JSON lines and Parquet on the fast path when the kind reads no fields of its own (none, or
+    """JSON lines, Parquet and plain CSV on the fast path when the kind reads no fields of its own (none, or
     columnar_loading), every other case row by row."""
     suffix, fast_kind = path.suffix.lower(), kind is None or getattr(kind, "columnar_loading", False)
     if fast_kind and suffix == ".jsonl":
         return _load_jsonl_table(path, build_row, rows, fast.block, fast.schema())
-    if fast_kind and suffix == ".parquet":
-        loaded = _load_parquet_table(path, rows, fast.rows)
+    whole = {".parquet": (parquet_table, 1, "row {line}"), ".csv": (csv_table, 2, None)}
+    if fast_kind and suffix in whole:
+        loaded = _load_whole_table(path, rows, fast.rows, *whole[suffix])
         if loaded is not None:
             return loaded
     return _load_columns(path, build_row, rows, fast.names, extra_names)

@@ -157,3 +157,31 @@ def test_parquet_either_way(tmp_path):
                    predictions)
     _same_as_row_by_row(load_predictions(predictions, NO_FIELDS, None, QA),
                         load_predictions(predictions, NO_FIELDS, None, ROW_BY_ROW))
+
+
+def test_csv_either_way(tmp_path):
+    plain = tmp_path / "plain.csv"
+    plain.write_bytes("\ufeffid , question,answer\n".encode() + "".join(
+        f"c{i},全角，标点 {i},a {i}\n" for i in range(40)).encode() + b"c3,dup,x\n c41 , spaced ,  b  ")
+    assert isinstance(load_questions(plain, QA, NO_FIELDS).columns, pa.Table)
+    for rows in (None, range(5, 20)):
+        _same_as_row_by_row(load_questions(plain, QA, NO_FIELDS, rows), load_questions(plain, ROW_BY_ROW, NO_FIELDS,
+                                                                                      rows))
+    predictions = tmp_path / "predictions.csv"
+    predictions.write_text("id,prediction,confidence\na,x,0.5\nb,,1\nc,z,1e-1\n")
+    _same_as_row_by_row(load_predictions(predictions, NO_FIELDS, None, QA),
+                        load_predictions(predictions, NO_FIELDS, None, ROW_BY_ROW))
+    for text in ('id,answer\n1,"quoted, with comma"\n2,x\n',  # quotes: csv.reader decides
+                 "id,answer\n1,a\n\n2,b\n",  # a blank line
+                 "id,answer\n1,a,extra\n2,b\n",  # a wrong number of fields
+                 "id,answer\n1,a\r\n2,b\r\n",  # CRLF
+                 "id,answer\n ,a\n2,\n"):  # rows to set aside
+        odd = tmp_path / "odd.csv"
+        odd.write_text(text)
+        fast, slow = load_questions(odd, QA, NO_FIELDS), load_questions(odd, ROW_BY_ROW, NO_FIELDS)
+        assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects, text
+    confidences = tmp_path / "confidences.csv"
+    confidences.write_text("id,prediction,confidence\na,x,high\nb,y, 0.5\nc,z,nan\n")
+    fast, slow = load_predictions(confidences, NO_FIELDS, None, QA), load_predictions(confidences, NO_FIELDS, None,
+                                                                                      ROW_BY_ROW)
+    assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects
