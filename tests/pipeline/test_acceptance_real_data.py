@@ -30,6 +30,42 @@ def test_squad_v11_dev_with_bert_predictions_reproduces_the_official_scores(tmp_
     assert b3["info"]["rows_by_mode"] == {"squad": 10570}  # mode chosen from the script, recorded
 
 
+def test_squad_dev_as_json_lines_takes_the_fast_path_with_the_same_per_item_scores(tmp_path, real_data):
+    """The same questions and predictions as JSON lines (the Arrow fast path of B1 / B2): the official scores, and
+    per item exactly what the per-row reading of the official files gives."""
+    from stages.io.artifacts import read_columns
+    from stages.io.columnar_loading import question_block
+    from stages.io.jsonl_blocks import iter_line_blocks
+
+    dataset = json.loads((real_data / "squad/dev-v1.1.json").read_text())["data"]
+    predictions = json.loads((real_data / "squad/bert-predictions.json").read_text())
+    for name, suffix in (("document", "json"), ("lines", "jsonl")):
+        folder = tmp_path / "inputs" / name
+        (folder / "predictions").mkdir(parents=True)
+        if suffix == "json":
+            (folder / "questions.json").symlink_to(real_data / "squad/dev-v1.1.json")
+            (folder / "predictions" / "bert.json").symlink_to(real_data / "squad/bert-predictions.json")
+            continue
+        with open(folder / "questions.jsonl", "w", encoding="utf-8") as questions, \
+                open(folder / "predictions" / "bert.jsonl", "w", encoding="utf-8") as answers:
+            for qa in (qa for article in dataset for paragraph in article["paragraphs"] for qa in paragraph["qas"]):
+                questions.write(json.dumps({"id": qa["id"], "question": qa["question"], "answers": qa["answers"]},
+                                           ensure_ascii=False) + "\n")
+                answers.write(json.dumps({"id": qa["id"], "prediction": predictions[qa["id"]]},
+                                         ensure_ascii=False) + "\n")
+    fields = {"id_field": None, "question_field": None, "gold_field": None, "prediction_field": None}
+    blocks = list(iter_line_blocks(tmp_path / "inputs/lines/questions.jsonl"))
+    assert all(question_block(block, fields) is not None for block in blocks)  # every block on the fast path
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+
+    official = official_squad_evaluate(dataset, predictions)
+    metrics = read_artifact_json(tmp_path / "outputs/lines/bert/B5_component_scores.json")["metrics"]
+    assert abs(100 * metrics["exact_match"] - official["exact_match"]) < 1e-9
+    assert abs(100 * metrics["f1"] - official["f1"]) < 1e-9
+    lines, document = (read_columns(tmp_path / f"outputs/{name}/bert/B4_matches.json") for name in ("lines", "document"))
+    assert lines == document
+
+
 def _run_fever(tmp_path, real_data):
     """The FEVER files as they are (rows pair by line), run through the pipeline."""
     dataset_dir = tmp_path / "inputs" / "fever"
