@@ -105,6 +105,11 @@ def held_outputs(outputs: UPath, args: argparse.Namespace) -> AbstractContextMan
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    with input_facts_kept(location(args.outputs)):
+        return _status(args)
+
+
+def _status(args: argparse.Namespace) -> int:
     selection = Selection(args.dataset, args.model)
     outputs = str(location(args.outputs))
     specs = discover(args.inputs, selection, outputs)
