@@ -30,11 +30,16 @@ def blank_strings(array: pa.Array) -> pa.Array:
 
 def list_offsets(lengths: pa.Array) -> pa.Array:
     """int32 offsets of lists with these lengths (nulls count as empty)."""
-    import numpy as np
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    counts = pc.fill_null(lengths, 0).to_numpy(zero_copy_only=False)
+    return offsets_of(pc.fill_null(lengths, 0).to_numpy(zero_copy_only=False))
+
+
+def offsets_of(counts: np.ndarray) -> pa.Array:
+    """int32 offsets of lists (or strings) with these numbers of items (or bytes)."""
+    import numpy as np
+    import pyarrow as pa
+
     return pa.array(np.concatenate(([0], np.cumsum(counts, dtype=np.int64))).astype(np.int32))
 
 
@@ -58,13 +63,17 @@ def _marked(data: np.ndarray, ranges: ByteRanges) -> np.ndarray:
     return marked
 
 
-def byte_counts(array: pa.Array, ranges: ByteRanges) -> np.ndarray:
-    """Per string, how many of its bytes fall in `ranges` (fast when few do)."""
+def _per_string(offsets: np.ndarray, marked: np.ndarray) -> np.ndarray:
+    """Per string (delimited by `offsets`), how many of the `marked` bytes it holds (fast when few are marked)."""
     import numpy as np
 
+    return np.bincount(np.searchsorted(offsets, np.flatnonzero(marked), side="right") - 1, minlength=len(offsets) - 1)
+
+
+def byte_counts(array: pa.Array, ranges: ByteRanges) -> np.ndarray:
+    """Per string, how many of its bytes fall in `ranges` (fast when few do)."""
     offsets, data = _string_bytes(array)
-    marked = np.flatnonzero(_marked(data, ranges))
-    return np.bincount(np.searchsorted(offsets, marked, side="right") - 1, minlength=len(array))
+    return _per_string(offsets, _marked(data, ranges))
 
 
 def without_bytes(array: pa.Array, ranges: ByteRanges) -> pa.Array:
@@ -76,9 +85,8 @@ def without_bytes(array: pa.Array, ranges: ByteRanges) -> pa.Array:
 
     offsets, data = _string_bytes(array)
     marked = _marked(data, ranges)
-    removed = np.bincount(np.searchsorted(offsets, np.flatnonzero(marked), side="right") - 1, minlength=len(array))
-    kept = np.concatenate(([0], np.cumsum(np.diff(offsets) - removed))).astype(np.int32)
-    result = pa.StringArray.from_buffers(len(array), pa.py_buffer(kept), pa.py_buffer(data[~marked]))
+    kept = offsets_of(np.diff(offsets) - _per_string(offsets, marked))
+    result = pa.StringArray.from_buffers(len(array), kept.buffers()[1], pa.py_buffer(data[~marked]))
     return result if not array.null_count else pc.if_else(pc.is_valid(array), result, pa.scalar(None, pa.string()))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
-from ..core.arrow_strings import blank_strings, list_offsets
+from ..core.arrow_strings import blank_strings, offsets_of
 from .fields import (
     GOLD_FIELDS_ENGLISH,
     GOLD_FIELDS_ROOT,
@@ -192,7 +192,7 @@ def _as_text_lists(column: pa.Array) -> pa.Array | None:
     lengths = np.bincount(pc.list_parent_indices(column).to_numpy()[kept], minlength=len(column))
     if not lengths.all():
         return None
-    return pa.ListArray.from_arrays(list_offsets(pa.array(lengths)), items.filter(kept))
+    return pa.ListArray.from_arrays(offsets_of(lengths), items.filter(kept))
 
 
 def _line_numbers(first_line: int, count: int) -> pa.Array:

@@ -9,7 +9,7 @@ import unicodedata
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..core.arrow_strings import byte_counts, byte_ranges, without_bytes
+from ..core.arrow_strings import byte_counts, byte_ranges, offsets_of, without_bytes
 from .cmrc import normalize_cmrc
 
 if TYPE_CHECKING:
@@ -68,8 +68,8 @@ def normalize_squad_column(texts: pa.Array) -> pa.Array:
     kept = pc.and_(pc.invert(pc.is_in(words, value_set=pa.array(sorted(_ARTICLE_TOKENS)))),
                    pc.greater(pc.binary_length(words), 0)).to_numpy(zero_copy_only=False)
     counts = np.bincount(pc.list_parent_indices(tokens).to_numpy()[kept], minlength=len(texts))
-    offsets = pa.array(np.concatenate(([0], np.cumsum(counts))).astype(np.int32))
-    joined = pc.binary_join(pa.ListArray.from_arrays(offsets, words.filter(kept), mask=pc.is_null(texts)), " ")
+    joined = pc.binary_join(pa.ListArray.from_arrays(offsets_of(counts), words.filter(kept), mask=pc.is_null(texts)),
+                            " ")
     return _in_python(joined, pa.array(redo), texts, normalize_squad)
 
 
@@ -85,10 +85,18 @@ def _in_python(computed: pa.Array, redo: pa.Array, texts: pa.Array, normalize) -
 
 
 def normalize_column(texts: pa.Array, modes: pa.Array) -> pa.Array:
-    """Each text normalized by its row's mode (NORMALIZERS); nulls stay null. squad / hotpot rows use Arrow kernels."""
+    """Each text normalized by its row's mode (NORMALIZERS); nulls stay null. squad / hotpot rows use Arrow kernels,
+    cjk / cmrc rows only their own normalizer."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    result = normalize_squad_column(texts)
+    texts = texts.cast(pa.string())
+    squad = pc.fill_null(pc.is_in(modes, value_set=pa.array(["squad", "hotpot"])), False)
+    if squad.true_count == len(texts):
+        return normalize_squad_column(texts)
+    result = pa.nulls(len(texts), pa.string())
+    if squad.true_count:
+        result = pc.replace_with_mask(result, squad, normalize_squad_column(texts.filter(squad)))
     for mode in ("cjk", "cmrc"):
         rows = pc.and_(pc.equal(modes, mode), pc.is_valid(texts))
         result = _in_python(result, rows, texts, NORMALIZERS[mode])
