@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ..core.errors import UsageError
-from ..core.records import Columns, Rows, column_length
+from ..core.records import Columns, Rows, as_columns, column_length
 from ..core.stage_names import ARTIFACT_NAMES, MODEL_STAGES
 from .storage import is_local, location, open_binary, read_bytes_or_none, remove, write_bytes_atomic
 
@@ -36,13 +36,13 @@ def _parquet_bytes(table: pa.Table) -> bytes:
     return buffer.getvalue()
 
 
-def _read_table(path: UPath) -> pa.Table:
+def _read_table(path: UPath, columns: list[str] | None = None) -> pa.Table:
     import pyarrow.parquet as pq
 
     if is_local(path):
-        return pq.read_table(os.fspath(path))
+        return pq.read_table(os.fspath(path), columns=columns)
     with path.open("rb") as handle:
-        return pq.read_table(handle)
+        return pq.read_table(handle, columns=columns)
 
 
 def write_artifact(path: UPath, header: dict[str, Any], columns: Rows | None, body: dict[str, Any]) -> None:
@@ -87,25 +87,24 @@ def read_columns(path: UPath, document: dict[str, Any] | None = None) -> Columns
     if document is None:
         raise FileNotFoundError(f"artifact {path} is missing or unreadable")
     if "rows_file" in document:
-        return _table_columns(_read_table(path.with_name(document["rows_file"])))
+        return as_columns(_read_table(path.with_name(document["rows_file"])))
     rows = document.get("rows", [])
     names = document.get("columns") or (list(rows[0]) if rows else [])
     return {name: [row.get(name) for row in rows] for name in names}
 
 
-def read_table(path: UPath, columns: list[str] | None = None) -> pa.Table:
+def read_table(path: UPath, columns: list[str] | None = None, document: dict[str, Any] | None = None) -> pa.Table:
     """The artifact's rows (or some columns of them) as an Arrow table, without Python objects per row."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    document = read_artifact_json(path)
+    document = document if document is not None else read_artifact_json(path)
     if document is None:
         raise FileNotFoundError(f"artifact {path} is missing or unreadable")
     if "rows_file" in document:
-        with open_binary(path.with_name(document["rows_file"])) as handle:
-            return pq.read_table(handle, columns=columns)
-    names = columns or document.get("columns") or []
-    return pa.table({name: pa.array([row.get(name) for row in document.get("rows", [])]) for name in names})
+        return _read_table(path.with_name(document["rows_file"]), columns)
+    rows = document.get("rows", [])
+    names = columns or document.get("columns") or (list(rows[0]) if rows else [])
+    return pa.table({name: pa.array([row.get(name) for row in rows]) for name in names})
 
 
 def read_column(path: UPath, name: str) -> pa.ChunkedArray:
@@ -150,11 +149,7 @@ def write_columns_parquet_atomic(path: UPath, columns: Columns, schema: pa.Schem
 
 def read_columns_parquet(path: UPath) -> Columns:
     """A Parquet table's columns as lists; an absent file has none."""
-    return _table_columns(_read_table(path)) if path.exists() else {}
-
-
-def _table_columns(table: pa.Table) -> Columns:
-    return {name: table.column(name).to_pylist() for name in table.column_names}
+    return as_columns(_read_table(path)) if path.exists() else {}
 
 
 def artifact_path(outputs: str | os.PathLike, stage: str, dataset: str, model: str | None = None,
@@ -200,11 +195,7 @@ def read_artifact(outputs: str | os.PathLike, stage: str, dataset: str, model: s
             frame.attrs["report"] = document["report"]
             frame.attrs["header"] = document["header"]
             return frame
-        if "rows_file" in document:
-            tables.append(_read_table(path.with_name(document["rows_file"])))
-        else:
-            columns = read_columns(path, document)
-            tables.append(pa.table({name: pa.array(values) for name, values in columns.items()}))
+        tables.append(read_table(path, document=document))
     table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
     frame = table.to_pandas()
     document = {"header": headers[0] if len(headers) == 1 else {**headers[0], "shards": headers}}

@@ -19,18 +19,18 @@ _FACTS: dict[str, dict[str, Any]] = {}
 _KEEP: list[set[str]] = []  # per open facts_kept_in: the keys of settled files whose facts go back to its store
 
 
-def _key(path: os.PathLike) -> str:
-    stat = os.stat(path)
+def _key(path: os.PathLike, stat: os.stat_result) -> str:
     return f"{os.path.abspath(path)}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}"
 
 
 def file_fact(path: os.PathLike, name: str, compute: Callable[[], T]) -> T:
     """The fact `name` about the local file at `path`, computed only when this version of the file has no such fact."""
-    key = _key(path)
+    stat = os.stat(path)
+    key = _key(path, stat)
     facts = _FACTS.setdefault(key, {})
     if name not in facts:
         facts[name] = compute()
-    if _KEEP and time.time() - os.stat(path).st_mtime > SETTLED_SECONDS:
+    if _KEEP and time.time() - stat.st_mtime > SETTLED_SECONDS:
         _KEEP[-1].add(key)
     return facts[name]
 
@@ -61,7 +61,8 @@ def facts_kept_in(store: Path) -> Iterator[None]:
 
 def _still_there(key: str) -> bool:
     """The file a key describes is still at that path with that size, mtime and inode."""
+    path = key.split("\0", 1)[0]
     try:
-        return _key(key.split("\0", 1)[0]) == key
+        return _key(path, os.stat(path)) == key
     except OSError:
         return False

@@ -103,20 +103,18 @@ def _load_columns(path: Path, build_row: Callable, rows: range | None, names: tu
     return result
 
 
-def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast_block: Callable,
-                      schema: pa.Schema) -> LoadResult:
-    """A JSON-lines file as one Arrow table: each block through `fast_block` when it takes it, else row by row; ids
-    are checked for duplicates over the whole table, and rejects come in line order as from the per-row loader."""
+def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast: _FastPath) -> LoadResult:
+    """A JSON-lines file as one Arrow table: each block on the fast path when it takes it, else row by row; ids are
+    checked for duplicates over the whole table, and rejects come in line order as from the per-row loader."""
     import pyarrow as pa
 
-    result, source, tables = LoadResult(columns={}), str(path), []
-    names = (schema.names[2], schema.names[3])
+    result, source, tables, schema = LoadResult(columns={}), str(path), [], fast.schema()
     for block in track(iter_line_blocks(path, rows), f"reading {path.name}"):
-        table = fast_block(block)
+        table = fast.block(block)
         if table is None:
             items = ((position + 1, decode_jsonl_line(source, number, raw)) for number, position, raw in block.lines())
             accepted = _accepted_rows(source, items, result, build_row, duplicates=False)
-            table = pa.table(_collect(accepted, names, ()), schema=schema)
+            table = pa.table(_collect(accepted, fast.names, ()), schema=schema)
         else:
             result.input_rows += block.records
         tables.append(table)
@@ -181,7 +179,7 @@ def _load(path: Path, rows: range | None, kind: object | None, build_row: Callab
     columnar_loading), every other case row by row."""
     suffix, fast_kind = path.suffix.lower(), kind is None or getattr(kind, "columnar_loading", False)
     if fast_kind and suffix == ".jsonl":
-        return _load_jsonl_table(path, build_row, rows, fast.block, fast.schema())
+        return _load_jsonl_table(path, build_row, rows, fast)
     whole = {".parquet": (parquet_table, 1, "row {line}"), ".csv": (csv_table, 2, None)}
     if fast_kind and suffix in whole:
         loaded = _load_whole_table(path, rows, fast.rows, *whole[suffix])

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from .file_facts import file_fact
-from .jsonl_blocks import iter_line_blocks
+from .jsonl_blocks import is_blank_line, iter_line_blocks
 from .storage import content_digest, is_local, open_binary
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def _jsonl_shard_digests(path: Path | UPath, shard_rows: int, shards: int) -> li
     with open_binary(path) as handle:
         position = 0
         for line in handle:
-            if line.strip():
+            if not is_blank_line(line):
                 digests[min(position // shard_rows, shards - 1)].update(line.rstrip(b"\r\n") + b"\n")
                 position += 1
     return [digest.hexdigest() for digest in digests]
