@@ -28,6 +28,11 @@ def _rows_param(task: StageTask) -> dict[str, Any]:
     return {} if rows is None else {"rows": [rows.start, rows.stop]}
 
 
+def _gold_params(task: StageTask) -> dict[str, Any]:
+    """The kind's parameters its B1 gold check reads (fact verification's label_map)."""
+    return get_kind(task.spec["kind"]).params_for("B1", task.plain_spec["params"])
+
+
 def stage_rows(task: StageTask) -> Rows:
     """The rows a kind's stage takes from an upstream artifact: an Arrow table for kinds that work on columns, else
     Python columns."""
@@ -43,11 +48,11 @@ class B1Questions(StageTask):
         return {self.spec["questions"]: self.input_location(self.spec["questions"])}
 
     def stage_params(self) -> dict[str, Any]:
-        return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"], **_rows_param(self)}
+        return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"], **_rows_param(self), **_gold_params(self)}
 
     def compute(self) -> StageResult:
         loaded = get_kind(self.spec["kind"]).load_gold(self.input_location(self.spec["questions"]),
-                                                       self.plain_spec["fields"], self.rows())
+                                                       self.plain_spec["fields"], self.rows(), _gold_params(self))
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
 
 
@@ -104,7 +109,7 @@ class B2Predictions(StageTask):
                                            self.plain_spec["fields"], self.rows())
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
         questions = as_columns(kind.load_gold(self.input_location(self.spec["questions"]),
-                                              self.plain_spec["fields"]).columns)
+                                              self.plain_spec["fields"], params=_gold_params(self)).columns)
         settings = self.plain_spec["generate"]
         config = GenerateConfig(**{**settings, "models": tuple(settings["models"]),
                                    "concurrency": self.spec["generate_concurrency"]})

@@ -55,7 +55,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "report.html": ("render_html_report",),
     "text.normalize": ("normalize_cjk", "normalize_squad"),
     "text.numbers": ("NumberMention", "choose_number", "extract_numbers", "parse_chinese_numeral"),
-    "text.verdict": ("normalize_verdict", "strip_think"),
+    "text.verdict": ("VerdictReading", "normalize_verdict", "read_verdict", "strip_think"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = sorted(_MODULE_OF)

@@ -53,7 +53,7 @@ class GoldRules(Protocol):
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]: ...
 
-    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None: ...
+    def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None: ...
 
 
 def _accepted_rows(source: str, items: Iterable[tuple[int, Record | Reject]], result: LoadResult,
@@ -198,16 +198,19 @@ def _row_id(record: Any, line: int | None, position: int, fields: dict[str, str 
     return None, row_id
 
 
-def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
+def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], rows: range | None = None,
+                   params: dict[str, Any] | None = None) -> LoadResult:
     """Questions with their gold answers (at `rows` positions, or all); rows without id or gold, duplicates and
-    unreadable rows are set aside."""
+    unreadable rows are set aside (the kind's gold check may read its B1 parameters, `params`)."""
     fast = _FastPath(partial(question_block, fields=fields), partial(question_rows, fields=fields), question_schema,
                      ("question", "golds"))
-    return _load(path, rows, kind, partial(_question_row, kind=kind, fields=fields), fast, kind.question_columns)
+    return _load(path, rows, kind, partial(_question_row, kind=kind, fields=fields, params=params or {}), fast,
+                 kind.question_columns)
 
 
 def _question_row(
-    record: Any, line: int | None, position: int, kind: GoldRules, fields: dict[str, str | None]
+    record: Any, line: int | None, position: int, kind: GoldRules, fields: dict[str, str | None],
+    params: dict[str, Any],
 ) -> tuple[str | None, tuple]:
     """(why the row is set aside or None, (id, question, golds, kind fields))."""
     reason, row_id = _row_id(record, line, position, fields)
@@ -222,7 +225,7 @@ def _question_row(
         extra = kind.question_fields(record, question)
     except (TypeError, ValueError) as exc:
         return f"wrong type: {exc}", ()
-    problem = kind.check_gold(golds, extra)
+    problem = kind.check_gold(golds, extra, params)
     if problem is not None:
         return problem, ()
     return None, (row_id, question, golds, extra)

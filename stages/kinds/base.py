@@ -35,9 +35,11 @@ class Kind:
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
     status_column: ClassVar[str | None] = None  # a B4 column holding item_view's status, read without whole rows
 
-    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
-        """B1: the items to score with their ground truth (those at `rows` positions, for a shard)."""
-        return load_questions(path, self, fields, rows)
+    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
+                  params: dict[str, Any] | None = None) -> LoadResult:
+        """B1: the items to score with their ground truth (those at `rows` positions, for a shard); `params` are the
+        kind's B1 parameters."""
+        return load_questions(path, self, fields, rows, params)
 
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         """B2: one model's predictions (those at `rows` positions, for a shard)."""
@@ -63,8 +65,8 @@ class Kind:
         """Extra B2 columns this kind reads from a prediction record (beside the prediction text)."""
         return {}
 
-    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
-        """Why these gold answers cannot be scored by this kind, or None when they can."""
+    def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
+        """Why these gold answers cannot be scored by this kind (with its B1 parameters), or None when they can."""
         return None if golds else "no gold answer"
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:

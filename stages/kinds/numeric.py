@@ -111,7 +111,7 @@ class NumericAnswers(Kind):
         "shard_rows": at_least(1, integer=True),
     }
 
-    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
+    def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         return None  # no ground truth → unscorable in B4, counted and listed
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:

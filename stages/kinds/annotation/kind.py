@@ -119,7 +119,8 @@ class Annotation(Kind):
                    "component_weights": weights_over(COMPONENT_METRIC)}
     paired_metrics = {"overall_score": "mean"}
 
-    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
+    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
+                  params: dict[str, Any] | None = None) -> LoadResult:
         return load_documents(path, "ground_truth")
 
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:

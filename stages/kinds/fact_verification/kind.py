@@ -1,4 +1,5 @@
-"""Fact-verification kind: verdicts normalized to T / F / uncertain, confusion matrix and per-class metrics."""
+"""Fact-verification kind: verdicts read as T / F / uncertain (or a label map's classes), confusion matrix and
+per-class metrics."""
 from __future__ import annotations
 
 from collections import Counter
@@ -8,14 +9,14 @@ from ...core.param_rules import at_least
 from ...core.records import Columns
 from ...core.stats import Stats
 from ...core.text_table import RULE, format_table, percent
-from ...text.verdict import UNPARSED, VERDICT_LABELS, normalize_verdict
+from ...text.verdict import UNPARSED, VERDICT_LABELS, label_map_problem, read_verdict, verdict_reader
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from .classification import classification_report_from_pairs
 from .evidence import gold_evidence_groups, predicted_evidence_sentences
 from .fever import fever_columns, fever_metrics, fever_stats
 
 MISSING = "missing"
-LABEL_ORDER = (*VERDICT_LABELS, UNPARSED, MISSING)
+UNREADABLE_GOLD = "gold verdict not readable"
 
 
 def _has_evidence(joined: Columns) -> bool:
@@ -25,11 +26,14 @@ def _has_evidence(joined: Columns) -> bool:
 
 @register_kind("fact_verification")
 class FactVerification(Kind):
-    """Claims judged T / F / uncertain; an answer that names no verdict is 'unparsed', never a guess."""
+    """Claims judged T / F / uncertain, or the classes of a label map; an answer that names no class is 'unparsed',
+    never a guess."""
     shardable = True
     paired_metrics = {"accuracy": "binary"}
-    defaults = {"shard_rows": SHARD_ROWS}
-    param_rules = {"shard_rows": at_least(1, integer=True)}
+    defaults = {"shard_rows": SHARD_ROWS, "label_map": {}}
+    stage_params = {"B1": ("label_map",), "B3": ("label_map",)}
+    headline_reject_reasons = (UNREADABLE_GOLD,)
+    param_rules = {"shard_rows": at_least(1, integer=True), "label_map": label_map_problem}
     prompt_templates = {
         "en": "Is the following claim supported, refuted, or is there not enough information? Reply with exactly "
               "one of: SUPPORTS, REFUTES, NOT ENOUGH INFO.\n\nClaim: {question}\nVerdict:",
@@ -44,21 +48,28 @@ class FactVerification(Kind):
     def prediction_fields(self, record: dict) -> dict[str, Any]:
         return {"predicted_evidence": predicted_evidence_sentences(record.get("predicted_evidence"))}
 
-    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
+    def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if not golds:
             return "no gold answer"
-        if normalize_verdict(golds[0]) == UNPARSED:
-            return f"gold verdict {golds[0]!r} is not T / F / uncertain"
+        reading = read_verdict(golds[0], params.get("label_map"))
+        if reading.label == UNPARSED:
+            classes = " / ".join(verdict_reader(params.get("label_map")).classes)
+            return (f"{UNREADABLE_GOLD}: {golds[0]!r} is not {classes} ({reading.rule}; label_map in dataset.toml "
+                    "[params] can map it)")
         return None
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        gold = [normalize_verdict(golds[0]) for golds in joined["golds"]]
-        predicted = [MISSING if p is None else normalize_verdict(p) for p in joined["prediction"]]
-        columns = {"id": joined["id"], "gold_label": gold, "predicted_label": predicted}
+        reader = verdict_reader(params["label_map"])
+        gold = [reader.label(golds[0]) for golds in joined["golds"]]
+        readings = [None if p is None else reader.read(str(p)) for p in joined["prediction"]]
+        predicted = [MISSING if r is None else r.label for r in readings]
+        rules = [MISSING if r is None else r.rule for r in readings]
+        columns = {"id": joined["id"], "gold_label": gold, "predicted_label": predicted, "rule": rules}
         if _has_evidence(joined):
             columns.update(evidence=joined["evidence"], predicted_evidence=joined.get("predicted_evidence") or
                            [None] * len(gold))
-        return columns, {"predicted_labels": dict(Counter(predicted))}
+        return columns, {"classes": list(reader.classes), "predicted_labels": dict(Counter(predicted)),
+                         "rules": dict(Counter(rules))}
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         correct = [p == g for p, g in zip(normalized["predicted_label"], normalized["gold_label"])]
@@ -79,14 +90,16 @@ class FactVerification(Kind):
         pairs: dict[str, dict[str, int]] = {}
         for (predicted, gold), count in Counter(zip(matched["predicted_label"], matched["gold_label"])).items():
             pairs.setdefault(predicted, {})[gold] = count
-        stats: Stats = {"pairs": pairs}
+        stats: Stats = {"pairs": pairs, "rules": dict(Counter(matched["rule"]))}
         if "strict" in matched:
             stats["fever"] = fever_stats(matched)
         return stats
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
         pairs = Counter({(p, g): n for p, row in stats["pairs"].items() for g, n in row.items()})
-        metrics = classification_report_from_pairs(pairs, LABEL_ORDER)
+        present = {label for pair in pairs for label in pair} - {*VERDICT_LABELS, UNPARSED, MISSING}
+        metrics = classification_report_from_pairs(pairs, (*VERDICT_LABELS, *sorted(present), UNPARSED, MISSING))
+        metrics["rules"] = dict(stats["rules"])
         if "fever" in stats:
             metrics.update(fever_metrics(stats["fever"], metrics["rows"]))
         return metrics
@@ -99,7 +112,8 @@ class FactVerification(Kind):
         predicted = matched.get("predicted_label")
         status = predicted if predicted in (UNPARSED, MISSING) else ("correct" if matched.get("correct") else "wrong")
         strict = "" if matched.get("strict") is None else f", FEVER strict {'yes' if matched['strict'] else 'no'}"
-        return status, f"verdict {predicted} (gold {matched.get('gold_label')}){strict}"
+        rule = f" by {matched['rule']}" if matched.get("rule") else ""
+        return status, f"verdict {predicted}{rule} (gold {matched.get('gold_label')}){strict}"
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "accuracy")
