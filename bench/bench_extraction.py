@@ -1,8 +1,9 @@
 """Choice extraction and numeric comparison on N replies, beside straightforward reference implementations.
 
-Usage: python bench/bench_extraction.py [--replies 1000000]
+Usage: python bench/bench_extraction.py [--replies 1000000] [--cmmlu ../shared/data/real/cmmlu/test]
 The references are what a script would do first: the first capital A–D in the reply (choices), and the first
-float found by a regex compared with SequenceMatcher (numbers, seed 004's original approach).
+float found by a regex compared with SequenceMatcher (numbers, seed 004's original approach). The CMMLU table answers
+every real CMMLU test question in ten reply styles and counts right / wrong letters / unparsed per style.
 """
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ import time
 from difflib import SequenceMatcher
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 from stages import compare_numeric, extract_choice  # noqa: E402
+from tests.stages.kinds.multiple_choice.cmmlu_replies import REPLY_STYLES, cmmlu_questions  # noqa: E402
 
 OPTIONS = {"A": "London", "B": "Paris", "C": "Berlin", "D": "Rome"}
 CHOICE_FORMATS = [
@@ -62,6 +65,7 @@ def timed(function, items):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--replies", type=int, default=1_000_000)
+    parser.add_argument("--cmmlu", type=Path, default=REPO.parent / "shared" / "data" / "real" / "cmmlu" / "test")
     args = parser.parse_args()
     rng = random.Random(0)
     replies = make_choice_replies(args.replies, rng)
@@ -92,6 +96,37 @@ def main() -> None:
     print(f"| numeric | first float + SequenceMatcher | {num_ref_s:.1f} | {args.replies / num_ref_s:,.0f} | "
           f"{nref_right:.1%} | {nref_wrong:.1%} |")
     print(f"\nratio (ours / reference time): choice {ours_s / ref_s:.1f}×, numeric {num_s / num_ref_s:.1f}×")
+    if args.cmmlu.is_dir():
+        cmmlu_table(args.cmmlu)
+
+
+def cmmlu_table(folder: Path) -> None:
+    """Every CMMLU test question answered in each reply style: right, wrong letter and unparsed shares, both readers."""
+    questions = list(cmmlu_questions(folder))
+    print(f"\nCMMLU test, {len(questions):,} questions per style\n")
+    print("| reply style | extract_choice right | wrong letter | unparsed | first capital A–D right | wrong letter |")
+    print("|---|---|---|---|---|---|")
+    totals = {"ours": [0, 0], "reference": [0, 0]}
+    started = time.perf_counter()
+    for style, reply_of in REPLY_STYLES.items():
+        ours, reference = [0, 0, 0], [0, 0]
+        for _, options, gold in questions:
+            reply = reply_of(gold, options)
+            letter = extract_choice(reply, options).letter
+            ours[0 if letter == gold else 2 if letter is None else 1] += 1
+            first = reference_choice(reply)
+            reference[0] += first == gold
+            reference[1] += first is not None and first != gold
+        for name, counts in (("ours", ours), ("reference", reference)):
+            totals[name][0] += counts[0]
+            totals[name][1] += counts[1]
+        n = len(questions)
+        print(f"| {style} | {ours[0] / n:.2%} | {ours[1] / n:.2%} | {ours[2] / n:.2%} | {reference[0] / n:.2%} | "
+              f"{reference[1] / n:.2%} |")
+    n = len(questions) * len(REPLY_STYLES)
+    print(f"| all ten | {totals['ours'][0] / n:.3%} | {totals['ours'][1] / n:.3%} | | "
+          f"{totals['reference'][0] / n:.2%} | {totals['reference'][1] / n:.2%} |")
+    print(f"\n{n:,} replies in {time.perf_counter() - started:.1f} s (both readers)")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parent.parent
 REAL_DATA = REPO.parent / "shared" / "data" / "real"
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def real_data() -> Path:
     if not REAL_DATA.is_dir():
         pytest.skip(f"real data not found at {REAL_DATA} (shared/ must sit beside the checkout)")

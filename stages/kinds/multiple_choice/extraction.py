@@ -5,8 +5,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ...text.similarity import normalize_text, text_similarity
+from ...text.similarity import text_similarity
 from ...text.verdict import strip_think
+from .letter_context import names_a_thing
+from .option_mentions import MASK, OptionMentions, fold_spaces, option_mentions
 from .options import LETTERS, options_as_dict
 
 _TAGS = re.compile(r"</?\s*response\s*>", re.IGNORECASE)
@@ -54,12 +56,15 @@ def clean_reply(text: str) -> str:
     return _MARKUP.sub("", _TAGS.sub(" ", text)).strip()
 
 
-def _letters(matches: list[tuple[str, ...] | str]) -> set[str]:
+def _letters(patterns: tuple[re.Pattern, ...], text: str, masked: str) -> set[str]:
+    """The letters the patterns' groups capture, less capitals inside an option's text (masked) or belonging to a
+    term (°C, 维生素C, B超, Type A)."""
     found = set()
-    for match in matches:
-        for group in (match if isinstance(match, tuple) else (match,)):
-            if group:
-                found.add(group.upper())
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            for index, group in enumerate(match.groups(), start=1):
+                if group and masked[match.start(index)] != MASK and not names_a_thing(text, match.start(index)):
+                    found.add(group.upper())
     return found
 
 
@@ -73,16 +78,13 @@ def _decide(letters: set[str], valid: str, rule: str) -> ChoiceExtraction | None
 
 
 def _best_option(text: str, options: dict[str, str], threshold: float, margin: float) -> ChoiceExtraction | None:
-    exact = [letter for letter, body in options.items() if normalize_text(body) == normalize_text(text)]
-    if len(exact) == 1:
-        return ChoiceExtraction(exact[0], "option_text", 1.0)
     scored = sorted(((text_similarity(text, body), letter) for letter, body in options.items()), reverse=True)
     if not scored:
         return None
     best_score, best_letter = scored[0]
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
     if best_score >= threshold and best_score - runner_up >= margin:
-        return ChoiceExtraction(best_letter, "option_text", round(best_score, 4))
+        return ChoiceExtraction(best_letter, "option_text_similar", round(best_score, 4))
     return ChoiceExtraction(None, "option_text_below_threshold", round(best_score, 4))
 
 
@@ -92,38 +94,51 @@ def extract_choice(
     similarity_threshold: float = 0.7,
     margin: float = 0.1,
 ) -> ChoiceExtraction:
-    """The option letter a reply gives. Rules in order: boxed, bare letter, answer statement, leading letter,
-    positive mention, lone capital letter, then text similarity to the options (best above the threshold and
-    `margin` ahead of the runner-up). Two different letters from one rule → ambiguous (None)."""
+    """The option letter a reply gives. Rules in order: boxed, bare letter, answer statement, leading letter, the
+    reply equal to one option's text, the reply naming exactly one option's text, positive mention, lone capital
+    letter (never one inside an option text or a term such as °C or 维生素C), then text similarity to the options
+    (best above the threshold and `margin` ahead of the runner-up). Two different letters from one rule →
+    ambiguous (None)."""
     if prediction is None:
         return ChoiceExtraction(None, "missing")
     option_map = options_as_dict(options)
     valid = "".join(option_map) if option_map else LETTERS[:8]
-    text = clean_reply(prediction)
+    text = fold_spaces(clean_reply(prediction))
     if not text:
         return ChoiceExtraction(None, "empty")
+    mentions = (option_mentions(text, {letter: clean_reply(body) for letter, body in option_map.items()})
+                if option_map else OptionMentions((), (), (), text))
+    masked = mentions.masked
+    bare = text.strip(_EDGES)
     for rule, found in (
-        ("boxed", _letters(_BOXED.findall(text))),
-        ("bare_letter", _letters([text.strip(_EDGES)]) if len(text.strip(_EDGES)) == 1 else set()),
+        ("boxed", _letters((_BOXED,), text, masked)),
+        ("bare_letter", {bare.upper()} if len(bare) == 1 else set()),
     ):
         decided = _decide(found, valid, rule)
+        if decided and mentions.equal_exactly and mentions.equal_exactly != (decided.letter,):
+            return ChoiceExtraction(None, "ambiguous_letter_or_option_text")  # "D" where option C's text is "D"
         if decided:
             return decided
-    decided = _decide(_letters([m for p in _STATEMENTS for m in p.findall(text)]), valid, "answer_statement")
+    decided = _decide(_letters(_STATEMENTS, text, masked), valid, "answer_statement")
     if decided:
         offered = {letter for pair in _ALTERNATIVES.findall(text) for letter in pair if decided.letter in pair}
         return ChoiceExtraction(None, "ambiguous_answer_statement") if len(offered) > 1 else decided
     leading = _LEADING.match(text)
-    if leading and (leading.group(1) or leading.group(2)).upper() in valid:
-        return ChoiceExtraction((leading.group(1) or leading.group(2)).upper(), "leading_letter")
+    if leading and masked[leading.start(1) if leading.group(1) else leading.start(2)] != MASK:
+        letter = (leading.group(1) or leading.group(2)).upper()
+        if letter in valid:
+            return ChoiceExtraction(letter, "leading_letter")
     word = _LEADING_WORD.match(text)
-    if word and option_map and word.group(1) in option_map:
+    if word and option_map and word.group(1) in option_map and masked[word.start(1)] != MASK:
         match = _best_option(word.group(2), option_map, similarity_threshold, margin)
         if match and match.letter == word.group(1):
             return ChoiceExtraction(match.letter, "leading_letter_with_text", match.score)
+    for rule, letters in (("option_text", mentions.equal), ("option_text_contained", mentions.named)):
+        if len(letters) == 1:
+            return ChoiceExtraction(letters[0], rule, 1.0)
     for rule, found in (
-        ("positive_mention", _letters(_POSITIVE.findall(text))),
-        ("lone_letter", _letters(_lone_letters(text, valid))),
+        ("positive_mention", _letters((_POSITIVE,), text, masked)),
+        ("lone_letter", _lone_letters(text, masked)),
     ):
         decided = _decide(found, valid, rule)
         if decided:
@@ -133,14 +148,24 @@ def extract_choice(
     return ChoiceExtraction(None, "no_letter_no_options")
 
 
-def _lone_letters(text: str, valid: str) -> list[str]:
-    """Standalone capitals, minus the English article 'A' and the pronoun 'I' opening a phrase."""
-    letters = []
-    for match in _LONE.finditer(text):
+def gold_choice(gold: str, options: dict[str, str] | list[str] | str | None) -> str | None:
+    """The option letter of a gold answer: a lone letter of the options is that letter (an answer key names letters
+    even where an option's text is a letter too), anything else is read as a reply."""
+    key = clean_reply(gold).strip(_EDGES).upper()
+    option_map = options_as_dict(options)
+    if len(key) == 1 and key in (option_map or LETTERS[:8]):
+        return key
+    return extract_choice(gold, option_map).letter
+
+
+def _lone_letters(text: str, masked: str) -> set[str]:
+    """Standalone capitals outside option texts, minus the English article 'A' and the pronoun 'I' opening a phrase
+    and capitals that belong to a term."""
+    letters = set()
+    for match in _LONE.finditer(masked):
         letter = match.group(1)
-        after = text[match.end():match.end() + 2]
-        if letter in "AI" and re.match(r"\s[a-z]", after):
+        if letter in "AI" and re.match(r"\s[a-z]", text[match.end():match.end() + 2]):
             continue
-        if letter in valid:
-            letters.append(letter)
+        if not names_a_thing(text, match.start(1)):
+            letters.add(letter)
     return letters

@@ -10,7 +10,7 @@ from ...core.records import Columns
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
-from .extraction import clean_reply, extract_choice
+from .extraction import clean_reply, extract_choice, gold_choice
 from .options import find_options, options_from_text
 
 logger = logging.getLogger(__name__)
@@ -20,12 +20,12 @@ def check_answer_match(golden: str, prediction: str, question: str | None = None
                        similarity_threshold: float = 0.7) -> bool:
     """True when the reply names the golden option (seed 000); a reply without a letter needs the question."""
     options = options_from_text(question) if question else None
-    gold = extract_choice(golden, options)
+    gold = gold_choice(golden, options)
     reply = extract_choice(prediction, options, similarity_threshold)
     if reply.letter is None and options is None:
         logger.warning("prediction %r names no option letter and no question with options was given", prediction)
         return False
-    return gold.letter is not None and gold.letter == reply.letter
+    return gold is not None and gold == reply.letter
 
 
 @register_kind("multiple_choice")
@@ -48,17 +48,17 @@ class MultipleChoice(Kind):
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question)}
 
-    def check_gold(self, golds: list[str], fields: dict[str, Any]) -> str | None:
+    def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if not golds:
             return "no gold answer"
         if not fields.get("options"):
             return "no options found (options / choices field, A/B/C/D columns, or options in the question text)"
-        if extract_choice(golds[0], fields["options"]).letter is None:
+        if gold_choice(golds[0], fields["options"]) is None:
             return f"gold answer {golds[0]!r} names no option"
         return None
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        gold = [extract_choice(golds[0], options).letter for golds, options in zip(joined["golds"], joined["options"])]
+        gold = [gold_choice(golds[0], options) for golds, options in zip(joined["golds"], joined["options"])]
         replies = [None if p is None else clean_reply(p) for p in joined["prediction"]]
         columns = {"id": joined["id"], "options": joined["options"], "gold_letter": gold, "reply": replies}
         return columns, {}

@@ -67,7 +67,8 @@ def test_wrong_letter_is_false():
         ("Only C is correct.", "C", "positive_mention"),
         ("A is wrong because London is in England, D is wrong too, so the answer is C.", "C", "answer_statement"),
         ("The answer is (A) not C", "A", "answer_statement"),
-        ("Let's see: Berlin is in Germany. So C.", "C", "lone_letter"),
+        ("Let's see: Berlin is in Germany. So C.", "C", "option_text_contained"),
+        ("Let's see: it is in Germany. So C.", "C", "lone_letter"),
         ("Paris", "B", "option_text"),
         ("巴黎", None, "option_text_below_threshold"),
     ],
@@ -114,7 +115,7 @@ def test_letters_outside_the_options_are_ignored():
 def test_chinese_option_text():
     options = ["土地", "劳动力", "资金", "农业生产工具"]
     result = extract_choice("最主要的基本生产资料是土地。", options)
-    assert result.letter == "A" and result.rule == "option_text"
+    assert result.letter == "A" and result.rule == "option_text_contained"
 
 
 @pytest.mark.parametrize(
