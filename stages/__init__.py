@@ -54,7 +54,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "report.aggregate": ("build_dataset_report", "build_summary", "render_report", "score_distribution"),
     "report.html": ("render_html_report",),
     "text.normalize": ("normalize_cjk", "normalize_squad"),
-    "text.numbers": ("NumberMention", "choose_number", "extract_numbers", "parse_chinese_numeral"),
+    "text.numbers": ("NumberMention", "NumberReading", "choose_number", "extract_numbers", "parse_chinese_numeral",
+                     "read_number"),
     "text.verdict": ("VerdictReading", "normalize_verdict", "read_verdict", "strip_think"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}

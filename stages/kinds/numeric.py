@@ -11,21 +11,19 @@ from ..core.param_rules import at_least, one_of, within
 from ..core.records import Columns
 from ..core.stats import Stats, share
 from ..core.text_table import format_table, percent
-from ..text.numbers import NUMBER_CHOICES, choose_cued_number, choose_number, numbers_in_prepared, prepare
+from ..text.numbers import NUMBER_CHOICES, NumberReading, chosen_number, numbers_in_prepared, prepare
 from .base import SHARD_ROWS, Kind, rank_models, register_kind
 
 UNSCORABLE = "unscorable"
 MISSING = "missing"
 
 
-def numeric_answer(text: str, choice: str = "auto") -> tuple[float | None, str]:
-    """(the answer's number or None, normalized text): lowercase, numbers in canonical form, no punctuation."""
+def numeric_answer(text: str, choice: str = "auto") -> tuple[NumberReading, str]:
+    """(the answer's number with its unit and the rule that chose it, normalized text): lowercase, numbers in
+    canonical form, no punctuation."""
     prepared = prepare(text)
     mentions = numbers_in_prepared(prepared)
-    if choice == "auto" and len(mentions) > 1:
-        chosen = choose_cued_number(prepared, mentions)
-    else:
-        chosen = choose_number(prepared, mentions, choice)
+    chosen, rule = chosen_number(prepared, mentions, choice)
     pieces, position = [], 0
     for mention in mentions:
         pieces.append(prepared[position:mention.start])
@@ -33,7 +31,8 @@ def numeric_answer(text: str, choice: str = "auto") -> tuple[float | None, str]:
         position = mention.end
     pieces.append(prepared[position:])
     normalized = re.sub(r"[^\w\s.+-]|[.+-](?!\d)", " ", "".join(pieces).lower())
-    return (chosen.value if chosen else None), " ".join(normalized.split())
+    reading = NumberReading(chosen.value if chosen else None, chosen.unit if chosen else None, rule, chosen)
+    return reading, " ".join(normalized.split())
 
 
 def score_numeric(gold_value: float | None, gold_text: str, predicted_value: float | None, predicted_text: str,
@@ -75,14 +74,17 @@ def compare_numeric(golden: str, prediction: str, abs_tol: float = 0.01, rel_tol
     """exact_match, numeric_match (within abs_tol or rel_tol), numeric_similarity, text_similarity, overall
     (numeric_weight × numeric + rest × text when both hold a number, else text) and label: correct, partial
     (overall > partial_threshold) or wrong. With numbers on both sides correct means within tolerance."""
-    gold_value, gold_text = numeric_answer(golden, number_choice)
-    predicted_value, predicted_text = numeric_answer(prediction, number_choice)
-    return score_numeric(gold_value, gold_text, predicted_value, predicted_text, abs_tol, rel_tol or 0.0,
-                         numeric_weight, correct_threshold, partial_threshold)
+    gold, gold_text = numeric_answer(golden, number_choice)
+    predicted, predicted_text = numeric_answer(prediction, number_choice)
+    scores = score_numeric(gold.value, gold_text, predicted.value, predicted_text, abs_tol, rel_tol or 0.0,
+                           numeric_weight, correct_threshold, partial_threshold)
+    return {**scores, "gold_unit": gold.unit, "predicted_unit": predicted.unit, "gold_rule": gold.rule,
+            "predicted_rule": predicted.rule}
 
 
-def _mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+def _shown(value: float | None, unit: str | None) -> str:
+    """A parsed number as a reader checks it: 125000 人, 0.15 %, – for none."""
+    return "–" if value is None else f"{value:.12g}{f' {unit}' if unit else ''}"
 
 
 @register_kind("numeric")
@@ -115,16 +117,17 @@ class NumericAnswers(Kind):
         return None  # no ground truth → unscorable in B4, counted and listed
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        gold = [numeric_answer(golds[0], params["number_choice"]) if golds else (None, None) for golds in joined["golds"]]
-        predicted = [(None, None) if p is None else numeric_answer(p, params["number_choice"])
-                     for p in joined["prediction"]]
-        columns = {
-            "id": joined["id"], "has_gold": [bool(g) for g in joined["golds"]],
-            "gold_value": [g[0] for g in gold], "gold_text": [g[1] for g in gold],
-            "predicted_value": [p[0] for p in predicted], "predicted_text": [p[1] for p in predicted],
-            "confidence": joined.get("confidence", [None] * len(joined["id"])),
-        }
-        return columns, {"predictions_without_number": sum(p[0] is None and p[1] is not None for p in predicted)}
+        nothing = (NumberReading(None, None, MISSING), None)
+        gold = [numeric_answer(golds[0], params["number_choice"]) if golds else nothing for golds in joined["golds"]]
+        predicted = [nothing if p is None else numeric_answer(p, params["number_choice"]) for p in joined["prediction"]]
+        columns = {"id": joined["id"], "has_gold": [bool(g) for g in joined["golds"]]}
+        for side, readings in (("gold", gold), ("predicted", predicted)):
+            columns.update({f"{side}_value": [r.value for r, _ in readings], f"{side}_unit": [r.unit for r, _ in readings],
+                            f"{side}_rule": [r.rule for r, _ in readings], f"{side}_text": [t for _, t in readings]})
+        columns["confidence"] = joined.get("confidence", [None] * len(joined["id"]))
+        without = sum(r.value is None and t is not None for r, t in predicted)
+        return columns, {"predictions_without_number": without,
+                         "number_rules": dict(Counter(r.rule for r, t in predicted if t is not None))}
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         tolerances = {k: params[k] for k in self.stage_params["B4"]}
@@ -139,8 +142,9 @@ class NumericAnswers(Kind):
                                           normalized["predicted_value"][i], normalized["predicted_text"][i],
                                           **tolerances))
         names = ("exact_match", "numeric_match", "numeric_similarity", "text_similarity", "overall", "label")
-        columns = {"id": normalized["id"], **{n: [row.get(n) for row in rows] for n in names},
-                   "confidence": normalized["confidence"]}
+        parsed = ("gold_value", "gold_unit", "predicted_value", "predicted_unit", "predicted_rule")
+        columns = {"id": normalized["id"], **{n: normalized.get(n, [None] * len(rows)) for n in parsed},
+                   **{n: [row.get(n) for row in rows] for n in names}, "confidence": normalized["confidence"]}
         unscorable = [i for i, row in zip(normalized["id"], rows) if row["label"] == UNSCORABLE]
         return columns, {"labels": dict(Counter(columns["label"])), "unscorable": unscorable}
 
@@ -183,7 +187,9 @@ class NumericAnswers(Kind):
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         overall = matched.get("overall")
-        return matched.get("label", "missing"), "" if overall is None else f"overall {overall:.2f}"
+        read = (f"read {_shown(matched.get('predicted_value'), matched.get('predicted_unit'))} by "
+                f"{matched.get('predicted_rule')} (gold {_shown(matched.get('gold_value'), matched.get('gold_unit'))})")
+        return matched.get("label", "missing"), read if overall is None else f"{read}, overall {overall:.2f}"
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         comparison = rank_models(metrics_by_model, "accuracy")

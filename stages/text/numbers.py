@@ -1,4 +1,5 @@
-"""Numbers in answers: separators, signs, %, currency, scale words (k, million, 万, 亿), Chinese numerals, 1e3."""
+"""Numbers in answers: separators, signs, %, currency, scale words (k, million, 万, 亿), Chinese numerals with any
+scale (三点五亿, 十二万五千, traditional 萬 / 億 / 兩), 1e3, units; and which of several numbers a reply asserts."""
 from __future__ import annotations
 
 import re
@@ -13,6 +14,8 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四":
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CN_SECTIONS = {"万": 1e4, "亿": 1e8}
 _CN_CHARS = "零〇一二两三四五六七八九十百千万亿"
+_TRADITIONAL = str.maketrans({"萬": "万", "億": "亿", "兩": "两"})
+_CN_SCALES = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3}
 _ARABIC = re.compile(
     r"(?P<currency>[$€£¥])?\s*(?P<sign>[-+])?\s*(?P<currency2>[$€£¥])?"
     r"(?P<number>(?<![A-Za-z0-9_.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![A-Za-z0-9_.,])\d+(?:\.\d+)?"
@@ -22,12 +25,20 @@ _ARABIC = re.compile(
     r"|(?P<scale_letter>[kKMBT千万亿])(?![A-Za-z]))?"
     r"(?:\s?(?P<percent>%|percent\b|per cent\b))?"
 )
-_CHINESE = re.compile(f"[{_CN_CHARS}]+(?:点[{_CN_CHARS[:12]}]+)?(?:\\s?(?P<percent>%))?")
+_CHINESE = re.compile(f"[{_CN_CHARS}]+(?:点[{_CN_CHARS[:12]}]+(?:万亿|亿|万|千)?)?(?:\\s?(?P<percent>%))?")
+_UNIT = re.compile(
+    r"\s?(?P<unit>美元|欧元|英镑|日元|港元|人民币|公里|千米|厘米|毫米|千克|公斤|小时|分钟|平方米|立方米|毫升|"
+    r"[元人个岁年月日天次件台辆家所篇页米吨度克升斤亩户位名只条张本份块倍票秒]|"
+    r"(?i:km/h|m/s|km|kg|mg|cm|mm|ml|kwh|mph|usd|rmb|cny|eur|gbp|jpy|dollars?|euros?|yuan|people|persons?|"
+    r"years?|days?|hours?|minutes?|seconds?|meters?|metres?|miles?|grams?|tons?|liters?|litres?|°c|°f|℃|℉)"
+    r"(?![A-Za-z]))"
+)
 
 
 @dataclass(frozen=True)
 class NumberMention:
-    """A number found in text: its value (percentages as fractions: 15% → 0.15), where it is, and its unit."""
+    """A number found in text: its value (percentages as fractions: 15% → 0.15), where it is, and its unit (%, a
+    currency sign, or the unit word after it: 元, 人, km)."""
 
     value: float
     start: int
@@ -37,12 +48,19 @@ class NumberMention:
 
 
 def prepare(text: str) -> str:
-    """NFKC (full-width digits, ％, －) and the Unicode minus sign as '-'."""
-    return unicodedata.normalize("NFKC", text).replace("\u2212", "-")
+    """NFKC (full-width digits, ％, －), the Unicode minus sign as '-', traditional 萬 / 億 / 兩 as 万 / 亿 / 两
+    (one character for one: offsets are kept)."""
+    return unicodedata.normalize("NFKC", text).replace("\u2212", "-").translate(_TRADITIONAL)
 
 
 def parse_chinese_numeral(text: str) -> float | None:
-    """三百 → 300, 一千二百 → 1200, 两万三千 → 23000, 十五 → 15, 二〇二三 → 2023, 一点五 → 1.5."""
+    """三百 → 300, 一千二百 → 1200, 两万三千 → 23000, 十五 → 15, 二〇二三 → 2023, 一点五 → 1.5, 三点五亿 → 3.5e8."""
+    text = text.translate(_TRADITIONAL)
+    if "点" in text:
+        for scale, factor in _CN_SCALES.items():
+            if text.endswith(scale) and len(text) > len(scale):
+                value = parse_chinese_numeral(text[:-len(scale)])
+                return None if value is None else value * factor
     whole, _, fraction = text.partition("点")
     if not whole or any(ch not in _CN_CHARS for ch in whole) or any(ch not in _CN_DIGITS for ch in fraction):
         return None
@@ -81,8 +99,9 @@ def extract_numbers(text: str) -> list[NumberMention]:
 
 def numbers_in_prepared(text: str) -> list[NumberMention]:
     """extract_numbers for text that already went through prepare()."""
-    mentions = []
+    mentions: list[NumberMention] = []
     taken = [False] * len(text)
+    previous_scale = None
     for match in _ARABIC.finditer(text):
         value = float(match["number"].replace(",", ""))
         if match["exponent"]:
@@ -96,8 +115,14 @@ def numbers_in_prepared(text: str) -> list[NumberMention]:
         if match["percent"]:
             value /= 100
         start = match.start("sign") if match["sign"] else match.start("number")
+        cjk_scale = SCALES.get(scale) if scale and not scale.isascii() else None
+        if (mentions and previous_scale and cjk_scale and cjk_scale < previous_scale and mentions[-1].end == start
+                and not match["sign"] and not unit and not mentions[-1].unit):
+            last = mentions.pop()  # 12万5千, 1亿2000万: one number written in two parts
+            value, start = last.value + value, last.start
         mentions.append(NumberMention(value, start, match.end(), text[start:match.end()], unit))
         taken[start:match.end()] = [True] * (match.end() - start)
+        previous_scale = cjk_scale
     for match in _CHINESE.finditer(text):
         token = match.group(0).rstrip("%").strip()
         if any(taken[match.start():match.end()]) or (len(token) == 1 and text.strip() != token):
@@ -108,32 +133,70 @@ def numbers_in_prepared(text: str) -> list[NumberMention]:
         if match["percent"]:
             value /= 100
         mentions.append(NumberMention(value, match.start(), match.end(), match.group(0), "%" if match["percent"] else None))
-    return sorted(mentions, key=lambda m: m.start)
+    return sorted((_with_unit(text, m) for m in mentions), key=lambda m: m.start)
 
 
-_CUE = re.compile(r"(?i:answer|total|result|equals|is|was|are|=|≈|approximately|about)\s*[:：]?\s*$|(?:为|是|共|合计|总计|答案|约|:|：)\s*$")
+def _with_unit(text: str, mention: NumberMention) -> NumberMention:
+    """The mention with the unit word written right after it (元, 人, km), when it has no % or currency sign."""
+    if mention.unit:
+        return mention
+    unit = _UNIT.match(text, mention.end)
+    return NumberMention(mention.value, mention.start, mention.end, mention.text, unit["unit"]) if unit else mention
 
 
 NUMBER_CHOICES = ("auto", "first", "last", "only")
+# What a reply asserts, strongest first: an answer cue, else a verb or sign that states a value; the last number
+# after the strongest cue found is the answer.
+_CUES = (
+    ("answer_cue", re.compile(
+        r"(?i:\b(?:final\s+answer|answer|result)\s*(?:is|=|:|would be|should be)?)\s*[:：]?\s*[$€£¥]?\s*$|"
+        r"(?:答案|结果|最终答案)\s*(?:应该是|应为|是|为|等于)?\s*[:：]?\s*[$€£¥]?\s*$")),
+    ("assertion_cue", re.compile(
+        r"(?i:\b(?:equals?|is|was|are|were|totals?|reached|reaches|rose to|fell to|grew to|dropped to|"
+        r"increased to|decreased to|approximately|about|around|roughly)\b)\s*[:：]?\s*[$€£¥]?\s*$|"
+        r"(?:为|是|增至|增长到|增加到|升至|上升到|达到|达|降至|降到|下降到|减少到|减至|变为|变成|等于|约为|约|大约|"
+        r"共计|共|合计|总计|≈|=|:|：)\s*[$€£¥]?\s*$")),
+)
+
+
+@dataclass(frozen=True)
+class NumberReading:
+    """The number a text answers with (None when it has none), its unit, and the rule that chose it."""
+
+    value: float | None
+    unit: str | None
+    rule: str
+    mention: NumberMention | None = None
 
 
 def choose_number(text: str, mentions: list[NumberMention], choice: str = "auto") -> NumberMention | None:
     """The answer among the numbers: 'first', 'last', 'only' (None unless exactly one), or 'auto' — the only one,
-    else the last one stated after a cue ('answer is', 'total is', '=', '为', '是', '共'), else the last."""
+    else the last one after the strongest cue (an answer cue such as 'answer is' / 答案是, then a value cue such as
+    为 / 是 / 增至 / 达到 / 等于 / 约 / ≈ / =), else the last number of the final sentence that has one."""
+    return chosen_number(prepare(text), mentions, choice)[0]
+
+
+def chosen_number(prepared: str, mentions: list[NumberMention], choice: str) -> tuple[NumberMention | None, str]:
+    """choose_number on prepared text, with the rule that chose it."""
     if not mentions:
-        return None
+        return None, "no_number"
     if choice == "first":
-        return mentions[0]
+        return mentions[0], "first"
     if choice == "last":
-        return mentions[-1]
+        return mentions[-1], "last"
     if choice == "only":
-        return mentions[0] if len(mentions) == 1 else None
+        return (mentions[0], "only") if len(mentions) == 1 else (None, "not_only_number")
     if len(mentions) == 1:
-        return mentions[0]
-    return choose_cued_number(prepare(text), mentions)
+        return mentions[0], "only_number"
+    for rule, cue in _CUES:
+        cued = [m for m in mentions if cue.search(prepared[max(0, m.start - 20):m.start])]
+        if cued:
+            return cued[-1], rule
+    return mentions[-1], "last_number"  # the last number of the final sentence that holds one
 
 
-def choose_cued_number(prepared: str, mentions: list[NumberMention]) -> NumberMention:
-    """Among several numbers of prepared text: the last one stated after a cue, else the last."""
-    cued = [m for m in mentions if _CUE.search(prepared[max(0, m.start - 20):m.start].rstrip("$€£¥ "))]
-    return (cued or mentions)[-1]
+def read_number(text: str, choice: str = "auto") -> NumberReading:
+    """The number a reply answers with, its unit and the rule that chose it (see choose_number)."""
+    prepared = prepare(text)
+    mention, rule = chosen_number(prepared, numbers_in_prepared(prepared), choice)
+    return NumberReading(mention.value if mention else None, mention.unit if mention else None, rule, mention)

@@ -100,6 +100,11 @@ def test_kind_scores_unscorable_missing_and_confidence():
     matched, info = kind.match(normalized, params)
     assert matched["label"] == ["correct", "partial", "unscorable", "missing"]  # 8 vs 7: 0.7·(1-1/8) = 0.6125
     assert info["unscorable"] == ["c"]
+    # B4 shows what was read from each side: values, units and the rule that chose the prediction's number
+    assert matched["gold_value"] == [42, 7, None, 10] and matched["predicted_value"] == [42, 8, 5, None]
+    assert matched["predicted_rule"] == ["only_number", "only_number", "only_number", "missing"]
+    assert kind.item_view({k: v[0] for k, v in matched.items()})[1] == (
+        "read 42 by only_number (gold 42), overall 0.77")  # 0.7·1 + 0.3·(2·2 / (2 + 15))
     _, metrics = kind.score(matched, params)
     assert metrics["scorable"] == 3 and metrics["unscorable"] == 1
     assert metrics["accuracy"] == pytest.approx(1 / 3)
