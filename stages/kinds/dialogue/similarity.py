@@ -6,7 +6,13 @@ from typing import Any
 from rapidfuzz.distance import Indel, Levenshtein
 
 from ...core.ratios import weighted_mean
-from ...text.embeddings import Embedder, semantic_similarities
+from ...text.embeddings import (
+    DEFAULT_SEMANTIC_MODEL,
+    Embedder,
+    EmbedderUnavailable,
+    load_embedder,
+    semantic_similarities,
+)
 from ...text.keywords import keyword_jaccard
 
 METRICS = ("exact_match", "fuzzy_match", "edit_distance", "sentence_bert", "keyword_similarity")
@@ -44,10 +50,16 @@ def lexical_scores(expected: str, prediction: str) -> dict[str, float | None]:
 
 
 def similarity_scores(expected: str, prediction: str, weights: dict[str, float] | None = None,
-                      embedder: Embedder | None = None) -> dict[str, Any]:
-    """Seed 003's metric dict for one pair; `sentence_bert` is None without an embedder, and combined_score then
+                      embedder: Embedder | None = None, semantic_model: str = DEFAULT_SEMANTIC_MODEL) -> dict[str, Any]:
+    """Seed 003's metric dict for one pair, sentence_bert from `embedder` or else `semantic_model` (the dialogue
+    kind's default; "none" turns it off). Where no model can be loaded sentence_bert is None and combined_score
     re-normalizes the weights over the metrics that are defined."""
     scores: dict[str, Any] = lexical_scores(expected, prediction)
+    if embedder is None and semantic_model != "none":
+        try:
+            embedder = load_embedder(semantic_model)
+        except EmbedderUnavailable:
+            embedder = None
     scores["sentence_bert"] = semantic_similarities([expected], [prediction], embedder)[0] if embedder else None
     scores["combined_score"] = combined_score(scores, weights)
     return {name: scores[name] for name in (*METRICS, "combined_score")}

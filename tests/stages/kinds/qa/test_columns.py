@@ -54,10 +54,12 @@ def test_normalize_and_match_tables_equal_the_per_row_path(mode):
         row = {name: matched.column(name)[index].as_py() for name in matched.column_names}
         if prediction is None:
             assert (row["exact_match"], row["f1"], row["best_gold"], row["label"]) == (0.0, 0.0, None, "missing")
+            assert row["best_gold_text"] is None
             continue
         em, f1, best = match_normalized(prediction, golds, m)
         label = "correct" if em else "partial" if f1 >= 0.5 else "wrong"
         assert (row["exact_match"], row["f1"], row["best_gold"], row["label"]) == (em, f1, best, label)
+        assert row["best_gold_text"] == rows[index]["golds"][best]  # the gold as written, not normalized
 
 
 def test_score_sums_what_match_found():
