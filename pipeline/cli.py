@@ -27,6 +27,11 @@ def _scheduler_options(sub: argparse.ArgumentParser, required: bool = False) -> 
     sub.add_argument("--scheduler-port", type=int, help="luigid's port (default: 8082, or the one in HOST:PORT)")
 
 
+def _correction_option(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--correction", choices=("bh", "holm", "none"),
+                     help="multiplicity correction over all tests (default: luigi.cfg [nightly] correction, else bh)")
+
+
 def _run_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--verbose", action="store_true", help="print every dataset's full report, not the summary")
     sub.add_argument("--no-wait", action="store_true",
@@ -71,9 +76,18 @@ def build_parser() -> argparse.ArgumentParser:
     nightly.add_argument("--outputs", default="outputs",
                          help="artifacts go to OUTPUTS/nightly/<date>/ (default: outputs)")
     nightly.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
+    nightly.add_argument("--baseline", help="also compare with this earlier night, YYYY-MM-DD (DRIFT lines, exit 3)")
+    _correction_option(nightly)
     _scheduler_options(nightly)
     _run_options(nightly)
     nightly.set_defaults(handler="nightly:cmd_nightly")
+    compare = commands.add_parser("compare", help="paired tests of run B against run A (exit 3 when B is worse)")
+    compare.add_argument("before", metavar="A", help="an outputs folder, or a night (YYYY-MM-DD) under OUTPUTS/nightly")
+    compare.add_argument("after", metavar="B", help="the same, for the run to judge")
+    compare.add_argument("--outputs", default="outputs", help="where nights are found (default: outputs)")
+    compare.add_argument("--json", action="store_true", help="print the comparisons as JSON")
+    _correction_option(compare)
+    compare.set_defaults(handler="compare:cmd_compare")
     worker = commands.add_parser("worker", help="a long-running Luigi assistant: run whatever luigid hands it")
     _scheduler_options(worker, required=True)
     worker.add_argument("--workers", type=int, default=1, help="task processes on this host (default 1)")

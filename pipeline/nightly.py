@@ -11,6 +11,7 @@ import pyarrow as pa
 
 from stages import (
     ITEM_COLUMNS,
+    UsageError,
     Columns,
     RegressionSettings,
     compare_nights,
@@ -23,18 +24,18 @@ from stages import (
 )
 from stages.io.artifacts import (
     read_columns,
-    read_columns_parquet,
     read_rows_parquet,
     write_columns_parquet_atomic,
     write_json_atomic,
     write_rows_parquet_atomic,
 )
 from stages.io.storage import location, write_bytes_atomic
+from stages.nightly.runs import parameter_changes, run_item_scores, scoring_parameters
 
 from .commands import held_outputs
 from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
-from .plan import Selection, discover
+from .plan import Selection, discover, night_settings
 from .runner import build, input_facts_kept, print_reports, read_reports, report_problems
 from .tasks import B5Score
 
@@ -72,29 +73,47 @@ def record_night(root: UPath, night: str, reports: list[dict[str, Any]], items: 
     return history
 
 
-def _print_comparisons(comparisons: list[dict[str, Any]], previous: str | None) -> None:
-    if previous is None:
-        print("nightly: first night in the history, nothing to compare with")
-        return
-    regressions = [c for c in comparisons if c["regression"]]
-    for c in regressions:
-        print(f"REGRESSION {c['dataset']} / {c['model']} / {c['metric']}: {c['before']:.4f} → {c['after']:.4f} "
-              f"({c['delta']:+.4f}, p={c['p_value']:.3g}, {c['method']}, {c['paired_items']} items)")
+def print_comparisons(comparisons: list[dict[str, Any]], label: str, against: str, command: str = "nightly",
+                      noun: str | None = None) -> None:
+    """One `LABEL dataset / model / metric: …` line per flagged drop, then a count line."""
+    flagged = [c for c in comparisons if c["regression"]]
+    for c in flagged:
+        adjusted = "" if c.get("correction", "none") == "none" else f", {c['correction']}-adjusted {c['p_adjusted']:.3g}"
+        print(f"{label} {c['dataset']} / {c['model']} / {c['metric']}: {c['before']:.4f} → {c['after']:.4f} "
+              f"({c['delta']:+.4f}, p={c['p_value']:.3g}{adjusted}, {c['method']}, {c['paired_items']} items)")
     dropped = sum(1 for c in comparisons if c["delta"] is not None and c["delta"] < 0 and not c["regression"])
-    print(f"nightly: {len(regressions)} regression(s) against {previous}; "
-          f"{dropped} other drop(s) too small or not significant; {len(comparisons)} comparison(s)")
+    apart = sum(1 for c in comparisons if c.get("comparable") is False)
+    print(f"{command}: {len(flagged)} {noun or label.lower()}(s) against {against}; {dropped} other drop(s) too small or not "
+          f"significant; {apart} not comparable (scoring parameters changed); {len(comparisons)} comparison(s)")
+
+
+def compare_runs(before: UPath, after: UPath, settings: dict[str, RegressionSettings], correction: str,
+                 after_items: Columns | None = None) -> list[dict[str, Any]]:
+    """Every dataset × model × metric of `after` against `before`, item by item, corrected together; pairs whose
+    scoring parameters changed are listed as not comparable."""
+    changed = parameter_changes(scoring_parameters(before), scoring_parameters(after))
+    items = after_items if after_items is not None else run_item_scores(after)
+    return compare_nights(run_item_scores(before), items, settings, correction, changed)
 
 
 def cmd_nightly(args: argparse.Namespace) -> int:
     night = parse_night(args.date) if args.date else Date.today().isoformat()
     outputs = location(args.outputs)
+    night_wide = night_settings(correction=args.correction, baseline=args.baseline)
+    baseline = night_wide["baseline"] or None
+    if baseline is not None:
+        if baseline >= night:
+            raise UsageError(f"baseline {baseline} must be a night before {night}")
+        if not (outputs / "nightly" / baseline / "item_scores.parquet").exists():
+            raise UsageError(f"baseline {baseline}: no such night in {outputs / 'nightly'}")
     with input_facts_kept(outputs):
         specs = discover(args.inputs, Selection(), str(outputs / "nightly"))
         with held_outputs(outputs, args):
-            return _run_night(night, specs, outputs / "nightly", args)
+            return _run_night(night, specs, outputs / "nightly", args, night_wide["correction"], baseline)
 
 
-def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argparse.Namespace) -> int:
+def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argparse.Namespace, correction: str,
+               baseline: str | None) -> int:
     settings = {spec["name"]: RegressionSettings(**spec["nightly"]) for spec in specs}
     night_dir = root / night
     if not build(str(night_dir), specs, True, args.workers, args.scheduler_host, args.scheduler_port):
@@ -105,18 +124,27 @@ def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argpa
     history = record_night(root, night, reports, items)
     nights = sorted({row["date"] for row in history})
     previous = previous_night(nights, night)
-    earlier_items = read_columns_parquet(root / previous / "item_scores.parquet") if previous else {}
-    comparisons = compare_nights(earlier_items, items, settings) if previous else []
+    comparisons = compare_runs(root / previous, night_dir, settings, correction, items) if previous else []
+    drifts = (compare_runs(root / baseline, night_dir, settings, correction, items)
+              if baseline and baseline != previous else comparisons if baseline else [])
     write_json_atomic(night_dir / "regressions.json", {
-        "night": night, "previous": previous, "settings": {name: s.described() for name, s in settings.items()},
-        "regressions": [c for c in comparisons if c["regression"]], "comparisons": comparisons})
+        "night": night, "previous": previous, "baseline": baseline, "correction": correction,
+        "settings": {name: s.described() for name, s in settings.items()},
+        "regressions": [c for c in comparisons if c["regression"]], "comparisons": comparisons,
+        "drifts": [c for c in drifts if c["regression"]], "baseline_comparisons": drifts})
     run = {"title": f"evalpipe nightly {night}", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
            "code_version": code_version(), "outputs": str(night_dir)}
-    nightly = {"comparisons": comparisons, "previous": previous, "trends": primary_trends(history), "nights": nights}
+    nightly = {"comparisons": comparisons, "previous": previous, "trends": primary_trends(history), "nights": nights,
+               "baseline": baseline, "baseline_comparisons": drifts, "correction": correction}
     write_bytes_atomic(night_dir / "report.html", render_html_report(reports, run, nightly).encode())
     print_reports(reports, specs, args.verbose)
-    _print_comparisons(comparisons, previous)
+    if previous is None:
+        print("nightly: first night in the history, nothing to compare with")
+    else:
+        print_comparisons(comparisons, "REGRESSION", previous)
+    if baseline:
+        print_comparisons(drifts, "DRIFT", f"baseline {baseline}")
     print(f"nightly {night}: report {night_dir / 'report.html'}; history {root / 'history.parquet'}")
     if report_problems(reports):
         return EXIT_FAILED
-    return EXIT_REGRESSION if any(c["regression"] for c in comparisons) else EXIT_OK
+    return EXIT_REGRESSION if any(c["regression"] for c in (*comparisons, *drifts)) else EXIT_OK

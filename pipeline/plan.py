@@ -15,12 +15,15 @@ from stages import (
     get_kind,
     kind_names,
     load_taxonomies,
+    parse_night,
     read_dataset_config,
     read_generate_config,
     resolve_params,
 )
+from stages.core.param_rules import one_of
 from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location
+from stages.nightly.multiplicity import CORRECTIONS
 from stages.nightly.regression import SETTING_RULES
 
 if TYPE_CHECKING:
@@ -113,12 +116,31 @@ def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath) -> N
                          f"{concurrency} (now {available}; luigid's config too when running on luigid)")
 
 
-def regression_settings(folder: UPath, nightly: dict[str, Any]) -> RegressionSettings:
-    """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly]."""
-    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", luigi_cfg_section("nightly")),
-                              (str(folder / "dataset.toml"), nightly),
+NIGHT_DEFAULTS = {"correction": "bh", "baseline": ""}  # settings of the whole night, not of one dataset
+
+
+def regression_settings(folder: UPath | None = None, nightly: dict[str, Any] | None = None) -> RegressionSettings:
+    """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly] (when given)."""
+    origin = str(folder / "dataset.toml") if folder is not None else "dataset.toml"
+    for name in NIGHT_DEFAULTS.keys() & (nightly or {}).keys():
+        raise UsageError(f"{origin}: [nightly] {name} is a setting of the whole night; "
+                         "set it in luigi.cfg [nightly] (or on the command line)")
+    own = {k: v for k, v in luigi_cfg_section("nightly").items() if k not in NIGHT_DEFAULTS}
+    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", own), (origin, nightly or {}),
                               rules=SETTING_RULES)
     return RegressionSettings(**resolved)
+
+
+def night_settings(**given: str | None) -> dict[str, str]:
+    """correction and baseline for a whole night or comparison: luigi.cfg [nightly], overridden by the command line
+    (values that are not None); checked."""
+    section = {k: v for k, v in luigi_cfg_section("nightly").items() if k in NIGHT_DEFAULTS}
+    resolved = resolve_params(NIGHT_DEFAULTS, ("luigi.cfg [nightly]", section),
+                              ("the command line", {k: v for k, v in given.items() if v is not None}),
+                              rules={"correction": one_of(*CORRECTIONS)})
+    if resolved["baseline"]:
+        resolved["baseline"] = parse_night(resolved["baseline"], "baseline")
+    return resolved
 
 
 def luigi_cfg_section(section: str) -> dict[str, str]:

@@ -47,10 +47,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ITEM_COLUMNS", "flatten_metrics", "history_rows", "item_score_columns", "parse_night", "previous_night",
         "primary_trends",
     ),
+    "nightly.multiplicity": ("adjust_pvalues",),
     "nightly.regression": (
         "RegressionSettings", "compare_metric", "compare_nights", "mcnemar_drop_pvalue",
-        "paired_bootstrap_drop_pvalue",
+        "paired_bootstrap_drop_pvalue", "sign_flip_drop_pvalue",
     ),
+    "nightly.runs": ("parameter_changes", "run_item_scores", "scoring_parameters"),
     "report.aggregate": ("build_dataset_report", "build_summary", "render_report", "score_distribution"),
     "report.html": ("render_html_report",),
     "text.normalize": ("normalize_cjk", "normalize_squad"),

@@ -11,12 +11,12 @@ from ..kinds import get_kind
 NOT_METRICS = frozenset({"confusion_matrix", "weights", "weights_used", "semantic_model", "labels", "rules"})
 
 
-def parse_night(text: str) -> str:
-    """A night's date as YYYY-MM-DD; anything else is a UsageError."""
+def parse_night(text: str, what: str = "--date") -> str:
+    """A night's date as YYYY-MM-DD; anything else is a UsageError naming `what` was given."""
     try:
         return Date.fromisoformat(text).isoformat()
     except ValueError:
-        raise UsageError(f"--date must be YYYY-MM-DD, got {text!r}") from None
+        raise UsageError(f"{what} must be YYYY-MM-DD, got {text!r}") from None
 
 
 def flatten_metrics(metrics: dict[str, Any], prefix: str = "") -> dict[str, float]:

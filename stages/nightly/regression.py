@@ -1,4 +1,5 @@
-"""Night over night: a drop is a regression when it is larger than a set size and significant on the same items."""
+"""Night over night (or any two runs): a drop is a regression when it is larger than a set size and significant on
+the same items, after the run's tests are corrected together for multiplicity."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -9,10 +10,12 @@ from ..core.errors import UsageError
 from ..core.param_rules import at_least, within
 from ..core.records import Columns
 from .history import ITEM_COLUMNS
+from .multiplicity import adjust_pvalues
 
 BOOTSTRAP_DRAWS = 200_000_000  # resamples × items drawn at most (about 4 s); larger sets resample less
 MIN_RESAMPLES = 1000  # below this the bootstrap is replaced by its normal limit (sets above 200k items)
 CHUNK_DRAWS = 1 << 23
+EXACT_MAX_DIFFERENCES = 20  # at most this many items that changed: the exact sign-flip test (2^20 sign patterns)
 
 
 SETTING_RULES = {"min_drop": within(0, 1), "alpha": within(0, 1, low_open=True, high_open=True),
@@ -67,6 +70,31 @@ def paired_bootstrap_drop_pvalue(before: Sequence[float], after: Sequence[float]
     return (not_below + 1) / (resamples + 1)
 
 
+def sign_flip_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> float:
+    """One-sided exact paired permutation (sign-flip) test that the mean fell: the share of the 2^m sign patterns of
+    the m non-zero item differences whose sum is at most the observed one (never 0: the observed pattern counts)."""
+    import numpy as np
+    differences = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
+    differences = differences[differences != 0]
+    m = differences.size
+    if m == 0:
+        return 1.0
+    if m > EXACT_MAX_DIFFERENCES:
+        raise ValueError(f"{m} differing items: the exact test enumerates at most {EXACT_MAX_DIFFERENCES}")
+    half = m // 2
+    sums = [_signed_sums(part) for part in (differences[:half], differences[half:])]
+    totals = sums[0][:, None] + sums[1][None, :]
+    observed = differences.sum()
+    return float(np.count_nonzero(totals <= observed + 1e-9 * max(1.0, abs(observed)))) / 2 ** m
+
+
+def _signed_sums(values):
+    """The sum of every sign pattern of `values` (2^len of them; one pattern, sum 0, for no values)."""
+    import numpy as np
+    patterns = (np.arange(2 ** values.size)[:, None] >> np.arange(values.size)) & 1
+    return (patterns * 2 - 1) @ values if values.size else np.zeros(1)
+
+
 def normal_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> float:
     """The large-sample limit of the paired bootstrap: P(mean difference ≥ 0) under a normal with the observed
     mean and standard error."""
@@ -112,7 +140,11 @@ def compare_metric(before: dict[str, float | None], after: dict[str, float | Non
         result.update(items_lost=lost, items_gained=gained, method=method)
     elif test == "mean":
         resamples = bootstrap_resamples(settings.bootstrap_resamples, len(paired))
-        if resamples:
+        changed = sum(1 for b, a in zip(old, new) if a != b)
+        if changed <= EXACT_MAX_DIFFERENCES:
+            p_value = sign_flip_drop_pvalue(old, new)
+            result["method"] = f"exact sign-flip permutation, {changed} item(s) changed"
+        elif resamples:
             p_value = paired_bootstrap_drop_pvalue(old, new, resamples, settings.seed)
             result["method"] = f"paired bootstrap, {resamples} resamples"
         else:
@@ -120,40 +152,67 @@ def compare_metric(before: dict[str, float | None], after: dict[str, float | Non
             result["method"] = "normal limit of the paired bootstrap"
     else:
         raise ValueError(f"unknown paired test {test!r}")
+    result.update(before=mean_before, after=mean_after, delta=delta, p_value=p_value)
+    return {**result, **verdict(result, settings, p_value)}
+
+
+def verdict(comparison: dict[str, Any], settings: RegressionSettings, p_adjusted: float,
+            correction: str = "none") -> dict[str, Any]:
+    """regression (a drop beyond min_drop with adjusted p below alpha), the adjusted p and the reason in words."""
+    delta, p_value = comparison["delta"], comparison["p_value"]
     large = -delta > settings.min_drop + 1e-12
-    significant = p_value < settings.alpha
-    regression = large and significant
+    regression = large and p_adjusted < settings.alpha
+    shown = f"p={p_value:.4g}" + ("" if correction == "none" else f", {correction}-adjusted {p_adjusted:.4g}")
     if regression:
-        reason = f"dropped {-delta:.4f} > {settings.min_drop} with p={p_value:.4g} < {settings.alpha}"
+        reason = f"dropped {-delta:.4f} > {settings.min_drop} with {shown} < {settings.alpha}"
     elif delta >= 0:
         reason = "no drop"
     elif not large:
         reason = f"drop {-delta:.4f} within {settings.min_drop}"
     else:
-        reason = f"drop {-delta:.4f} not significant (p={p_value:.4g} ≥ {settings.alpha})"
-    return {**result, "before": mean_before, "after": mean_after, "delta": delta, "p_value": p_value,
-            "regression": regression, "reason": reason}
+        reason = f"drop {-delta:.4f} not significant ({shown} ≥ {settings.alpha})"
+    return {"p_adjusted": p_adjusted, "regression": regression, "reason": reason}
 
 
-def compare_nights(before: Columns, after: Columns,
-                   settings_by_dataset: dict[str, RegressionSettings]) -> list[dict[str, Any]]:
-    """Every dataset × model × metric scored tonight, compared with the earlier night's items where it has them.
+def correct_together(comparisons: list[dict[str, Any]], settings_by_dataset: dict[str, RegressionSettings],
+                     correction: str) -> list[dict[str, Any]]:
+    """Every comparison with a p-value adjusted over all of them (the run's family of tests) and its verdict redone
+    on the adjusted p, against its dataset's alpha and min_drop."""
+    tested = [i for i, c in enumerate(comparisons) if c.get("p_value") is not None]
+    adjusted = adjust_pvalues([comparisons[i]["p_value"] for i in tested], correction)
+    result = [dict(c) for c in comparisons]
+    for i, p_adjusted in zip(tested, adjusted):
+        settings = settings_by_dataset.get(result[i]["dataset"], RegressionSettings())
+        result[i].update(verdict(result[i], settings, p_adjusted, correction), correction=correction)
+    return result
+
+
+def compare_nights(before: Columns, after: Columns, settings_by_dataset: dict[str, RegressionSettings],
+                   correction: str = "bh", not_comparable: dict[tuple[str, str], str] | None = None,
+                   ) -> list[dict[str, Any]]:
+    """Every dataset × model × metric scored tonight, compared with the earlier night's items where it has them, all
+    tests corrected together (`correction`: bh, holm or none).
 
     Both nights are item-score columns (dataset, model, metric, test, id, value); datasets without settings use the
-    defaults."""
+    defaults. A (dataset, model) in `not_comparable` (its scoring parameters changed) is listed with the reason and
+    never tested."""
     grouped_before = _group(before)
     comparisons = []
     for key, (test, items) in sorted(_group(after).items()):
         dataset, model, metric = key
         row = {"dataset": dataset, "model": model, "metric": metric}
+        untested = {**row, "test": test, "paired_items": 0, "before": None, "after": None, "delta": None,
+                    "p_value": None, "p_adjusted": None, "regression": False}
         if key not in grouped_before:
-            comparisons.append({**row, "test": test, "paired_items": 0, "before": None, "after": None,
-                                "delta": None, "p_value": None, "regression": False,
-                                "reason": "not scored on the earlier night"})
+            comparisons.append({**untested, "reason": "not scored on the earlier night"})
+            continue
+        if (dataset, model) in (not_comparable or {}):
+            comparisons.append({**untested, "comparable": False,
+                                "reason": f"not comparable: {not_comparable[(dataset, model)]}"})
             continue
         settings = settings_by_dataset.get(dataset, RegressionSettings())
         comparisons.append({**row, **compare_metric(grouped_before[key][1], items, test, settings)})
-    return comparisons
+    return correct_together(comparisons, settings_by_dataset, correction)
 
 
 def _group(columns: Columns) -> dict[tuple[str, str, str], tuple[str, dict[str, float | None]]]:

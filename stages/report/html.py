@@ -218,30 +218,50 @@ def dataset_section(report: dict[str, Any]) -> str:
             f"{_explorer(report)}")
 
 
-def nightly_section(comparisons: list[dict[str, Any]], previous: str | None,
-                    trends: dict[str, dict[str, dict[str, float | None]]], nights: list[str]) -> str:
-    """Regressions against the previous night, every comparison, and each dataset's primary metric over time."""
-    regressions = [c for c in comparisons if c["regression"]]
-    if previous is None:
-        banner = '<div class="banner good">First night in the history: nothing to compare with yet.</div>'
-    elif regressions:
-        names = "; ".join(f"{c['dataset']} / {c['model']} / {c['metric']}" for c in regressions)
-        banner = (f'<div class="banner bad"><strong>{len(regressions)} regression(s) since {escape(previous)}:'
-                  f"</strong> {escape(names)}</div>")
-    else:
-        banner = f'<div class="banner good">No regression since {escape(previous)}.</div>'
+def _comparison_banner(comparisons: list[dict[str, Any]], noun: str, since: str) -> str:
+    flagged = [c for c in comparisons if c["regression"]]
+    if not flagged:
+        return f'<div class="banner good">No {noun} since {escape(since)}.</div>'
+    names = "; ".join(f"{c['dataset']} / {c['model']} / {c['metric']}" for c in flagged)
+    return f'<div class="banner bad"><strong>{len(flagged)} {noun}(s) since {escape(since)}:</strong> {escape(names)}</div>'
+
+
+def _comparison_table(comparisons: list[dict[str, Any]], flag: str) -> str:
+    """Every comparison with raw and adjusted p; flagged rows highlighted."""
     rows = [_text(c["dataset"]) + _text(c["model"]) + _text(c["metric"]) + _text(c["test"])
             + _num(c["paired_items"], percent=False) + _num(c["before"]) + _num(c["after"]) + _num(c["delta"])
-            + _num(c["p_value"], percent=False) + _text(c.get("method", "")) + _text("REGRESSION" if c["regression"] else "")
+            + _num(c["p_value"], percent=False) + _num(c.get("p_adjusted"), percent=False) + _text(c.get("method", ""))
+            + _text(flag if c["regression"] else "not comparable" if c.get("comparable") is False else "")
             + _text(c["reason"])
             for c in comparisons]
-    table = _table(["dataset", "model", "metric", "test", "paired items", "before", "after", "change", "p",
-                    "method", "verdict", "why"], rows, ["regression" if c["regression"] else "" for c in comparisons])
+    return _table(["dataset", "model", "metric", "test", "paired items", "before", "after", "change", "p",
+                   "adjusted p", "method", "verdict", "why"], rows,
+                  ["regression" if c["regression"] else "" for c in comparisons])
+
+
+def nightly_section(comparisons: list[dict[str, Any]], previous: str | None,
+                    trends: dict[str, dict[str, dict[str, float | None]]], nights: list[str],
+                    baseline: str | None = None, baseline_comparisons: list[dict[str, Any]] | None = None,
+                    correction: str = "bh") -> str:
+    """Regressions against the previous night and drift against a pinned baseline night (raw and adjusted p), every
+    comparison, and each dataset's primary metric over time."""
+    if previous is None:
+        banner = '<div class="banner good">First night in the history: nothing to compare with yet.</div>'
+    else:
+        banner = _comparison_banner(comparisons, "regression", previous)
+    if baseline:
+        banner += _comparison_banner(baseline_comparisons or [], "drift", f"baseline {baseline}")
+    rule = {"bh": "Benjamini–Hochberg", "holm": "Holm", "none": "no"}[correction]
+    note = (f'<p class="muted">All of a night\'s tests are corrected together ({rule} correction): a drop is flagged '
+            "when it exceeds min_drop and its adjusted p is below alpha.</p>")
     charts = [line_chart(f"{dataset}: primary metric by night", nights,
                          {model: [by_night.get(n) for n in nights] for model, by_night in models.items()})
               for dataset, models in sorted(trends.items())]
-    return (f"<h2>Nightly</h2>{banner}<h3>Trends</h3><div class=\"charts\">{''.join(charts)}</div>"
-            + (f"<h3>Compared with {escape(previous)}</h3>{table}" if previous else ""))
+    return (f"<h2>Nightly</h2>{banner}{note}<h3>Trends</h3><div class=\"charts\">{''.join(charts)}</div>"
+            + (f"<h3>Compared with {escape(previous)}</h3>{_comparison_table(comparisons, 'REGRESSION')}"
+               if previous else "")
+            + (f"<h3>Compared with baseline {escape(baseline)}</h3>"
+               f"{_comparison_table(baseline_comparisons or [], 'DRIFT')}" if baseline else ""))
 
 
 def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
@@ -253,7 +273,8 @@ def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
     parts = [f"<h1>{escape(title)}</h1><p class=\"muted\">{meta}</p>"]
     if nightly is not None:
         parts.append(nightly_section(nightly["comparisons"], nightly["previous"], nightly["trends"],
-                                     nightly["nights"]))
+                                     nightly["nights"], nightly.get("baseline"), nightly.get("baseline_comparisons"),
+                                     nightly.get("correction", "bh")))
     parts.append(summary_section(reports))
     parts.extend(dataset_section(report) for report in reports)
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -131,4 +131,6 @@ def test_a_mean_metric_with_only_zeros_and_ones_is_tested_like_an_accuracy():
     assert paired_bootstrap_drop_pvalue(list(before.values()), list(after.values()), 20000) == pytest.approx(
         (37 / 40) ** 40, abs=0.005)
     graded = compare_metric(before, _items([0.5] * 3 + [1.0] * 37), "mean", RegressionSettings(min_drop=0.0))
-    assert graded["method"] == "paired bootstrap, 10000 resamples"
+    # three items changed: every sign pattern enumerated; only "all three fell" is as low as observed → p = 1/8
+    assert graded["method"] == "exact sign-flip permutation, 3 item(s) changed"
+    assert graded["p_value"] == pytest.approx(1 / 8)

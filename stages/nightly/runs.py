@@ -1,0 +1,77 @@
+"""Any finished run as something to compare: its per-item scores and its scoring parameters, read from the
+artifacts alone (B6 reports name the datasets, kinds and models; B1–B5 headers the parameters)."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..core.errors import UsageError
+from ..core.records import Columns
+from ..io.artifacts import artifact_paths, read_artifact_json, read_columns, read_columns_parquet
+from ..io.storage import location
+from .history import ITEM_COLUMNS, item_score_columns
+
+SCORING_STAGES = ("B1", "B3", "B4", "B5")
+NOT_SCORING = frozenset({"rows", "shard_rows"})  # how rows are split, not how they are scored
+
+
+def run_reports(folder: str | os.PathLike) -> dict[str, dict[str, Any]]:
+    """dataset → its B6 report, for every dataset folder of a finished run."""
+    root = location(folder)
+    if not root.is_dir():
+        raise UsageError(f"{folder}: no such run folder")
+    reports = {}
+    for dataset in sorted(p.name for p in root.iterdir() if p.is_dir()):
+        document = read_artifact_json(root / dataset / "B6_report.json")
+        if document is not None and "report" in document:
+            reports[dataset] = document["report"]
+    if not reports:
+        raise UsageError(f"{folder}: no dataset report (B6_report.json) found; is it an outputs folder of a run?")
+    return reports
+
+
+def run_item_scores(folder: str | os.PathLike) -> Columns:
+    """Every model's per-item values of its kind's paired metrics, as item-score columns; a nightly folder's
+    item_scores.parquet when it has one, else read shard by shard from the B5 artifacts."""
+    saved = location(folder) / "item_scores.parquet"
+    if saved.exists():
+        return read_columns_parquet(saved)
+    columns: Columns = {name: [] for name in ITEM_COLUMNS}
+    for dataset, report in run_reports(folder).items():
+        for model in sorted(report["models"]):
+            for path in artifact_paths(folder, "B5", dataset, model):
+                for name, values in item_score_columns(dataset, report["kind"], model, read_columns(path)).items():
+                    columns[name].extend(values)
+    return columns
+
+
+def scoring_parameters(folder: str | os.PathLike) -> dict[tuple[str, str], dict[str, Any]]:
+    """(dataset, model) → the kind and the parameters each scoring stage ran with (first shard's headers)."""
+    found = {}
+    for dataset, report in run_reports(folder).items():
+        for model in sorted(report["models"]):
+            parameters: dict[str, Any] = {"kind": report["kind"]}
+            for stage in SCORING_STAGES:
+                document = read_artifact_json(artifact_paths(folder, stage, dataset, model)[0])
+                used = (document or {}).get("header", {}).get("parameters", {})
+                parameters[stage] = {k: v for k, v in used.items() if k not in NOT_SCORING}
+            found[(dataset, model)] = parameters
+    return found
+
+
+def parameter_changes(before: dict[tuple[str, str], dict[str, Any]],
+                      after: dict[tuple[str, str], dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """(dataset, model) → what changed in how it is scored between two runs ("B4 partial_f1_threshold 0.5 → 0.6"),
+    for pairs scored in both whose parameters differ: their numbers are not comparable."""
+    changes = {}
+    for key in before.keys() & after.keys():
+        old, new = before[key], after[key]
+        if old["kind"] != new["kind"]:
+            changes[key] = f"kind {old['kind']} → {new['kind']}"
+            continue
+        differences = [f"{stage} {name} {old[stage].get(name)!r} → {new[stage].get(name)!r}"
+                       for stage in SCORING_STAGES for name in sorted(old[stage].keys() | new[stage].keys())
+                       if old[stage].get(name) != new[stage].get(name)]
+        if differences:
+            changes[key] = "; ".join(differences)
+    return changes
