@@ -49,6 +49,8 @@ def parse_block(block: LineBlock) -> pa.Table | None:
     if block.blank:
         return None
     try:
+        if not block.data.isascii():
+            block.data.decode("utf-8")  # pyarrow.json does not check UTF-8: a bad byte must be a reject with its line
         table = pj.read_json(io.BytesIO(block.data))
     except ValueError:  # ArrowInvalid and UnicodeDecodeError: a line the per-row reader must explain
         return None

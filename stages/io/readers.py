@@ -63,17 +63,20 @@ def decode_jsonl_line(source: str, number: int, raw: bytes) -> Record | Reject:
     try:
         return (number, orjson.loads(raw), None)
     except orjson.JSONDecodeError as exc:
-        reason = ("undecodable bytes (not UTF-8)" if _is_undecodable(raw)
+        undecodable = _undecodable(raw)
+        reason = (f"undecodable bytes (not UTF-8) at byte {undecodable.start} of the line: "
+                  f"{raw[undecodable.start:undecodable.end]!r}" if undecodable
                   else f"malformed JSON at column {exc.colno}: {exc.msg}")
         return Reject(source, number, reason)
 
 
-def _is_undecodable(raw: bytes) -> bool:
+def _undecodable(raw: bytes) -> UnicodeDecodeError | None:
+    """Where the line stops being UTF-8, or None when it is UTF-8."""
     try:
         raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return True
-    return False
+    except UnicodeDecodeError as exc:
+        return exc
+    return None
 
 
 def _iter_json(path: Path) -> Iterator[Record | Reject]:

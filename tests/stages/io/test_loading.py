@@ -1,3 +1,4 @@
+import pytest
 import json
 
 import pyarrow as pa
@@ -37,7 +38,7 @@ def test_jsonl_bad_rows_are_set_aside_with_line_and_reason(tmp_path):
     assert reasons[4].startswith("no id")
     assert reasons[5] == "no gold answer"
     assert reasons[6] == "expected a JSON object, got list"
-    assert reasons[7] == "undecodable bytes (not UTF-8)"
+    assert reasons[7] == "undecodable bytes (not UTF-8) at byte 23 of the line: b'\\xff'"
     assert reasons[8] == "duplicate id '1' (first seen at line 1)"
     assert result.counts() == {"input_rows": 8, "accepted": 2, "rejected": 6}
     assert all(r.source == str(path) for r in result.rejects)
@@ -74,6 +75,20 @@ def test_squad_document_and_prediction_map(tmp_path):
     predictions.write_text(json.dumps({"q1": "Ann", "q2": 3}))
     loaded = load_predictions(predictions, NO_FIELDS)
     assert as_columns(loaded.columns)["prediction"] == ["Ann", "3"]
+
+
+@pytest.mark.parametrize("encoded, offset", [("Romé".encode("cp1252"), 27 + 3), ("罗马".encode("gbk"), 27)])
+def test_one_foreign_byte_in_a_plain_jsonl_file_is_one_reject(tmp_path, encoded, offset):
+    """pyarrow.json reads invalid UTF-8 without complaint: the fast path must leave such a block to the row reader."""
+    path = tmp_path / "m.jsonl"
+    lines = [b'{"id": "1", "prediction": "Paris"}', b'{"id": "2", "prediction": "' + encoded + b'"}',
+             b'{"id": "3", "prediction": "Oslo"}']
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    loaded = load_predictions(path, NO_FIELDS)
+    assert as_columns(loaded.columns)["id"] == ["1", "3"]
+    assert [(r.line, r.reason.split(" of the line")[0]) for r in loaded.rejects] == [
+        (2, f"undecodable bytes (not UTF-8) at byte {offset}")]  # the value starts at byte 27 of the line
+    assert loaded.counts() == {"input_rows": 3, "accepted": 2, "rejected": 1}
 
 
 def test_csv_rows_with_wrong_field_count_or_bytes(tmp_path):
