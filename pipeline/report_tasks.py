@@ -191,10 +191,12 @@ def keep_human_edits(kind: Kind, path: UPath, fresh: bytes) -> tuple[bytes, dict
 
 
 class B6Summary(luigi.Task):
-    """Every dataset's primary metric per model in outputs/B6_summary.json, and the run's outputs/report.html."""
+    """Every dataset's primary metric per model in outputs/B6_summary.json, and the run's outputs/report.html; a run
+    where some datasets failed summarizes the others and names the failed ones (`failed`: dataset → why)."""
 
     outputs_dir = luigi.Parameter()
     specs = luigi.ListParameter()
+    failed = luigi.DictParameter(default={})
 
     def requires(self) -> list[B6Report]:
         return [B6Report(outputs_dir=self.outputs_dir, spec=spec) for spec in self.specs]
@@ -203,7 +205,8 @@ class B6Summary(luigi.Task):
         return location(self.outputs_dir) / "B6_summary.json"
 
     def fingerprint(self) -> str:
-        return fingerprint({"stage": "B6_summary", "upstream": [task.fingerprint() for task in self.requires()]})
+        return fingerprint({"stage": "B6_summary", "upstream": [task.fingerprint() for task in self.requires()],
+                            "failed": dict(self.failed)})
 
     def complete(self) -> bool:
         document = read_artifact_json(self.artifact_path())
@@ -215,8 +218,9 @@ class B6Summary(luigi.Task):
                   "upstream": {task.dataset: task.fingerprint() for task in self.requires()}}
         run = {"title": "evalpipe report", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                "code_version": header["code_version"], "outputs": self.outputs_dir}
-        write_bytes_atomic(self.html_path(), render_html_report(reports, run).encode())
-        write_json_atomic(self.artifact_path(), {"header": header, **build_summary(reports)})
+        failed = dict(self.failed)
+        write_bytes_atomic(self.html_path(), render_html_report(reports, run, failed=failed).encode())
+        write_json_atomic(self.artifact_path(), {"header": header, **build_summary(reports), "failed": failed})
 
     def html_path(self) -> UPath:
         return location(self.outputs_dir) / "report.html"

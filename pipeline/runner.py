@@ -53,8 +53,29 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
         settle_failures(outputs, targets)
         if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
             return True
-        report_failures(outputs, [task for task in dag_tasks(targets) if not task.complete()], result.status.name)
+        incomplete = [task for task in dag_tasks(targets) if not task.complete()]
+        report_failures(outputs, incomplete, result.status.name)
+        if with_summary:
+            summarize_the_rest(outputs, specs, incomplete)
     return False
+
+
+def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: list[luigi.Task]) -> None:
+    """One dataset's failure never takes the others' summary away: B6_summary.json and report.html are written for
+    the datasets that finished, naming each failed one with its first error."""
+    reasons: dict[str, str] = {}
+    for task in incomplete:
+        if isinstance(task, StageTask) and task.dataset not in reasons:
+            record = task.failure()
+            if record is not None:
+                reasons[task.dataset] = f"{task.stage}{f' / {task.model}' if task.model else ''}: {record['error']}"
+    done = [spec for spec in specs if B6Report(outputs_dir=outputs, spec=spec).complete()]
+    failed = {spec["name"]: reasons.get(spec["name"], "a stage it needs did not complete")
+              for spec in specs if spec not in done}
+    luigi.build([B6Summary(outputs_dir=outputs, specs=done, failed=failed)], local_scheduler=True,
+                log_level="WARNING")
+    print(f"evalpipe: summary and report.html written for the {len(done)} dataset(s) that finished; failed: "
+          f"{', '.join(sorted(failed))}", file=sys.stderr)
 
 
 def _settle(outputs: str, targets: list[luigi.Task], result: Any) -> bool | None:

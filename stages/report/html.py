@@ -264,13 +264,24 @@ def nightly_section(comparisons: list[dict[str, Any]], previous: str | None,
                f"{_comparison_table(baseline_comparisons or [], 'DRIFT')}" if baseline else ""))
 
 
+def trouble_banner(reports: list[dict[str, Any]], failed: dict[str, str]) -> str:
+    """What a reader must see first: each dataset whose stages failed (not in this report) and each dataset with a
+    problem that makes it unfit to publish, with the reason."""
+    lines = [f"<li><strong>{escape(dataset)}</strong> failed: {escape(why)}</li>" for dataset, why in sorted(failed.items())]
+    lines += [f"<li><strong>{escape(report['dataset'])}</strong>: {escape(problem)}</li>"
+              for report in reports for problem in report.get("problems", [])]
+    if not lines:
+        return ""
+    return f'<div class="banner bad"><strong>Not fit to publish:</strong><ul>{"".join(lines)}</ul></div>'
+
+
 def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
-                       nightly: dict[str, Any] | None = None) -> str:
+                       nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None) -> str:
     """The whole page. `run` describes the run (title, created_at, code_version); `nightly` adds comparisons,
-    previous (night) and trends / nights for the trend charts."""
+    previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed."""
     title = run.get("title", "evalpipe report")
     meta = " · ".join(f"{escape(k)}: {escape(str(v))}" for k, v in run.items() if k != "title")
-    parts = [f"<h1>{escape(title)}</h1><p class=\"muted\">{meta}</p>"]
+    parts = [f"<h1>{escape(title)}</h1><p class=\"muted\">{meta}</p>{trouble_banner(reports, failed or {})}"]
     if nightly is not None:
         parts.append(nightly_section(nightly["comparisons"], nightly["previous"], nightly["trends"],
                                      nightly["nights"], nightly.get("baseline"), nightly.get("baseline_comparisons"),

@@ -322,3 +322,25 @@ def test_a_no_op_run_prints_a_short_english_summary(capsys, tmp_path):
     assert not any("\u4e00" <= ch <= "\u9fff" for ch in out.replace("peppa_dialogue", ""))
     assert main([*args, "--verbose"]) == 0
     assert "dataset qa_mixed (qa, detected)" in capsys.readouterr().out
+
+
+def test_a_failed_dataset_never_takes_the_others_summary_and_report_away(workspace, monkeypatch, capsys):
+    from stages.kinds.fact_verification.kind import FactVerification
+
+    def broken_match(self, normalized, params):
+        raise RuntimeError("matcher exploded")
+
+    monkeypatch.setattr(FactVerification, "match", broken_match)
+    assert run(workspace) == 1
+    err = capsys.readouterr().err
+    assert "FAILED B4 / claims / alpha: RuntimeError: matcher exploded" in err
+    assert "summary and report.html written for the 1 dataset(s) that finished; failed: claims" in err
+    summary = read_artifact_json(workspace / "outputs" / "B6_summary.json")
+    assert summary["datasets"] == ["qa_small"]
+    assert summary["failed"] == {"claims": "B4 / alpha: RuntimeError: matcher exploded"}
+    html = (workspace / "outputs" / "report.html").read_text(encoding="utf-8")
+    assert "<strong>claims</strong> failed: B4 / alpha: RuntimeError: matcher exploded" in html
+    monkeypatch.undo()
+    assert run(workspace) == 0  # fixed: the next run summarizes both, and the page no longer names a failure
+    assert read_artifact_json(workspace / "outputs" / "B6_summary.json")["datasets"] == ["claims", "qa_small"]
+    assert "failed:" not in (workspace / "outputs" / "report.html").read_text(encoding="utf-8")

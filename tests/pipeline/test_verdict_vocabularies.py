@@ -86,6 +86,8 @@ def test_graded_gold_verdicts_fail_the_run_naming_label_map(tmp_path, capsys):
             "[params] can map it)")]
     err = capsys.readouterr().err
     assert "PROBLEM claims: 1 question set aside: gold verdict not readable" in err
+    html = (tmp_path / "outputs" / "report.html").read_text(encoding="utf-8")
+    assert "Not fit to publish" in html and "<strong>claims</strong>: 1 question set aside: gold verdict" in html
 
 
 def test_a_changed_label_map_reruns_from_b1(tmp_path):
