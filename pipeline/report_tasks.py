@@ -24,7 +24,7 @@ from stages.io.artifacts import read_artifact_json, read_column, read_columns, r
 from stages.io.storage import location, write_bytes_atomic
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, choose_items, explorer_items, merge_explorers
-from stages.report.health import dataset_problems, shard_problems
+from stages.report.health import dataset_problems, pairing_problems, shard_problems
 from stages.report.intervals import uncertainty
 
 from .fingerprint import code_version, fingerprint
@@ -64,7 +64,8 @@ class B6Report(KindStage):
                 for model in sorted(self.spec["predictions"])}
 
     def stage_params(self) -> dict[str, Any]:
-        return {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"]}
+        return {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"],
+                "min_paired_share": self.spec["min_paired_share"]}
 
     def compute(self) -> StageResult:
         """Every model's metrics — for shards, from the sum of their score_stats, never a mean of means — with
@@ -94,6 +95,11 @@ class B6Report(KindStage):
                                      for model, docs in predictions.items()},
                                     [r["reason"] for document in questions for r in document.get("rejects", [])],
                                     kind.headline_reject_reasons, self.spec["max_rejected_share"])
+        problems += pairing_problems(question_counts.get("accepted", 0), {
+            model: (set_aside[model]["missing_predictions"],
+                    [i for d in joins for i in d.get("missing_predictions", [])[:4]][:4],
+                    [i for d in joins for i in d.get("unmatched_predictions", [])[:4]][:4])
+            for model, joins in shard_joins.items()}, self.spec["min_paired_share"])
         if len(shards) > 1:
             problems += shard_problems(
                 [read_column(task.artifact_path(), "id") for task in (self._task(B1Questions, s) for s in shards)],

@@ -10,8 +10,10 @@ from ..core.errors import UsageError
 from ..core.param_rules import Rule, within
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
-KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "nightly", "max_rejected_share", *FIELD_KEYS}
+KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "nightly", "max_rejected_share", "min_paired_share",
+              *FIELD_KEYS}
 DEFAULT_MAX_REJECTED_SHARE = 0.5
+DEFAULT_MIN_PAIRED_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class DatasetConfig:
     generate: dict[str, Any] = field(default_factory=dict)
     nightly: dict[str, Any] = field(default_factory=dict)
     max_rejected_share: float = DEFAULT_MAX_REJECTED_SHARE  # above it, a dataset fails the run (B1 or any model's B2)
+    min_paired_share: float = DEFAULT_MIN_PAIRED_SHARE  # below it (questions with a prediction), the dataset fails
 
     def fields(self) -> dict[str, str | None]:
         return {key: getattr(self, key) for key in FIELD_KEYS}
@@ -59,12 +62,16 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     nightly = data.get("nightly", {})
     if not isinstance(nightly, dict):
         raise UsageError(f"{path}: [nightly] must be a table")
-    share = data.get("max_rejected_share", DEFAULT_MAX_REJECTED_SHARE)
-    problem = within(0, 1)(share)
-    if problem is not None:
-        raise UsageError(f"{path}: max_rejected_share = {share!r} {problem}")
+    shares = {}
+    for name, default in (("max_rejected_share", DEFAULT_MAX_REJECTED_SHARE),
+                          ("min_paired_share", DEFAULT_MIN_PAIRED_SHARE)):
+        shares[name] = data.get(name, default)
+        problem = within(0, 1)(shares[name])
+        if problem is not None:
+            raise UsageError(f"{path}: {name} = {shares[name]!r} {problem}")
     return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, nightly=nightly,
-                         max_rejected_share=float(share), **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
+                         **{name: float(value) for name, value in shares.items()},
+                         **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
 
 
 def resolve_params(kind_defaults: dict[str, Any], *layers: tuple[str, dict[str, Any]],

@@ -39,6 +39,26 @@ def dataset_problems(question_counts: dict[str, int], prediction_counts: dict[st
     return problems
 
 
+def pairing_problems(questions: int, joins: dict[str, tuple[int, list[str], list[str]]],
+                     min_paired_share: float) -> list[str]:
+    """A model whose predictions pair with fewer than `min_paired_share` of the questions (ids that do not meet: q1…
+    against 1…), with a few ids from each side. `joins`: model → (questions without a prediction, some of their ids,
+    some ids of predictions without a question)."""
+    problems = []
+    for model, (missing, missing_ids, unmatched_ids) in joins.items():
+        paired = questions - missing
+        if questions and paired / questions < min_paired_share:
+            problems.append(
+                f"model {model}: only {paired} of {_rows(questions, 'question')} have a prediction ({paired / questions:.0%}"
+                f" < min_paired_share {min_paired_share:g}); question ids without one: {_examples(missing_ids)}; "
+                f"prediction ids without a question: {_examples(unmatched_ids)}")
+    return problems
+
+
+def _examples(ids: list[str], shown: int = 3) -> str:
+    return "none" if not ids else ", ".join(map(repr, ids[:shown])) + (" …" if len(ids) > shown else "")
+
+
 def shard_problems(question_ids: list[pa.ChunkedArray],
                    joins_by_model: dict[str, list[tuple[list[str], list[str]]]]) -> list[str]:
     """What splitting the rows into shards could hide: a question id in two shards (each shard checks only its own),

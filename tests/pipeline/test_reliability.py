@@ -344,3 +344,22 @@ def test_a_failed_dataset_never_takes_the_others_summary_and_report_away(workspa
     assert run(workspace) == 0  # fixed: the next run summarizes both, and the page no longer names a failure
     assert read_artifact_json(workspace / "outputs" / "B6_summary.json")["datasets"] == ["claims", "qa_small"]
     assert "failed:" not in (workspace / "outputs" / "report.html").read_text(encoding="utf-8")
+
+
+def test_ids_that_do_not_pair_fail_the_run_showing_ids_from_each_side(tmp_path, capsys):
+    inputs = tmp_path / "inputs" / "qa_ids"
+    write_jsonl(inputs / "questions.jsonl", [{"id": f"q{i}", "question": "?", "answers": [f"a{i}"]} for i in range(1, 6)])
+    write_jsonl(inputs / "predictions" / "m.jsonl", [{"id": i, "prediction": f"a{i}"} for i in range(1, 6)])
+    assert run(tmp_path) == 1
+    err = capsys.readouterr().err
+    assert ("PROBLEM qa_ids: model m: only 0 of 5 questions have a prediction (0% < min_paired_share 0.5); question "
+            "ids without one: 'q1', 'q2', 'q3' …; prediction ids without a question: '1', '2', '3' …") in err
+    # ids compare as text: 1, "1" and 1.0 all pair with question "1"; below the share only when asked for more
+    write_jsonl(inputs / "questions.jsonl", [{"id": str(i), "question": "?", "answers": [f"a{i}"]} for i in range(1, 6)])
+    write_jsonl(inputs / "predictions" / "m.jsonl", [{"id": 1, "prediction": "a1"}, {"id": "2", "prediction": "a2"},
+                                                     {"id": 3.0, "prediction": "a3"}])
+    (inputs / "dataset.toml").write_text("min_paired_share = 0.5\n")
+    assert run(tmp_path) == 0  # 3 of 5 pair
+    (inputs / "dataset.toml").write_text("min_paired_share = 0.8\n")
+    assert run(tmp_path) == 1
+    assert "only 3 of 5 questions have a prediction (60% < min_paired_share 0.8)" in capsys.readouterr().err
