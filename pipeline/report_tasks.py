@@ -96,10 +96,11 @@ class B6Report(KindStage):
                                     [r["reason"] for document in questions for r in document.get("rejects", [])],
                                     kind.headline_reject_reasons, self.spec["max_rejected_share"])
         problems += pairing_problems(question_counts.get("accepted", 0), {
-            model: (set_aside[model]["missing_predictions"],
+            model: (max(0, set_aside[model]["missing_predictions"] - set_aside[model]["prediction_rows_rejected"]),
                     [i for d in joins for i in d.get("missing_predictions", [])[:4]][:4],
                     [i for d in joins for i in d.get("unmatched_predictions", [])[:4]][:4])
-            for model, joins in shard_joins.items()}, self.spec["min_paired_share"])
+            for model, joins in shard_joins.items()
+            if not any(problem.startswith(f"model {model}: ") for problem in problems)}, self.spec["min_paired_share"])
         if len(shards) > 1:
             problems += shard_problems(
                 [read_column(task.artifact_path(), "id") for task in (self._task(B1Questions, s) for s in shards)],

@@ -42,8 +42,9 @@ def dataset_problems(question_counts: dict[str, int], prediction_counts: dict[st
 def pairing_problems(questions: int, joins: dict[str, tuple[int, list[str], list[str]]],
                      min_paired_share: float) -> list[str]:
     """A model whose predictions pair with fewer than `min_paired_share` of the questions (ids that do not meet: q1…
-    against 1…), with a few ids from each side. `joins`: model → (questions without a prediction, some of their ids,
-    some ids of predictions without a question)."""
+    against 1…), with a few ids from each side. `joins`: model → (questions without a prediction, less the model's
+    rows set aside — max_rejected_share answers for those —, some of their ids, some ids of predictions without a
+    question)."""
     problems = []
     for model, (missing, missing_ids, unmatched_ids) in joins.items():
         paired = questions - missing

@@ -78,7 +78,8 @@ def test_a_rerun_with_nothing_changed_reads_no_input(workspace, monkeypatch):
 def test_editing_one_model_reruns_only_that_model_and_the_dataset_report(workspace):
     run(workspace)
     before = snapshot(workspace / "outputs")
-    write_jsonl(workspace / "inputs/qa_small/predictions/beta.jsonl", [{"id": "1", "prediction": "Lyon"}])
+    write_jsonl(workspace / "inputs/qa_small/predictions/beta.jsonl",
+                [{"id": "1", "prediction": "Lyon"}, {"id": "2", "prediction": "Jupiter"}])  # half the questions
     assert run(workspace) == 0
     assert _artifacts(changed(before, snapshot(workspace / "outputs"))) == {
         "qa_small/beta/B2_predictions.json", "qa_small/beta/B3_normalized.json", "qa_small/beta/B4_matches.json",
