@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from stages.core.text_table import format_table
 from stages.io.storage import location
-from stages.nightly.runs import run_reports
+from stages.nightly.runs import run_item_scores, run_reports, scoring_parameters
 
 from .exit_codes import EXIT_OK, EXIT_REGRESSION
 from .nightly import compare_runs, print_comparisons
@@ -43,7 +43,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     before, after = run_folder(args.before, args.outputs), run_folder(args.after, args.outputs)
     correction = night_settings(correction=args.correction)["correction"]
     settings = regression_settings()
-    comparisons = compare_runs(before, after, {name: settings for name in run_reports(after)}, correction)
+    reports = run_reports(after)
+    comparisons = compare_runs(before, run_item_scores(after, reports), scoring_parameters(after, reports),
+                               {name: settings for name in reports}, correction)
     if args.json:
         print(json.dumps({"a": str(before), "b": str(after), "correction": correction, "settings": settings.described(),
                           "comparisons": comparisons}, ensure_ascii=False, indent=1))

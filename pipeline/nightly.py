@@ -11,9 +11,9 @@ import pyarrow as pa
 
 from stages import (
     ITEM_COLUMNS,
-    UsageError,
     Columns,
     RegressionSettings,
+    UsageError,
     compare_nights,
     history_rows,
     item_score_columns,
@@ -30,7 +30,7 @@ from stages.io.artifacts import (
     write_rows_parquet_atomic,
 )
 from stages.io.storage import location, write_bytes_atomic
-from stages.nightly.runs import parameter_changes, run_item_scores, scoring_parameters
+from stages.nightly.runs import parameter_changes, run_item_scores, run_reports, scoring_parameters
 
 from .commands import held_outputs
 from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
@@ -78,22 +78,23 @@ def print_comparisons(comparisons: list[dict[str, Any]], label: str, against: st
     """One `LABEL dataset / model / metric: …` line per flagged drop, then a count line."""
     flagged = [c for c in comparisons if c["regression"]]
     for c in flagged:
-        adjusted = "" if c.get("correction", "none") == "none" else f", {c['correction']}-adjusted {c['p_adjusted']:.3g}"
+        correction = c.get("correction", "none")
+        adjusted = "" if correction == "none" else f", {correction}-adjusted {c['p_adjusted']:.3g}"
         print(f"{label} {c['dataset']} / {c['model']} / {c['metric']}: {c['before']:.4f} → {c['after']:.4f} "
               f"({c['delta']:+.4f}, p={c['p_value']:.3g}{adjusted}, {c['method']}, {c['paired_items']} items)")
     dropped = sum(1 for c in comparisons if c["delta"] is not None and c["delta"] < 0 and not c["regression"])
     apart = sum(1 for c in comparisons if c.get("comparable") is False)
-    print(f"{command}: {len(flagged)} {noun or label.lower()}(s) against {against}; {dropped} other drop(s) too small or not "
-          f"significant; {apart} not comparable (scoring parameters changed); {len(comparisons)} comparison(s)")
+    print(f"{command}: {len(flagged)} {noun or label.lower()}(s) against {against}; {dropped} other drop(s) too small "
+          f"or not significant; {apart} not comparable (scoring parameters changed); {len(comparisons)} comparison(s)")
 
 
-def compare_runs(before: UPath, after: UPath, settings: dict[str, RegressionSettings], correction: str,
-                 after_items: Columns | None = None) -> list[dict[str, Any]]:
-    """Every dataset × model × metric of `after` against `before`, item by item, corrected together; pairs whose
-    scoring parameters changed are listed as not comparable."""
-    changed = parameter_changes(scoring_parameters(before), scoring_parameters(after))
-    items = after_items if after_items is not None else run_item_scores(after)
-    return compare_nights(run_item_scores(before), items, settings, correction, changed)
+def compare_runs(before: UPath, after_items: Columns, after_parameters: dict[tuple[str, str], dict[str, Any]],
+                 settings: dict[str, RegressionSettings], correction: str) -> list[dict[str, Any]]:
+    """Every dataset × model × metric of a run (its item scores and scoring parameters) against the run in `before`,
+    item by item, corrected together; pairs whose scoring parameters changed are listed as not comparable."""
+    reports = run_reports(before)
+    changed = parameter_changes(scoring_parameters(before, reports), after_parameters)
+    return compare_nights(run_item_scores(before, reports), after_items, settings, correction, changed)
 
 
 def cmd_nightly(args: argparse.Namespace) -> int:
@@ -124,8 +125,9 @@ def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argpa
     history = record_night(root, night, reports, items)
     nights = sorted({row["date"] for row in history})
     previous = previous_night(nights, night)
-    comparisons = compare_runs(root / previous, night_dir, settings, correction, items) if previous else []
-    drifts = (compare_runs(root / baseline, night_dir, settings, correction, items)
+    tonight = scoring_parameters(night_dir)
+    comparisons = compare_runs(root / previous, items, tonight, settings, correction) if previous else []
+    drifts = (compare_runs(root / baseline, items, tonight, settings, correction)
               if baseline and baseline != previous else comparisons if baseline else [])
     write_json_atomic(night_dir / "regressions.json", {
         "night": night, "previous": previous, "baseline": baseline, "correction": correction,

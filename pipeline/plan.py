@@ -122,8 +122,9 @@ NIGHT_DEFAULTS = {"correction": "bh", "baseline": ""}  # settings of the whole n
 def regression_settings(folder: UPath | None = None, nightly: dict[str, Any] | None = None) -> RegressionSettings:
     """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly] (when given)."""
     origin = str(folder / "dataset.toml") if folder is not None else "dataset.toml"
-    for name in NIGHT_DEFAULTS.keys() & (nightly or {}).keys():
-        raise UsageError(f"{origin}: [nightly] {name} is a setting of the whole night; "
+    whole_night = sorted(NIGHT_DEFAULTS.keys() & (nightly or {}).keys())
+    if whole_night:
+        raise UsageError(f"{origin}: [nightly] {', '.join(whole_night)} is a setting of the whole night; "
                          "set it in luigi.cfg [nightly] (or on the command line)")
     own = {k: v for k, v in luigi_cfg_section("nightly").items() if k not in NIGHT_DEFAULTS}
     resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", own), (origin, nightly or {}),

@@ -48,7 +48,8 @@ class B1Questions(StageTask):
         return {self.spec["questions"]: self.input_location(self.spec["questions"])}
 
     def stage_params(self) -> dict[str, Any]:
-        return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"], **_rows_param(self), **_gold_params(self)}
+        return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"], **_rows_param(self),
+                **_gold_params(self)}
 
     def compute(self) -> StageResult:
         loaded = get_kind(self.spec["kind"]).load_gold(self.input_location(self.spec["questions"]),

@@ -11,7 +11,7 @@ from ..core.param_rules import at_least, one_of, within
 from ..core.records import Columns
 from ..core.stats import Stats, share
 from ..core.text_table import format_table, percent
-from ..text.numbers import NUMBER_CHOICES, NumberReading, chosen_number, numbers_in_prepared, prepare
+from ..text.numbers import NUMBER_CHOICES, NumberReading, numbers_in_prepared, prepare, reading_among
 from .base import SHARD_ROWS, Kind, rank_models, register_kind
 
 UNSCORABLE = "unscorable"
@@ -23,7 +23,6 @@ def numeric_answer(text: str, choice: str = "auto") -> tuple[NumberReading, str]
     canonical form, no punctuation."""
     prepared = prepare(text)
     mentions = numbers_in_prepared(prepared)
-    chosen, rule = chosen_number(prepared, mentions, choice)
     pieces, position = [], 0
     for mention in mentions:
         pieces.append(prepared[position:mention.start])
@@ -31,8 +30,7 @@ def numeric_answer(text: str, choice: str = "auto") -> tuple[NumberReading, str]
         position = mention.end
     pieces.append(prepared[position:])
     normalized = re.sub(r"[^\w\s.+-]|[.+-](?!\d)", " ", "".join(pieces).lower())
-    reading = NumberReading(chosen.value if chosen else None, chosen.unit if chosen else None, rule, chosen)
-    return reading, " ".join(normalized.split())
+    return reading_among(prepared, mentions, choice), " ".join(normalized.split())
 
 
 def score_numeric(gold_value: float | None, gold_text: str, predicted_value: float | None, predicted_text: str,

@@ -30,14 +30,15 @@ def run_reports(folder: str | os.PathLike) -> dict[str, dict[str, Any]]:
     return reports
 
 
-def run_item_scores(folder: str | os.PathLike) -> Columns:
+def run_item_scores(folder: str | os.PathLike, reports: dict[str, dict[str, Any]] | None = None) -> Columns:
     """Every model's per-item values of its kind's paired metrics, as item-score columns; a nightly folder's
-    item_scores.parquet when it has one, else read shard by shard from the B5 artifacts."""
+    item_scores.parquet when it has one, else read shard by shard from the B5 artifacts (`reports`: the folder's
+    run_reports, when already read)."""
     saved = location(folder) / "item_scores.parquet"
     if saved.exists():
         return read_columns_parquet(saved)
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
-    for dataset, report in run_reports(folder).items():
+    for dataset, report in (reports or run_reports(folder)).items():
         for model in sorted(report["models"]):
             for path in artifact_paths(folder, "B5", dataset, model):
                 for name, values in item_score_columns(dataset, report["kind"], model, read_columns(path)).items():
@@ -45,10 +46,11 @@ def run_item_scores(folder: str | os.PathLike) -> Columns:
     return columns
 
 
-def scoring_parameters(folder: str | os.PathLike) -> dict[tuple[str, str], dict[str, Any]]:
+def scoring_parameters(folder: str | os.PathLike, reports: dict[str, dict[str, Any]] | None = None,
+                       ) -> dict[tuple[str, str], dict[str, Any]]:
     """(dataset, model) → the kind and the parameters each scoring stage ran with (first shard's headers)."""
     found = {}
-    for dataset, report in run_reports(folder).items():
+    for dataset, report in (reports or run_reports(folder)).items():
         for model in sorted(report["models"]):
             parameters: dict[str, Any] = {"kind": report["kind"]}
             for stage in SCORING_STAGES:

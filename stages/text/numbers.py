@@ -13,9 +13,9 @@ SCALES = {
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CN_SECTIONS = {"万": 1e4, "亿": 1e8}
+_CN_SCALES = ("万亿", "亿", "万", "千")  # may follow a numeral with a fraction: 三点五亿 (longest first)
 _CN_CHARS = "零〇一二两三四五六七八九十百千万亿"
 _TRADITIONAL = str.maketrans({"萬": "万", "億": "亿", "兩": "两"})
-_CN_SCALES = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3}
 _ARABIC = re.compile(
     r"(?P<currency>[$€£¥])?\s*(?P<sign>[-+])?\s*(?P<currency2>[$€£¥])?"
     r"(?P<number>(?<![A-Za-z0-9_.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![A-Za-z0-9_.,])\d+(?:\.\d+)?"
@@ -57,10 +57,10 @@ def parse_chinese_numeral(text: str) -> float | None:
     """三百 → 300, 一千二百 → 1200, 两万三千 → 23000, 十五 → 15, 二〇二三 → 2023, 一点五 → 1.5, 三点五亿 → 3.5e8."""
     text = text.translate(_TRADITIONAL)
     if "点" in text:
-        for scale, factor in _CN_SCALES.items():
+        for scale in _CN_SCALES:
             if text.endswith(scale) and len(text) > len(scale):
                 value = parse_chinese_numeral(text[:-len(scale)])
-                return None if value is None else value * factor
+                return None if value is None else value * SCALES[scale]
     whole, _, fraction = text.partition("点")
     if not whole or any(ch not in _CN_CHARS for ch in whole) or any(ch not in _CN_DIGITS for ch in fraction):
         return None
@@ -195,8 +195,13 @@ def chosen_number(prepared: str, mentions: list[NumberMention], choice: str) -> 
     return mentions[-1], "last_number"  # the last number of the final sentence that holds one
 
 
+def reading_among(prepared: str, mentions: list[NumberMention], choice: str) -> NumberReading:
+    """The NumberReading of prepared text whose numbers are `mentions` (see choose_number)."""
+    mention, rule = chosen_number(prepared, mentions, choice)
+    return NumberReading(mention.value if mention else None, mention.unit if mention else None, rule, mention)
+
+
 def read_number(text: str, choice: str = "auto") -> NumberReading:
     """The number a reply answers with, its unit and the rule that chose it (see choose_number)."""
     prepared = prepare(text)
-    mention, rule = chosen_number(prepared, numbers_in_prepared(prepared), choice)
-    return NumberReading(mention.value if mention else None, mention.unit if mention else None, rule, mention)
+    return reading_among(prepared, numbers_in_prepared(prepared), choice)

@@ -60,7 +60,7 @@ _LABELED_LETTER = re.compile(
     r"(?:答案|结论|判定|判断|结果|verdict|answer|label|prediction)\s*(?:is|为|是)?\s*[:：]?\s*\**\s*([tfu])(?![\w'])"
 )
 _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.DOTALL | re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
+SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?:\s|$)")  # where a sentence of a reply ends
 _EDGE = " \t\r\n*_`'\"“”‘’.,;:!?。，；：！？()[]{}（）【】「」<>"
 _SEPARATORS = re.compile(r"[\s_\-]+")
 
@@ -135,7 +135,7 @@ def _builtin_reading(text: str, label_map: dict[str, str]) -> VerdictReading:
     letters = _LABELED_LETTER.findall(cleaned)
     if letters:
         return VerdictReading({"t": TRUE, "f": FALSE, "u": UNCERTAIN}[letters[-1]], "labeled_letter")
-    sentences = [s for s in _SENTENCE_END.split(cleaned) if s.strip(_EDGE)]
+    sentences = [s for s in SENTENCE_END.split(cleaned) if s.strip(_EDGE)]
     scopes = ([("final_sentence", sentences[-1])] if len(sentences) > 1 else []) + [("reply", cleaned)]
     for scope_name, scope in scopes:
         if _GRADED.search(_SEPARATORS.sub(" ", scope)):

@@ -4,11 +4,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...text.similarity import text_similarity
 from ...text.verdict import strip_think
 from .letter_context import names_a_thing
-from .option_mentions import MASK, OptionMentions, fold_spaces, option_mentions
+from .option_mentions import MASK, OptionMentions, fold_spaces, option_mentions, option_texts
 from .options import LETTERS, options_as_dict
 
 _TAGS = re.compile(r"</?\s*response\s*>", re.IGNORECASE)
@@ -106,7 +107,7 @@ def extract_choice(
     text = fold_spaces(clean_reply(prediction))
     if not text:
         return ChoiceExtraction(None, "empty")
-    mentions = (option_mentions(text, {letter: clean_reply(body) for letter, body in option_map.items()})
+    mentions = (option_mentions(text, _compared_options(tuple(option_map.items())))
                 if option_map else OptionMentions((), (), (), text))
     masked = mentions.masked
     bare = text.strip(_EDGES)
@@ -146,6 +147,12 @@ def extract_choice(
     if option_map:
         return _best_option(text, option_map, similarity_threshold, margin)
     return ChoiceExtraction(None, "no_letter_no_options")
+
+
+@lru_cache(maxsize=1 << 14)
+def _compared_options(items: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """A question's option texts cleaned as replies are (markup, NFKC) and ready to compare, once per question."""
+    return option_texts({letter: clean_reply(body) for letter, body in items})
 
 
 def gold_choice(gold: str, options: dict[str, str] | list[str] | str | None) -> str | None:

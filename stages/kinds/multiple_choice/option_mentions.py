@@ -6,11 +6,12 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ...text.verdict import SENTENCE_END
+
 MIN_CONTAINED_LENGTH = 2  # a one-character option (是, 3) is matched only by equality, never found inside a reply
 MASK = "\x00"
 _NEGATED = re.compile(r"(?:不是|并非|而非|不为|不选|排除|并不是|\bnot|n't|\bnever|\bexcept)\s*$", re.IGNORECASE)
 _TRAILING = " \t。．.；;，,"
-_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
 
 
 def fold_spaces(text: str) -> str:
@@ -30,14 +31,18 @@ class OptionMentions:
     masked: str
 
 
-def option_mentions(reply: str, options: dict[str, str]) -> OptionMentions:
-    """Find the options whose text the reply (or its first sentence) equals, or contains (longest option texts first; a shorter one inside a
-    longer one's occurrence does not count; Latin texts only at word edges). Case decides where options differ
-    only by case ("SQ" / "sq"): a case-sensitive reading is tried first."""
-    text = fold_spaces(reply)
-    bodies = {letter: fold_spaces(body).strip(_TRAILING) for letter, body in options.items() if body.strip()}
+def option_texts(options: dict[str, str]) -> dict[str, str]:
+    """Option texts as replies are compared with them: spaces folded, trailing punctuation off, empty ones dropped."""
+    return {letter: fold_spaces(body).strip(_TRAILING) for letter, body in options.items() if body.strip()}
+
+
+def option_mentions(text: str, bodies: dict[str, str]) -> OptionMentions:
+    """Find the options (`bodies` from option_texts) whose text the reply (spaces folded) or its first sentence
+    equals, or that it contains (longest option texts first; a shorter one inside a longer one's occurrence does not
+    count; Latin texts only at word edges). Case decides where options differ only by case ("SQ" / "sq"): a
+    case-sensitive reading is tried first. The masked reply keeps the reply's offsets."""
     whole = text.strip(_TRAILING)
-    first_sentence = _SENTENCE_END.split(whole, maxsplit=1)[0].strip(_TRAILING)
+    first_sentence = SENTENCE_END.split(whole, maxsplit=1)[0].strip(_TRAILING)
     exactly = _equal(bodies, whole, first_sentence, str)
     ignoring_case = _equal(bodies, whole, first_sentence, str.casefold)
     named, masked = _named(text, bodies, 0)

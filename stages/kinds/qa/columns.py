@@ -84,7 +84,8 @@ def _element(lists: pa.Array, index: np.ndarray, wanted: np.ndarray) -> pa.Array
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
     rows = wanted & (index < lengths)
     positions = pa.array(np.where(rows, starts + index, 0), mask=~rows)
-    return pc.list_flatten(lists).take(positions) if len(pc.list_flatten(lists)) else pa.nulls(len(lists), pa.string())
+    flat = pc.list_flatten(lists)
+    return flat.take(positions) if len(flat) else pa.nulls(len(lists), pa.string())
 
 
 def squad_em_f1(predictions: pa.Array, golds: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

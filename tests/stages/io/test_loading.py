@@ -1,8 +1,8 @@
-import pytest
 import json
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from stages import get_kind, load_predictions, load_questions
 from stages.core.records import as_columns
