@@ -21,6 +21,8 @@ from stages import (
     resolve_params,
 )
 from stages.core.param_rules import one_of
+from stages.io.fields import LINE_ID
+from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location
 from stages.nightly.multiplicity import CORRECTIONS
@@ -194,6 +196,12 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     if generate is not None and not is_local(location(outputs)):
         raise UsageError(f"{folder / 'dataset.toml'}: live generation ([generate]) keeps its answers in a local "
                          f"outputs folder; {outputs} is not local")
+    fields = config.fields()
+    if questions is not None and generate is None and not fields["id_field"] and pairs_by_position(
+            questions, [folder.parent / path for path in predictions.values()]):
+        fields["id_field"] = LINE_ID
+        print(f"evalpipe: {folder.name}: neither {questions.name} nor the predictions have ids; rows pair by "
+              "position (set id_field in dataset.toml to pair by a field)", file=sys.stderr)
     return {
         "name": folder.name,
         "inputs": str(folder.parent),
@@ -203,7 +211,7 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         "generate_concurrency": 1 if generate is None else generate.concurrency,
         "kind": kind_name,
         "kind_source": "dataset.toml" if config.kind else "detected",
-        "fields": config.fields(),
+        "fields": fields,
         "params": params,
         "max_rejected_share": config.max_rejected_share,
         "min_paired_share": config.min_paired_share,

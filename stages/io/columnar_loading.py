@@ -8,6 +8,7 @@ import io
 from typing import TYPE_CHECKING
 
 from ..core.arrow_strings import blank_strings, offsets_of
+from .csv_header import canonical_csv_header
 from .fields import (
     GOLD_FIELDS_ENGLISH,
     GOLD_FIELDS_ROOT,
@@ -15,6 +16,7 @@ from .fields import (
     LINE_ID,
     PREDICTION_FIELDS,
     QUESTION_FIELDS,
+    name_ignoring_case,
 )
 from .jsonl_blocks import LineBlock, without_bom
 from .storage import open_binary
@@ -79,7 +81,7 @@ def csv_table(path: Path | UPath) -> pa.Table | None:
     if not data or any(mark in data for mark in (b'"', b"\r", b"\x00", b"\n\n")) or data.startswith(b"\n"):
         return None
     try:
-        names = [name.strip() for name in data.split(b"\n", 1)[0].decode("utf-8").split(",")]
+        names = canonical_csv_header([name.strip() for name in data.split(b"\n", 1)[0].decode("utf-8").split(",")])
         if len(set(names)) != len(names):
             return None
         return pv.read_csv(
@@ -216,11 +218,19 @@ def prediction_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Tabl
     return None if table is None else prediction_rows(table, fields, block.first_line)
 
 
+def _configured_columns(table: pa.Table, fields: dict[str, str | None]) -> dict[str, str | None]:
+    """The configured fields as the table's column names (a field matches a column in any case, as per row)."""
+    names = table.column_names
+    return {key: (name_ignoring_case(names, value) or value) if value and "." not in value else value
+            for key, value in fields.items()}
+
+
 def question_rows(table: pa.Table, fields: dict[str, str | None], first_line: int) -> pa.Table | None:
     """Question records (their first at `first_line`) as (id, line, question, golds), or None when they must go row
     by row."""
     import pyarrow as pa
 
+    fields = _configured_columns(table, fields)
     question_field = fields.get("question_field")
     if question_field and "." in question_field:
         return None
@@ -237,6 +247,7 @@ def prediction_rows(table: pa.Table, fields: dict[str, str | None], first_line: 
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    fields = _configured_columns(table, fields)
     ids = _record_ids(table, fields)
     field = fields.get("prediction_field")
     prediction = pa.nulls(table.num_rows, pa.string())

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from typing import Any
 
 GOLD_FIELDS_ORIGINAL_ROW = ("人工评测结果", "标准答案", "答案", "label")
@@ -77,13 +78,24 @@ def resolve_field(record: dict, explicit: str | None, candidates: tuple[str, ...
     if explicit:
         value: Any = record
         for part in explicit.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
+            if not isinstance(value, dict):
+                return None
+            value = value.get(name_ignoring_case(value, part))
         return value
     for name in candidates:
         value = record.get(name)
         if value is not None and not is_missing(value):
             return value
     return None
+
+
+def name_ignoring_case(names: Collection[str], wanted: str) -> str | None:
+    """The name among `names` that a configured field means: itself, else the one name equal to it ignoring case
+    (a configured `Answer` reads a column `answer`)."""
+    if wanted in names:
+        return wanted
+    matches = [name for name in names if isinstance(name, str) and name.casefold() == wanted.casefold()]
+    return matches[0] if len(matches) == 1 else None
 
 
 def get_prediction(record: dict, field: str | None = None) -> Any:

@@ -27,6 +27,7 @@ from .fields import (
     get_record_id,
     gold_answer_texts,
     is_missing,
+    name_ignoring_case,
     resolve_field,
 )
 from .jsonl_blocks import LineBlock, iter_line_blocks
@@ -248,7 +249,8 @@ def _prediction_row(
     reason, row_id = _row_id(record, line, position, fields)
     if reason is not None:
         return reason, ()
-    names = (fields["prediction_field"],) if fields.get("prediction_field") else PREDICTION_FIELDS
+    field = fields.get("prediction_field")
+    names = (name_ignoring_case(record, field) or field,) if field else PREDICTION_FIELDS
     present = [name for name in names if record.get(name) is not None]
     if not present:
         return f"no prediction (looked for {', '.join(names)})", ()

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from ..core.records import Reject
+from .csv_header import canonical_csv_header
 from .jsonl_blocks import is_blank_line, without_bom
 from .storage import open_binary
 
@@ -166,7 +167,7 @@ def _iter_csv(path: Path) -> Iterator[Record | Reject]:
         header = next(reader)
     except StopIteration:
         return
-    header = [name.strip() for name in header]
+    header = canonical_csv_header([name.strip() for name in header])
     start = reader.line_num + 1
     for row in reader:
         line, start = start, reader.line_num + 1
