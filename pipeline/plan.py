@@ -215,6 +215,7 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         "params": params,
         "max_rejected_share": config.max_rejected_share,
         "min_paired_share": config.min_paired_share,
+        "provenance": config.provenance,
         "shards": shards,
         "shard_rows": params.get("shard_rows"),
         "nightly": regression_settings(folder, config.nightly).described(),

@@ -64,8 +64,11 @@ class B6Report(KindStage):
                 for model in sorted(self.spec["predictions"])}
 
     def stage_params(self) -> dict[str, Any]:
-        return {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"],
-                "min_paired_share": self.spec["min_paired_share"]}
+        params = {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"],
+                  "min_paired_share": self.spec["min_paired_share"]}
+        if self.plain_spec.get("provenance"):
+            params["harness"] = self.plain_spec["provenance"]
+        return params
 
     def compute(self) -> StageResult:
         """Every model's metrics — for shards, from the sum of their score_stats, never a mean of means — with
@@ -119,6 +122,9 @@ class B6Report(KindStage):
         generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
         if any(generation.values()):
             report["generation"] = {model: summary for model, summary in generation.items() if summary}
+        harness = self.plain_spec.get("provenance", {})
+        if harness:
+            report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:

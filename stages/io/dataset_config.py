@@ -11,7 +11,7 @@ from ..core.param_rules import Rule, within
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
 KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "nightly", "max_rejected_share", "min_paired_share",
-              *FIELD_KEYS}
+              "provenance", *FIELD_KEYS}
 DEFAULT_MAX_REJECTED_SHARE = 0.5
 DEFAULT_MIN_PAIRED_SHARE = 0.5
 
@@ -31,6 +31,7 @@ class DatasetConfig:
     nightly: dict[str, Any] = field(default_factory=dict)
     max_rejected_share: float = DEFAULT_MAX_REJECTED_SHARE  # above it, a dataset fails the run (B1 or any model's B2)
     min_paired_share: float = DEFAULT_MIN_PAIRED_SHARE  # below it (questions with a prediction), the dataset fails
+    provenance: dict[str, dict[str, Any]] = field(default_factory=dict)  # per model: the harness it was imported from
 
     def fields(self) -> dict[str, str | None]:
         return {key: getattr(self, key) for key in FIELD_KEYS}
@@ -62,6 +63,9 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     nightly = data.get("nightly", {})
     if not isinstance(nightly, dict):
         raise UsageError(f"{path}: [nightly] must be a table")
+    provenance = data.get("provenance", {})
+    if not isinstance(provenance, dict) or not all(isinstance(v, dict) for v in provenance.values()):
+        raise UsageError(f"{path}: [provenance] must be a table of one table per model")
     shares = {}
     for name, default in (("max_rejected_share", DEFAULT_MAX_REJECTED_SHARE),
                           ("min_paired_share", DEFAULT_MIN_PAIRED_SHARE)):
@@ -70,6 +74,7 @@ def read_dataset_config(path: Path) -> DatasetConfig:
         if problem is not None:
             raise UsageError(f"{path}: {name} = {shares[name]!r} {problem}")
     return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, nightly=nightly,
+                         provenance=provenance,
                          **{name: float(value) for name, value in shares.items()},
                          **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
 

@@ -86,7 +86,21 @@ def render_report(report: dict[str, Any]) -> str:
     """The dataset report as console text, in the kind's own layout, after any problems."""
     rendered = get_kind(report["kind"]).render(report["dataset"], report)
     generation = "".join(f"\n{_generation_line(model, g)}" for model, g in report.get("generation", {}).items())
-    return "".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
+    harness = "".join(f"\n{harness_line(model, p)}" for model, p in report.get("harness", {}).items())
+    return "".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation + harness
+
+
+def harness_described(provenance: dict[str, Any]) -> tuple[str, str]:
+    """An imported model's harness ("lm-eval 0.4.13") and what it reported ("exact_match 0.6452"), on its own rules
+    and scale."""
+    tool = " ".join(str(provenance[key]) for key in ("tool", "version") if provenance.get(key))
+    metrics = ", ".join(f"{name} {value:.4g}" for name, value in provenance.get("metrics", {}).items()) or "none"
+    return tool, metrics
+
+
+def harness_line(model: str, provenance: dict[str, Any]) -> str:
+    tool, metrics = harness_described(provenance)
+    return f"{model}: imported from {tool} task {provenance.get('task')}; it reported {metrics}"
 
 
 def _generation_line(model: str, generation: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from html import escape
 from typing import Any
 
 from ..kinds import get_kind
+from .aggregate import harness_described
 from .charts import bar_chart, heatmap, line_chart
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 
@@ -214,8 +215,23 @@ def dataset_section(report: dict[str, Any]) -> str:
                                for n in headline) for m in models]
     return (f"<h2 id=\"{escape(report['dataset'])}\">{escape(report['dataset'])} "
             f"<span class=\"muted\">({escape(report['kind'])})</span></h2>"
-            f"{_table(['model', *headline], rows)}{_differences(report)}<div class=\"charts\">{''.join(charts)}</div>"
+            f"{_table(['model', *headline], rows)}{_harness(report, headline)}{_differences(report)}"
+            f"<div class=\"charts\">{''.join(charts)}</div>"
             f"{_explorer(report)}")
+
+
+def _harness(report: dict[str, Any], headline: list[str]) -> str:
+    """For imported models: the harness's own numbers beside evalpipe's (its rules and scale may differ)."""
+    rows = []
+    for model, provenance in report.get("harness", {}).items():
+        tool, reported = harness_described(provenance)
+        ours = ", ".join(f"{name} {report['models'].get(model, {}).get(name, float('nan')):.4g}" for name in headline)
+        rows.append(_text(model) + _text(tool) + _text(provenance.get("task")) + _text(reported)
+                    + _text(ours))
+    if not rows:
+        return ""
+    return ("<h3>Imported: the harness's numbers beside evalpipe's</h3>"
+            + _table(["model", "harness", "task", "harness reported", "evalpipe (official rules)"], rows))
 
 
 def _comparison_banner(comparisons: list[dict[str, Any]], noun: str, since: str) -> str:

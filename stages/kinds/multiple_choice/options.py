@@ -42,13 +42,15 @@ def options_from_text(question: str) -> list[str] | None:
     """Options written in the question: '(a) x (b) y', 'A. x\\nB. y', 'A) x B) y', 'A、x', '（A）x'."""
     text = unicodedata.normalize("NFKC", question)
     for pattern in (_PAREN_MARKERS, _LINE_MARKERS, _INLINE_MARKERS):
-        options = _consecutive_options(text, list(pattern.finditer(text)))
+        options = _consecutive_options(text, list(pattern.finditer(text)), pattern is _LINE_MARKERS)
         if options:
             return options
     return None
 
 
-def _consecutive_options(text: str, markers: list[re.Match]) -> list[str] | None:
+def _consecutive_options(text: str, markers: list[re.Match], lines: bool) -> list[str] | None:
+    """The options from marker A on; with `lines` (one option a line), the last ends with its line when every
+    other does, so a prompt's closing 'Answer:' line is not part of it."""
     start = next((i for i, m in enumerate(markers) if m.group(1).upper() == "A"), None)
     if start is None:
         return None
@@ -59,7 +61,10 @@ def _consecutive_options(text: str, markers: list[re.Match]) -> list[str] | None
     if len(run) < 2:
         return None
     ends = [m.start() for m in run[1:]] + [len(text)]
-    options = [text[m.end():end].strip().rstrip(";；,，") for m, end in zip(run, ends)]
+    options = [text[m.end():end].strip() for m, end in zip(run, ends)]
+    if lines and not any("\n" in option for option in options[:-1]):
+        options[-1] = options[-1].split("\n", 1)[0].strip()
+    options = [option.rstrip(";；,，") for option in options]
     return options if all(options) else None
 
 

@@ -1,0 +1,1 @@
+"""Other harnesses' output files (lm-eval, Inspect, OpenCompass) read as evalpipe datasets."""

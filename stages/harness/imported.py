@@ -1,0 +1,88 @@
+"""What an import reads from another harness: one task's questions and one model's answers, with provenance; and a
+registry of importers by tool name."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import UsageError
+
+
+@dataclass
+class ImportedRun:
+    """One model's run of one task: questions ({id, question, answers} or, for multiple choice, {id, question,
+    options, answer}), predictions ({id, prediction}), the harness's own metric values and where they came from."""
+
+    tool: str
+    tool_version: str | None
+    task: str
+    model: str
+    file: str
+    kind: str
+    questions: list[dict[str, Any]]
+    predictions: list[dict[str, Any]]
+    metrics: dict[str, float] = field(default_factory=dict)
+    set_aside: list[str] = field(default_factory=list)
+
+    def provenance(self) -> dict[str, Any]:
+        """The dataset.toml record of where this model's predictions came from."""
+        described = {"tool": self.tool, "version": self.tool_version, "task": self.task, "model": self.model,
+                     "file": self.file, "metrics": self.metrics}
+        return {key: value for key, value in described.items() if value not in (None, {})}
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A harness file that holds nothing evalpipe can score, and why."""
+
+    file: str
+    reason: str
+
+
+Importer = Callable[[list[Path]], Iterator[ImportedRun | SkippedFile]]
+_IMPORTERS: dict[str, Importer] = {}
+
+
+def register_importer(tool: str) -> Callable[[Importer], Importer]:
+    """Register a function reading a tool's output files (given paths: files or folders) as ImportedRuns."""
+    def register(read: Importer) -> Importer:
+        _IMPORTERS[tool] = read
+        return read
+    return register
+
+
+def importer(tool: str) -> Importer:
+    """The importer registered for `tool` (its module imported on first use)."""
+    from . import inspect_logs, lm_eval, opencompass  # noqa: F401  (importing registers them)
+
+    if tool not in _IMPORTERS:
+        raise UsageError(f"unknown harness {tool!r} (one of {', '.join(sorted(_IMPORTERS))})")
+    return _IMPORTERS[tool]
+
+
+def importer_names() -> list[str]:
+    from . import inspect_logs, lm_eval, opencompass  # noqa: F401
+
+    return sorted(_IMPORTERS)
+
+
+def safe_name(name: str) -> str:
+    """A task or model name usable as a folder or file name (`mockllm/model` → `mockllm_model`)."""
+    cleaned = re.sub(r"[^\w.-]+", "_", name).strip("._")
+    return cleaned or "unnamed"
+
+
+def files_under(paths: list[Path], pattern: str) -> list[Path]:
+    """The files among `paths` and, for folders, those under them matching `pattern`, sorted, each once."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(path.rglob(pattern)))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise UsageError(f"{path}: no such file or folder")
+    return list(dict.fromkeys(found))

@@ -1,0 +1,77 @@
+"""OpenCompass' predictions/<model>/<dataset>.json ({index: {origin_prompt, prediction, gold}}), with the scores in
+results/<model>/<dataset>.json beside them."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..io.fields import gold_answer_texts
+from ..kinds.multiple_choice.options import options_from_text
+from .imported import ImportedRun, SkippedFile, files_under, register_importer
+
+LETTERS = "ABCDEFGHIJ"
+
+
+@register_importer("opencompass")
+def read_opencompass(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
+    """Every predictions/<model>/<dataset>.json among `paths` (folders searched) as one run: multiple choice when every
+    gold is one letter naming an option written in the prompt, else open QA."""
+    for path in files_under(paths, "*.json"):
+        if path.parent.parent.name != "predictions":
+            if path in paths:
+                yield SkippedFile(str(path), "not an OpenCompass predictions/<model>/<dataset>.json file")
+            continue
+        try:
+            document = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError) as exc:
+            yield SkippedFile(str(path), f"unreadable JSON ({exc})")
+            continue
+        if not isinstance(document, dict):
+            yield SkippedFile(str(path), "not an object of predictions by index")
+            continue
+        yield _run(path, document)
+
+
+def _run(path: Path, document: dict[str, Any]) -> ImportedRun:
+    model, task = path.parent.name, path.stem
+    rows, set_aside = [], []
+    for index, record in document.items():
+        if not isinstance(record, dict) or not isinstance(record.get("prediction"), str):
+            set_aside.append(f"{path}: [{index}]: no prediction text")
+            continue
+        golds = gold_answer_texts(record.get("gold"))
+        if not golds:
+            set_aside.append(f"{path}: [{index}]: no gold (OpenCompass leaves it out for some evaluators)")
+            continue
+        rows.append((str(index), _prompt_text(record.get("origin_prompt")), golds, record["prediction"]))
+    options = [options_from_text(prompt) for _, prompt, _, _ in rows]
+    multiple_choice = bool(rows) and all(
+        found is not None and len(golds) == 1 and golds[0].strip().upper() in LETTERS[:len(found)]
+        for found, (_, _, golds, _) in zip(options, rows))
+    questions = [{"id": row_id, "question": prompt, "options": found, "answer": golds[0].strip().upper()}
+                 if multiple_choice else {"id": row_id, "question": prompt, "answers": golds}
+                 for (row_id, prompt, golds, _), found in zip(rows, options)]
+    return ImportedRun(tool="opencompass", tool_version=None, task=task, model=model, file=str(path),
+                       kind="multiple_choice" if multiple_choice else "qa", questions=questions,
+                       predictions=[{"id": row_id, "prediction": reply} for row_id, _, _, reply in rows],
+                       metrics=_scores(path.parents[2] / "results" / model / f"{task}.json"), set_aside=set_aside)
+
+
+def _prompt_text(prompt: Any) -> str:
+    """The prompt as text: a string, or the last turn of OpenCompass' chat form [{role, prompt}]."""
+    if isinstance(prompt, list) and prompt and isinstance(prompt[-1], dict):
+        return str(prompt[-1].get("prompt", ""))
+    return "" if prompt is None else str(prompt)
+
+
+def _scores(path: Path) -> dict[str, float]:
+    """OpenCompass' top-level numeric scores for the dataset (on its own scale, accuracy in percent)."""
+    try:
+        results = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    return {name: float(value) for name, value in results.items()
+            if isinstance(value, (int, float)) and not isinstance(value, bool)} if isinstance(results, dict) else {}

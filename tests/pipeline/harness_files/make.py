@@ -1,0 +1,228 @@
+"""Writes the harness files the import tests read, by running the harnesses themselves offline (not part of the suite).
+
+    python -m venv /tmp/hv && /tmp/hv/bin/pip install inspect-ai 'lm-eval[api]' torch==2.13.0
+    OPENCOMPASS_PYTHON=/tmp/ocv/bin/python /tmp/hv/bin/python tests/pipeline/harness_files/make.py [TOOL…]
+
+lm-eval answers SQuAD questions through its local-chat-completions model, talking to a server on 127.0.0.1 that
+replays a BERT model's published predictions (model "bert") or the same with "the " put before every other answer
+("bert_the": SQuAD's official rule drops the article, lm-eval's exact_match does not); lm-eval's dummy model answers
+CMMLU questions by loglikelihood. Inspect runs a solver that replays BERT's predictions under its mockllm model and
+writes both log formats. OpenCompass (its own venv, OPENCOMPASS_PYTHON; `pip install opencompass 'pyarrow<17'`)
+asks the same server CMMLU questions as a custom multiple-choice dataset; the server answers in several styles and
+gets every fourth question wrong."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+REAL = HERE.parents[2].parent / "shared" / "data" / "real"
+QUESTION_STEP = 350
+
+
+def squad_subset() -> list[dict]:
+    """Every QUESTION_STEP-th SQuAD v1.1 dev question (id, question, answers) with BERT's prediction."""
+    dev = json.loads((REAL / "squad" / "dev-v1.1.json").read_text(encoding="utf-8"))
+    predictions = json.loads((REAL / "squad" / "bert-predictions.json").read_text(encoding="utf-8"))
+    rows = [{"id": qa["id"], "question": qa["question"], "answers": [a["text"] for a in qa["answers"]]}
+            for article in dev["data"] for paragraph in article["paragraphs"] for qa in paragraph["qas"]]
+    return [{**row, "bert": predictions[row["id"]]} for row in rows[::QUESTION_STEP]]
+
+
+def reply_for(model: str, row: dict, index: int) -> str:
+    return f"the {row['bert']}" if model == "bert_the" and index % 2 else row["bert"]
+
+
+def cmmlu_subset(count: int) -> pd.DataFrame:
+    return pd.read_csv(REAL / "cmmlu" / "test" / "agronomy.csv", index_col=0).head(count)
+
+
+def cmmlu_reply(question: str, index: int) -> str:
+    """A reply to a CMMLU question in one of four styles, wrong on every fourth question."""
+    row = cmmlu_subset(40).iloc[index]
+    letter = "ABCD"[("ABCD".index(row.Answer) + (index % 4 == 3)) % 4]
+    return [f"答案是 {letter}", letter, f"{letter}. {row[letter]}", f"正确答案：{letter}"][index % 4]
+
+
+def serve(rows: list[dict]) -> ThreadingHTTPServer:
+    """An OpenAI-compatible chat server on 127.0.0.1 answering SQuAD questions with a model's replayed reply and CMMLU
+    questions (OpenCompass' prompt) with cmmlu_reply."""
+    by_question = {row["question"]: (index, row) for index, row in enumerate(rows)}
+    by_cmmlu = {question: index for index, question in enumerate(cmmlu_subset(40)["Question"])}
+
+    def reply(prompt: str, model: str) -> str:
+        question = prompt.split("Question: ", 1)[1].rsplit("\nAnswer:", 1)[0]
+        if question in by_question:
+            index, row = by_question[question]
+            return reply_for(model, row, index)
+        text = question.split("\nA. ", 1)[0]
+        return cmmlu_reply(text, by_cmmlu[text])
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            content = reply(body["messages"][-1]["content"], body["model"])
+            answer = {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"], "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+            data = json.dumps(answer).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def run_lm_eval(rows: list[dict], work: Path) -> None:
+    data = work / "squad_subset.jsonl"
+    data.write_text("".join(json.dumps({k: row[k] for k in ("id", "question", "answers")}) + "\n" for row in rows))
+    (work / "squad_local.yaml").write_text(f"""task: squad_local
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    validation: {data}
+validation_split: validation
+output_type: generate_until
+doc_to_text: "Question: {{{{question}}}}\\nAnswer:"
+doc_to_target: answers
+generation_kwargs:
+  until: ["\\n"]
+  do_sample: false
+metric_list:
+  - metric: exact_match
+    aggregation: mean
+    higher_is_better: true
+    ignore_case: true
+    ignore_punctuation: true
+""")
+    questions = cmmlu_subset(20)
+    cmmlu = work / "cmmlu_subset.jsonl"
+    cmmlu.write_text("".join(json.dumps({"id": int(i), **row}, ensure_ascii=False) + "\n"
+                             for i, row in questions.iterrows()))
+    (work / "cmmlu_local.yaml").write_text(f"""task: cmmlu_agronomy_local
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {cmmlu}
+test_split: test
+output_type: multiple_choice
+doc_to_text: "{{{{Question.strip()}}}}\\nA. {{{{A}}}}\\nB. {{{{B}}}}\\nC. {{{{C}}}}\\nD. {{{{D}}}}\\n答案："
+doc_to_choice: ["A", "B", "C", "D"]
+doc_to_target: "{{{{['A', 'B', 'C', 'D'].index(Answer)}}}}"
+metric_list:
+  - metric: acc
+    aggregation: mean
+    higher_is_better: true
+""")
+    server = serve(rows)
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+    out = HERE / "lm_eval"
+    common = [sys.executable, "-m", "lm_eval", "--include_path", str(work), "--log_samples", "--output_path", str(out)]
+    for model in ("bert", "bert_the"):
+        subprocess.run([*common, "--tasks", "squad_local", "--model", "local-chat-completions", "--apply_chat_template",
+                        "--model_args", f"model={model},base_url={url},tokenizer_backend=None,num_concurrent=1"],
+                       check=True, env={"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    subprocess.run([*common, "--tasks", "cmmlu_agronomy_local", "--model", "dummy"], check=True,
+                   env={"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    server.shutdown()
+
+
+INSPECT_TASK = '''
+import json
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ModelOutput
+from inspect_ai.scorer import exact, f1
+from inspect_ai.solver import solver
+
+ROWS = json.loads(open({rows!r}, encoding="utf-8").read())
+
+
+@solver
+def replay():
+    """Answer each sample with BERT's published prediction instead of calling the model."""
+    answers = {{row["id"]: row["bert"] for row in ROWS}}
+
+    async def solve(state, generate):
+        state.output = ModelOutput.from_content(model="mockllm/model", content=answers[state.sample_id])
+        return state
+    return solve
+
+
+@task
+def squad_replay():
+    samples = [Sample(id=row["id"], input=row["question"], target=row["answers"]) for row in ROWS]
+    return Task(dataset=MemoryDataset(samples), solver=replay(), scorer=[exact(), f1()])
+'''
+
+
+def run_inspect(rows: list[dict], work: Path) -> None:
+    (work / "rows.json").write_text(json.dumps(rows))
+    (work / "squad_replay.py").write_text(INSPECT_TASK.format(rows=str(work / "rows.json")))
+    out = HERE / "inspect"
+    for log_format in ("eval", "json"):
+        subprocess.run([str(Path(sys.executable).with_name("inspect")), "eval", "squad_replay.py",
+                        "--model", "mockllm/model", "--log-dir", str(out), "--log-format", log_format,
+                        "--no-log-images"], check=True, cwd=work)
+
+
+OPENCOMPASS_MODEL = '''from opencompass.models import OpenAISDK
+
+
+class OfflineOpenAISDK(OpenAISDK):
+    """OpenAISDK without tiktoken, whose encoding file is downloaded at run time."""
+
+    def _init_tokenizer(self) -> None:
+        self.tokenizer = None
+
+    def get_token_len(self, prompt: str) -> int:
+        return len(prompt)
+'''
+OPENCOMPASS_CONFIG = '''from offline_model import OfflineOpenAISDK
+models = [dict(type=OfflineOpenAISDK, abbr="replay", path="replay", key="EMPTY", openai_api_base="{base}",
+               query_per_second=10, max_out_len=64, max_seq_len=2048, batch_size=1, retry=1)]
+datasets = [dict(path="{data}", data_type="mcq", infer_method="gen")]
+'''
+
+
+def run_opencompass(rows: list[dict], work: Path) -> None:
+    data = work / "cmmlu_agronomy.jsonl"
+    data.write_text("".join(json.dumps({"question": row.Question, "A": row.A, "B": row.B, "C": row.C, "D": row.D,
+                                        "answer": row.Answer}, ensure_ascii=False) + "\n"
+                            for _, row in cmmlu_subset(40).iterrows()), encoding="utf-8")
+    server = serve(rows)
+    (work / "offline_model.py").write_text(OPENCOMPASS_MODEL)
+    (work / "config.py").write_text(OPENCOMPASS_CONFIG.format(
+        base=f"http://127.0.0.1:{server.server_address[1]}/v1", data=data))
+    subprocess.run([os.environ["OPENCOMPASS_PYTHON"], "-m", "opencompass.cli.main", "config.py", "-w",
+                    str(HERE / "opencompass"), "--debug"], check=True, cwd=work,
+                   env={"PYTHONPATH": str(work), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+                        "PATH": "/usr/bin:/bin"})
+    server.shutdown()
+
+
+def main() -> None:
+    rows = squad_subset()
+    with tempfile.TemporaryDirectory() as work:
+        for tool, run in (("lm-eval", run_lm_eval), ("inspect", run_inspect), ("opencompass", run_opencompass)):
+            if len(sys.argv) == 1 or tool in sys.argv[1:]:
+                run(rows, Path(work))
+
+
+if __name__ == "__main__":
+    main()
