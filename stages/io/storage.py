@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from upath import UPath
 
 _OPTIONS: dict[str, dict[str, Any]] = {}  # protocol → storage options (endpoint, credentials), never written out
+FRESH_LISTINGS = {"use_listings_cache": False}  # another host may write any object at any time: never trust a listing
 
 
 def configure_storage(protocol: str, options: dict[str, Any]) -> None:
@@ -34,7 +35,7 @@ def location(where: str | os.PathLike) -> Path | UPath:
         return Path(os.path.abspath(text))
     from upath import UPath
 
-    return UPath(text, **_OPTIONS.get(text.split("://", 1)[0], {}))
+    return UPath(text, **{**FRESH_LISTINGS, **_OPTIONS.get(text.split("://", 1)[0], {})})
 
 
 def is_local(path: UPath | os.PathLike) -> bool:
