@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 from stages.core.errors import UsageError
+from stages.harness import importer
 from stages.harness.dataset_folder import write_imported
-from stages.harness.imported import ImportedRun, SkippedFile, importer
+from stages.harness.imported import ImportedRun, SkippedFile
 
 from .exit_codes import EXIT_OK
 

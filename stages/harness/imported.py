@@ -43,30 +43,15 @@ class SkippedFile:
 
 
 Importer = Callable[[list[Path]], Iterator[ImportedRun | SkippedFile]]
-_IMPORTERS: dict[str, Importer] = {}
+IMPORTERS: dict[str, Importer] = {}
 
 
 def register_importer(tool: str) -> Callable[[Importer], Importer]:
     """Register a function reading a tool's output files (given paths: files or folders) as ImportedRuns."""
     def register(read: Importer) -> Importer:
-        _IMPORTERS[tool] = read
+        IMPORTERS[tool] = read
         return read
     return register
-
-
-def importer(tool: str) -> Importer:
-    """The importer registered for `tool` (its module imported on first use)."""
-    from . import inspect_logs, lm_eval, opencompass  # noqa: F401  (importing registers them)
-
-    if tool not in _IMPORTERS:
-        raise UsageError(f"unknown harness {tool!r} (one of {', '.join(sorted(_IMPORTERS))})")
-    return _IMPORTERS[tool]
-
-
-def importer_names() -> list[str]:
-    from . import inspect_logs, lm_eval, opencompass  # noqa: F401
-
-    return sorted(_IMPORTERS)
 
 
 def safe_name(name: str) -> str:
