@@ -223,7 +223,8 @@ class B6Summary(luigi.Task):
 
     def complete(self) -> bool:
         document = read_artifact_json(self.artifact_path())
-        return document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+        return (document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+                and all(task.artifacts_present() for task in self.requires()))
 
     def run(self) -> None:
         reports = [read_artifact_json(task.artifact_path())["report"] for task in self.requires()]

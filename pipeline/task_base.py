@@ -24,7 +24,7 @@ from .progress import set_progress_context
 if TYPE_CHECKING:
     from upath import UPath
 
-_REMEMBERED: list[dict[str, str]] = []  # task_id → fingerprint, while a build remembers them
+_REMEMBERED: list[dict[str, Any]] = []  # task_id → fingerprint (and presence), while a build remembers them
 
 
 @contextmanager
@@ -155,9 +155,20 @@ class StageTask(luigi.Task):
         return f"{label}:{task.shard}" if task.sharded and (not self.sharded or task.shard != self.shard) else label
 
     def complete(self) -> bool:
-        """The artifact is there with this stage's fingerprint."""
+        """The artifact is there with this stage's fingerprint, and every artifact it was computed from is still
+        there (a lost intermediate is recomputed, with what follows it, instead of being waited for)."""
         document = read_artifact_json(self.artifact_path())
-        return document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+        return (document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+                and all(task.artifacts_present() for task in self.upstream()))
+
+    def artifacts_present(self) -> bool:
+        """This stage's artifact and, recursively, its upstream ones exist (remembered within a build)."""
+        key = f"{self.task_id}#present"
+        remembered = _REMEMBERED[-1] if _REMEMBERED else {}
+        if key not in remembered:
+            remembered[key] = self.artifact_path().exists() and all(
+                task.artifacts_present() for task in self.upstream())
+        return remembered[key]
 
     def failure(self) -> dict[str, Any] | None:
         """The failure record of this stage as it is now (same fingerprint), or None when it has not failed so."""

@@ -80,7 +80,8 @@ class Weed:
         self.log = open(self.folder / "weed.log", "wb")
         self.process = subprocess.Popen(
             ["weed", "server", f"-dir={self.folder}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
-             f"-master.port={master}", f"-volume.port={volume}", f"-filer.port={filer}", "-s3", f"-s3.port={s3}"],
+             f"-master.port={master}", f"-volume.port={volume}", f"-filer.port={filer}", "-s3", f"-s3.port={s3}",
+             "-s3.port.iceberg=0", "-s3.port.lance=0"],
             stdout=self.log, stderr=subprocess.STDOUT)
         self.endpoint = f"http://127.0.0.1:{s3}"
         self.env = {"AWS_ENDPOINT_URL": self.endpoint, "AWS_ACCESS_KEY_ID": "evalpipe-test",

@@ -90,6 +90,18 @@ def test_the_demo_on_two_workers_over_s3_equals_the_local_run(tmp_path, s3_env, 
         time.sleep(0.5)
         assert not _ran(capsys.readouterr().err) and (first.output(), second.output()) == before
 
+        lost = location(outputs) / "qa_mixed" / "model_a" / "B3_normalized.json"
+        lost.unlink()
+        started = time.monotonic()
+        signal.alarm(120)  # a driver waiting for a stage nobody schedules would hang here
+        try:
+            assert main(["run", "--inputs", inputs, "--outputs", outputs, "--scheduler-host", "127.0.0.1",
+                         "--scheduler-port", str(luigid.port)]) == 0
+        finally:
+            signal.alarm(0)
+        assert time.monotonic() - started < 60 and lost.exists()
+        assert _summary_rows(outputs) == local
+
 
 def _models_by_dataset(rows: list[dict]) -> dict[str, set[str]]:
     models: dict[str, set[str]] = {}

@@ -307,7 +307,7 @@ def test_a_malformed_json_line_is_named_by_its_own_line_and_column(tmp_path):
     path = tmp_path / "q.jsonl"
     path.write_text('{"id": 1}\n\n{"id": 2, "x": }\n')
     reject = list(iter_records(path))[1]
-    assert reject.line == 3 and reject.reason == "malformed JSON at column 16: unexpected character"
+    assert reject.line == 3 and reject.reason.startswith("malformed JSON at column 16: ")  # the rest is orjson's
 
 
 def test_a_no_op_run_prints_a_short_english_summary(capsys, tmp_path):

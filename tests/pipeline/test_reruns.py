@@ -3,6 +3,7 @@ import json
 import luigi.configuration
 import pytest
 
+from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
 from tests.pipeline.conftest import changed, run, snapshot, write_jsonl
 
@@ -162,3 +163,17 @@ def test_a_failed_stage_exits_nonzero_records_the_traceback_and_the_next_run_res
     assert not any("B1_" in n or "B2_" in n or "B3_" in n for n in names)  # resumed, not redone
     assert "qa_small/alpha/B4_matches.json" in names
     assert not list((workspace / "outputs/_failures").glob("*.json"))
+
+
+def test_a_lost_intermediate_artifact_is_recomputed(workspace, capsys):
+    outputs = workspace / "outputs"
+    assert main(["run", "--inputs", str(workspace / "inputs"), "--outputs", str(outputs)]) == 0
+    lost = outputs / "qa_small" / "alpha" / "B3_normalized.json"
+    scores = (outputs / "qa_small" / "alpha" / "B5_component_scores.json").read_bytes()
+    lost.unlink()
+    capsys.readouterr()
+    assert main(["run", "--inputs", str(workspace / "inputs"), "--outputs", str(outputs)]) == 0
+    assert lost.exists()
+    assert json.loads((outputs / "qa_small" / "alpha" / "B5_component_scores.json").read_bytes())["metrics"] == \
+        json.loads(scores)["metrics"]
+    assert "artifact(s) written" in capsys.readouterr().out
