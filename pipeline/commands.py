@@ -16,9 +16,9 @@ from stages.io.storage import is_local, location, remove
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
 from .plan import Selection, discover
-from .report_tasks import B6Report
+from .report_tasks import B6Report, B6Summary
 from .run_lock import outputs_lock
-from .runner import build, input_facts_kept, print_reports, read_reports, report_problems
+from .runner import build, input_facts_kept, print_reports, read_reports, refresh_summary, report_problems
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score
 
@@ -44,7 +44,8 @@ def _selected_models(spec: dict[str, Any], selection: Selection) -> list[str]:
 
 
 def invalidate(outputs: str, specs: list[dict[str, Any]], selection: Selection, from_stage: str) -> int:
-    """Remove the artifacts of `from_stage` and every stage after it for the selection (Luigi has no --force)."""
+    """Remove the artifacts of `from_stage` and every stage after it for the selection (Luigi has no --force); the
+    summary then no longer counts as complete and is rewritten."""
     first = STAGES.index(from_stage)
     removed = 0
     for spec in specs:
@@ -52,7 +53,7 @@ def invalidate(outputs: str, specs: list[dict[str, Any]], selection: Selection, 
         for task in stage_tasks(outputs, spec, models):
             if STAGES.index(task.stage) >= first:
                 removed += _remove_artifact(task.artifact_path())
-    return removed + _remove_artifact(location(outputs) / "B6_summary.json")
+    return removed
 
 
 def _remove_artifact(path: UPath) -> int:
@@ -84,15 +85,17 @@ def _run(args: argparse.Namespace, selection: Selection, outputs: UPath) -> int:
         if args.force or args.only:
             invalidate(str(outputs), specs, selection, args.only or "B1")
         started = time.time()
-        if not build(str(outputs), specs, args.dataset is None, args.workers, args.scheduler_host,
-                     args.scheduler_port):
+        built = build(str(outputs), specs, args.dataset is None, args.workers, args.scheduler_host,
+                      args.scheduler_port)
+        if args.dataset is not None:
+            refresh_summary(str(outputs), discover(args.inputs, Selection(), str(outputs)))
+        if not built:
             return EXIT_FAILED
         reports = read_reports(outputs, specs)
         print_reports(reports, specs, args.verbose)
         written = _written_since(outputs, started)
     print(f"{written}; outputs in {outputs}")
-    if args.dataset is None:
-        print(f"report: {outputs / 'report.html'}")
+    print(f"report: {outputs / 'report.html'}")
     return EXIT_FAILED if report_problems(reports) else EXIT_OK
 
 
@@ -124,6 +127,10 @@ def _status(args: argparse.Namespace) -> int:
             else:
                 state = "missing"
             print(f"{task.stage}  {task.dataset:<24} {task.model or '-':<20} {state}")
+    if selection.dataset is None:
+        summary = B6Summary(outputs_dir=outputs, specs=specs)
+        state = "done" if summary.complete() else "stale" if summary.artifact_path().exists() else "missing"
+        print(f"B6  {'(summary, report.html)':<24} {'-':<20} {state}")
     return EXIT_OK
 
 

@@ -46,17 +46,19 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
     with fingerprints_remembered():
         if scheduler_host:
             host, port = scheduler_address(scheduler_host, scheduler_port)
-            return build_on_luigid(targets, workers, host, port, lambda result: _settle(outputs, targets, result))
-        result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING",
-                             local_scheduler=True)
-        forget_fingerprints()  # stages run in worker processes (--workers > 1) changed what this one remembers
-        settle_failures(outputs, targets)
-        if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
-            return True
-        incomplete = [task for task in dag_tasks(targets) if not task.complete()]
-        report_failures(outputs, incomplete, result.status.name)
+            if build_on_luigid(targets, workers, host, port, lambda result: _settle(outputs, targets, result)):
+                return True
+        else:
+            result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING",
+                                 local_scheduler=True)
+            forget_fingerprints()  # stages run in worker processes (--workers > 1) changed what this one remembers
+            settle_failures(outputs, targets)
+            if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
+                return True
+            report_failures(outputs, [task for task in dag_tasks(targets) if not task.complete()],
+                            result.status.name)
         if with_summary:
-            summarize_the_rest(outputs, specs, incomplete)
+            summarize_the_rest(outputs, specs, [task for task in dag_tasks(targets) if not task.complete()])
     return False
 
 
@@ -69,13 +71,26 @@ def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: li
             record = task.failure()
             if record is not None:
                 reasons[task.dataset] = f"{task.stage}{f' / {task.model}' if task.model else ''}: {record['error']}"
-    done = [spec for spec in specs if B6Report(outputs_dir=outputs, spec=spec).complete()]
-    failed = {spec["name"]: reasons.get(spec["name"], "a stage it needs did not complete")
-              for spec in specs if spec not in done}
-    luigi.build([B6Summary(outputs_dir=outputs, specs=done, failed=failed)], local_scheduler=True,
-                log_level="WARNING")
+    done, failed = summarize(outputs, specs, reasons, "a stage it needs did not complete")
     print(f"evalpipe: summary and report.html written for the {len(done)} dataset(s) that finished; failed: "
           f"{', '.join(sorted(failed))}", file=sys.stderr)
+
+
+def refresh_summary(outputs: str, specs: list[dict[str, Any]]) -> None:
+    """After a run of one dataset: B6_summary.json and report.html describe every dataset's latest report, naming
+    those whose report is not up to date."""
+    summarize(outputs, specs, {}, "its report is not up to date (run without --dataset to bring it up to date)")
+
+
+def summarize(outputs: str, specs: list[dict[str, Any]], reasons: dict[str, str],
+              otherwise: str) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The summary and report.html over the datasets whose B6 is complete, naming each other one with its reason
+    (`reasons`, else `otherwise`); (those done, those named)."""
+    done = [spec for spec in specs if B6Report(outputs_dir=outputs, spec=spec).complete()]
+    failed = {spec["name"]: reasons.get(spec["name"], otherwise) for spec in specs if spec not in done}
+    luigi.build([B6Summary(outputs_dir=outputs, specs=done, failed=failed)], local_scheduler=True,
+                log_level="WARNING")
+    return done, failed
 
 
 def _settle(outputs: str, targets: list[luigi.Task], result: Any) -> bool | None:

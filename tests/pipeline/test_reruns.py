@@ -127,8 +127,8 @@ def test_only_reruns_one_stage_and_its_dependents(workspace):
     before = snapshot(workspace / "outputs")
     assert run(workspace, "--only", "B4", "--dataset", "qa_small", "--model", "beta") == 0
     assert _artifacts(changed(before, snapshot(workspace / "outputs"))) == {
-        "qa_small/beta/B4_matches.json", "qa_small/beta/B5_component_scores.json", "qa_small/B6_report.json",
-        "B6_summary.json"}
+        "qa_small/beta/B4_matches.json", "qa_small/beta/B5_component_scores.json", "qa_small/B6_report.json"}
+    assert (workspace / "outputs/B6_summary.json").exists()  # the same fingerprints: the summary is up to date
 
 
 def test_force_reruns_the_whole_selection(workspace):
@@ -136,7 +136,7 @@ def test_force_reruns_the_whole_selection(workspace):
     before = snapshot(workspace / "outputs")
     assert run(workspace, "--force", "--dataset", "claims") == 0
     names = _artifacts(changed(before, snapshot(workspace / "outputs")))
-    assert names == {"claims/B1_questions.json", "claims/B6_report.json", "B6_summary.json"} | {
+    assert names == {"claims/B1_questions.json", "claims/B6_report.json"} | {
         f"claims/alpha/{a}" for a in ("B2_predictions.json", "B3_normalized.json", "B4_matches.json",
                                       "B5_component_scores.json")}
 
@@ -177,3 +177,20 @@ def test_a_lost_intermediate_artifact_is_recomputed(workspace, capsys):
     assert json.loads((outputs / "qa_small" / "alpha" / "B5_component_scores.json").read_bytes())["metrics"] == \
         json.loads(scores)["metrics"]
     assert "artifact(s) written" in capsys.readouterr().out
+
+
+def test_a_one_dataset_run_leaves_the_summary_and_report_describing_every_dataset(workspace, capsys):
+    assert run(workspace) == 0
+    write_jsonl(workspace / "inputs/qa_small/predictions/alpha.jsonl", [
+        {"id": str(i), "prediction": "wrong"} for i in range(1, 5)])
+    assert run(workspace, "--dataset", "qa_small") == 0
+    summary = read_artifact_json(workspace / "outputs/B6_summary.json")
+    rows = {(row["dataset"], row["model"]): row for row in summary["rows"]}
+    assert rows[("qa_small", "alpha")]["value"] == 0.0 and ("claims", "alpha") in rows
+    assert summary["failed"] == {}
+    assert run(workspace, "--only", "B3", "--dataset", "claims") == 0
+    assert (workspace / "outputs/B6_summary.json").exists()
+    capsys.readouterr()
+    assert main(["status", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs")]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert "(summary, report.html)" in last and last.endswith(" done")
