@@ -24,6 +24,7 @@ from .progress import set_progress_context
 if TYPE_CHECKING:
     from upath import UPath
 
+INPUT_FACTS_DIR = "_input_facts"  # shard facts about remote inputs, read by every host instead of the inputs
 _REMEMBERED: list[dict[str, Any]] = []  # task_id → fingerprint (and presence), while a build remembers them
 
 
@@ -145,7 +146,8 @@ class StageTask(luigi.Task):
         if not self.sharded:
             return {name: path_digest(path) for name, path in self.input_files().items()}
         shards, size = self.spec["shards"], self.spec["shard_rows"]
-        return {f"{name}#{self.shard}": shard_digests(path, size, shards)[self.shard]
+        shared = location(self.outputs_dir) / INPUT_FACTS_DIR
+        return {f"{name}#{self.shard}": shard_digests(path, size, shards, shared)[self.shard]
                 for name, path in self.input_files().items()}
 
     def _upstream_label(self, task: StageTask) -> str:

@@ -3,7 +3,7 @@ can be parsed at once (pyarrow.json) or line by line with the same numbering."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +40,7 @@ class LineBlock:
     first_position: int
     records: int
     blank: bool
+    first_byte: int = 0  # where `data` begins in the file
 
     def lines(self) -> Iterator[tuple[int, int, bytes]]:
         """(line number, record position, raw line) for each record line of the block."""
@@ -51,12 +52,41 @@ class LineBlock:
             position += 1
 
 
+@dataclass(frozen=True)
+class RecordStart:
+    """Where the record at 0-based `position` begins in a JSON-lines file: its byte offset and 1-based line."""
+
+    position: int
+    byte: int
+    line: int
+
+
+_STARTS: dict[str, list[RecordStart]] = {}  # path → record starts known from its shard facts, by position
+
+
+def remember_record_starts(path: Path | UPath, starts: Iterable[RecordStart]) -> None:
+    """Record starts of this version of the file (from its shard facts): readers of a later range seek there."""
+    _STARTS[str(path)] = sorted(starts, key=lambda start: start.position)
+
+
+def start_before(path: Path | UPath, rows: range | None) -> RecordStart:
+    """The latest known record start at or before `rows` (the file's beginning when none is known)."""
+    known = [start for start in _STARTS.get(str(path), []) if rows is not None and start.position <= rows.start]
+    return known[-1] if known else RecordStart(0, 0, 1)
+
+
 def iter_line_blocks(path: Path | UPath, rows: range | None = None) -> Iterator[LineBlock]:
     """The file's lines in blocks growing from FIRST_BLOCK_BYTES to about BLOCK_BYTES (a reader that stops early reads
-    little), keeping only records at `rows` positions (0-based) when given; a byte-order mark before the first line
-    is dropped. Reading stops once `rows` is passed."""
-    line, position, carry, first, size = 1, 0, b"", True, min(FIRST_BLOCK_BYTES, BLOCK_BYTES)
+    little), keeping only records at `rows` positions (0-based) when given, from the nearest known record start
+    (see remember_record_starts); a byte-order mark before the first line is dropped. Reading stops once `rows` is
+    passed."""
+    start = start_before(path, rows)
+    line, position, base, carry, size = start.line, start.position, start.byte, b"", min(FIRST_BLOCK_BYTES,
+                                                                                       BLOCK_BYTES)
+    first = start.byte == 0
     with open_binary(path) as handle:
+        if start.byte:
+            handle.seek(start.byte)
         while True:
             chunk = handle.read(size)
             size = min(2 * size, BLOCK_BYTES)
@@ -68,24 +98,27 @@ def iter_line_blocks(path: Path | UPath, rows: range | None = None) -> Iterator[
                     continue
                 data, carry = data[:cut], data[cut:]
             if first:
-                data, first = without_bom(data), False
+                trimmed, first = without_bom(data), False
+                base += len(data) - len(trimmed)
+                data = trimmed
             if not data:
                 return
-            starts, ends, blank = _line_bounds(data)
+            starts, ends, blank = line_bounds(data)
             positions = position + (~blank).cumsum() - 1
             keep = ~blank if rows is None else ~blank & (positions >= rows.start) & (positions < rows.stop)
             if keep.any():
                 kept = keep.nonzero()[0]
                 low, high = int(kept[0]), int(kept[-1])
                 yield LineBlock(data[starts[low]:ends[high]], line + low, int(positions[low]),
-                                int(keep.sum()), bool(blank[low:high + 1].any()))
+                                int(keep.sum()), bool(blank[low:high + 1].any()), base + int(starts[low]))
+            base += len(data)
             line += len(starts)
             position += int((~blank).sum())
             if not chunk or (rows is not None and position >= rows.stop):
                 return
 
 
-def _line_bounds(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def line_bounds(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Start and end (after the newline) offsets of each line of `data`, and which lines are blank."""
     import numpy as np
 

@@ -12,7 +12,7 @@ import orjson
 
 from ..core.records import Reject
 from .csv_header import canonical_csv_header
-from .jsonl_blocks import is_blank_line, without_bom
+from .jsonl_blocks import is_blank_line, start_before, without_bom
 from .storage import open_binary
 
 SUPPORTED_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
@@ -42,11 +42,13 @@ def iter_records(path: Path, rows: range | None = None) -> Iterator[Record | Rej
 
 
 def _iter_jsonl(path: Path, rows: range | None = None) -> Iterator[Record | Reject]:
-    """Line by line (no block bookkeeping: a reader that stops after a few records reads little)."""
-    source = str(path)
-    position = -1
+    """Line by line (no block bookkeeping: a reader that stops after a few records reads little), from the nearest
+    known record start before `rows`."""
+    source, start = str(path), start_before(path, rows)
+    position = start.position - 1
     with open_binary(path) as handle:
-        for number, raw in enumerate(handle, start=1):
+        handle.seek(start.byte)
+        for number, raw in enumerate(handle, start=start.line):
             if number == 1:
                 raw = without_bom(raw)
             if is_blank_line(raw):

@@ -9,9 +9,11 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+import orjson
+
 from .file_facts import file_fact
-from .jsonl_blocks import is_blank_line, iter_line_blocks
-from .storage import content_digest, is_local, open_binary
+from .jsonl_blocks import RecordStart, iter_line_blocks, line_bounds, remember_record_starts
+from .storage import content_digest, is_local, open_binary, read_bytes_or_none, write_bytes_atomic
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -67,20 +69,55 @@ def _count(path: Path | UPath, suffix: str) -> int:
     return sum(1 for _ in iter_records(path))
 
 
-def shard_digests(path: Path | UPath, shard_rows: int, shards: int) -> list[str]:
-    """A digest per shard of the file: of that range's JSON lines, or of the whole file for other formats."""
+def shard_digests(path: Path | UPath, shard_rows: int, shards: int, shared: UPath | None = None) -> list[str]:
+    """A digest per shard of the file: of that range's JSON lines, or of the whole file for other formats. A
+    JSON-lines file is read once per version: its shard facts (digests and where each shard begins) are kept in
+    `shared` (a folder every host sees) for remote files, so other task processes read them instead of the file,
+    and seek to their shard."""
     if path.suffix.lower() != ".jsonl":
         return [content_digest(path)] * shards
-    return _remembered(path, f"shard_digests:{shard_rows}:{shards}", lambda: _jsonl_shard_digests(path, shard_rows,
-                                                                                                 shards))
+    name = f"shard_facts:{shard_rows}:{shards}"
+    if is_local(path) or shared is None:
+        facts = _remembered(path, name, lambda: _jsonl_shard_facts(path, shard_rows, shards))
+    else:
+        facts = _remembered(path, name, lambda: _shared_facts(path, name, shared,
+                                                              lambda: _jsonl_shard_facts(path, shard_rows, shards)))
+    remember_record_starts(path, (RecordStart(*start) for start in facts["starts"]))
+    return facts["digests"]
 
 
-def _jsonl_shard_digests(path: Path | UPath, shard_rows: int, shards: int) -> list[str]:
+def _shared_facts(path: UPath, name: str, shared: UPath, compute: Callable[[], dict]) -> dict:
+    """Facts about a remote file from `shared` (keyed by its path, content digest and `name`), computed and written
+    there when no host has yet."""
+    key = hashlib.sha256(f"{path}\0{content_digest(path)}\0{name}".encode()).hexdigest()
+    stored = read_bytes_or_none(shared / f"{key}.json")
+    if stored is not None:
+        try:
+            return orjson.loads(stored)
+        except orjson.JSONDecodeError:
+            pass
+    facts = compute()
+    write_bytes_atomic(shared / f"{key}.json", orjson.dumps(facts))
+    return facts
+
+
+def _jsonl_shard_facts(path: Path | UPath, shard_rows: int, shards: int) -> dict:
+    """One pass over the file in large blocks: per shard, a digest of its lines' bytes and where it begins
+    ([position, byte, line])."""
+    import numpy as np
+
     digests = [hashlib.sha256() for _ in range(shards)]
-    with open_binary(path) as handle:
-        position = 0
-        for line in handle:
-            if not is_blank_line(line):
-                digests[min(position // shard_rows, shards - 1)].update(line.rstrip(b"\r\n") + b"\n")
-                position += 1
-    return [digest.hexdigest() for digest in digests]
+    starts = [[0, 0, 1]]
+    for block in iter_line_blocks(path):
+        bounds, ends, blank = line_bounds(block.data)
+        lines = np.flatnonzero(~blank)
+        owner = np.minimum((block.first_position + np.arange(len(lines))) // shard_rows, shards - 1)
+        for shard in np.unique(owner):
+            mine = lines[owner == shard]
+            digests[shard].update(block.data[bounds[mine[0]]:ends[mine[-1]]])
+        for index in np.flatnonzero((block.first_position + np.arange(len(lines))) % shard_rows == 0):
+            position = block.first_position + int(index)
+            if 0 < position < shards * shard_rows:
+                line = int(lines[index])
+                starts.append([position, block.first_byte + int(bounds[line]), block.first_line + line])
+    return {"digests": [digest.hexdigest() for digest in digests], "starts": starts}

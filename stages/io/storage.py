@@ -105,6 +105,14 @@ def tree_digest(folder: UPath) -> str:
     return digest.hexdigest()
 
 
+REMOTE_READ_BYTES = 8 << 20
+
+
 def open_binary(path: UPath) -> io.BufferedIOBase:
-    """A binary reader for the object (a local file handle, or fsspec's buffered remote file)."""
-    return open(path, "rb") if is_local(path) else path.open("rb")
+    """A binary reader for the object: a local file handle, or for a remote object Python's buffered reader over
+    fsspec's file without a cache of its own, so each refill is one ranged read of REMOTE_READ_BYTES and reading
+    line by line costs no copy of a read-ahead buffer per line."""
+    if is_local(path):
+        return open(path, "rb")
+    return io.BufferedReader(path.open("rb", cache_type="none", block_size=REMOTE_READ_BYTES),
+                             buffer_size=REMOTE_READ_BYTES)

@@ -168,3 +168,23 @@ def test_fingerprints_are_the_same_from_two_working_directories(tmp_path, monkey
         headers.append({str(path.relative_to(root / "out")): read_artifact_json(path)["header"]["fingerprint"]
                         for path in sorted((root / "out").rglob("B[1-6]_*.json"))})
     assert headers[0] == headers[1] and len(headers[0]) == 2 * (1 + 4 * 2 + 1) + 1
+
+
+def test_sharded_json_lines_inputs_in_the_bucket_are_read_once_and_give_the_local_numbers(tmp_path, s3_env, capsys):
+    inputs = _qa_dataset(tmp_path, 40_000)
+    (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 10000\n")
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "local")]) == 0
+    local = _summary_rows(str(tmp_path / "local"))
+    bucket = _bucket("sharded")
+    _upload(inputs, f"s3://{bucket}/inputs")
+    outputs = f"s3://{bucket}/outputs"
+    with Luigid(tmp_path / "luigid") as luigid, Worker(luigid, s3_env, tmp_path / "w.log"):
+        started = time.monotonic()
+        assert main(["run", "--inputs", f"s3://{bucket}/inputs", "--outputs", outputs, "--scheduler-host",
+                     "127.0.0.1", "--scheduler-port", str(luigid.port)]) == 0
+        assert time.monotonic() - started < 90
+    assert _summary_rows(outputs) == local
+    facts = list((location(outputs) / "_input_facts").iterdir())
+    assert len(facts) == 2  # the questions and the one predictions file, each read for its shards once
+    stored = json.loads(facts[0].read_bytes())
+    assert [start[0] for start in stored["starts"]] == [0, 10000, 20000, 30000] and len(stored["digests"]) == 4

@@ -39,3 +39,22 @@ def test_an_empty_file_has_no_blocks(tmp_path):
     path = tmp_path / "empty.jsonl"
     path.write_bytes(b"")
     assert list(iter_line_blocks(path)) == []
+
+
+@pytest.mark.parametrize("rows", [range(0, 3), range(2, 9), range(10, 20), range(30, 100), range(35, 45)])
+def test_a_range_read_from_a_remembered_record_start_equals_one_read_from_the_top(tmp_path, monkeypatch, rows):
+    from stages.io.readers import iter_records
+    from stages.io.shards import shard_digests
+
+    monkeypatch.setattr(jsonl_blocks, "FIRST_BLOCK_BYTES", 16)
+    monkeypatch.setattr(jsonl_blocks, "BLOCK_BYTES", 16)
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(CONTENT)
+    top = ([line for block in iter_line_blocks(path, rows) for line in block.lines()], list(iter_records(path, rows)))
+    monkeypatch.setattr(jsonl_blocks, "_STARTS", {})
+    shard_digests(path, 10, 4)
+    assert [start.position for start in jsonl_blocks._STARTS[str(path)]] == [0, 10, 20, 30]
+    assert all(CONTENT[start.byte:].split(b"\n", 1)[0].strip()
+               == _by_lines(CONTENT)[start.position][2].strip() for start in jsonl_blocks._STARTS[str(path)][1:])
+    seeked = ([line for block in iter_line_blocks(path, rows) for line in block.lines()], list(iter_records(path, rows)))
+    assert seeked == top and top[0]
