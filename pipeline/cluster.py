@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import socket
 import sys
 import time
@@ -68,7 +69,28 @@ def cmd_worker(args: argparse.Namespace) -> int:
     scheduler = luigi.rpc.RemoteScheduler(url=f"http://{host}:{port}")
     print(f"evalpipe worker: asking http://{host}:{port} for work with {args.workers} process(es); "
           "SIGUSR1 stops after the running tasks, SIGTERM at once", file=sys.stderr, flush=True)
-    with luigi.worker.Worker(scheduler=scheduler, worker_processes=args.workers, assistant=True, keep_alive=True,
-                             force_multiprocessing=True) as worker:  # each task in its own process: memory returns
-        worker.run()
+    _WORKER_PID.append(os.getpid())
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        with luigi.worker.Worker(scheduler=scheduler, worker_processes=args.workers, assistant=True,
+                                 keep_alive=True, force_multiprocessing=True) as worker:  # a process per task
+            worker.run()
+    except Stopped:  # leaving the with block terminated the running task processes
+        print("evalpipe worker: SIGTERM: stopped, running tasks ended (luigid hands them to other workers)",
+              file=sys.stderr, flush=True)
     return EXIT_OK
+
+
+class Stopped(Exception):
+    """SIGTERM reached `evalpipe worker`."""
+
+
+_WORKER_PID: list[int] = []
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """In the worker: leave its loop. In a task process (which inherited the handler): die as SIGTERM means."""
+    if os.getpid() in _WORKER_PID:
+        raise Stopped
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)

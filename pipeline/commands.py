@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from contextlib import AbstractContextManager, nullcontext
@@ -65,11 +66,24 @@ def _remove_artifact(path: UPath) -> int:
 
 
 def _written_since(outputs: UPath, started: float) -> str:
-    """How many artifacts this run wrote (counted on a local outputs folder)."""
-    if not is_local(outputs):
-        return "artifacts up to date"
-    ran = sum(1 for p in outputs.rglob("B*_*.json") if p.stat().st_mtime >= started)
+    """How many artifacts this run (or, on luigid, any worker for it) wrote: by modification time, locally or as the
+    storage reports it (a second's leeway for the storage's clock)."""
+    if is_local(outputs):
+        ran = sum(1 for p in outputs.rglob("B*_*.json") if p.stat().st_mtime >= started)
+    else:
+        found = outputs.fs.find(outputs.path, detail=True)
+        ran = sum(1 for name, info in found.items()
+                  if ARTIFACT_NAME.search(name) and _modified(info) >= started - 1)
     return f"{ran} artifact(s) written, the rest up to date"
+
+
+ARTIFACT_NAME = re.compile(r"(^|/)B\d_[^/]*\.json$")
+
+
+def _modified(info: dict[str, Any]) -> float:
+    """An object's modification time as a timestamp (s3fs: LastModified, a datetime)."""
+    value = info.get("LastModified") or info.get("mtime") or info.get("last_modified")
+    return value.timestamp() if hasattr(value, "timestamp") else float(value or 0)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -126,7 +140,8 @@ def _status(args: argparse.Namespace) -> int:
                 state = "stale"
             else:
                 state = "missing"
-            print(f"{task.stage}  {task.dataset:<24} {task.model or '-':<20} {state}")
+            dataset = f"{task.dataset} shard {task.shard}" if task.sharded else task.dataset
+            print(f"{task.stage}  {dataset:<24} {task.model or '-':<20} {state}")
     if selection.dataset is None:
         summary = B6Summary(outputs_dir=outputs, specs=specs)
         state = "done" if summary.complete() else "stale" if summary.artifact_path().exists() else "missing"

@@ -24,7 +24,7 @@ from stages.core.param_rules import one_of
 from stages.io.fields import LINE_ID
 from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
-from stages.io.storage import is_local, location
+from stages.io.storage import is_local, location, storage_problem
 from stages.nightly.multiplicity import CORRECTIONS
 from stages.nightly.regression import SETTING_RULES
 
@@ -226,6 +226,10 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -
     """Dataset specs under `inputs_root` (a folder or a URL), filtered by the selection; a selection that matches
     nothing is a UsageError."""
     inputs = location(inputs_root)
+    for where in (inputs, location(outputs)):
+        problem = storage_problem(where)
+        if problem is not None:
+            raise UsageError(problem)
     if not inputs.is_dir():
         raise UsageError(f"inputs folder {inputs} does not exist")
     check_luigi_cfg_kinds()

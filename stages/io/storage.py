@@ -46,8 +46,7 @@ def is_local(path: UPath | os.PathLike) -> bool:
 def write_bytes_atomic(path: UPath, data: bytes) -> None:
     """Write `data` so that readers see the old bytes or the new ones, never a part."""
     if not is_local(path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        path.fs.pipe_file(path.path, data)  # one PUT: no directories to make, and never a bucket
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
@@ -59,11 +58,31 @@ def write_bytes_atomic(path: UPath, data: bytes) -> None:
 
 
 def read_bytes_or_none(path: UPath) -> bytes | None:
-    """The object's bytes, or None when it does not exist."""
+    """The object's bytes, or None when it does not exist (a remote object in one GET, so one replaced meanwhile is
+    read whole, old or new)."""
     try:
-        return path.read_bytes()
+        return path.read_bytes() if is_local(path) else path.fs.cat_file(path.path)
     except FileNotFoundError:
         return None
+
+
+def storage_problem(path: UPath) -> str | None:
+    """Why the storage holding `path` cannot be used — credentials refused, no such bucket, endpoint unreachable —
+    in one line without secrets, or None (local paths always None)."""
+    if is_local(path):
+        return None
+    root = f"{path.protocol}://{path.path.split('/', 1)[0]}"
+    try:
+        path.fs.info(path.path.split("/", 1)[0])
+    except PermissionError:
+        return (f"{root}: the storage refused the credentials (luigi.cfg [storage] {path.protocol}_key / "
+                f"{path.protocol}_secret, or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)")
+    except FileNotFoundError:
+        return f"{root}: no such bucket (evalpipe does not create buckets)"
+    except Exception as exc:  # noqa: BLE001  (endpoint down, DNS, TLS: the class says which, the text may hold URLs)
+        return f"{root}: storage unreachable ({type(exc).__name__}; endpoint: luigi.cfg [storage] " \
+               f"{path.protocol}_endpoint_url or AWS_ENDPOINT_URL)"
+    return None
 
 
 def remove(path: UPath) -> bool:

@@ -1,6 +1,7 @@
 """Real servers for the distributed tests, on free 127.0.0.1 ports, stopped after: SeaweedFS (S3) and luigid."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -62,10 +63,10 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 class Weed:
-    """`weed server` with its S3 gateway; any key is accepted (no identities configured)."""
+    """`weed server` with its S3 gateway; any key is accepted, unless `identities` ({access key: secret}) are given."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, identities: dict[str, str] | None = None) -> None:
+        self.folder, self.identities = folder, identities
 
     def __enter__(self) -> Weed:
         if shutil.which("weed") is None:
@@ -77,22 +78,31 @@ class Weed:
                 ports.append(port)
         master, volume, filer, s3 = ports
         self.folder.mkdir(parents=True, exist_ok=True)
+        config = []
+        if self.identities:
+            (self.folder / "s3.json").write_text(json.dumps({"identities": [
+                {"name": key, "credentials": [{"accessKey": key, "secretKey": secret}],
+                 "actions": ["Admin", "Read", "Write", "List", "Tagging"]}
+                for key, secret in self.identities.items()]}))
+            config = [f"-s3.config={self.folder / 's3.json'}"]
         self.log = open(self.folder / "weed.log", "wb")
         self.process = subprocess.Popen(
             ["weed", "server", f"-dir={self.folder}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
              f"-master.port={master}", f"-volume.port={volume}", f"-filer.port={filer}", "-s3", f"-s3.port={s3}",
-             "-s3.port.iceberg=0", "-s3.port.lance=0"],
+             "-s3.port.iceberg=0", "-s3.port.lance=0", *config],
             stdout=self.log, stderr=subprocess.STDOUT)
         self.endpoint = f"http://127.0.0.1:{s3}"
-        self.env = {"AWS_ENDPOINT_URL": self.endpoint, "AWS_ACCESS_KEY_ID": "evalpipe-test",
-                    "AWS_SECRET_ACCESS_KEY": "evalpipe-test-secret", "AWS_DEFAULT_REGION": "us-east-1"}
+        key, secret = next(iter((self.identities or {"evalpipe-test": "evalpipe-test-secret"}).items()))
+        self.env = {"AWS_ENDPOINT_URL": self.endpoint, "AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret,
+                    "AWS_DEFAULT_REGION": "us-east-1"}
         _wait(self._ready, "SeaweedFS S3")
         return self
 
     def _ready(self) -> bool:
         import s3fs
 
-        fs = s3fs.S3FileSystem(endpoint_url=self.endpoint, key="k", secret="s", skip_instance_cache=True)
+        fs = s3fs.S3FileSystem(endpoint_url=self.endpoint, key=self.env["AWS_ACCESS_KEY_ID"],
+                               secret=self.env["AWS_SECRET_ACCESS_KEY"], skip_instance_cache=True)
         fs.ls("")
         return True
 

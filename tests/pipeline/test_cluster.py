@@ -188,3 +188,49 @@ def test_sharded_json_lines_inputs_in_the_bucket_are_read_once_and_give_the_loca
     assert len(facts) == 2  # the questions and the one predictions file, each read for its shards once
     stored = json.loads(facts[0].read_bytes())
     assert [start[0] for start in stored["starts"]] == [0, 10000, 20000, 30000] and len(stored["digests"]) == 4
+
+
+def _children(pid: int) -> list[int]:
+    """The living child processes of `pid`."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, parent = stat.read_text().rsplit(")", 1)[1].split()[:2]
+        except OSError:
+            continue
+        if int(parent) == pid and state != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_sigterm_to_a_worker_ends_its_task_processes(tmp_path):
+    inputs = _qa_dataset(tmp_path, 300_000)
+    with Luigid(tmp_path / "luigid") as luigid, Worker(luigid, {}, tmp_path / "w.log") as worker:
+        driver = subprocess.Popen([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",
+                                   str(tmp_path / "out"), "--scheduler-host", "127.0.0.1", "--scheduler-port",
+                                   str(luigid.port)], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline, busy = time.monotonic() + 60, []
+            while not busy and time.monotonic() < deadline:
+                if worker.process.pid in (_running_pid(luigid.port, "B1Questions"),
+                                          _running_pid(luigid.port, "B2Predictions")):
+                    busy = _children(worker.process.pid)
+                time.sleep(0.05)
+            assert busy, "the worker never ran a task"
+            worker.process.send_signal(signal.SIGTERM)
+            assert worker.process.wait(timeout=20) == 0
+            deadline = time.monotonic() + 5
+            while any(map(_alive, busy)) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not any(map(_alive, busy)), busy
+            assert "SIGTERM: stopped" in worker.output()
+        finally:
+            driver.kill()
+            driver.wait()
