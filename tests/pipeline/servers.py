@@ -114,21 +114,21 @@ class Weed:
 class Luigid:
     """The central scheduler, with a config for tests: dead workers noticed in seconds, failed tasks retried."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, disconnect_seconds: int = 3) -> None:
+        self.folder, self.disconnect_seconds = folder, disconnect_seconds
 
     def __enter__(self) -> Luigid:
         self.folder.mkdir(parents=True, exist_ok=True)
         config = self.folder / "luigid.cfg"
         text = (REPO / "deploy" / "luigid.cfg").read_text()
-        text = re.sub(r"worker_disconnect_delay = \d+", "worker_disconnect_delay = 3", text)
+        text = re.sub(r"worker_disconnect_delay = \d+", f"worker_disconnect_delay = {self.disconnect_seconds}", text)
         config.write_text(re.sub(r"retry_delay = \d+", "retry_delay = 1", text))
         self.port = free_port()
         self.log = open(self.folder / "luigid.log", "wb")
         env = {**os.environ, "LUIGI_CONFIG_PATH": str(config)}
         self.process = subprocess.Popen(
             [shutil.which("luigid") or "luigid", "--port", str(self.port), "--address", "127.0.0.1",
-             "--logdir", str(self.folder), "--state-path", str(self.folder / "state.pickle")],
+             "--logdir", str(self.folder), "--state-path", "/dev/null"],
             stdout=self.log, stderr=subprocess.STDOUT, env=env)
         _wait(lambda: urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/task_list", timeout=1),
               "luigid")

@@ -234,3 +234,27 @@ def test_sigterm_to_a_worker_ends_its_task_processes(tmp_path):
         finally:
             driver.kill()
             driver.wait()
+
+
+def test_a_stopped_driver_takes_its_pending_tasks_off_the_workers_within_a_minute(tmp_path):
+    inputs = _qa_dataset(tmp_path, 120_000)
+    (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 10000\n")
+    with Luigid(tmp_path / "luigid", disconnect_seconds=20) as luigid, Worker(luigid, {}, tmp_path / "w.log"):
+        from luigi.rpc import RemoteScheduler
+
+        scheduler = RemoteScheduler(url=f"http://127.0.0.1:{luigid.port}")
+        driver = subprocess.Popen([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",
+                                   str(tmp_path / "out"), "--scheduler-host", "127.0.0.1", "--scheduler-port",
+                                   str(luigid.port)], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while not scheduler.task_list("RUNNING", "") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert scheduler.task_list("PENDING", ""), "nothing left to take off"
+        driver.send_signal(signal.SIGTERM)
+        driver.wait(timeout=20)
+        stopped = time.monotonic()
+        while (scheduler.task_list("PENDING", "") or scheduler.task_list("RUNNING", "")) \
+                and time.monotonic() - stopped < 90:
+            time.sleep(1)
+        assert not scheduler.task_list("PENDING", "") and not scheduler.task_list("RUNNING", "")
+        assert time.monotonic() - stopped < 60
