@@ -89,7 +89,7 @@ class Weed:
         self.process = subprocess.Popen(
             ["weed", "server", f"-dir={self.folder}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
              f"-master.port={master}", f"-volume.port={volume}", f"-filer.port={filer}", "-s3", f"-s3.port={s3}",
-             "-s3.port.iceberg=0", "-s3.port.lance=0", *config],
+             "-s3.port.iceberg=0", "-s3.port.lance=0", "-volume.max=200", "-master.volumeSizeLimitMB=64", *config],
             stdout=self.log, stderr=subprocess.STDOUT)
         self.endpoint = f"http://127.0.0.1:{s3}"
         key, secret = next(iter((self.identities or {"evalpipe-test": "evalpipe-test-secret"}).items()))
