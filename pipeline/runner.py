@@ -55,10 +55,11 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
             settle_failures(outputs, targets)
             if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
                 return True
-            report_failures(outputs, [task for task in dag_tasks(targets) if not task.complete()],
-                            result.status.name)
+        incomplete = [task for task in dag_tasks(targets) if not task.complete()]
+        if not scheduler_host:  # on luigid, _settle has said what failed
+            report_failures(outputs, incomplete, result.status.name)
         if with_summary:
-            summarize_the_rest(outputs, specs, [task for task in dag_tasks(targets) if not task.complete()])
+            summarize_the_rest(outputs, specs, incomplete)
     return False
 
 

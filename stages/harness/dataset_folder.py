@@ -2,7 +2,6 @@
 (kind, fields, provenance per model). Importing the same run again changes no file."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ import orjson
 import tomli_w
 
 from ..core.errors import UsageError
+from ..io.dataset_config import read_toml
 from ..io.readers import SUPPORTED_SUFFIXES
 from ..io.storage import write_bytes_atomic
 from .imported import ImportedRun, safe_name
@@ -38,7 +38,7 @@ def write_imported(run: ImportedRun, inputs: Path, dataset: str | None = None,
     folder = inputs / safe_name(dataset or run.task)
     model_name = safe_name(model or run.model)
     config_path = folder / "dataset.toml"
-    config = _read_config(config_path)
+    config = read_toml(config_path)
     if config.get("kind", run.kind) != run.kind:
         raise UsageError(f"{config_path}: kind {config['kind']!r}, but {run.file} is {run.kind!r}; import into "
                          "another --dataset")
@@ -53,15 +53,6 @@ def write_imported(run: ImportedRun, inputs: Path, dataset: str | None = None,
 
 def _jsonl(rows: list[dict[str, Any]]) -> bytes:
     return b"".join(orjson.dumps(row) + b"\n" for row in rows)
-
-
-def _read_config(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        return {}
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: not valid TOML ({exc})") from None
 
 
 def _check_questions(folder: Path, run: ImportedRun) -> str:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ..core.errors import UsageError
 
 
@@ -52,6 +54,16 @@ def register_importer(tool: str) -> Callable[[Importer], Importer]:
         IMPORTERS[tool] = read
         return read
     return register
+
+
+def read_json_object(path: Path) -> dict[str, Any]:
+    """A harness's side file (lm-eval's results, OpenCompass' scores) as a JSON object; {} when it is missing,
+    unreadable or not an object."""
+    try:
+        document = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    return document if isinstance(document, dict) else {}
 
 
 def safe_name(name: str) -> str:

@@ -8,8 +8,6 @@ from typing import Any
 from ..core.errors import UsageError
 from .imported import ImportedRun, SkippedFile, files_under, register_importer
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
 
 @register_importer("inspect")
 def read_inspect(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:

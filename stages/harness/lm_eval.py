@@ -9,8 +9,10 @@ from typing import Any
 
 import orjson
 
+from ..core.records import Reject
 from ..io.fields import QUESTION_FIELDS, get_ground_truth_answer, get_record_id, gold_answer_texts, name_ignoring_case
-from .imported import ImportedRun, SkippedFile, files_under, register_importer
+from ..io.readers import iter_records
+from .imported import ImportedRun, SkippedFile, files_under, read_json_object, register_importer
 
 SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_(?P<time>\d{4}-\d\d-\d\dT[\d.-]+)\.jsonl$")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -26,7 +28,7 @@ def read_lm_eval(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
         if named is None:
             yield SkippedFile(str(path), "not an lm-eval samples_<task>_<time>.jsonl file")
             continue
-        task, results = named["task"], _results(path.with_name(f"results_{named['time']}.json"))
+        task, results = named["task"], read_json_object(path.with_name(f"results_{named['time']}.json"))
         output_type = results.get("configs", {}).get(task, {}).get("output_type")
         if output_type not in (None, "generate_until", "multiple_choice"):
             yield SkippedFile(str(path), f"output type {output_type!r} (evalpipe scores generate_until and "
@@ -53,25 +55,14 @@ def read_lm_eval(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
             predictions=predictions, metrics=_metrics(results.get("results", {}).get(task, {})), set_aside=set_aside)
 
 
-def _results(path: Path) -> dict[str, Any]:
-    try:
-        results = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return {}
-    return results if isinstance(results, dict) else {}
-
-
 def _samples(path: Path) -> tuple[list[tuple[int, dict]], list[str]]:
     """(line, record) for every readable line, and a note for each other one."""
     records, set_aside = [], []
-    for line, raw in enumerate(path.read_bytes().splitlines(), start=1):
-        if not raw.strip():
+    for item in iter_records(path):
+        if isinstance(item, Reject):
+            set_aside.append(f"{path}:{item.line}: {item.reason}")
             continue
-        try:
-            record = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            set_aside.append(f"{path}:{line}: malformed JSON ({exc})")
-            continue
+        line, record, _ = item
         if isinstance(record, dict) and "doc_id" in record:
             records.append((line, record))
         else:

@@ -9,10 +9,8 @@ from typing import Any
 import orjson
 
 from ..io.fields import gold_answer_texts
-from ..kinds.multiple_choice.options import options_from_text
-from .imported import ImportedRun, SkippedFile, files_under, register_importer
-
-LETTERS = "ABCDEFGHIJ"
+from ..kinds.multiple_choice.options import LETTERS, options_from_text
+from .imported import ImportedRun, SkippedFile, files_under, read_json_object, register_importer
 
 
 @register_importer("opencompass")
@@ -69,9 +67,5 @@ def _prompt_text(prompt: Any) -> str:
 
 def _scores(path: Path) -> dict[str, float]:
     """OpenCompass' top-level numeric scores for the dataset (on its own scale, accuracy in percent)."""
-    try:
-        results = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return {}
-    return {name: float(value) for name, value in results.items()
-            if isinstance(value, (int, float)) and not isinstance(value, bool)} if isinstance(results, dict) else {}
+    return {name: float(value) for name, value in read_json_object(path).items()
+            if isinstance(value, (int, float)) and not isinstance(value, bool)}

@@ -37,14 +37,19 @@ class DatasetConfig:
         return {key: getattr(self, key) for key in FIELD_KEYS}
 
 
-def read_dataset_config(path: Path) -> DatasetConfig:
-    """Parse dataset.toml; a missing file means all defaults, a broken one is a UsageError naming the problem."""
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file's table ({} when the file is missing); a broken one is a UsageError naming the problem."""
     if not path.exists():
-        return DatasetConfig()
+        return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: not valid TOML ({exc})") from None
+
+
+def read_dataset_config(path: Path) -> DatasetConfig:
+    """Parse dataset.toml; a missing file means all defaults, a broken one is a UsageError naming the problem."""
+    data = read_toml(path)
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         raise UsageError(f"{path}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(KNOWN_KEYS))})")

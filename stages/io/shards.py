@@ -111,12 +111,13 @@ def _jsonl_shard_facts(path: Path | UPath, shard_rows: int, shards: int) -> dict
     for block in iter_line_blocks(path):
         bounds, ends, blank = line_bounds(block.data)
         lines = np.flatnonzero(~blank)
-        owner = np.minimum((block.first_position + np.arange(len(lines))) // shard_rows, shards - 1)
+        positions = block.first_position + np.arange(len(lines))
+        owner = np.minimum(positions // shard_rows, shards - 1)
         for shard in np.unique(owner):
             mine = lines[owner == shard]
             digests[shard].update(block.data[bounds[mine[0]]:ends[mine[-1]]])
-        for index in np.flatnonzero((block.first_position + np.arange(len(lines))) % shard_rows == 0):
-            position = block.first_position + int(index)
+        for index in np.flatnonzero(positions % shard_rows == 0):
+            position = int(positions[index])
             if 0 < position < shards * shard_rows:
                 line = int(lines[index])
                 starts.append([position, block.first_byte + int(bounds[line]), block.first_line + line])
