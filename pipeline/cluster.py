@@ -12,9 +12,11 @@ from typing import Any
 
 import luigi
 import luigi.rpc
+import luigi.scheduler
 import luigi.worker
 
 from .exit_codes import EXIT_OK
+from .fingerprint import code_version
 from .storage_config import apply_storage_config
 
 DEFAULT_PORT = 8082
@@ -72,13 +74,38 @@ def cmd_worker(args: argparse.Namespace) -> int:
     _WORKER_PID.append(os.getpid())
     signal.signal(signal.SIGTERM, _stop)
     try:
-        with luigi.worker.Worker(scheduler=scheduler, worker_processes=args.workers, assistant=True,
+        with ReleaseWorker(scheduler=scheduler, worker_processes=args.workers, assistant=True,
                                  keep_alive=True, force_multiprocessing=True) as worker:  # a process per task
             worker.run()
     except Stopped:  # leaving the with block terminated the running task processes
         print("evalpipe worker: SIGTERM: stopped, running tasks ended (luigid hands them to other workers)",
               file=sys.stderr, flush=True)
     return EXIT_OK
+
+
+class ReleaseWorker(luigi.worker.Worker):
+    """A Luigi assistant that runs only its own release's tasks: one of another code version (a rolling upgrade) is
+    handed back to luigid as not run here, with one line naming both versions, and left to workers of that release
+    (and its driver, which takes it up again in its next round)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._versions_left: set[str] = set()
+
+    def _get_work(self) -> luigi.worker.GetWorkResponse:  # Luigi's one hook between granting a task and running it
+        response = super()._get_work()
+        task = self._scheduled_tasks.get(response.task_id)
+        theirs, ours = getattr(task, "code_version", None), code_version()
+        if theirs is None or theirs == ours:
+            return response
+        del self._scheduled_tasks[response.task_id]
+        line = f"left {task.task_family} to workers of code version {theirs} (this worker runs {ours})"
+        self._add_task(worker=self._id, task_id=response.task_id, status=luigi.scheduler.FAILED, runnable=False,
+                       expl=line)
+        if theirs not in self._versions_left:
+            self._versions_left.add(theirs)
+            print(f"evalpipe worker: {line}; tasks of {theirs} are left from now on", file=sys.stderr, flush=True)
+        return response._replace(task_id=None)
 
 
 class Stopped(Exception):

@@ -27,8 +27,9 @@ from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, choose_items, expl
 from stages.report.health import dataset_problems, pairing_problems, shard_problems
 from stages.report.intervals import uncertainty
 
-from .fingerprint import code_version, fingerprint
-from .task_base import StageResult, StageTask
+from .fingerprint import code_version as current_code_version
+from .fingerprint import fingerprint
+from .task_base import CodeVersionParameter, StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
 if TYPE_CHECKING:
@@ -210,6 +211,7 @@ class B6Summary(luigi.Task):
     outputs_dir = luigi.Parameter()
     specs = luigi.ListParameter()
     failed = luigi.DictParameter(default={})
+    code_version = CodeVersionParameter()
 
     def requires(self) -> list[B6Report]:
         return [B6Report(outputs_dir=self.outputs_dir, spec=spec) for spec in self.specs]
@@ -228,7 +230,7 @@ class B6Summary(luigi.Task):
 
     def run(self) -> None:
         reports = [read_artifact_json(task.artifact_path())["report"] for task in self.requires()]
-        header = {"stage": "B6_summary", "fingerprint": self.fingerprint(), "code_version": code_version(),
+        header = {"stage": "B6_summary", "fingerprint": self.fingerprint(), "code_version": current_code_version(),
                   "upstream": {task.dataset: task.fingerprint() for task in self.requires()}}
         run = {"title": "evalpipe report", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                "code_version": header["code_version"], "outputs": self.outputs_dir}

@@ -18,7 +18,8 @@ from stages.io.shards import shard_digests, shard_range
 from stages.io.storage import location
 
 from .failures import clear_failure, failure_path, read_failure, record_failure
-from .fingerprint import code_version, fingerprint, path_digest
+from .fingerprint import code_version as current_code_version
+from .fingerprint import fingerprint, path_digest
 from .progress import set_progress_context
 
 if TYPE_CHECKING:
@@ -26,6 +27,13 @@ if TYPE_CHECKING:
 
 INPUT_FACTS_DIR = "_input_facts"  # shard facts about remote inputs, read by every host instead of the inputs
 _REMEMBERED: list[dict[str, Any]] = []  # task_id → fingerprint (and presence), while a build remembers them
+
+
+class CodeVersionParameter(luigi.Parameter):
+    """The evalpipe release that scheduled a task (part of its id): a worker runs only its own release's tasks."""
+
+    def __init__(self) -> None:
+        super().__init__(default=current_code_version(), description="code version of the driver that scheduled it")
 
 
 @contextmanager
@@ -81,6 +89,7 @@ class StageTask(luigi.Task):
     spec = luigi.DictParameter()
     model = luigi.Parameter(default="")
     shard = luigi.IntParameter(default=0)
+    code_version = CodeVersionParameter()
 
     stage: ClassVar[str]
     artifact_name: ClassVar[str]
@@ -138,7 +147,7 @@ class StageTask(luigi.Task):
             "params": self.stage_params(),
             "inputs": self.input_digests(),
             "upstream": {self._upstream_label(task): task.fingerprint() for task in self.upstream()},
-            "code_version": code_version(),
+            "code_version": current_code_version(),
         }
 
     def input_digests(self) -> dict[str, str]:
@@ -207,7 +216,7 @@ class StageTask(luigi.Task):
             "parameters": parts["params"],
             "inputs": parts["inputs"],
             "upstream": parts["upstream"],
-            "code_version": code_version(),
+            "code_version": current_code_version(),
             "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "counts": counts,
             "timings": {"seconds": round(time.perf_counter() - started, 4)},

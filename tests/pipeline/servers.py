@@ -140,17 +140,19 @@ class Luigid:
 
 
 class Worker:
-    """`evalpipe worker` as a subprocess, its stderr kept in a file."""
+    """`evalpipe worker` as a subprocess, its stderr kept in a file; `release` is a folder with another copy of the
+    code to run instead of this checkout's."""
 
-    def __init__(self, luigid: Luigid, env: dict[str, str], log: Path, processes: int = 1) -> None:
-        self.luigid, self.env, self.log_path, self.processes = luigid, env, log, processes
+    def __init__(self, luigid: Luigid, env: dict[str, str], log: Path, processes: int = 1,
+                 release: Path = REPO) -> None:
+        self.luigid, self.env, self.log_path, self.processes, self.release = luigid, env, log, processes, release
 
     def __enter__(self) -> Worker:
         self.log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "pipeline", "worker", "--scheduler-host", "127.0.0.1",
              "--scheduler-port", str(self.luigid.port), "--workers", str(self.processes)],
-            cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **self.env})
+            cwd=self.release, stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **self.env})
         return self
 
     def output(self) -> str:

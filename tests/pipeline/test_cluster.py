@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -259,3 +260,45 @@ def test_a_stopped_driver_takes_its_pending_tasks_off_the_workers_within_a_minut
             time.sleep(1)
         assert not scheduler.task_list("PENDING", "") and not scheduler.task_list("RUNNING", "")
         assert time.monotonic() - stopped < 60
+
+
+def _release(folder: Path) -> str:
+    """Another release of evalpipe in `folder` (this code plus one changed line); its code version."""
+    for package in ("stages", "pipeline"):
+        shutil.copytree(REPO / package, folder / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "luigi.cfg", folder / "luigi.cfg")
+    with open(folder / "pipeline" / "__init__.py", "a") as init:
+        init.write("# the next release\n")
+    return subprocess.run([sys.executable, "-c", "from pipeline.fingerprint import code_version; print(code_version())"],
+                          cwd=folder, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _wait_for_a_worker(port: int) -> None:
+    from luigi.rpc import RemoteScheduler
+
+    deadline = time.monotonic() + 60
+    while not RemoteScheduler(url=f"http://127.0.0.1:{port}").worker_list() and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def test_a_worker_of_another_code_version_leaves_the_run_to_its_own_release(tmp_path, capsys):
+    from pipeline.fingerprint import code_version
+
+    theirs, ours = _release(tmp_path / "next"), code_version()
+    assert theirs != ours
+    inputs = _qa_dataset(tmp_path, 60_000)
+    (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 10000\n")  # tasks enough to be offered
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "local")]) == 0
+    local = _summary_rows(str(tmp_path / "local"))
+    with Luigid(tmp_path / "luigid") as luigid, \
+            Worker(luigid, {}, tmp_path / "next.log", release=tmp_path / "next") as upgraded:
+        _wait_for_a_worker(luigid.port)
+        capsys.readouterr()
+        assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "out"), "--scheduler-host",
+                     "127.0.0.1", "--scheduler-port", str(luigid.port)]) == 0
+        time.sleep(0.5)
+        driver, log = capsys.readouterr().err, upgraded.output()
+    assert _summary_rows(str(tmp_path / "out")) == local
+    assert not _ran(log) and sum(_ran(driver).values()) == 6 * 5 + 1
+    left = [line for line in log.splitlines() if " left " in line]
+    assert len(left) == 1 and theirs in left[0] and ours in left[0], log
