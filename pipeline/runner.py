@@ -1,6 +1,7 @@
 """Running the DAG for a set of datasets, and printing what it produced; shared by `run` and `nightly`."""
 from __future__ import annotations
 
+import logging
 import sys
 import uuid
 from contextlib import AbstractContextManager, nullcontext
@@ -12,7 +13,7 @@ import luigi
 from stages import build_summary, render_report
 from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
-from stages.io.storage import is_local, location
+from stages.io.storage import is_local, location, storage_problem
 from stages.report.aggregate import render_summary
 from stages.report.health import problems_of
 
@@ -34,10 +35,22 @@ def input_facts_kept(outputs: UPath) -> AbstractContextManager:
     return facts_kept_in(Path(outputs) / FACTS_NAME) if is_local(outputs) else nullcontext()
 
 
+class TaskTracebacksQuiet(logging.Filter):
+    """Drops Luigi's multi-line traceback for a failed task: the run prints one FAILED line per stage, and the
+    traceback is in the stage's failure record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("[pid %s] Worker %s failed")
+
+
+_QUIET = TaskTracebacksQuiet()
+
+
 def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers: int,
           scheduler_host: str | None, scheduler_port: int | None = None) -> bool:
     """Run the DAG up to each dataset's B6 (and the summary with report.html) on the local scheduler, or on luigid
     until it is done whoever runs each task; False, with the failures printed, when a stage failed."""
+    logging.getLogger("luigi-interface").addFilter(_QUIET)  # once: adding the same filter again does nothing
     token = uuid.uuid4().hex  # generated answers that failed before are asked for again, once per run
     specs = [{**spec, "run_token": token} if spec.get("generate") else spec for spec in specs]
     targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
@@ -52,6 +65,8 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
             result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING",
                                  local_scheduler=True)
             forget_fingerprints()  # stages run in worker processes (--workers > 1) changed what this one remembers
+            if storage_lost(outputs):
+                return False
             settle_failures(outputs, targets)
             if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
                 return True
@@ -61,6 +76,16 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
         if with_summary:
             summarize_the_rest(outputs, specs, incomplete)
     return False
+
+
+def storage_lost(outputs: str) -> bool:
+    """After a build: when the outputs' storage has become unusable, say so in one line (nothing more can be read
+    or written there, not even the failure records); True then."""
+    problem = storage_problem(location(outputs))
+    if problem is not None:
+        print(f"evalpipe: run failed: the outputs' storage became unusable during the run: {problem}; the stages "
+              "that finished are kept, a rerun once it is back resumes from them", file=sys.stderr)
+    return problem is not None
 
 
 def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: list[luigi.Task]) -> None:
@@ -98,6 +123,8 @@ def _settle(outputs: str, targets: list[luigi.Task], result: Any) -> bool | None
     """After a round on luigid: True when every task is complete, False (failures printed) when one has failed,
     None while others are still running some."""
     forget_fingerprints()  # other hosts have written artifacts since the last look
+    if storage_lost(outputs):
+        return False
     settle_failures(outputs, targets)
     incomplete = [task for task in dag_tasks(targets) if not task.complete()]
     if not incomplete:

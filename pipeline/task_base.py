@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -241,9 +242,17 @@ def _on_failure(task: StageTask, exception: BaseException) -> None:
         fingerprint_now = None
     description = {"stage": task.stage, "dataset": task.dataset, "model": task.model or None, "task_id": task.task_id,
                    "fingerprint": fingerprint_now}
-    record_failure(task.failure_record_path(), description, exception)
+    try:
+        record_failure(task.failure_record_path(), description, exception)
+    except Exception as unrecorded:  # noqa: BLE001  (the storage that failed the stage may refuse its record too)
+        where = " / ".join(part for part in (task.stage, task.dataset, task.model) if part)
+        print(f"evalpipe: {where} failed ({type(exception).__name__}: {exception}); its failure record could not be "
+              f"written ({type(unrecorded).__name__})", file=sys.stderr, flush=True)
 
 
 @StageTask.event_handler(luigi.Event.SUCCESS)
 def _on_success(task: StageTask) -> None:
-    clear_failure(task.failure_record_path())
+    try:
+        clear_failure(task.failure_record_path())
+    except Exception:  # noqa: BLE001  (storage lost right after the stage: the next build settles the record)
+        pass

