@@ -102,6 +102,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def quiet_rpc_settings() -> None:
+    """luigi.cfg [core] rpc-retry-* are read by Luigi's RPC client, not its [core] class, which would warn that they
+    are unused on every run."""
+    import warnings
+
+    from luigi.parameter import UnconsumedParameterWarning
+
+    warnings.filterwarnings("ignore", message=r".*'rpc_retry_(attempts|wait)'", category=UnconsumedParameterWarning)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -115,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     from .storage_config import apply_storage_config
 
     apply_storage_config()
+    quiet_rpc_settings()
     module, _, function = args.handler.partition(":")  # "module:function" under pipeline/, imported now
     handler = getattr(import_module(f"pipeline.{module}"), function)
     previous = set_progress_sink(ProgressDisplay(sys.stderr))

@@ -18,6 +18,7 @@ from stages import (
     parse_night,
     read_dataset_config,
     read_generate_config,
+    read_judge_config,
     resolve_params,
 )
 from stages.core.param_rules import one_of
@@ -30,6 +31,8 @@ from stages.nightly.regression import SETTING_RULES
 
 if TYPE_CHECKING:
     from upath import UPath
+
+    from stages import JudgeConfig
 
 
 @dataclass(frozen=True)
@@ -107,15 +110,33 @@ def count_shards(inputs: UPath, questions: str | None, predictions: dict[str, st
     return shard_count(max(count_records(inputs / name, at_least=shard_rows) for name in files), shard_rows)
 
 
-def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath) -> None:
+def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath, section: str = "generate") -> None:
     """A generating task holds `concurrency` units of endpoint.<protocol>; Luigi counts an unset resource as 1, so
     a larger concurrency needs luigi.cfg [resources] to allow it (or the task would never be scheduled)."""
     config = luigi.configuration.get_config()
     name = f"endpoint.{protocol}"
     available = config.getint("resources", name, 1) if config.has_section("resources") else 1
     if concurrency > available:
-        raise UsageError(f"{origin}: [generate] concurrency = {concurrency} needs luigi.cfg [resources] {name} ≥ "
+        raise UsageError(f"{origin}: [{section}] concurrency = {concurrency} needs luigi.cfg [resources] {name} ≥ "
                          f"{concurrency} (now {available}; luigid's config too when running on luigid)")
+
+
+def judge_config(table: dict[str, Any], kind: Any, shards: int, outputs: str, origin: UPath) -> JudgeConfig | None:
+    """dataset.toml [judge], checked up front: kinds with an answer text only, unsharded, a local outputs folder for
+    its journal, and concurrency within the endpoint's resource."""
+    if not table:
+        return None
+    if kind.document_folders:
+        raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
+    judge = read_judge_config(table, str(origin))
+    if shards > 1:
+        raise UsageError(f"{origin}: the judge ([judge]) runs unsharded; raise [params] shard_rows above the number "
+                         "of questions")
+    if not is_local(location(outputs)):
+        raise UsageError(f"{origin}: the judge ([judge]) journals its calls in a local outputs folder; {outputs} is "
+                         "not local")
+    check_endpoint_resource(judge.protocol, judge.concurrency, origin, "judge")
+    return judge
 
 
 NIGHT_DEFAULTS = {"correction": "bh", "baseline": ""}  # settings of the whole night, not of one dataset
@@ -196,6 +217,7 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     if generate is not None and not is_local(location(outputs)):
         raise UsageError(f"{folder / 'dataset.toml'}: live generation ([generate]) keeps its answers in a local "
                          f"outputs folder; {outputs} is not local")
+    judge = judge_config(config.judge, kind, shards, outputs, folder / "dataset.toml")
     fields = config.fields()
     if questions is not None and generate is None and not fields["id_field"] and pairs_by_position(
             questions, [folder.parent / path for path in predictions.values()]):
@@ -209,6 +231,8 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         "predictions": predictions,
         "generate": None if generate is None else generate.described(),
         "generate_concurrency": 1 if generate is None else generate.concurrency,
+        "judge": None if judge is None else judge.described(),
+        "judge_concurrency": 1 if judge is None else judge.concurrency,
         "kind": kind_name,
         "kind_source": "dataset.toml" if config.kind else "detected",
         "fields": fields,

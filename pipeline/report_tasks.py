@@ -29,6 +29,7 @@ from stages.report.intervals import uncertainty
 
 from .fingerprint import code_version as current_code_version
 from .fingerprint import fingerprint
+from .judge_task import B5Judge
 from .task_base import CodeVersionParameter, StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
@@ -59,9 +60,20 @@ class B6Report(KindStage):
 
     stage, artifact_name = "B6", ARTIFACT_NAMES["B6"]
 
-    def requires(self) -> dict[str, list[StageTask]]:
+    def requires(self) -> dict[str, dict[str, Any]]:
+        return {"scores": self.score_tasks(), "judge": self.judge_tasks()}
+
+    def score_tasks(self) -> dict[str, list[StageTask]]:
+        """Each model's B5 per shard."""
         return {model: [B5Score(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)
                         for shard in range(self.spec["shards"])]
+                for model in sorted(self.spec["predictions"])}
+
+    def judge_tasks(self) -> dict[str, StageTask]:
+        """Each model's B5J, when the dataset has a [judge]."""
+        if not self.spec.get("judge"):
+            return {}
+        return {model: B5Judge(outputs_dir=self.outputs_dir, spec=self.spec, model=model)
                 for model in sorted(self.spec["predictions"])}
 
     def stage_params(self) -> dict[str, Any]:
@@ -80,7 +92,7 @@ class B6Report(KindStage):
         questions = [read_artifact_json(self._task(B1Questions, shard).artifact_path()) for shard in shards]
         question_counts = _summed(document["header"]["counts"] for document in questions)
         metrics, set_aside, predictions, shard_joins = {}, {}, {}, {}
-        for model, tasks in self.requires().items():
+        for model, tasks in self.score_tasks().items():
             scored = [read_artifact_json(task.artifact_path()) for task in tasks]
             metrics[model] = (kind.metrics_from_stats(reduce(add_stats, (d["stats"] for d in scored), {}))
                               if kind.shardable else scored[0]["metrics"])
@@ -110,7 +122,7 @@ class B6Report(KindStage):
                 [read_column(task.artifact_path(), "id") for task in (self._task(B1Questions, s) for s in shards)],
                 {model: [(d.get("missing_predictions", []), d.get("unmatched_predictions", [])) for d in joins]
                  for model, joins in shard_joins.items()})
-        rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.requires().items()}
+        rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.score_tasks().items()}
                 if len(shards) == 1 else {})
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
                                       None, problems)
@@ -123,6 +135,10 @@ class B6Report(KindStage):
         generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
         if any(generation.values()):
             report["generation"] = {model: summary for model, summary in generation.items() if summary}
+        judged = {model: read_artifact_json(task.artifact_path())["summary"]
+                  for model, task in self.judge_tasks().items()}
+        if judged:
+            report["judge"] = {"judges": list(self.plain_spec["judge"]["models"]), "models": judged}
         harness = self.plain_spec.get("provenance", {})
         if harness:
             report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}
@@ -145,7 +161,7 @@ class B6Report(KindStage):
         """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models and
         with the questions)."""
         values: dict[str, dict[str, list]] = {}
-        for model, tasks in self.requires().items():
+        for model, tasks in self.score_tasks().items():
             for task in tasks:
                 scored = rows[model] if model in rows else read_columns(task.artifact_path())
                 for metric, items in kind.item_scores(scored).items():
@@ -161,14 +177,14 @@ class B6Report(KindStage):
         parts, offset = [], 0
         for shard in range(shards):
             b1 = self._task(B1Questions, shard).artifact_path()
-            matched = {model: stage_rows(self._task(B4Match, shard, model)) for model in self.requires()}
+            matched = {model: stage_rows(self._task(B4Match, shard, model)) for model in self.score_tasks()}
             chosen, views, not_right = choose_items(kind, matched, max(1, NOT_RIGHT_CAP // shards),
                                                     max(1, SAMPLE_CAP // shards))
             chosen_rows = _rows_at(read_table(b1), chosen)
             ids = chosen_rows["id"]
             set_aside = [{"where": "questions", **r} for r in questions[shard].get("rejects", [])]
             texts, scores = {}, {}
-            for model in self.requires():
+            for model in self.score_tasks():
                 b2 = self._task(B2Predictions, shard, model).artifact_path()
                 texts[model] = _by_id(read_table(b2, ["id", "prediction"]), ids, "prediction")
                 set_aside += [{"where": model, **r} for r in predictions[model][shard].get("rejects", [])]

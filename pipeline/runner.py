@@ -51,8 +51,8 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
     """Run the DAG up to each dataset's B6 (and the summary with report.html) on the local scheduler, or on luigid
     until it is done whoever runs each task; False, with the failures printed, when a stage failed."""
     logging.getLogger("luigi-interface").addFilter(_QUIET)  # once: adding the same filter again does nothing
-    token = uuid.uuid4().hex  # generated answers that failed before are asked for again, once per run
-    specs = [{**spec, "run_token": token} if spec.get("generate") else spec for spec in specs]
+    token = uuid.uuid4().hex  # generated answers and judge calls that failed before are asked again, once per run
+    specs = [{**spec, "run_token": token} if spec.get("generate") or spec.get("judge") else spec for spec in specs]
     targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
     if with_summary:
         targets.append(B6Summary(outputs_dir=outputs, specs=specs))

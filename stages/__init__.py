@@ -16,6 +16,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "io.generation": ("AnswerStore", "GenerateConfig", "generate_predictions", "generation_summary",
                       "read_generate_config", "render_prompt"),
     "io.join": ("join_predictions",),
+    "judge": ("JudgeCall", "JudgeConfig", "Verdict", "ask_judges", "item_verdicts", "judge_calls", "judge_summary",
+              "parse_verdict", "read_judge_config", "render_fields"),
     "io.loading": ("load_predictions", "load_questions"),
     "io.readers": ("SUPPORTED_SUFFIXES", "iter_records"),
     "kinds": ("Kind", "get_kind", "kind_names", "register_kind"),

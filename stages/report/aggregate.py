@@ -87,7 +87,23 @@ def render_report(report: dict[str, Any]) -> str:
     rendered = get_kind(report["kind"]).render(report["dataset"], report)
     generation = "".join(f"\n{_generation_line(model, g)}" for model, g in report.get("generation", {}).items())
     harness = "".join(f"\n{harness_line(model, p)}" for model, p in report.get("harness", {}).items())
-    return "".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation + harness
+    judged = report.get("judge", {"models": {}})
+    judge = "".join(f"\n{judge_line(', '.join(judged['judges']), model, name, s)}"
+                    for model, criteria in judged["models"].items() for name, s in criteria.items())
+    return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
+            + harness + judge)
+
+
+def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any]) -> str:
+    """One criterion's judged score for one model: mean over parsed verdicts, its interval, n and parse rate."""
+    interval = summary["interval"]
+    mean = "n/a" if summary["mean"] is None else f"{summary['mean']:.4f}"
+    around = f" [{interval['low']:.3f}, {interval['high']:.3f}]" if interval else ""
+    parsed = "n/a" if summary["parse_rate"] is None else f"{summary['parse_rate']:.1%}"
+    agreement = (f", self-agreement {summary['self_agreement']:.1%}" if summary.get("self_agreement") is not None
+                 else "")
+    return (f"judge {judges} on {model}: {criterion} {mean}{around} n={summary['n']} of {summary['items']}, "
+            f"parsed {parsed} ({summary['unparsed']} unparsed, {summary['failed_calls']} failed calls){agreement}")
 
 
 def harness_described(provenance: dict[str, Any]) -> tuple[str, str]:

@@ -215,9 +215,28 @@ def dataset_section(report: dict[str, Any]) -> str:
                                for n in headline) for m in models]
     return (f"<h2 id=\"{escape(report['dataset'])}\">{escape(report['dataset'])} "
             f"<span class=\"muted\">({escape(report['kind'])})</span></h2>"
-            f"{_table(['model', *headline], rows)}{_harness(report, headline)}{_differences(report)}"
+            f"{_table(['model', *headline], rows)}{_harness(report, headline)}{_judge(report)}{_differences(report)}"
             f"<div class=\"charts\">{''.join(charts)}</div>"
             f"{_explorer(report)}")
+
+
+def _judge(report: dict[str, Any]) -> str:
+    """Model-graded criteria: per model and criterion the mean over parsed verdicts, its interval and parse rate."""
+    judged = report.get("judge")
+    if not judged:
+        return ""
+    rows = []
+    for model, criteria in judged["models"].items():
+        for name, summary in criteria.items():
+            interval = summary["interval"]
+            bounds = f"[{interval['low']:.3f}, {interval['high']:.3f}] ({interval['method']})" if interval else "–"
+            rows.append(_text(model) + _text(name) + _text(summary["scale"])
+                        + _num(summary["mean"], percent=False) + _text(bounds)
+                        + _text(f"{summary['n']} / {summary['items']}") + _num(summary["parse_rate"])
+                        + _text(summary["unparsed"]) + _text(summary["failed_calls"]))
+    return (f"<h3>Judged by {escape(', '.join(judged['judges']))}</h3>"
+            + _table(["model", "criterion", "scale", "mean", "95% interval", "n / items", "parsed", "unparsed",
+                      "failed calls"], rows))
 
 
 def _harness(report: dict[str, Any], headline: list[str]) -> str:

@@ -1,0 +1,97 @@
+"""Asking the judge: every call (item × criterion × judge model × sample) is journaled as its reply arrives, keyed
+by what decides the verdict — the rendered prompt, the judge model and the sampling settings — so a rerun asks
+nothing, a changed rubric asks only its criterion again, and a killed run resumes where it stopped."""
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..core.progress import Progress
+from ..io.chat_client import ChatClient, call_with_retries
+from ..io.generation import AnswerStore, CircuitBreaker
+from ..text.normalize import has_cjk
+from .config import JudgeConfig
+
+
+@dataclass(frozen=True)
+class JudgeCall:
+    """One question to a judge model about one item and criterion (`sample` counts repeats)."""
+
+    item: str
+    criterion: str
+    judge: str
+    sample: int
+    prompt: str
+    key: str = ""
+
+
+def render_fields(question: str | None, golds: list[str] | None, prediction: str | None, options: list[str] | None,
+                  persona: str | None) -> dict[str, str]:
+    """The values a rubric's placeholders take for one item."""
+    from string import ascii_uppercase
+
+    context = "\n".join(f"{letter}. {text}" for letter, text in zip(ascii_uppercase, options or []))
+    return {"question": question or "", "context": context or (question or ""),
+            "expected": " / ".join(golds or []), "prediction": prediction or "", "persona": persona or ""}
+
+
+def judge_calls(items: list[dict[str, Any]], config: JudgeConfig) -> list[JudgeCall]:
+    """Every call for these items (id + render_fields values), in the item's language (Chinese rubric when the
+    question, gold or answer holds CJK text), keyed by prompt, judge model and sampling settings."""
+    calls = []
+    for item in items:
+        language = "zh" if any(has_cjk(item[k]) for k in ("question", "expected", "prediction")) else "en"
+        for name, criterion in config.criteria.items():
+            prompt = criterion.rubric(language).format(**{k: v for k, v in item.items() if k != "id"})
+            for judge in config.models:
+                for sample in range(config.samples):
+                    call = JudgeCall(item["id"], name, judge, sample, prompt)
+                    calls.append(replace(call, key=call_key(call, config)))
+    return calls
+
+
+def call_key(call: JudgeCall, config: JudgeConfig) -> str:
+    """What a journaled verdict was asked with; the sample's seed is the configured one plus its index."""
+    sampling = {**config.sampling(), "seed": None if config.seed is None else config.seed + call.sample}
+    described = {"judge": call.judge, "prompt": call.prompt, "sample": call.sample, **sampling}
+    return hashlib.sha256(orjson.dumps(described, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+
+
+def ask_judges(calls: list[JudgeCall], config: JudgeConfig, journal: Path) -> dict[str, dict[str, Any]]:
+    """Every call's journal record (key → {"prediction": reply, …} or {"error": …}): those already answered are
+    read back, the rest asked — up to `concurrency` at once, retried with backoff and Retry-After, until the
+    circuit breaker opens."""
+    store = AnswerStore(journal)
+    known = store.load()
+    todo = [call for call in calls if "prediction" not in known.get(call.key, {})]
+    breakers = {judge: CircuitBreaker(config.circuit_breaker) for judge in config.models}
+    clients = {judge: ChatClient(_seeded(config, 0), judge) for judge in config.models}
+
+    def ask(call: JudgeCall) -> None:
+        breaker = breakers[call.judge]
+        if breaker.open:
+            store.append({"id": call.key, "key": call.key, "error": breaker.reason(), "attempts": 0})
+        else:
+            client = clients[call.judge] if call.sample == 0 else ChatClient(_seeded(config, call.sample), call.judge)
+            reply, error, attempts = call_with_retries(config, lambda: client.ask(call.prompt, []))
+            breaker.record(error)
+            record = ({"prediction": reply.text, "latency": round(reply.latency, 4)} if error is None
+                      else {"error": error})
+            store.append({"id": call.key, "key": call.key, "attempts": attempts, **record})
+        progress.advance()
+
+    with ThreadPoolExecutor(max_workers=config.concurrency) as pool, \
+            Progress(f"asking the judge ({', '.join(config.models)})", len(todo)) as progress:
+        for future in [pool.submit(ask, call) for call in todo]:
+            future.result()
+    return store.load()
+
+
+def _seeded(config: JudgeConfig, sample: int) -> JudgeConfig:
+    """The settings a sample is asked with: seed + sample (so repeated samples are distinct, reproducible draws)."""
+    return config if config.seed is None or sample == 0 else replace(config, seed=config.seed + sample)

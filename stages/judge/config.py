@@ -1,0 +1,92 @@
+"""dataset.toml [judge]: which judge model(s) to ask about which criteria, and how patiently — the same client
+settings as [generate] (the key itself is never stored, only the name of its environment variable)."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..core.errors import UsageError
+from .criteria import Criterion, resolve_criteria
+
+PROTOCOLS = ("openai",)
+_NUMBERS = {"timeout": ((int, float), 0), "retries": (int, 0), "concurrency": (int, 1), "backoff": ((int, float), 0),
+            "temperature": ((int, float), 0), "max_tokens": (int, 1), "seed": (int, 0), "samples": (int, 1),
+            "circuit_breaker": (int, 1)}
+_TEXTS = ("url", "api_key_env", "persona", "system_prompt")
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """A validated [judge] table; `criteria` resolved to their scales and rubrics."""
+
+    url: str
+    models: tuple[str, ...]
+    criteria: dict[str, Criterion]
+    protocol: str = "openai"
+    samples: int = 1
+    temperature: float = 0.0
+    seed: int | None = None
+    max_tokens: int | None = None
+    concurrency: int = 4
+    timeout: float = 60.0
+    retries: int = 3
+    backoff: float = 0.5
+    circuit_breaker: int = 10
+    api_key_env: str | None = None
+    persona: str | None = None
+    system_prompt: str | None = None
+    top_p: float | None = field(default=None, init=False)  # what the chat client sends besides: nothing more
+    stop: str | None = field(default=None, init=False)
+
+    def sampling(self) -> dict[str, Any]:
+        """The settings that decide a verdict besides the prompt and judge model (part of every call's key)."""
+        return {"temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens,
+                "system_prompt": self.system_prompt}
+
+    @classmethod
+    def from_described(cls, described: dict[str, Any], concurrency: int) -> JudgeConfig:
+        """The config again from described() (as a task's spec carries it) and the concurrency it leaves out."""
+        criteria = {name: Criterion(name, c["scale"], dict(c["rubrics"])) for name, c in described["criteria"].items()}
+        settings = {k: v for k, v in described.items() if k not in ("criteria", "models")}
+        return cls(models=tuple(described["models"]), criteria=criteria, concurrency=concurrency, **settings)
+
+    def described(self) -> dict[str, Any]:
+        """The table as written, for fingerprints and headers (never the key; concurrency changes no verdict)."""
+        described = {k: v for k, v in asdict(self).items() if k not in ("criteria", "concurrency", "top_p", "stop")}
+        described["criteria"] = {name: {"scale": c.scale, "rubrics": c.rubrics} for name, c in self.criteria.items()}
+        return described
+
+
+def read_judge_config(table: dict[str, Any], origin: str) -> JudgeConfig:
+    """Validate dataset.toml's [judge] table; every problem is one line (exit 2)."""
+    known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
+             "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
+             "persona", "system_prompt"}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise UsageError(f"{origin}: unknown [judge] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
+    if table.get("protocol", "openai") not in PROTOCOLS:
+        raise UsageError(f"{origin}: [judge] protocol must be one of {', '.join(PROTOCOLS)}")
+    if ("model" in table) == ("models" in table):
+        raise UsageError(f"{origin}: [judge] needs model = \"…\" or models = [\"…\", …] (a panel), not both")
+    models = [table["model"]] if "model" in table else table["models"]
+    if not isinstance(models, list) or not models or not all(isinstance(m, str) and m for m in models) or \
+            len(set(models)) != len(models):
+        raise UsageError(f"{origin}: [judge] model(s) must be distinct non-empty names")
+    for name in _TEXTS:
+        if table.get(name) is not None and not isinstance(table[name], str):
+            raise UsageError(f"{origin}: [judge] {name} must be text")
+    if not table.get("url"):
+        raise UsageError(f"{origin}: [judge] needs url (the judge's OpenAI-compatible server)")
+    for name, (types, low) in _NUMBERS.items():
+        value = table.get(name)
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool) or value < low):
+            raise UsageError(f"{origin}: [judge] {name} = {value!r} must be a number ≥ {low}")
+    criteria = table.get("criteria")
+    if not isinstance(criteria, list) or not criteria or not all(isinstance(c, str) for c in criteria):
+        raise UsageError(f"{origin}: [judge] criteria must be a non-empty list of names")
+    rubrics = table.get("rubrics", {})
+    if not isinstance(rubrics, dict):
+        raise UsageError(f"{origin}: [judge.rubrics] must be a table of name = \"template\"")
+    settings = {k: v for k, v in table.items() if k not in ("model", "models", "criteria", "rubrics")}
+    return JudgeConfig(models=tuple(models), criteria=resolve_criteria(criteria, rubrics, origin), **settings)

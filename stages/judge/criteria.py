@@ -1,0 +1,117 @@
+"""Judge criteria: what a judge model is asked about one answer, on which scale, with English and Chinese rubrics
+(seed 003's rater columns content_correct / style_consistent, SimpleQA's correct, a generic 1–5 score)."""
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+
+from ..core.errors import UsageError
+
+PLACEHOLDERS = ("question", "context", "expected", "prediction", "persona")
+SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion's score is the mean of its values
+    "binary": {"0": 0.0, "1": 1.0},
+    "correct": {"CORRECT": 1.0, "INCORRECT": 0.0, "NOT_ATTEMPTED": 0.0},
+    "1-5": {str(n): float(n) for n in range(1, 6)},
+}
+ORDINAL_SCALES = ("1-5",)  # combined by mean across a panel (others by majority) and compared by weighted κ
+
+_JSON_ANSWER = {
+    "en": 'Answer with one JSON object and nothing else: {{{{"reason": "<one sentence>", "{key}": {values}}}}}',
+    "zh": '只用一个 JSON 对象回答，不要写别的：{{{{"reason": "<一句话理由>", "{key}": {values}}}}}',
+}
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One judged property: its scale and its rubric per language (a template over PLACEHOLDERS)."""
+
+    name: str
+    scale: str
+    rubrics: dict[str, str]
+
+    def rubric(self, language: str) -> str:
+        return self.rubrics.get(language) or self.rubrics["en"]
+
+
+def _answer_line(language: str, key: str, values: str) -> str:
+    return _JSON_ANSWER[language].format(key=key, values=values)
+
+
+BUILT_IN: dict[str, Criterion] = {
+    "content_correct": Criterion("content_correct", "binary", {
+        "en": "You grade a character's reply in a dialogue.\nCharacter: {persona}\nDialogue so far:\n{context}\n"
+              "Reference reply: {expected}\nReply to grade: {prediction}\n\nIs the reply's content correct — does it "
+              "say what the reference reply says, with nothing false or contradicting it? Wording may differ. "
+              "Score 1 if correct, 0 if not.\n" + _answer_line("en", "score", "0 or 1"),
+        "zh": "你要评判对话中某个角色的回复。\n角色：{persona}\n对话上文：\n{context}\n参考回复：{expected}\n"
+              "待评回复：{prediction}\n\n待评回复的内容是否正确——是否表达了参考回复的意思，且没有错误或与之矛盾的内容？"
+              "措辞可以不同。正确记 1，否则记 0。\n" + _answer_line("zh", "score", "0 或 1"),
+    }),
+    "style_consistent": Criterion("style_consistent", "binary", {
+        "en": "You grade a character's reply in a dialogue.\nCharacter: {persona}\nDialogue so far:\n{context}\n"
+              "Reference reply: {expected}\nReply to grade: {prediction}\n\nIs the reply in the character's style — "
+              "voice, tone, vocabulary and manner of the character and of the reference reply? Content does not "
+              "matter here. Score 1 if consistent, 0 if not.\n" + _answer_line("en", "score", "0 or 1"),
+        "zh": "你要评判对话中某个角色的回复。\n角色：{persona}\n对话上文：\n{context}\n参考回复：{expected}\n"
+              "待评回复：{prediction}\n\n待评回复是否符合该角色的风格——语气、口吻、用词和说话方式是否与角色及参考回复一致？"
+              "这里不看内容对错。一致记 1，否则记 0。\n" + _answer_line("zh", "score", "0 或 1"),
+    }),
+    "correct": Criterion("correct", "correct", {
+        "en": "You grade an answer to a question against its gold answers.\nQuestion: {question}\n{context}\n"
+              "Gold answer(s): {expected}\nAnswer to grade: {prediction}\n\nCORRECT: the answer contains a gold "
+              "answer's meaning and nothing contradicting it (wording, order and extra correct detail do not "
+              "matter). INCORRECT: it states something that contradicts the gold answers, or a wrong answer. "
+              "NOT_ATTEMPTED: it gives no answer (refuses, says it does not know, or asks back) and contradicts "
+              "nothing.\n" + _answer_line("en", "verdict", '"CORRECT" or "INCORRECT" or "NOT_ATTEMPTED"'),
+        "zh": "你要对照标准答案评判一个回答。\n问题：{question}\n{context}\n标准答案：{expected}\n待评回答：{prediction}\n\n"
+              "CORRECT：回答包含某个标准答案的意思，且没有与之矛盾的内容（措辞、顺序和多出的正确细节都不影响）。"
+              "INCORRECT：回答与标准答案矛盾，或给出了错误答案。NOT_ATTEMPTED：回答没有给出答案（拒答、说不知道或反问），"
+              "也没有矛盾的内容。\n" + _answer_line("zh", "verdict", '"CORRECT" 或 "INCORRECT" 或 "NOT_ATTEMPTED"'),
+    }),
+    "score_1_5": Criterion("score_1_5", "1-5", {
+        "en": "You grade the quality of an answer.\nQuestion: {question}\n{context}\nReference: {expected}\n"
+              "Answer to grade: {prediction}\n\nRate it from 1 (wrong or useless) to 5 (fully correct, complete and "
+              "clear), judged against the reference.\n" + _answer_line("en", "score", "1, 2, 3, 4 or 5"),
+        "zh": "你要评判一个回答的质量。\n问题：{question}\n{context}\n参考答案：{expected}\n待评回答：{prediction}\n\n"
+              "对照参考答案，从 1（错误或无用）到 5（完全正确、完整且清楚）打分。\n" + _answer_line("zh", "score", "1 到 5 的整数"),
+    }),
+}
+
+
+def check_rubric(template: str, origin: str) -> None:
+    """A rubric names only PLACEHOLDERS (write {{ and }} for literal braces); refused in one line otherwise."""
+    try:
+        names = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    except ValueError as exc:
+        raise UsageError(f"{origin}: rubric is malformed ({exc})") from None
+    unknown = sorted(names - set(PLACEHOLDERS))
+    if unknown:
+        raise UsageError(f"{origin}: rubric names {', '.join('{' + n + '}' for n in unknown)}; it may use "
+                         f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
+
+
+def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str) -> dict[str, Criterion]:
+    """The dataset's criteria by name: built-ins, overridden or added by [judge.rubrics] (`name = "template"`, or
+    `name = {template = "…", scale = "binary" | "correct" | "1-5"}`; an added one defaults to the 1–5 scale)."""
+    chosen: dict[str, Criterion] = {}
+    for name in names:
+        given = rubrics.get(name)
+        base = BUILT_IN.get(name)
+        if given is None and base is None:
+            raise UsageError(f"{origin}: [judge] criterion {name!r} is not built in ({', '.join(BUILT_IN)}) and has "
+                             "no [judge.rubrics] template")
+        if given is None:
+            chosen[name] = base
+            continue
+        table = given if isinstance(given, dict) else {"template": given}
+        unknown = sorted(set(table) - {"template", "scale"})
+        template, scale = table.get("template"), table.get("scale", base.scale if base else "1-5")
+        if unknown or not isinstance(template, str) or scale not in SCALES:
+            raise UsageError(f"{origin}: [judge.rubrics] {name} must be a template text or "
+                             f"{{template = \"…\", scale = {' | '.join(repr(s) for s in SCALES)}}}")
+        check_rubric(template, f"{origin} [judge.rubrics] {name}")
+        chosen[name] = Criterion(name, scale, {"en": template})
+    extra = sorted(set(rubrics) - set(names))
+    if extra:
+        raise UsageError(f"{origin}: [judge.rubrics] {', '.join(extra)} not in [judge] criteria")
+    return chosen

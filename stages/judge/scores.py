@@ -1,0 +1,91 @@
+"""From judge replies to scores: per item and criterion the verdicts (parsed or not, with reasons and raw replies),
+then per criterion the mean over parsed verdicts with its 95% interval, the parse rate and self-agreement."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..report.intervals import metric_interval
+from .asking import JudgeCall
+from .config import JudgeConfig
+from .criteria import ORDINAL_SCALES
+from .verdicts import parse_verdict
+
+
+def item_verdicts(calls: list[JudgeCall], records: dict[str, dict[str, Any]], config: JudgeConfig) -> dict[str, list]:
+    """Rows of B5_judge: one per item and criterion — its combined value (None when no verdict parsed), labels per
+    judge and sample, the first reason given, raw replies that did not parse, and counts of replies and failures."""
+    grouped: dict[tuple[str, str], list[JudgeCall]] = {}
+    for call in calls:
+        grouped.setdefault((call.item, call.criterion), []).append(call)
+    columns: dict[str, list] = {name: [] for name in ("id", "criterion", "value", "labels", "reason", "unparsed",
+                                                      "replies", "failures")}
+    for (item, name), group in grouped.items():
+        scale = config.criteria[name].scale
+        per_judge: dict[str, list[float]] = {}
+        labels, reasons, unparsed, failures = [], [], [], 0
+        for call in group:
+            record = records.get(call.key, {})
+            if "prediction" not in record:
+                failures += 1
+                labels.append(None)
+                continue
+            verdict = parse_verdict(record["prediction"], scale)
+            labels.append(verdict.label)
+            if verdict.label is None:
+                unparsed.append(record["prediction"])
+                continue
+            per_judge.setdefault(call.judge, []).append(verdict.value)
+            if verdict.reason:
+                reasons.append(verdict.reason)
+        for column, value in (("id", item), ("criterion", name), ("value", combine(per_judge, scale)),
+                              ("labels", labels), ("reason", reasons[0] if reasons else None),
+                              ("unparsed", unparsed), ("replies", len(group) - failures), ("failures", failures)):
+            columns[column].append(value)
+    return columns
+
+
+def combine(per_judge: dict[str, list[float]], scale: str) -> float | None:
+    """One item's value: each judge's mean over its parsed samples; a panel's by mean (ordinal scales) or majority
+    (others: above one half → 1, below → 0, a tie → 0.5)."""
+    means = [sum(values) / len(values) for values in per_judge.values() if values]
+    if not means:
+        return None
+    if len(means) == 1 or scale in ORDINAL_SCALES:
+        return sum(means) / len(means)
+    votes = sum(1.0 if m > 0.5 else 0.0 if m < 0.5 else 0.5 for m in means) / len(means)
+    return 1.0 if votes > 0.5 else 0.0 if votes < 0.5 else 0.5
+
+
+def judge_summary(rows: dict[str, list], config: JudgeConfig) -> dict[str, dict[str, Any]]:
+    """Per criterion: mean over items with a parsed verdict, 95% interval, n, parse rate (parsed replies / replies),
+    failed calls, label counts and — with samples > 1 — the judge's self-agreement."""
+    summary: dict[str, dict[str, Any]] = {}
+    for name, criterion in config.criteria.items():
+        picked = [i for i, c in enumerate(rows["criterion"]) if c == name]
+        values = [rows["value"][i] for i in picked if rows["value"][i] is not None]
+        replies = sum(rows["replies"][i] for i in picked)
+        unparsed = sum(len(rows["unparsed"][i]) for i in picked)
+        labels = Counter(label for i in picked for label in rows["labels"][i] if label is not None)
+        test = "mean" if criterion.scale in ORDINAL_SCALES else "binary"
+        summary[name] = {
+            "scale": criterion.scale, "mean": sum(values) / len(values) if values else None,
+            "interval": metric_interval(values, test) if values else None, "n": len(values), "items": len(picked),
+            "replies": replies, "unparsed": unparsed, "failed_calls": sum(rows["failures"][i] for i in picked),
+            "parse_rate": (replies - unparsed) / replies if replies else None, "labels": dict(sorted(labels.items())),
+        }
+        if config.samples > 1:
+            summary[name]["self_agreement"] = self_agreement([rows["labels"][i] for i in picked], config)
+    return summary
+
+
+def self_agreement(labels_per_item: list[list[str | None]], config: JudgeConfig) -> float | None:
+    """Share of (item, judge) pairs with two or more parsed samples whose labels all agree."""
+    agreeing = total = 0
+    for labels in labels_per_item:
+        for j in range(len(config.models)):
+            parsed = [label for label in labels[j * config.samples:(j + 1) * config.samples] if label is not None]
+            if len(parsed) >= 2:
+                total += 1
+                agreeing += len(set(parsed)) == 1
+    return agreeing / total if total else None

@@ -1,0 +1,70 @@
+"""Reading a judge's reply: the verdict from JSON ({"score": …} / {"verdict": …}), [[x]], "Rating: x", "Verdict: x"
+or a bare value; anything else is unparsed (kept raw, never counted as a low score)."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from .criteria import SCALES
+
+_JSON_OBJECT = re.compile(r"\{[^{}]*\}", re.S)
+_BRACKETS = re.compile(r"\[\[\s*([^\[\]]+?)\s*\]\]")
+_LABELLED = re.compile(r"(?:rating|verdict|score|评分|判定|结论)\s*[:：]\s*\**\s*\"?([A-Za-z_]+(?:[ _][A-Za-z]+)?|[0-9.]+)",
+                       re.I)
+_REASON_KEYS = ("reason", "explanation", "rationale", "理由")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A parsed reply: the scale's label and value (None when unparsed) and the judge's reason when it gave one."""
+
+    label: str | None
+    value: float | None
+    reason: str | None
+
+
+def scale_label(text: object, scale: str) -> str | None:
+    """`text` as one of the scale's labels ("1", "CORRECT" …), or None when it names none."""
+    labels = SCALES[scale]
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, (int, float)):
+        text = str(int(text)) if float(text).is_integer() else str(text)
+    if not isinstance(text, str):
+        return None
+    cleaned = text.strip().strip("\"'*.。").strip()
+    candidate = cleaned.upper().replace(" ", "_").replace("-", "_")
+    if candidate in labels:
+        return candidate
+    try:
+        number = float(cleaned)
+    except ValueError:
+        return None
+    return str(int(number)) if number.is_integer() and str(int(number)) in labels else None
+
+
+def parse_verdict(reply: str, scale: str) -> Verdict:
+    """The verdict in a judge's reply on `scale`: the last JSON object with a score / verdict key, else the last
+    [[x]], else the last "Rating: x" / "Verdict: x", else the whole reply as a bare value."""
+    for raw in reversed(_JSON_OBJECT.findall(reply)):
+        try:
+            found = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(found, dict):
+            continue
+        for key in ("score", "verdict", "rating", "grade"):
+            if key in found:
+                label = scale_label(found[key], scale)
+                reason = next((str(found[k]) for k in _REASON_KEYS if found.get(k)), None)
+                return Verdict(label, SCALES[scale].get(label) if label else None, reason)
+    for pattern in (_BRACKETS, _LABELLED):
+        matches = list(pattern.finditer(reply))
+        if matches:
+            last = matches[-1]
+            label = scale_label(last.group(1), scale) or scale_label(last.group(1).split()[0], scale)
+            if label is not None:
+                return Verdict(label, SCALES[scale][label], reply[:last.start()].strip() or None)
+    label = scale_label(reply, scale)
+    return Verdict(label, SCALES[scale][label] if label else None, None)

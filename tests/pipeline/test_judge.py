@@ -1,0 +1,178 @@
+"""The judge ([judge] in dataset.toml) against a scripted judge server on 127.0.0.1: verdicts in every form the
+parser reads, unparsed replies kept and never counted, the journal (a rerun asks nothing, a changed rubric asks only
+its criterion), 429s with Retry-After, and config mistakes refused in one line."""
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json, read_columns
+from tests.pipeline.chat_server import ChatServer
+
+QUESTIONS = [("q1", "What is the capital of France?", ["Paris"]), ("q2", "What is the capital of Italy?", ["Rome"]),
+             ("q3", "Who wrote Hamlet?", ["Shakespeare", "William Shakespeare"]), ("q4", "2 + 2?", ["4"]),
+             ("q5", "法国的首都是哪里？", ["巴黎"])]
+ANSWERS = {"q1": "It is Paris.", "q2": "Milan", "q3": "I am not sure.", "q4": "four-ish", "q5": "巴黎"}
+JUDGE_REPLIES = {  # the first key the judge prompt contains decides the reply
+    "Rate it from 1": "Mostly right. Rating: 4",
+    "对照参考答案": "[[5]]",
+    "Answer to grade: It is Paris.": 'The answer names Paris. {"reason": "names Paris", "verdict": "CORRECT"}',
+    "Answer to grade: Milan": "Milan is not Rome.\nVerdict: INCORRECT",
+    "Answer to grade: I am not sure.": "[[NOT_ATTEMPTED]]",
+    "Answer to grade: four-ish": "Hard to say; it depends.",
+    "待评回答：巴黎": '{"verdict": "CORRECT", "reason": "与标准答案一致"}',
+}
+SECRET = "sk-judge-secret-1234"
+
+
+def _dataset(tmp_path: Path, server: ChatServer, judge: str) -> Path:
+    folder = tmp_path / "inputs" / "capitals"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "questions.jsonl").write_text("".join(
+        json.dumps({"id": i, "question": q, "answers": a}, ensure_ascii=False) + "\n" for i, q, a in QUESTIONS),
+        encoding="utf-8")
+    (folder / "predictions" / "m.jsonl").write_text("".join(
+        json.dumps({"id": i, "prediction": p}, ensure_ascii=False) + "\n" for i, p in ANSWERS.items()),
+        encoding="utf-8")
+    (folder / "dataset.toml").write_text(
+        f'kind = "qa"\n[judge]\nurl = "{server.url}"\nmodel = "judge-1"\nretries = 2\nbackoff = 0.01\n'
+        f'api_key_env = "EVALPIPE_TEST_JUDGE_KEY"\n{judge}', encoding="utf-8")
+    return tmp_path
+
+
+def _run(workspace: Path) -> int:
+    return main(["run", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs")])
+
+
+def _judge(workspace: Path) -> dict:
+    return read_artifact_json(workspace / "outputs/capitals/m/B5_judge.json")
+
+
+@pytest.fixture
+def server(monkeypatch):
+    monkeypatch.setenv("EVALPIPE_TEST_JUDGE_KEY", SECRET)
+    with ChatServer() as chat:
+        chat.replies.update(JUDGE_REPLIES)
+        yield chat
+
+
+def test_verdicts_parse_in_every_form_and_unparsed_ones_are_kept_not_counted(tmp_path, server, capsys):
+    workspace = _dataset(tmp_path, server, 'criteria = ["correct", "score_1_5"]\n')
+    server.faults = [("429", 0.05)]  # the first call is told to wait, then answered
+    assert _run(workspace) == 0
+    judged = _judge(workspace)
+    table = {(r["id"], r["criterion"]): r for r in _rows(workspace)}
+    assert table[("q1", "correct")]["value"] == 1.0 and table[("q1", "correct")]["reason"] == "names Paris"
+    assert table[("q2", "correct")]["value"] == 0.0 and table[("q2", "correct")]["reason"] == "Milan is not Rome."
+    assert table[("q3", "correct")]["labels"] == ["NOT_ATTEMPTED"] and table[("q3", "correct")]["value"] == 0.0
+    assert table[("q4", "correct")]["value"] is None
+    assert table[("q4", "correct")]["unparsed"] == ["Hard to say; it depends."]
+    assert table[("q5", "correct")]["value"] == 1.0 and table[("q5", "correct")]["reason"] == "与标准答案一致"
+    assert [table[(i, "score_1_5")]["value"] for i in ("q1", "q2", "q3", "q4", "q5")] == [4.0, 4.0, 4.0, 4.0, 5.0]
+    correct = judged["summary"]["correct"]
+    assert correct["mean"] == pytest.approx(2 / 4) and correct["n"] == 4 and correct["items"] == 5
+    assert correct["parse_rate"] == pytest.approx(4 / 5) and correct["unparsed"] == 1
+    assert correct["labels"] == {"CORRECT": 2, "INCORRECT": 1, "NOT_ATTEMPTED": 1}
+    assert correct["interval"]["method"] == "Wilson score"
+    assert judged["summary"]["score_1_5"]["mean"] == pytest.approx(21 / 5)
+    assert judged["summary"]["score_1_5"]["interval"]["method"].startswith("percentile bootstrap")
+    calls = [r for r in server.requests if r["path"] == "/v1/chat/completions"]
+    assert len(calls) == 11  # 10 calls, one of them asked twice after its 429
+    assert all(r["authorization"] == f"Bearer {SECRET}" and r["body"]["temperature"] == 0 for r in calls)
+    zh = next(r for r in calls if "法国" in r["body"]["messages"][-1]["content"])
+    assert "待评回答：巴黎" in zh["body"]["messages"][-1]["content"]  # the Chinese rubric for a Chinese item
+    report = read_artifact_json(workspace / "outputs/capitals/B6_report.json")["report"]
+    assert report["judge"]["models"]["m"]["correct"]["mean"] == pytest.approx(0.5)
+    text = (workspace / "outputs/capitals/B6_report.txt").read_text()
+    assert "judge judge-1 on m: correct 0.5000" in text and "parsed 80.0%" in text
+    page = (workspace / "outputs/report.html").read_text()
+    assert "Judged by judge-1" in page and "<td>correct</td>" in page
+    for path in (workspace / "outputs").rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+    assert SECRET not in capsys.readouterr().err
+
+
+def _rows(workspace: Path) -> list[dict]:
+    columns = read_columns(workspace / "outputs/capitals/m/B5_judge.json")
+    return [dict(zip(columns, values)) for values in zip(*columns.values())]
+
+
+def test_the_journal_asks_nothing_again_and_a_changed_rubric_only_its_criterion(tmp_path, server):
+    workspace = _dataset(tmp_path, server, 'criteria = ["correct", "score_1_5"]\n')
+    assert _run(workspace) == 0
+    asked = len(server.requests)
+    assert _run(workspace) == 0 and len(server.requests) == asked  # nothing changed: nothing asked
+    toml = workspace / "inputs/capitals/dataset.toml"
+    toml.write_text("max_rejected_share = 0.4\n" + toml.read_text())
+    assert _run(workspace) == 0 and len(server.requests) == asked  # a report threshold asks nothing
+    toml.write_text(toml.read_text().replace(
+        'criteria = ["correct", "score_1_5"]\n',
+        'criteria = ["correct", "score_1_5"]\n[judge.rubrics]\n'
+        'score_1_5 = "Rate it from 1 to 5: {prediction} (reference {expected})"\n'))
+    assert _run(workspace) == 0
+    again = [r["body"]["messages"][-1]["content"] for r in server.requests[asked:]]
+    assert len(again) == 5 and all(text.startswith("Rate it from 1 to 5: ") for text in again)
+
+
+@pytest.mark.parametrize(("judge", "message"), [
+    ('criteria = ["correct"]\npairs = true\n', "unknown [judge] key(s) pairs"),
+    ('criteria = ["helpful"]\n', "criterion 'helpful' is not built in"),
+    ('criteria = ["correct"]\n[judge.rubrics]\ncorrect = "Grade {answer}"\n', "rubric names {answer}"),
+    ('criteria = ["correct"]\ntemperature = -1\n', "temperature = -1 must be a number"),
+])
+def test_config_mistakes_are_one_line_and_exit_2(tmp_path, server, capsys, judge, message):
+    workspace = _dataset(tmp_path, server, judge)
+    assert _run(workspace) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+    assert not [r for r in server.requests if r["path"] == "/v1/chat/completions"]
+
+
+def test_a_panel_with_samples_reports_self_agreement(tmp_path, server):
+    workspace = _dataset(tmp_path, server, 'criteria = ["correct"]\nsamples = 2\nseed = 7\n')
+    toml = workspace / "inputs/capitals/dataset.toml"
+    toml.write_text(toml.read_text().replace('model = "judge-1"', 'models = ["judge-1", "judge-2"]'))
+    assert _run(workspace) == 0
+    calls = [r["body"] for r in server.requests if r["path"] == "/v1/chat/completions"]
+    assert len(calls) == 5 * 2 * 2
+    assert sorted({(c["model"], c["seed"]) for c in calls}) == [("judge-1", 7), ("judge-1", 8), ("judge-2", 7),
+                                                                ("judge-2", 8)]
+    summary = _judge(workspace)["summary"]["correct"]
+    assert summary["self_agreement"] == 1.0  # the scripted judges answer the same every time
+    assert summary["mean"] == pytest.approx(2 / 4) and summary["replies"] == 20 and summary["unparsed"] == 4
+
+
+def test_a_judge_killed_mid_run_resumes_where_it_stopped(tmp_path, server):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.pipeline.servers import REPO
+
+    many = [(f"q{i}", f"Question number {i}?", [f"answer {i}"]) for i in range(40)]
+    folder = _dataset(tmp_path, server, 'criteria = ["correct"]\nconcurrency = 2\n') / "inputs" / "capitals"
+    (folder / "questions.jsonl").write_text("".join(
+        json.dumps({"id": i, "question": q, "answers": a}) + "\n" for i, q, a in many))
+    (folder / "predictions" / "m.jsonl").write_text("".join(
+        json.dumps({"id": i, "prediction": f"my answer {n}"}) + "\n" for n, (i, _, _) in enumerate(many)))
+    server.replies["Answer to grade: my answer"] = "Verdict: INCORRECT"
+    server.faults = [("delay", 0.1)] * 200
+    journal = tmp_path / "outputs/capitals/m/B5_judge_calls.jsonl"
+    command = [sys.executable, "-m", "pipeline", "run", "--inputs", str(tmp_path / "inputs"), "--outputs",
+               str(tmp_path / "outputs")]
+    run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while (not journal.exists() or len(journal.read_bytes().splitlines()) < 10) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    kept = len(journal.read_bytes().splitlines())
+    assert 10 <= kept < 40
+    before = len(server.requests)
+    assert subprocess.run(command, cwd=REPO, capture_output=True).returncode == 0
+    assert len(server.requests) - before == 40 - kept  # only what the journal did not hold is asked
+    summary = _judge(tmp_path)["summary"]["correct"]
+    assert summary["mean"] == 0.0 and summary["n"] == 40 and summary["parse_rate"] == 1.0
