@@ -84,17 +84,20 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
     return GenerateConfig(**{**table, "models": tuple(models)})
 
 
-def check_template(template: str, origin: str) -> None:
-    """A prompt template may name {question} and {options} (write {{ and }} for literal braces)."""
+def check_template(template: str, origin: str, allowed: tuple[str, ...] = PLACEHOLDERS,
+                   what: str = "prompt template") -> None:
+    """A template may name only the `allowed` placeholders (write {{ and }} for literal braces); a malformed one or an
+    unknown name is refused in one line."""
     import string
 
     try:
         names = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
     except ValueError as exc:
-        raise UsageError(f"{origin}: prompt template is malformed ({exc})") from None
-    unknown = sorted(names - set(PLACEHOLDERS))
+        raise UsageError(f"{origin}: {what} is malformed ({exc})") from None
+    unknown = sorted(names - set(allowed))
     if unknown:
-        raise UsageError(f"{origin}: prompt template names {', '.join(unknown)}; it may use {', '.join(PLACEHOLDERS)}")
+        raise UsageError(f"{origin}: {what} names {', '.join('{' + n + '}' for n in unknown)}; it may use "
+                         f"{', '.join('{' + p + '}' for p in allowed)}")
 
 
 def render_prompt(template: str, question: str, options: list[str] | None) -> str:

@@ -2,10 +2,10 @@
 (seed 003's rater columns content_correct / style_consistent, SimpleQA's correct, a generic 1–5 score)."""
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 
 from ..core.errors import UsageError
+from ..io.generation import check_template
 
 PLACEHOLDERS = ("question", "context", "expected", "prediction", "persona")
 SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion's score is the mean of its values
@@ -79,15 +79,8 @@ BUILT_IN: dict[str, Criterion] = {
 
 
 def check_rubric(template: str, origin: str) -> None:
-    """A rubric names only PLACEHOLDERS (write {{ and }} for literal braces); refused in one line otherwise."""
-    try:
-        names = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-    except ValueError as exc:
-        raise UsageError(f"{origin}: rubric is malformed ({exc})") from None
-    unknown = sorted(names - set(PLACEHOLDERS))
-    if unknown:
-        raise UsageError(f"{origin}: rubric names {', '.join('{' + n + '}' for n in unknown)}; it may use "
-                         f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
+    """A rubric names only PLACEHOLDERS; refused in one line otherwise."""
+    check_template(template, origin, PLACEHOLDERS, "rubric")
 
 
 def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str) -> dict[str, Criterion]:

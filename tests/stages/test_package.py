@@ -8,7 +8,8 @@ import pytest
 import stages
 
 STAGES_DIR = Path(stages.__file__).resolve().parent
-LAYER = {"core": 0, "io": 1, "text": 1, "kinds": 2, "report": 3, "nightly": 3, "harness": 3}
+LAYER = {"core": 0, "io": 1, "text": 1, "kinds": 2, "report": 3, "nightly": 3, "harness": 3,
+         "judge": 4}
 PROMISED = ["similarity_scores", "qa_em_f1", "normalize_verdict", "extract_choice", "check_answer_match",
             "compare_numeric", "evaluate_annotation", "boundary_similarity", "get_ground_truth_answer",
             "read_artifact", "get_kind", "load_questions", "load_predictions"]
@@ -69,7 +70,8 @@ def test_no_import_circle():
 
 
 def test_layers_point_one_way():
-    """core at the bottom; io and text above it; kinds above those; report, nightly and harness on top. A kind's package
+    """core at the bottom; io and text above it; kinds above those; report, nightly and harness above them; judge (it
+    uses report's intervals) on top. A kind's package
     reads no other kind's package."""
     for module, targets in _imports().items():
         parts = module.split(".")
