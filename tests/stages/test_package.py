@@ -71,8 +71,7 @@ def test_no_import_circle():
 
 def test_layers_point_one_way():
     """core at the bottom; io and text above it; kinds above those; report, nightly and harness above them; judge (it
-    uses report's intervals) on top. A kind's package
-    reads no other kind's package."""
+    uses report's intervals) on top. A kind's package reads no other kind's package."""
     for module, targets in _imports().items():
         parts = module.split(".")
         if len(parts) < 2:
