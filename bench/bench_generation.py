@@ -20,7 +20,9 @@ sys.path.insert(0, str(ROOT))
 from stages import GenerateConfig, generate_predictions, generation_summary  # noqa: E402
 
 
-def serve(port_queue: multiprocessing.Queue, latency: float) -> None:
+def serve(port_queue: multiprocessing.Queue, latency: float, content: str = "42") -> None:
+    """An OpenAI-compatible server answering `content` to every call after `latency` seconds (run it as a process)."""
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -30,7 +32,7 @@ def serve(port_queue: multiprocessing.Queue, latency: float) -> None:
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             time.sleep(latency)
-            data = json.dumps({"choices": [{"message": {"role": "assistant", "content": "42"}}],
+            data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}],
                                "usage": {"prompt_tokens": len(body["messages"][-1]["content"].split()),
                                          "completion_tokens": 1}}).encode()
             self.send_response(200)

@@ -17,18 +17,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_generation import serve  # noqa: E402
+
 from stages.judge import ask_judges, item_verdicts, judge_calls, judge_summary, read_judge_config  # noqa: E402
 from stages.judge.asking import render_fields  # noqa: E402
 
-
-def serve(latency: float, calls: int, ready: multiprocessing.Queue) -> None:
-    from tests.pipeline.chat_server import ChatServer
-
-    with ChatServer() as server:
-        server.faults = [("delay", latency)] * (calls + 100)
-        server.replies[""] = '{"reason": "consistent with the reference", "score": 1}'
-        ready.put(server.url)
-        time.sleep(3600)
+VERDICT = '{"reason": "consistent with the reference", "score": 1}'
 
 
 def main() -> None:
@@ -38,11 +33,10 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.05)
     args = parser.parse_args()
     criteria = ["content_correct", "style_consistent"]
-    calls_wanted = args.items * len(criteria)
-    ready: multiprocessing.Queue = multiprocessing.Queue()
-    server = multiprocessing.Process(target=serve, args=(args.latency, calls_wanted, ready), daemon=True)
+    ports: multiprocessing.Queue = multiprocessing.Queue()
+    server = multiprocessing.Process(target=serve, args=(ports, args.latency, VERDICT), daemon=True)
     server.start()
-    url = ready.get(timeout=30)
+    url = f"http://127.0.0.1:{ports.get(timeout=30)}"
     config = read_judge_config({"url": url, "model": "judge", "criteria": criteria, "concurrency": args.concurrency,
                                 "persona": "Peppa Pig"}, "bench")
     items = [{"id": f"s{i}", **render_fields(f"scene {i}: what do you want to do?", [f"Jump in puddles {i}!"],

@@ -56,8 +56,8 @@ class B5Judge(StageTask):
 
     def compute(self) -> StageResult:
         config = self.config()
-        joined, _ = join_predictions(stage_rows(self.requires()["questions"]),
-                                     stage_rows(self.requires()["predictions"]))
+        upstream = self.requires()
+        joined, _ = join_predictions(stage_rows(upstream["questions"]), stage_rows(upstream["predictions"]))
         rows = as_columns(joined)
         options = rows.get("options") or [None] * len(rows["id"])
         items = [{"id": str(item), **render_fields(question, golds, prediction, choices, config.persona)}

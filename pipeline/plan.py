@@ -110,9 +110,9 @@ def count_shards(inputs: UPath, questions: str | None, predictions: dict[str, st
     return shard_count(max(count_records(inputs / name, at_least=shard_rows) for name in files), shard_rows)
 
 
-def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath, section: str = "generate") -> None:
-    """A generating task holds `concurrency` units of endpoint.<protocol>; Luigi counts an unset resource as 1, so
-    a larger concurrency needs luigi.cfg [resources] to allow it (or the task would never be scheduled)."""
+def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath, section: str) -> None:
+    """A generating or judging task holds `concurrency` units of endpoint.<protocol>; Luigi counts an unset resource
+    as 1, so a larger concurrency needs luigi.cfg [resources] to allow it (or the task would never be scheduled)."""
     config = luigi.configuration.get_config()
     name = f"endpoint.{protocol}"
     available = config.getint("resources", name, 1) if config.has_section("resources") else 1
@@ -129,14 +129,21 @@ def judge_config(table: dict[str, Any], kind: Any, shards: int, outputs: str, or
     if kind.document_folders:
         raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
     judge = read_judge_config(table, str(origin))
+    check_server_use("judge", "the judge", judge.protocol, judge.concurrency, shards, outputs, origin)
+    return judge
+
+
+def check_server_use(section: str, doing: str, protocol: str, concurrency: int, shards: int, outputs: str,
+                     origin: UPath) -> None:
+    """[generate] and [judge] ask a chat server and journal every reply: unsharded, into a local outputs folder, and
+    within the endpoint's resource."""
     if shards > 1:
-        raise UsageError(f"{origin}: the judge ([judge]) runs unsharded; raise [params] shard_rows above the number "
+        raise UsageError(f"{origin}: {doing} ([{section}]) runs unsharded; raise [params] shard_rows above the number "
                          "of questions")
     if not is_local(location(outputs)):
-        raise UsageError(f"{origin}: the judge ([judge]) journals its calls in a local outputs folder; {outputs} is "
-                         "not local")
-    check_endpoint_resource(judge.protocol, judge.concurrency, origin, "judge")
-    return judge
+        raise UsageError(f"{origin}: {doing} ([{section}]) journals its replies in a local outputs folder; {outputs} "
+                         "is not local")
+    check_endpoint_resource(protocol, concurrency, origin, section)
 
 
 NIGHT_DEFAULTS = {"correction": "bh", "baseline": ""}  # settings of the whole night, not of one dataset
@@ -210,13 +217,8 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     shards = count_shards(folder.parent, f"{folder.name}/{questions.name}" if questions else None, predictions,
                           params.get("shard_rows"))
     if generate is not None:
-        if shards > 1:
-            raise UsageError(f"{folder / 'dataset.toml'}: live generation ([generate]) runs unsharded; raise "
-                             "[params] shard_rows above the number of questions")
-        check_endpoint_resource(generate.protocol, generate.concurrency, folder / "dataset.toml")
-    if generate is not None and not is_local(location(outputs)):
-        raise UsageError(f"{folder / 'dataset.toml'}: live generation ([generate]) keeps its answers in a local "
-                         f"outputs folder; {outputs} is not local")
+        check_server_use("generate", "live generation", generate.protocol, generate.concurrency, shards, outputs,
+                         folder / "dataset.toml")
     judge = judge_config(config.judge, kind, shards, outputs, folder / "dataset.toml")
     fields = config.fields()
     if questions is not None and generate is None and not fields["id_field"] and pairs_by_position(

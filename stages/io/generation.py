@@ -52,9 +52,22 @@ class GenerateConfig:
         return {k: v for k, v in asdict(self).items() if k not in ("concurrency",)}
 
 
-_NUMBERS = {"timeout": ((int, float), 0), "retries": (int, 0), "concurrency": (int, 1), "backoff": ((int, float), 0),
-            "temperature": ((int, float), 0), "max_tokens": (int, 1), "top_p": ((int, float), 0), "seed": (int, 0),
-            "circuit_breaker": (int, 1)}
+CLIENT_NUMBERS = {"timeout": ((int, float), 0), "retries": (int, 0), "concurrency": (int, 1),
+                  "backoff": ((int, float), 0), "temperature": ((int, float), 0), "max_tokens": (int, 1),
+                  "seed": (int, 0), "circuit_breaker": (int, 1)}  # a chat client's settings: types and lower bounds
+
+
+def check_settings(table: dict[str, Any], numbers: dict[str, tuple[Any, int]], texts: tuple[str, ...], origin: str,
+                   section: str) -> None:
+    """The numbers of a [generate] / [judge] table within their lower bounds and its texts as text; one line each
+    otherwise."""
+    for name, (types, low) in numbers.items():
+        value = table.get(name)
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool) or value < low):
+            raise UsageError(f"{origin}: [{section}] {name} = {value!r} must be a number ≥ {low}")
+    for name in texts:
+        if table.get(name) is not None and not isinstance(table[name], str):
+            raise UsageError(f"{origin}: [{section}] {name} must be text")
 
 
 def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
@@ -69,16 +82,11 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
     if not isinstance(table.get("url"), str) or not isinstance(models, list) or not models or not all(
             isinstance(m, str) and m for m in models):
         raise UsageError(f"{origin}: [generate] needs url (text) and models (a non-empty list of names)")
-    for name, (types, low) in _NUMBERS.items():
-        value = table.get(name)
-        if value is not None and (not isinstance(value, types) or isinstance(value, bool) or value < low):
-            raise UsageError(f"{origin}: [generate] {name} = {value!r} must be a number ≥ {low}")
+    check_settings(table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0)},
+                   ("system_prompt", "prompt_template", "api_key_env"), origin, "generate")
     stop = table.get("stop")
     if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):
         raise UsageError(f"{origin}: [generate] stop must be text or a list of texts")
-    for name in ("system_prompt", "prompt_template", "api_key_env"):
-        if table.get(name) is not None and not isinstance(table[name], str):
-            raise UsageError(f"{origin}: [generate] {name} must be text")
     if table.get("prompt_template") is not None:
         check_template(table["prompt_template"], origin)
     return GenerateConfig(**{**table, "models": tuple(models)})

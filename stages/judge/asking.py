@@ -57,8 +57,8 @@ def judge_calls(items: list[dict[str, Any]], config: JudgeConfig) -> list[JudgeC
 
 def call_key(call: JudgeCall, config: JudgeConfig) -> str:
     """What a journaled verdict was asked with; the sample's seed is the configured one plus its index."""
-    sampling = {**config.sampling(), "seed": None if config.seed is None else config.seed + call.sample}
-    described = {"judge": call.judge, "prompt": call.prompt, "sample": call.sample, **sampling}
+    described = {"judge": call.judge, "prompt": call.prompt, "sample": call.sample,
+                 **_seeded(config, call.sample).sampling()}
     return hashlib.sha256(orjson.dumps(described, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
 
 
@@ -70,14 +70,15 @@ def ask_judges(calls: list[JudgeCall], config: JudgeConfig, journal: Path) -> di
     known = store.load()
     todo = [call for call in calls if "prediction" not in known.get(call.key, {})]
     breakers = {judge: CircuitBreaker(config.circuit_breaker) for judge in config.models}
-    clients = {judge: ChatClient(_seeded(config, 0), judge) for judge in config.models}
+    clients = {(judge, sample): ChatClient(_seeded(config, sample), judge)
+               for judge in config.models for sample in range(config.samples)}
 
     def ask(call: JudgeCall) -> None:
         breaker = breakers[call.judge]
         if breaker.open:
             store.append({"id": call.key, "key": call.key, "error": breaker.reason(), "attempts": 0})
         else:
-            client = clients[call.judge] if call.sample == 0 else ChatClient(_seeded(config, call.sample), call.judge)
+            client = clients[(call.judge, call.sample)]
             reply, error, attempts = call_with_retries(config, lambda: client.ask(call.prompt, []))
             breaker.record(error)
             record = ({"prediction": reply.text, "latency": round(reply.latency, 4)} if error is None

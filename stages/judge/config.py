@@ -6,13 +6,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..core.errors import UsageError
+from ..io.generation import CLIENT_NUMBERS, check_settings
 from .criteria import Criterion, resolve_criteria
 
 PROTOCOLS = ("openai",)
-_NUMBERS = {"timeout": ((int, float), 0), "retries": (int, 0), "concurrency": (int, 1), "backoff": ((int, float), 0),
-            "temperature": ((int, float), 0), "max_tokens": (int, 1), "seed": (int, 0), "samples": (int, 1),
-            "circuit_breaker": (int, 1)}
-_TEXTS = ("url", "api_key_env", "persona", "system_prompt")
 
 
 @dataclass(frozen=True)
@@ -73,15 +70,10 @@ def read_judge_config(table: dict[str, Any], origin: str) -> JudgeConfig:
     if not isinstance(models, list) or not models or not all(isinstance(m, str) and m for m in models) or \
             len(set(models)) != len(models):
         raise UsageError(f"{origin}: [judge] model(s) must be distinct non-empty names")
-    for name in _TEXTS:
-        if table.get(name) is not None and not isinstance(table[name], str):
-            raise UsageError(f"{origin}: [judge] {name} must be text")
+    check_settings(table, {**CLIENT_NUMBERS, "samples": (int, 1)}, ("url", "api_key_env", "persona", "system_prompt"),
+                   origin, "judge")
     if not table.get("url"):
         raise UsageError(f"{origin}: [judge] needs url (the judge's OpenAI-compatible server)")
-    for name, (types, low) in _NUMBERS.items():
-        value = table.get(name)
-        if value is not None and (not isinstance(value, types) or isinstance(value, bool) or value < low):
-            raise UsageError(f"{origin}: [judge] {name} = {value!r} must be a number ≥ {low}")
     criteria = table.get("criteria")
     if not isinstance(criteria, list) or not criteria or not all(isinstance(c, str) for c in criteria):
         raise UsageError(f"{origin}: [judge] criteria must be a non-empty list of names")

@@ -37,23 +37,27 @@ def _answer_line(language: str, key: str, values: str) -> str:
     return _JSON_ANSWER[language].format(key=key, values=values)
 
 
+_DIALOGUE_TURN = {  # what both dialogue criteria show the judge
+    "en": "You grade a character's reply in a dialogue.\nCharacter: {persona}\nDialogue so far:\n{context}\n"
+          "Reference reply: {expected}\nReply to grade: {prediction}\n\n",
+    "zh": "你要评判对话中某个角色的回复。\n角色：{persona}\n对话上文：\n{context}\n参考回复：{expected}\n"
+          "待评回复：{prediction}\n\n",
+}
+
+
 BUILT_IN: dict[str, Criterion] = {
     "content_correct": Criterion("content_correct", "binary", {
-        "en": "You grade a character's reply in a dialogue.\nCharacter: {persona}\nDialogue so far:\n{context}\n"
-              "Reference reply: {expected}\nReply to grade: {prediction}\n\nIs the reply's content correct — does it "
+        "en": _DIALOGUE_TURN["en"] + "Is the reply's content correct — does it "
               "say what the reference reply says, with nothing false or contradicting it? Wording may differ. "
               "Score 1 if correct, 0 if not.\n" + _answer_line("en", "score", "0 or 1"),
-        "zh": "你要评判对话中某个角色的回复。\n角色：{persona}\n对话上文：\n{context}\n参考回复：{expected}\n"
-              "待评回复：{prediction}\n\n待评回复的内容是否正确——是否表达了参考回复的意思，且没有错误或与之矛盾的内容？"
+        "zh": _DIALOGUE_TURN["zh"] + "待评回复的内容是否正确——是否表达了参考回复的意思，且没有错误或与之矛盾的内容？"
               "措辞可以不同。正确记 1，否则记 0。\n" + _answer_line("zh", "score", "0 或 1"),
     }),
     "style_consistent": Criterion("style_consistent", "binary", {
-        "en": "You grade a character's reply in a dialogue.\nCharacter: {persona}\nDialogue so far:\n{context}\n"
-              "Reference reply: {expected}\nReply to grade: {prediction}\n\nIs the reply in the character's style — "
+        "en": _DIALOGUE_TURN["en"] + "Is the reply in the character's style — "
               "voice, tone, vocabulary and manner of the character and of the reference reply? Content does not "
               "matter here. Score 1 if consistent, 0 if not.\n" + _answer_line("en", "score", "0 or 1"),
-        "zh": "你要评判对话中某个角色的回复。\n角色：{persona}\n对话上文：\n{context}\n参考回复：{expected}\n"
-              "待评回复：{prediction}\n\n待评回复是否符合该角色的风格——语气、口吻、用词和说话方式是否与角色及参考回复一致？"
+        "zh": _DIALOGUE_TURN["zh"] + "待评回复是否符合该角色的风格——语气、口吻、用词和说话方式是否与角色及参考回复一致？"
               "这里不看内容对错。一致记 1，否则记 0。\n" + _answer_line("zh", "score", "0 或 1"),
     }),
     "correct": Criterion("correct", "correct", {
@@ -78,11 +82,6 @@ BUILT_IN: dict[str, Criterion] = {
 }
 
 
-def check_rubric(template: str, origin: str) -> None:
-    """A rubric names only PLACEHOLDERS; refused in one line otherwise."""
-    check_template(template, origin, PLACEHOLDERS, "rubric")
-
-
 def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str) -> dict[str, Criterion]:
     """The dataset's criteria by name: built-ins, overridden or added by [judge.rubrics] (`name = "template"`, or
     `name = {template = "…", scale = "binary" | "correct" | "1-5"}`; an added one defaults to the 1–5 scale)."""
@@ -102,7 +101,7 @@ def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str) 
         if unknown or not isinstance(template, str) or scale not in SCALES:
             raise UsageError(f"{origin}: [judge.rubrics] {name} must be a template text or "
                              f"{{template = \"…\", scale = {' | '.join(repr(s) for s in SCALES)}}}")
-        check_rubric(template, f"{origin} [judge.rubrics] {name}")
+        check_template(template, f"{origin} [judge.rubrics] {name}", PLACEHOLDERS, "rubric")
         chosen[name] = Criterion(name, scale, {"en": template})
     extra = sorted(set(rubrics) - set(names))
     if extra:
