@@ -67,10 +67,10 @@ def judge_summary(rows: dict[str, list], config: JudgeConfig) -> dict[str, dict[
         replies = sum(rows["replies"][i] for i in picked)
         unparsed = sum(len(rows["unparsed"][i]) for i in picked)
         labels = Counter(label for i in picked for label in rows["labels"][i] if label is not None)
-        test = "mean" if criterion.scale in ORDINAL_SCALES else "binary"
         summary[name] = {
             "scale": criterion.scale, "mean": sum(values) / len(values) if values else None,
-            "interval": metric_interval(values, test) if values else None, "n": len(values), "items": len(picked),
+            "interval": metric_interval(values, "mean") if values else None,  # Wilson when every value is 0 / 1
+            "n": len(values), "items": len(picked),
             "replies": replies, "unparsed": unparsed, "failed_calls": sum(rows["failures"][i] for i in picked),
             "parse_rate": (replies - unparsed) / replies if replies else None, "labels": dict(sorted(labels.items())),
         }

@@ -43,3 +43,22 @@ def test_a_panel_combines_by_majority_on_categorical_scales_and_by_mean_on_ordin
     assert combine({"a": [1.0, 0.0, 1.0]}, "binary") == pytest.approx(2 / 3)  # one judge: the mean of its samples
     assert combine({"a": [4.0], "b": [2.0], "c": [5.0]}, "1-5") == pytest.approx(11 / 3)
     assert combine({"a": []}, "1-5") is None
+
+
+def test_the_interval_is_wilson_for_0_1_items_and_bootstrap_when_samples_or_a_split_panel_give_fractions():
+    from stages.judge import item_verdicts, judge_summary, read_judge_config
+    from stages.judge.asking import JudgeCall
+
+    config = read_judge_config({"url": "http://127.0.0.1:1", "models": ["a", "b"], "criteria": ["content_correct"]},
+                               "test")
+    votes = {"i1": ("1", "1"), "i2": ("1", "0"), "i3": ("0", "0"), "i4": ("1", "1")}
+    calls = [JudgeCall(item, "content_correct", judge, 0, "p", key=f"{item}{judge}")
+             for item in votes for judge in ("a", "b")]
+    records = {f"{item}{judge}": {"prediction": f'{{"score": {vote}}}'}
+               for item, pair in votes.items() for judge, vote in zip(("a", "b"), pair)}
+    summary = judge_summary(item_verdicts(calls, records, config), config)["content_correct"]
+    assert summary["mean"] == pytest.approx((1 + 0.5 + 0 + 1) / 4)  # i2's split panel is a tie: 0.5
+    assert summary["interval"]["method"].startswith("percentile bootstrap")
+    agreed = {key: record for key, record in records.items() if not key.startswith("i2")}
+    summary = judge_summary(item_verdicts([c for c in calls if c.item != "i2"], agreed, config), config)
+    assert summary["content_correct"]["interval"]["method"] == "Wilson score"
