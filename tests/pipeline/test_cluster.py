@@ -286,8 +286,8 @@ def test_a_worker_of_another_code_version_leaves_the_run_to_its_own_release(tmp_
 
     theirs, ours = _release(tmp_path / "next"), code_version()
     assert theirs != ours
-    inputs = _qa_dataset(tmp_path, 60_000)
-    (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 10000\n")  # tasks enough to be offered
+    inputs = _qa_dataset(tmp_path, 200_000)
+    (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 20000\n")  # tasks enough to be offered
     assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "local")]) == 0
     local = _summary_rows(str(tmp_path / "local"))
     with Luigid(tmp_path / "luigid") as luigid, \
@@ -299,6 +299,6 @@ def test_a_worker_of_another_code_version_leaves_the_run_to_its_own_release(tmp_
         time.sleep(0.5)
         driver, log = capsys.readouterr().err, upgraded.output()
     assert _summary_rows(str(tmp_path / "out")) == local
-    assert not _ran(log) and sum(_ran(driver).values()) == 6 * 5 + 1
+    assert not _ran(log) and sum(_ran(driver).values()) == 10 * 5 + 1
     left = [line for line in log.splitlines() if " left " in line]
     assert len(left) == 1 and theirs in left[0] and ours in left[0], log
