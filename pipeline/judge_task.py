@@ -1,4 +1,5 @@
-"""B5J as a Luigi task: a judge model grades one model's answers on the dataset's [judge] criteria."""
+"""B5J and B5P as Luigi tasks: a judge model grades one model's answers on the dataset's [judge] criteria (B5J), and
+compares every pair of models' answers (B5P, with [judge] pairwise = true)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -11,6 +12,9 @@ from stages import (
     join_predictions,
     judge_calls,
     judge_summary,
+    pairwise_calls,
+    pairwise_rows,
+    pairwise_summary,
     render_fields,
 )
 from stages.core.records import as_columns
@@ -23,25 +27,18 @@ if TYPE_CHECKING:
     from upath import UPath
 
 
-class B5Judge(StageTask):
-    """Per item and criterion the judge's verdicts, reasons and unparsed replies; per criterion the mean over
-    parsed verdicts with its interval and the parse rate. Every call is journaled beside the artifact."""
+class JudgeStage(StageTask):
+    """What both judge stages share: the [judge] config, a journal of every call beside the artifact (failed calls
+    asked again by the next run) and the endpoint resource their calls hold."""
 
-    stage, artifact_name = "B5J", ARTIFACT_NAMES["B5J"]
-
-    def requires(self) -> dict[str, StageTask]:
-        return {"questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
-                "predictions": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)}
+    journal_name: str
 
     def config(self) -> JudgeConfig:
         return JudgeConfig.from_described(self.plain_spec["judge"], self.spec["judge_concurrency"])
 
     def journal_path(self) -> UPath:
         """Every judge call as it was answered (kept by --force; delete it to ask everything again)."""
-        return self.artifact_path().with_name("B5_judge_calls.jsonl")
-
-    def stage_params(self) -> dict[str, Any]:
-        return {"judge": self.plain_spec["judge"]}
+        return self.artifact_path().with_name(self.journal_name)
 
     def fingerprint_parts(self) -> dict[str, Any]:
         """Calls that failed make every new run stale (so it asks them again), stable within the run."""
@@ -54,19 +51,64 @@ class B5Judge(StageTask):
         """The judge's calls hold `concurrency` units of endpoint.<protocol>, like generation's."""
         return {f"endpoint.{self.spec['judge']['protocol']}": self.spec["judge_concurrency"]}
 
-    def compute(self) -> StageResult:
-        config = self.config()
-        upstream = self.requires()
-        joined, _ = join_predictions(stage_rows(upstream["questions"]), stage_rows(upstream["predictions"]))
+    def judged_items(self, predictions: StageTask, persona: str | None) -> list[dict[str, Any]]:
+        """Every question with one model's answer (None where it has none), as render_fields values with an id."""
+        joined, _ = join_predictions(stage_rows(self.requires()["questions"]), stage_rows(predictions))
         rows = as_columns(joined)
         options = rows.get("options") or [None] * len(rows["id"])
-        items = [{"id": str(item), **render_fields(question, golds, prediction, choices, config.persona)}
-                 for item, question, golds, prediction, choices in zip(rows["id"], rows["question"], rows["golds"],
-                                                                      rows["prediction"], options)
-                 if prediction is not None]
+        return [{"id": str(item), **render_fields(question, golds, prediction, choices, persona),
+                 "answered": prediction is not None}
+                for item, question, golds, prediction, choices in zip(rows["id"], rows["question"], rows["golds"],
+                                                                     rows["prediction"], options)]
+
+
+class B5Judge(JudgeStage):
+    """Per item and criterion the judge's verdicts, reasons and unparsed replies; per criterion the mean over
+    parsed verdicts with its interval and the parse rate."""
+
+    stage, artifact_name, journal_name = "B5J", ARTIFACT_NAMES["B5J"], "B5_judge_calls.jsonl"
+
+    def requires(self) -> dict[str, StageTask]:
+        return {"questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
+                "predictions": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)}
+
+    def stage_params(self) -> dict[str, Any]:
+        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k != "pairwise"}}
+
+    def compute(self) -> StageResult:
+        config = self.config()
+        every = self.judged_items(self.requires()["predictions"], config.persona)
+        items = [{k: v for k, v in item.items() if k != "answered"} for item in every if item["answered"]]
         calls = judge_calls(items, config)
         verdicts = item_verdicts(calls, ask_judges(calls, config, self.journal_path()), config)
-        summary = judge_summary(verdicts, config)
-        counts = {"items": len(items), "unanswered": len(rows["id"]) - len(items), "calls": len(calls),
+        counts = {"items": len(items), "unanswered": len(every) - len(items), "calls": len(calls),
                   "failed_calls": sum(verdicts["failures"])}
-        return StageResult(verdicts, counts, body={"summary": summary})
+        return StageResult(verdicts, counts, body={"summary": judge_summary(verdicts, config)})
+
+
+class B5Pairwise(JudgeStage):
+    """Every pair of the dataset's models on every item both answered: the judge's preference in both orders, the
+    outcome per item, and per pair win / tie / loss rates with intervals and the position-consistency rate."""
+
+    stage, artifact_name, journal_name = "B5P", ARTIFACT_NAMES["B5P"], "B5_pairwise_calls.jsonl"
+
+    def requires(self) -> dict[str, Any]:
+        return {"questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
+                "predictions": {model: B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=model)
+                                for model in sorted(self.spec["predictions"])}}
+
+    def stage_params(self) -> dict[str, Any]:
+        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k != "criteria"}}
+
+    def compute(self) -> StageResult:
+        config = self.config()
+        items, answers = [], {}
+        for model, task in self.requires()["predictions"].items():
+            every = self.judged_items(task, config.persona)
+            answers[model] = {item["id"]: item["prediction"] for item in every if item["answered"]}
+            items = items or [{k: v for k, v in item.items() if k not in ("answered", "prediction")} for item in every]
+        calls = pairwise_calls(items, answers, config)
+        rows = pairwise_rows(calls, ask_judges(calls, config, self.journal_path()))
+        counts = {"items": len(items), "pairs": len({(f, s) for f, s in zip(rows["first"], rows["second"])}),
+                  "calls": len(calls), "failed_calls": sum(rows["failures"])}
+        return StageResult(rows, counts, body={"summary": pairwise_summary(rows)})

@@ -220,6 +220,9 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         check_server_use("generate", "live generation", generate.protocol, generate.concurrency, shards, outputs,
                          folder / "dataset.toml")
     judge = judge_config(config.judge, kind, shards, outputs, folder / "dataset.toml")
+    if judge is not None and judge.pairwise is not None and len(predictions) < 2:
+        raise UsageError(f"{folder / 'dataset.toml'}: [judge] pairwise = true compares models, and the dataset has "
+                         f"{len(predictions)} ({', '.join(predictions) or 'none'})")
     fields = config.fields()
     if questions is not None and generate is None and not fields["id_field"] and pairs_by_position(
             questions, [folder.parent / path for path in predictions.values()]):

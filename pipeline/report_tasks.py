@@ -29,7 +29,7 @@ from stages.report.intervals import uncertainty
 
 from .fingerprint import code_version as current_code_version
 from .fingerprint import fingerprint
-from .judge_task import B5Judge
+from .judge_task import B5Judge, B5Pairwise
 from .task_base import CodeVersionParameter, StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
@@ -61,7 +61,7 @@ class B6Report(KindStage):
     stage, artifact_name = "B6", ARTIFACT_NAMES["B6"]
 
     def requires(self) -> dict[str, dict[str, Any]]:
-        return {"scores": self.score_tasks(), "judge": self.judge_tasks()}
+        return {"scores": self.score_tasks(), "judge": self.judge_tasks(), "pairwise": self.pairwise_tasks()}
 
     def score_tasks(self) -> dict[str, list[StageTask]]:
         """Each model's B5 per shard."""
@@ -70,11 +70,17 @@ class B6Report(KindStage):
                 for model in sorted(self.spec["predictions"])}
 
     def judge_tasks(self) -> dict[str, StageTask]:
-        """Each model's B5J, when the dataset has a [judge]."""
-        if not self.spec.get("judge"):
+        """Each model's B5J, when the dataset's [judge] has criteria."""
+        if not self.spec.get("judge") or not self.spec["judge"]["criteria"]:
             return {}
         return {model: B5Judge(outputs_dir=self.outputs_dir, spec=self.spec, model=model)
                 for model in sorted(self.spec["predictions"])}
+
+    def pairwise_tasks(self) -> list[StageTask]:
+        """The dataset's B5P, when its [judge] has pairwise = true."""
+        if not self.spec.get("judge") or not self.spec["judge"].get("pairwise"):
+            return []
+        return [B5Pairwise(outputs_dir=self.outputs_dir, spec=self.spec)]
 
     def stage_params(self) -> dict[str, Any]:
         params = {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"],
@@ -139,6 +145,9 @@ class B6Report(KindStage):
                   for model, task in self.judge_tasks().items()}
         if judged:
             report["judge"] = {"judges": list(self.plain_spec["judge"]["models"]), "models": judged}
+        for task in self.pairwise_tasks():
+            report["pairwise"] = {"judges": list(self.plain_spec["judge"]["models"]),
+                                  "pairs": read_artifact_json(task.artifact_path())["summary"]}
         harness = self.plain_spec.get("provenance", {})
         if harness:
             report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}

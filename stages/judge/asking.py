@@ -7,7 +7,7 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -16,6 +16,9 @@ from ..io.chat_client import ChatClient, call_with_retries
 from ..io.generation import AnswerStore, CircuitBreaker
 from ..text.normalize import has_cjk
 from .config import JudgeConfig
+
+if TYPE_CHECKING:
+    from .pairwise import PairwiseCall
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ def call_key(call: JudgeCall, config: JudgeConfig) -> str:
     return hashlib.sha256(orjson.dumps(described, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
 
 
-def ask_judges(calls: list[JudgeCall], config: JudgeConfig, journal: Path) -> dict[str, dict[str, Any]]:
+def ask_judges(calls: list[JudgeCall] | list[PairwiseCall], config: JudgeConfig, journal: Path) -> dict[str, dict[str, Any]]:
     """Every call's journal record (key → {"prediction": reply, …} or {"error": …}): those already answered are
     read back, the rest asked — up to `concurrency` at once, retried with backoff and Retry-After, until the
     circuit breaker opens."""
@@ -73,7 +76,7 @@ def ask_judges(calls: list[JudgeCall], config: JudgeConfig, journal: Path) -> di
     clients = {(judge, sample): ChatClient(_seeded(config, sample), judge)
                for judge in config.models for sample in range(config.samples)}
 
-    def ask(call: JudgeCall) -> None:
+    def ask(call: JudgeCall | PairwiseCall) -> None:
         breaker = breakers[call.judge]
         if breaker.open:
             store.append({"id": call.key, "key": call.key, "error": breaker.reason(), "attempts": 0})

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core.errors import UsageError
 from ..io.generation import CLIENT_NUMBERS, check_settings
-from .criteria import Criterion, resolve_criteria
+from .criteria import Criterion, resolve_criteria, resolve_pairwise
 
 PROTOCOLS = ("openai",)
 
@@ -32,6 +32,7 @@ class JudgeConfig:
     api_key_env: str | None = None
     persona: str | None = None
     system_prompt: str | None = None
+    pairwise: Criterion | None = None  # `pairwise = true`: which of two models' answers is better, asked both ways
     top_p: float | None = field(default=None, init=False)  # what the chat client sends besides: nothing more
     stop: str | None = field(default=None, init=False)
 
@@ -44,8 +45,10 @@ class JudgeConfig:
     def from_described(cls, described: dict[str, Any], concurrency: int) -> JudgeConfig:
         """The config again from described() (as a task's spec carries it) and the concurrency it leaves out."""
         criteria = {name: Criterion(name, c["scale"], dict(c["rubrics"])) for name, c in described["criteria"].items()}
-        settings = {k: v for k, v in described.items() if k not in ("criteria", "models")}
-        return cls(models=tuple(described["models"]), criteria=criteria, concurrency=concurrency, **settings)
+        pairwise = described.get("pairwise")
+        settings = {k: v for k, v in described.items() if k not in ("criteria", "models", "pairwise")}
+        return cls(models=tuple(described["models"]), criteria=criteria, concurrency=concurrency,
+                   pairwise=None if pairwise is None else Criterion(**pairwise), **settings)
 
     def described(self) -> dict[str, Any]:
         """The table as written, for fingerprints and headers (never the key; concurrency changes no verdict)."""
@@ -53,12 +56,19 @@ class JudgeConfig:
         described["criteria"] = {name: {"scale": c.scale, "rubrics": c.rubrics} for name, c in self.criteria.items()}
         return described
 
+    def criterion_settings(self, name: str) -> dict[str, Any]:
+        """What decides one criterion's verdicts (its rubric and scale, the judges, sampling and persona): when it
+        changes between nights, that criterion's numbers are not comparable."""
+        criterion = self.pairwise if name == "pairwise" else self.criteria[name]
+        return {"scale": criterion.scale, "rubrics": criterion.rubrics, "models": list(self.models),
+                "samples": self.samples, "persona": self.persona, **self.sampling()}
+
 
 def read_judge_config(table: dict[str, Any], origin: str) -> JudgeConfig:
     """Validate dataset.toml's [judge] table; every problem is one line (exit 2)."""
     known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
-             "persona", "system_prompt"}
+             "persona", "system_prompt", "pairwise"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise UsageError(f"{origin}: unknown [judge] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
@@ -74,11 +84,17 @@ def read_judge_config(table: dict[str, Any], origin: str) -> JudgeConfig:
                    origin, "judge")
     if not table.get("url"):
         raise UsageError(f"{origin}: [judge] needs url (the judge's OpenAI-compatible server)")
-    criteria = table.get("criteria")
-    if not isinstance(criteria, list) or not criteria or not all(isinstance(c, str) for c in criteria):
-        raise UsageError(f"{origin}: [judge] criteria must be a non-empty list of names")
+    pairwise = table.get("pairwise", False)
+    if not isinstance(pairwise, bool):
+        raise UsageError(f"{origin}: [judge] pairwise must be true or false")
+    criteria = table.get("criteria", [] if pairwise else None)
+    if not isinstance(criteria, list) or not (criteria or pairwise) or not all(isinstance(c, str) for c in criteria):
+        raise UsageError(f"{origin}: [judge] criteria must be a list of names (non-empty unless pairwise = true)")
     rubrics = table.get("rubrics", {})
     if not isinstance(rubrics, dict):
         raise UsageError(f"{origin}: [judge.rubrics] must be a table of name = \"template\"")
-    settings = {k: v for k, v in table.items() if k not in ("model", "models", "criteria", "rubrics")}
-    return JudgeConfig(models=tuple(models), criteria=resolve_criteria(criteria, rubrics, origin), **settings)
+    if "pairwise" in rubrics and not pairwise:
+        raise UsageError(f"{origin}: [judge.rubrics] pairwise is asked only with [judge] pairwise = true")
+    settings = {k: v for k, v in table.items() if k not in ("model", "models", "criteria", "rubrics", "pairwise")}
+    return JudgeConfig(models=tuple(models), criteria=resolve_criteria(criteria, rubrics, origin),
+                       pairwise=resolve_pairwise(rubrics.get("pairwise"), origin) if pairwise else None, **settings)

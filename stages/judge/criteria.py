@@ -1,5 +1,6 @@
 """Judge criteria: what a judge model is asked about one answer, on which scale, with English and Chinese rubrics
-(seed 003's rater columns content_correct / style_consistent, SimpleQA's correct, a generic 1–5 score)."""
+(seed 003's rater columns content_correct / style_consistent, SimpleQA's correct, a generic 1–5 score), and the
+pairwise question of which of two answers is better."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,11 +9,14 @@ from ..core.errors import UsageError
 from ..io.generation import check_template
 
 PLACEHOLDERS = ("question", "context", "expected", "prediction", "persona")
+PAIRWISE_PLACEHOLDERS = ("question", "context", "expected", "answer_a", "answer_b", "persona")
 SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion's score is the mean of its values
     "binary": {"0": 0.0, "1": 1.0},
     "correct": {"CORRECT": 1.0, "INCORRECT": 0.0, "NOT_ATTEMPTED": 0.0},
     "1-5": {str(n): float(n) for n in range(1, 6)},
+    "preference": {"A": 1.0, "B": 0.0, "TIE": 0.5},  # pairwise only: which position's answer is better
 }
+CRITERION_SCALES = ("binary", "correct", "1-5")
 ORDINAL_SCALES = ("1-5",)  # combined by mean across a panel (others by majority) and compared by weighted κ
 
 _JSON_ANSWER = {
@@ -82,6 +86,27 @@ BUILT_IN: dict[str, Criterion] = {
 }
 
 
+PAIRWISE = Criterion("pairwise", "preference", {
+    "en": "You compare two answers to the same question.\nQuestion: {question}\n{context}\nReference: {expected}\n\n"
+          "Answer A: {answer_a}\n\nAnswer B: {answer_b}\n\nWhich answer is better — more correct, complete and clear, "
+          "judged against the reference? The order of the answers says nothing about their quality. Say A or B, or "
+          "TIE when neither is better.\n" + _answer_line("en", "verdict", '"A" or "B" or "TIE"'),
+    "zh": "你要比较同一个问题的两个回答。\n问题：{question}\n{context}\n参考答案：{expected}\n\n回答 A：{answer_a}\n\n"
+          "回答 B：{answer_b}\n\n对照参考答案，哪个回答更好——更正确、更完整、更清楚？回答的先后顺序与质量无关。"
+          "回答 A 或 B；两者一样好时回答 TIE。\n" + _answer_line("zh", "verdict", '"A" 或 "B" 或 "TIE"'),
+})
+
+
+def resolve_pairwise(rubric: object, origin: str) -> Criterion:
+    """The pairwise question: built in, or [judge.rubrics] pairwise = "template" over PAIRWISE_PLACEHOLDERS."""
+    if rubric is None:
+        return PAIRWISE
+    if not isinstance(rubric, str):
+        raise UsageError(f"{origin}: [judge.rubrics] pairwise must be a template text")
+    check_template(rubric, f"{origin} [judge.rubrics] pairwise", PAIRWISE_PLACEHOLDERS, "rubric")
+    return Criterion("pairwise", "preference", {"en": rubric})
+
+
 def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str) -> dict[str, Criterion]:
     """The dataset's criteria by name: built-ins, overridden or added by [judge.rubrics] (`name = "template"`, or
     `name = {template = "…", scale = "binary" | "correct" | "1-5"}`; an added one defaults to the 1–5 scale)."""
@@ -98,12 +123,12 @@ def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str) 
         table = given if isinstance(given, dict) else {"template": given}
         unknown = sorted(set(table) - {"template", "scale"})
         template, scale = table.get("template"), table.get("scale", base.scale if base else "1-5")
-        if unknown or not isinstance(template, str) or scale not in SCALES:
+        if unknown or not isinstance(template, str) or scale not in CRITERION_SCALES:
             raise UsageError(f"{origin}: [judge.rubrics] {name} must be a template text or "
-                             f"{{template = \"…\", scale = {' | '.join(repr(s) for s in SCALES)}}}")
+                             f"{{template = \"…\", scale = {' | '.join(repr(s) for s in CRITERION_SCALES)}}}")
         check_template(template, f"{origin} [judge.rubrics] {name}", PLACEHOLDERS, "rubric")
         chosen[name] = Criterion(name, scale, {"en": template})
-    extra = sorted(set(rubrics) - set(names))
+    extra = sorted(set(rubrics) - set(names) - {"pairwise"})
     if extra:
         raise UsageError(f"{origin}: [judge.rubrics] {', '.join(extra)} not in [judge] criteria")
     return chosen

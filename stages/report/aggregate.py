@@ -90,8 +90,10 @@ def render_report(report: dict[str, Any]) -> str:
     judged = report.get("judge", {"models": {}})
     judge = "".join(f"\n{judge_line(', '.join(judged['judges']), model, name, s)}"
                     for model, criteria in judged["models"].items() for name, s in criteria.items())
+    pairwise = "".join(f"\n{pairwise_line(', '.join(report['pairwise']['judges']), pair)}"
+                       for pair in report.get("pairwise", {}).get("pairs", []))
     return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
-            + harness + judge)
+            + harness + judge + pairwise)
 
 
 def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any]) -> str:
@@ -104,6 +106,19 @@ def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any])
                  else "")
     return (f"judge {judges} on {model}: {criterion} {mean}{around} n={summary['n']} of {summary['items']}, "
             f"parsed {parsed} ({summary['unparsed']} unparsed, {summary['failed_calls']} failed calls){agreement}")
+
+
+def pairwise_line(judges: str, pair: dict[str, Any]) -> str:
+    """One pair of models judged side by side: the first's win / tie / loss rates and the judge's position
+    consistency."""
+    def rate(name: str) -> str:
+        value, interval = pair[f"{name}_rate"], pair[f"{name}_interval"]
+        return "n/a" if value is None else f"{value:.1%} [{interval['low']:.1%}, {interval['high']:.1%}]"
+
+    consistency = "n/a" if pair["position_consistency"] is None else f"{pair['position_consistency']:.1%}"
+    return (f"judge {judges}, {pair['first']} against {pair['second']}: wins {rate('win')}, ties {rate('tie')}, "
+            f"losses {rate('loss')} over {pair['n']} of {pair['items']} items; position consistency {consistency} "
+            f"({pair['unparsed']} unparsed, {pair['failed_calls']} failed calls)")
 
 
 def harness_described(provenance: dict[str, Any]) -> tuple[str, str]:

@@ -215,7 +215,8 @@ def dataset_section(report: dict[str, Any]) -> str:
                                for n in headline) for m in models]
     return (f"<h2 id=\"{escape(report['dataset'])}\">{escape(report['dataset'])} "
             f"<span class=\"muted\">({escape(report['kind'])})</span></h2>"
-            f"{_table(['model', *headline], rows)}{_harness(report, headline)}{_judge(report)}{_differences(report)}"
+            f"{_table(['model', *headline], rows)}{_harness(report, headline)}{_judge(report)}{_pairwise(report)}"
+            f"{_differences(report)}"
             f"<div class=\"charts\">{''.join(charts)}</div>"
             f"{_explorer(report)}")
 
@@ -237,6 +238,21 @@ def _judge(report: dict[str, Any]) -> str:
     return (f"<h3>Judged by {escape(', '.join(judged['judges']))}</h3>"
             + _table(["model", "criterion", "scale", "mean", "95% interval", "n / items", "parsed", "unparsed",
                       "failed calls"], rows))
+
+
+def _pairwise(report: dict[str, Any]) -> str:
+    """Model against model as the judge saw it: the first model's win / tie / loss rates with their intervals and
+    the share of order pairs whose verdict survived swapping the answers' positions."""
+    judged = report.get("pairwise")
+    if not judged:
+        return ""
+    rows = [_text(f"{p['first']} vs {p['second']}") + "".join(_num(p[f"{r}_rate"], interval=p[f"{r}_interval"])
+                                                             for r in ("win", "tie", "loss"))
+            + _text(f"{p['n']} / {p['items']}") + _num(p["position_consistency"]) + _num(p["parse_rate"])
+            + _text(p["failed_calls"]) for p in judged["pairs"]]
+    return (f"<h3>Pairwise, judged by {escape(', '.join(judged['judges']))} (both orders; a flip is a tie)</h3>"
+            + _table(["first vs second", "first wins", "ties", "first loses", "n / items", "position consistency",
+                      "parsed", "failed calls"], rows))
 
 
 def _harness(report: dict[str, Any], headline: list[str]) -> str:

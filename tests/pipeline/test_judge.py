@@ -176,3 +176,57 @@ def test_a_judge_killed_mid_run_resumes_where_it_stopped(tmp_path, server):
     assert len(server.requests) - before == 40 - kept  # only what the journal did not hold is asked
     summary = _judge(tmp_path)["summary"]["correct"]
     assert summary["mean"] == 0.0 and summary["n"] == 40 and summary["parse_rate"] == 1.0
+
+
+PAIRWISE_REPLIES = {  # m against n; the first key the prompt contains decides the reply
+    "Answer A: It is Paris.": "[[A]]", "Answer B: It is Paris.": "[[B]]",  # q1: m better, in both orders
+    "Answer A: Rome": '{"reason": "Rome is right", "verdict": "A"}', "Answer B: Rome": "Verdict: B",  # q2: n better
+    "Answer A: I am not sure.": "[[A]]", "Answer A: Shakespeare": "[[A]]",  # q3: prefers the first position
+    "Answer A: four-ish": "[[TIE]]", "Answer A: 4": "[[TIE]]",  # q4: a tie in both orders
+    "回答 A：巴黎": "无法判断",  # q5: unparsed in both orders
+}
+
+
+def test_pairwise_asks_both_orders_and_a_flip_is_a_tie(tmp_path, server):
+    from scipy.stats import binomtest
+
+    workspace = _dataset(tmp_path, server, "pairwise = true\n")
+    folder = workspace / "inputs/capitals"
+    (folder / "predictions" / "n.jsonl").write_text("".join(
+        json.dumps({"id": i, "prediction": p}, ensure_ascii=False) + "\n"
+        for i, p in {"q1": "Lyon", "q2": "Rome", "q3": "Shakespeare", "q4": "4", "q5": "巴黎"}.items()),
+        encoding="utf-8")
+    server.replies.clear()
+    server.replies.update(PAIRWISE_REPLIES)
+    assert _run(workspace) == 0
+    asked = [r["body"]["messages"][-1]["content"] for r in server.requests]
+    assert len(asked) == 5 * 2
+    q1 = [text for text in asked if "capital of France" in text]
+    assert sorted(t.split("Answer A: ")[1].split("\n")[0] for t in q1) == ["It is Paris.", "Lyon"]  # both orders
+    assert not (workspace / "outputs/capitals/m/B5_judge.json").exists()  # no criteria: no B5J
+    document = read_artifact_json(workspace / "outputs/capitals/B5_pairwise.json")
+    columns = read_columns(workspace / "outputs/capitals/B5_pairwise.json")
+    outcome = dict(zip(columns["id"], columns["outcome"]))
+    assert outcome == {"q1": "first", "q2": "second", "q3": "tie", "q4": "tie", "q5": None}
+    assert dict(zip(columns["id"], columns["reason"]))["q2"] == "Rome is right"
+    pair = document["summary"][0]
+    assert (pair["first"], pair["second"], pair["items"], pair["n"]) == ("m", "n", 5, 4)
+    assert (pair["wins"], pair["ties"], pair["losses"]) == (1, 2, 1)
+    assert pair["win_rate"] == 0.25 and pair["tie_rate"] == 0.5
+    low, high = binomtest(1, 4).proportion_ci(method="wilson")
+    assert pair["win_interval"]["low"] == pytest.approx(low) and pair["win_interval"]["high"] == pytest.approx(high)
+    assert pair["position_consistency"] == pytest.approx(3 / 4)  # q3's verdict followed the position
+    assert pair["parse_rate"] == pytest.approx(8 / 10) and pair["unparsed"] == 2
+    report = read_artifact_json(workspace / "outputs/capitals/B6_report.json")["report"]
+    assert report["pairwise"]["pairs"][0]["wins"] == 1
+    text = (workspace / "outputs/capitals/B6_report.txt").read_text()
+    assert "judge judge-1, m against n: wins 25.0% [" in text and "position consistency 75.0%" in text
+    assert "Pairwise, judged by judge-1" in (workspace / "outputs/report.html").read_text()
+    assert _run(workspace) == 0 and len(server.requests) == 10  # the journal answers a rerun
+
+
+def test_pairwise_needs_two_models(tmp_path, server, capsys):
+    workspace = _dataset(tmp_path, server, "pairwise = true\n")
+    assert _run(workspace) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "pairwise = true compares models" in err, err
