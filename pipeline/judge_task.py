@@ -1,7 +1,9 @@
 """B5J and B5P as Luigi tasks: a judge model grades one model's answers on the dataset's [judge] criteria (B5J), and
-compares every pair of models' answers (B5P, with [judge] pairwise = true)."""
+compares every pair of models' answers (B5P, with [judge] pairwise = true); and what B6 reads of them, with the
+raters' labels to measure the judge against."""
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from stages import (
@@ -17,8 +19,12 @@ from stages import (
     pairwise_summary,
     render_fields,
 )
-from stages.core.records import as_columns
+from stages.core.records import Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
+from stages.io.artifacts import read_columns
+from stages.judge.agreement import Unit, judge_agreement, most_common_label, read_rater_labels
+from stages.kinds.dialogue.human_annotation import read_annotation_csv
+from stages.kinds.dialogue.kind import ANNOTATION_CSV
 
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, stage_rows
@@ -112,3 +118,72 @@ class B5Pairwise(JudgeStage):
         counts = {"items": len(items), "pairs": len({(f, s) for f, s in zip(rows["first"], rows["second"])}),
                   "calls": len(calls), "failed_calls": sum(rows["failures"])}
         return StageResult(rows, counts, body={"summary": pairwise_summary(rows)})
+
+
+def rater_files(report: StageTask) -> dict[str, UPath]:
+    """Rater → labels CSV: the dialogue report's B6_human_annotation.csv (as people filled it in) and every
+    inputs/<dataset>/labels/<rater>.csv."""
+    found = {}
+    annotated = report.artifact_path().with_name(ANNOTATION_CSV)
+    if annotated.exists():
+        found[annotated.stem] = annotated
+    folder = report.input_location(f"{report.dataset}/labels")
+    if folder.is_dir():
+        found.update({path.stem: path for path in sorted(folder.iterdir(), key=lambda p: p.name)
+                      if path.suffix.lower() == ".csv"})
+    return found
+
+
+def rater_digests(report: StageTask) -> dict[str, str]:
+    """What the raters' labels are now, for B6's fingerprint: a labels file's bytes; of B6's own annotation CSV
+    only the labels people typed, if any (B6 rewrites the rest of it)."""
+    digests = {}
+    for rater, path in rater_files(report).items():
+        if path.name == ANNOTATION_CSV and path.parent == report.artifact_path().parent:
+            try:
+                rows, rejects = read_annotation_csv(path)
+            except ValueError as exc:  # a column lost in editing: B6 sets the file aside when it reads it
+                rows, rejects = [], [Reject(str(path), 1, str(exc))]
+            if not rows and not rejects:
+                continue  # as B6 writes it, before anyone typed a label
+            data = repr(([{k: v for k, v in row.items() if k != "line"} for row in rows],
+                         [r.reason for r in rejects])).encode()
+        else:
+            data = path.read_bytes()
+        digests[rater] = hashlib.sha256(data).hexdigest()
+    return digests
+
+
+def judged_verdicts(tasks: dict[str, StageTask]) -> dict[str, dict[Unit, tuple[str | None, str | None]]]:
+    """Criterion → (model, id) → the judge's label (its most common verdict; None when none parsed) and reason,
+    from each model's B5J."""
+    verdicts: dict[str, dict[Unit, tuple[str | None, str | None]]] = {}
+    for model, task in tasks.items():
+        rows = read_columns(task.artifact_path())
+        for item, name, labels, reason in zip(rows["id"], rows["criterion"], rows["labels"], rows["reason"]):
+            verdicts.setdefault(name, {})[(model, str(item))] = (most_common_label(labels), reason)
+    return verdicts
+
+
+def agreement_with_raters(report: StageTask, judged: dict[str, dict[Unit, tuple[str | None, str | None]]],
+                          questions: StageTask) -> tuple[dict[str, Any], dict[str, dict[str, dict[Unit, str]]],
+                                                         list[Reject]]:
+    """The judge's verdicts against every rater's labels (see judge_agreement), the raters' labels themselves and
+    what was set aside reading them."""
+    files = rater_files(report)
+    if not files or not judged:
+        return {}, {}, []
+    criteria = JudgeConfig.from_described(report.plain_spec["judge"], 1).criteria
+    b1 = read_columns(questions.artifact_path())
+    dialogue_ids = ({(str(s), str(i)): str(item) for item, s, i in zip(b1["id"], b1["scene"], b1["dialogue_index"])}
+                    if "scene" in b1 else None)
+    raters, rejects = {}, []
+    for rater, path in files.items():
+        labels, set_aside = read_rater_labels(path.read_bytes(), str(path), criteria, set(report.spec["predictions"]),
+                                              {str(i) for i in b1["id"]},
+                                              dialogue_ids)
+        raters[rater] = labels
+        rejects += set_aside
+    labels = {name: {unit: label for unit, (label, _) in found.items() if label is not None}
+              for name, found in judged.items()}
+    return judge_agreement(labels, raters, criteria), raters, rejects

@@ -23,13 +23,20 @@ from stages.core.stats import add_stats
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table, write_json_atomic
 from stages.io.storage import location, write_bytes_atomic
 from stages.report.aggregate import item_distribution
-from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, choose_items, explorer_items, merge_explorers
+from stages.report.explorer import (
+    NOT_RIGHT_CAP,
+    SAMPLE_CAP,
+    choose_items,
+    explorer_items,
+    merge_explorers,
+    with_judge_labels,
+)
 from stages.report.health import dataset_problems, pairing_problems, shard_problems
 from stages.report.intervals import uncertainty
 
 from .fingerprint import code_version as current_code_version
 from .fingerprint import fingerprint
-from .judge_task import B5Judge, B5Pairwise
+from .judge_task import B5Judge, B5Pairwise, agreement_with_raters, judged_verdicts, rater_digests
 from .task_base import CodeVersionParameter, StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
@@ -81,6 +88,13 @@ class B6Report(KindStage):
         if not self.spec.get("judge") or not self.spec["judge"].get("pairwise"):
             return []
         return [B5Pairwise(outputs_dir=self.outputs_dir, spec=self.spec)]
+
+    def fingerprint_parts(self) -> dict[str, Any]:
+        """With a judge, the raters' labels too (the agreement is measured against them)."""
+        parts = super().fingerprint_parts()
+        if self.judge_tasks():
+            parts["raters"] = rater_digests(self)
+        return parts
 
     def stage_params(self) -> dict[str, Any]:
         params = {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"],
@@ -138,6 +152,12 @@ class B6Report(KindStage):
                                    if (d := item_distribution(self.spec["kind"], primary, values)) is not None}
         report.update(uncertainty(kind.paired_metrics, primary, items))
         report["explorer"] = self._explorer(kind, primary, items, questions, predictions)
+        judged = judged_verdicts(self.judge_tasks())
+        agreement, raters, rejects = agreement_with_raters(self, judged, self._task(B1Questions, 0))
+        if agreement or rejects:
+            report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects]}
+        if judged:
+            report["explorer"] = with_judge_labels(report["explorer"], judged, raters)
         generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
         if any(generation.values()):
             report["generation"] = {model: summary for model, summary in generation.items() if summary}

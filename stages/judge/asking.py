@@ -4,10 +4,11 @@ nothing, a changed rubric asks only its criterion again, and a killed run resume
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -16,9 +17,6 @@ from ..io.chat_client import ChatClient, call_with_retries
 from ..io.generation import AnswerStore, CircuitBreaker
 from ..text.normalize import has_cjk
 from .config import JudgeConfig
-
-if TYPE_CHECKING:
-    from .pairwise import PairwiseCall
 
 
 @dataclass(frozen=True)
@@ -65,7 +63,16 @@ def call_key(call: JudgeCall, config: JudgeConfig) -> str:
     return hashlib.sha256(orjson.dumps(described, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
 
 
-def ask_judges(calls: list[JudgeCall] | list[PairwiseCall], config: JudgeConfig, journal: Path) -> dict[str, dict[str, Any]]:
+class AskedCall(Protocol):
+    """What asking needs of a call (a JudgeCall, or pairwise's PairwiseCall)."""
+
+    judge: str
+    sample: int
+    prompt: str
+    key: str
+
+
+def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path) -> dict[str, dict[str, Any]]:
     """Every call's journal record (key → {"prediction": reply, …} or {"error": …}): those already answered are
     read back, the rest asked — up to `concurrency` at once, retried with backoff and Retry-After, until the
     circuit breaker opens."""
@@ -76,7 +83,7 @@ def ask_judges(calls: list[JudgeCall] | list[PairwiseCall], config: JudgeConfig,
     clients = {(judge, sample): ChatClient(_seeded(config, sample), judge)
                for judge in config.models for sample in range(config.samples)}
 
-    def ask(call: JudgeCall | PairwiseCall) -> None:
+    def ask(call: AskedCall) -> None:
         breaker = breakers[call.judge]
         if breaker.open:
             store.append({"id": call.key, "key": call.key, "error": breaker.reason(), "attempts": 0})

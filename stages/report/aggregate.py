@@ -92,8 +92,10 @@ def render_report(report: dict[str, Any]) -> str:
                     for model, criteria in judged["models"].items() for name, s in criteria.items())
     pairwise = "".join(f"\n{pairwise_line(', '.join(report['pairwise']['judges']), pair)}"
                        for pair in report.get("pairwise", {}).get("pairs", []))
+    agreement = "".join(f"\n{agreement_line(name, found)}"
+                        for name, found in report.get("agreement", {}).get("criteria", {}).items())
     return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
-            + harness + judge + pairwise)
+            + harness + judge + pairwise + agreement)
 
 
 def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any]) -> str:
@@ -119,6 +121,21 @@ def pairwise_line(judges: str, pair: dict[str, Any]) -> str:
     return (f"judge {judges}, {pair['first']} against {pair['second']}: wins {rate('win')}, ties {rate('tie')}, "
             f"losses {rate('loss')} over {pair['n']} of {pair['items']} items; position consistency {consistency} "
             f"({pair['unparsed']} unparsed, {pair['failed_calls']} failed calls)")
+
+
+def agreement_line(criterion: str, found: dict[str, Any]) -> str:
+    """The judge against each rater on one criterion, all models together: n, raw agreement, κ with its interval,
+    and α among the raters."""
+    parts = []
+    for rater, against in found["overall"]["against"].items():
+        kappa, interval = against["kappa"], against["kappa_interval"]
+        shown = "n/a" if kappa is None else f"{kappa:.3f}" + (
+            f" [{interval['low']:.3f}, {interval['high']:.3f}]" if interval else "")
+        agreement = "n/a" if against["agreement"] is None else f"{against['agreement']:.1%}"
+        parts.append(f"{rater} n={against['n']} agreement {agreement} κ {shown}")
+    alpha = found["overall"]["alpha"]
+    among = "" if not alpha or alpha["alpha"] is None else f"; α among raters {alpha['alpha']:.3f}"
+    return f"judge against raters on {criterion}: " + "; ".join(parts) + among
 
 
 def harness_described(provenance: dict[str, Any]) -> tuple[str, str]:

@@ -80,3 +80,20 @@ def merge_explorers(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return {"models": parts[0]["models"], "items": [item for part in parts for item in part["items"]],
             "total": sum(p["total"] for p in parts), "not_right": sum(p["not_right"] for p in parts),
             "set_aside": set_aside, "set_aside_total": sum(p["set_aside_total"] for p in parts)}
+
+
+def with_judge_labels(explorer: dict[str, Any], judged: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]],
+                      raters: dict[str, dict[str, dict[tuple[str, str], str]]]) -> dict[str, Any]:
+    """Each shown item's judge verdicts per model (criterion → label and reason) with the raters' labels beside
+    them, and whether the judge differs from some rater (the explorer's "judge ≠ rater" filter)."""
+    for item in explorer["items"]:
+        for model, cell in item["cells"].items():
+            unit = (model, str(item["id"]))
+            cell["judge"] = {name: {"label": found[unit][0], "reason": display_text(found[unit][1])}
+                             for name, found in judged.items() if unit in found}
+            cell["raters"] = {name: {rater: labels[name][unit] for rater, labels in raters.items()
+                                     if unit in labels.get(name, {})} for name in cell["judge"]}
+            cell["judge_differs"] = any(verdict["label"] is not None and verdict["label"] != label
+                                        for name, verdict in cell["judge"].items()
+                                        for label in cell["raters"][name].values())
+    return {**explorer, "criteria": sorted(judged), "raters": sorted(raters)}

@@ -1,74 +1,38 @@
-"""report.html: one self-contained page per run (inline CSS, SVG and script; nothing fetched)."""
+"""report.html: one self-contained page per run — page/report.html.j2 (autoescaped Jinja2) with page/report.css,
+page/report.js and inline SVG charts inlined; nothing fetched."""
 from __future__ import annotations
 
 import json
+from functools import cache
 from html import escape
+from importlib.resources import files
 from typing import Any
+
+from markupsafe import Markup
 
 from ..kinds import get_kind
 from .aggregate import harness_described
 from .charts import bar_chart, heatmap, line_chart
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 
-STYLE = """
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;margin:24px auto;max-width:1100px;
-color:#222;padding:0 16px}h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd}
-h3{font-size:15px}table{border-collapse:collapse;margin:8px 0 16px}th,td{padding:4px 10px;border-bottom:1px solid #eee;
-text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}table.sortable th{cursor:pointer;
-user-select:none}table.sortable th[data-order=asc]::after{content:" ▲"}table.sortable th[data-order=desc]::after{
-content:" ▼"}tr.regression td{background:#fde2e1}.banner{padding:10px 14px;border-radius:6px;margin:12px 0}
-.banner.bad{background:#fde2e1;border:1px solid #e15759}.banner.good{background:#e3f4e1;border:1px solid #59a14f}
-details.explorer{margin:12px 0}details.explorer summary{cursor:pointer;font-weight:600}.controls{margin:8px 0;
-display:flex;gap:8px;flex-wrap:wrap}td.status.correct{color:#2e7d32}td.status.wrong,td.status.missing,
-td.status.unparsed{color:#c62828}td.status.partial{color:#ef6c00}.explorer td{max-width:340px;overflow-wrap:anywhere}
-td.status{white-space:nowrap}
-.charts{display:flex;flex-wrap:wrap;gap:12px}svg.chart{background:#fafafa;border:1px solid #eee;border-radius:4px;
-max-width:100%;height:auto}svg .chart-title{font-weight:600;font-size:13px}svg .tick,svg .legend,svg .axis{font-size:11px;
-fill:#444}svg .grid{stroke:#e4e4e4}.muted{color:#777}
-"""
 
-SCRIPT = """
-function sortKey(cell){const v=cell.dataset.value!==undefined?cell.dataset.value:cell.textContent.trim();
-const n=parseFloat(v);return v!==""&&!isNaN(n)&&isFinite(v)?[0,n]:[v===""?2:1,v];}
-function compareKeys(a,b){if(a[0]!==b[0])return a[0]-b[0];return a[0]===0?a[1]-b[1]:String(a[1]).localeCompare(b[1]);}
-document.querySelectorAll("table.sortable th").forEach(function(th){th.addEventListener("click",function(){
-const table=th.closest("table"),body=table.tBodies[0],col=th.cellIndex,asc=th.dataset.order!=="asc";
-table.querySelectorAll("th").forEach(function(h){delete h.dataset.order;});th.dataset.order=asc?"asc":"desc";
-Array.from(body.rows).sort(function(r1,r2){const c=compareKeys(sortKey(r1.cells[col]),sortKey(r2.cells[col]));
-return asc?c:-c;}).forEach(function(r){body.appendChild(r);});});});
-document.querySelectorAll("details.explorer").forEach(function(box){
-const data=JSON.parse(box.dataset.items),pick=function(c){return box.querySelector(c);};
-const a=pick(".model-a"),b=pick(".model-b"),filter=pick(".filter"),search=pick(".search"),order=pick(".order");
-const body=pick("tbody"),count=pick(".count"),head=pick("thead tr");
-function cell(row,text,cls){const td=row.insertCell();td.textContent=text===null||text===undefined?"":String(text);
-if(cls)td.className=cls;return td;}
-function score(v){return v===null||v===undefined?"–":(Math.round(v*1000)/1000).toString();}
-function keep(item){const A=item.cells[a.value],B=b.value?item.cells[b.value]:null,f=filter.value;
-if(f==="a-right-b-wrong"&&!(B&&A.status==="correct"&&B.status!=="correct"))return false;
-if(f==="a-wrong-b-right"&&!(B&&A.status!=="correct"&&B.status==="correct"))return false;
-if(f.startsWith("status:")&&A.status!==f.slice(7))return false;const q=search.value.trim().toLowerCase();
-return !q||[item.id,item.question,item.gold,A.prediction,B?B.prediction:""].join(" ").toLowerCase().includes(q);}
-function render(){const shown=data.items.filter(keep);const s=order.value;
-if(s!=="question")shown.sort(function(x,y){const u=x.cells[a.value].score,v=y.cells[a.value].score;
-return (u===null)-(v===null)||(s==="score-asc"?u-v:v-u);});
-head.innerHTML="";["id","question","gold",a.value+": prediction","read as","score","status"].concat(b.value?
-[b.value+": prediction","score","status"]:[]).forEach(function(h){const th=document.createElement("th");
-th.textContent=h;head.appendChild(th);});body.innerHTML="";shown.forEach(function(item){const row=body.insertRow();
-const A=item.cells[a.value];cell(row,item.id);cell(row,item.question);cell(row,item.gold);cell(row,A.prediction);
-cell(row,A.reading,"muted");cell(row,score(A.score),"num");cell(row,A.status,"status "+A.status);
-if(b.value){const B=item.cells[b.value];cell(row,B.prediction);cell(row,score(B.score),"num");
-cell(row,B.status,"status "+B.status);}});count.textContent=shown.length+" of "+data.items.length+
-" items shown ("+data.total+" in the dataset, "+data.not_right+" not right for some model)";
-box.dataset.shown=String(shown.length);}
-data.models.forEach(function(m,i){[a,b].forEach(function(s,j){const o=document.createElement("option");o.value=m;
-o.textContent=m;if(j===0&&i===0)o.selected=true;s.appendChild(o);});});
-[a,b,filter,search,order].forEach(function(el){el.addEventListener("input",render);el.addEventListener("change",render);});
-render();});
-(function(){const charts=Array.from(document.querySelectorAll("svg.chart"));
-const drawn=charts.filter(function(c){const box=c.getBoundingClientRect();
-return box.width>0&&box.height>0&&c.querySelector(".bar,.cell,circle,polyline")!==null;});
-document.body.dataset.charts=String(charts.length);document.body.dataset.chartsDrawn=String(drawn.length);})();
-"""
+@cache
+def _templates() -> Any:
+    """The page's Jinja2 templates (autoescape on), with the number filters they use."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    environment = Environment(loader=PackageLoader("stages.report", "page"), autoescape=True,
+                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    environment.filters["percent"] = lambda value, sign=True: f"{100 * value:.1f}" + ("%" if sign else "")
+    return environment
+
+
+def _page_file(name: str) -> str:
+    return (files("stages.report") / "page" / name).read_text(encoding="utf-8")
+
+
+def _judge_macros() -> Any:
+    return _templates().get_template("judge.html.j2").module
 
 
 def _num(value: float | None, percent: bool = True, interval: dict[str, Any] | None = None) -> str:
@@ -103,6 +67,7 @@ def _explorer(report: dict[str, Any]) -> str:
     if not data or not data["items"]:
         return ""
     statuses = "".join(f'<option value="status:{s}">{s}</option>' for s in STATUSES)
+    judge_filter = '<option value="judge-differs">judge ≠ rater</option>' if data.get("raters") else ""
     aside = "".join(f"<li>{escape(str(r.get('where')))}: {escape(str(r.get('source')))} line "
                     f"{escape(str(r.get('line')))} — {escape(str(r.get('reason')))}</li>" for r in data["set_aside"])
     aside_note = (f"<p>{data['set_aside_total']} row(s) set aside"
@@ -115,7 +80,8 @@ def _explorer(report: dict[str, Any]) -> str:
             '<label>beside <select class="model-b"><option value="">—</option></select></label>'
             '<label>show <select class="filter"><option value="all">all</option>'
             f'{statuses}<option value="a-right-b-wrong">A right, B wrong</option>'
-            '<option value="a-wrong-b-right">A wrong, B right</option></select></label>'
+            '<option value="a-wrong-b-right">A wrong, B right</option>'
+            f'{judge_filter}</select></label>'
             '<label>sort <select class="order"><option value="question">question order</option>'
             '<option value="score-asc">score ↑</option><option value="score-desc">score ↓</option></select></label>'
             '<input class="search" type="search" placeholder="search text"></div><p class="count muted"></p>'
@@ -215,44 +181,17 @@ def dataset_section(report: dict[str, Any]) -> str:
                                for n in headline) for m in models]
     return (f"<h2 id=\"{escape(report['dataset'])}\">{escape(report['dataset'])} "
             f"<span class=\"muted\">({escape(report['kind'])})</span></h2>"
-            f"{_table(['model', *headline], rows)}{_harness(report, headline)}{_judge(report)}{_pairwise(report)}"
-            f"{_differences(report)}"
+            f"{_table(['model', *headline], rows)}{_harness(report, headline)}{_judge(report)}{_differences(report)}"
             f"<div class=\"charts\">{''.join(charts)}</div>"
             f"{_explorer(report)}")
 
 
 def _judge(report: dict[str, Any]) -> str:
-    """Model-graded criteria: per model and criterion the mean over parsed verdicts, its interval and parse rate."""
-    judged = report.get("judge")
-    if not judged:
-        return ""
-    rows = []
-    for model, criteria in judged["models"].items():
-        for name, summary in criteria.items():
-            interval = summary["interval"]
-            bounds = f"[{interval['low']:.3f}, {interval['high']:.3f}] ({interval['method']})" if interval else "–"
-            rows.append(_text(model) + _text(name) + _text(summary["scale"])
-                        + _num(summary["mean"], percent=False) + _text(bounds)
-                        + _text(f"{summary['n']} / {summary['items']}") + _num(summary["parse_rate"])
-                        + _text(summary["unparsed"]) + _text(summary["failed_calls"]))
-    return (f"<h3>Judged by {escape(', '.join(judged['judges']))}</h3>"
-            + _table(["model", "criterion", "scale", "mean", "95% interval", "n / items", "parsed", "unparsed",
-                      "failed calls"], rows))
-
-
-def _pairwise(report: dict[str, Any]) -> str:
-    """Model against model as the judge saw it: the first model's win / tie / loss rates with their intervals and
-    the share of order pairs whose verdict survived swapping the answers' positions."""
-    judged = report.get("pairwise")
-    if not judged:
-        return ""
-    rows = [_text(f"{p['first']} vs {p['second']}") + "".join(_num(p[f"{r}_rate"], interval=p[f"{r}_interval"])
-                                                             for r in ("win", "tie", "loss"))
-            + _text(f"{p['n']} / {p['items']}") + _num(p["position_consistency"]) + _num(p["parse_rate"])
-            + _text(p["failed_calls"]) for p in judged["pairs"]]
-    return (f"<h3>Pairwise, judged by {escape(', '.join(judged['judges']))} (both orders; a flip is a tie)</h3>"
-            + _table(["first vs second", "first wins", "ties", "first loses", "n / items", "position consistency",
-                      "parsed", "failed calls"], rows))
+    """Model-graded parts of a dataset: criteria per model, pairwise comparisons and agreement with raters."""
+    macros = _judge_macros()
+    return "".join(str(render(report[part])) for part, render in (
+        ("judge", macros.judge_table), ("pairwise", macros.pairwise_table), ("agreement", macros.agreement_table))
+        if report.get(part))
 
 
 def _harness(report: dict[str, Any], headline: list[str]) -> str:
@@ -330,15 +269,12 @@ def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
                        nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None) -> str:
     """The whole page. `run` describes the run (title, created_at, code_version); `nightly` adds comparisons,
     previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed."""
-    title = run.get("title", "evalpipe report")
-    meta = " · ".join(f"{escape(k)}: {escape(str(v))}" for k, v in run.items() if k != "title")
-    parts = [f"<h1>{escape(title)}</h1><p class=\"muted\">{meta}</p>{trouble_banner(reports, failed or {})}"]
-    if nightly is not None:
-        parts.append(nightly_section(nightly["comparisons"], nightly["previous"], nightly["trends"],
-                                     nightly["nights"], nightly.get("baseline"), nightly.get("baseline_comparisons"),
-                                     nightly.get("correction", "bh")))
-    parts.append(summary_section(reports))
-    parts.extend(dataset_section(report) for report in reports)
-    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body>{''.join(parts)}<script>{SCRIPT}</script></body></html>\n")
+    nightly_html = "" if nightly is None else nightly_section(
+        nightly["comparisons"], nightly["previous"], nightly["trends"], nightly["nights"], nightly.get("baseline"),
+        nightly.get("baseline_comparisons"), nightly.get("correction", "bh"))
+    page = _templates().get_template("report.html.j2").render(
+        title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
+        style=_page_file("report.css"), script=_page_file("report.js"),
+        trouble=Markup(trouble_banner(reports, failed or {})), nightly=Markup(nightly_html),
+        summary=Markup(summary_section(reports)), datasets=[Markup(dataset_section(report)) for report in reports])
+    return page + "\n"

@@ -1,0 +1,179 @@
+"""How far the judge can be trusted: its labels against people's, per criterion — raw agreement, Cohen's κ (weighted
+for ordinal scales) with a bootstrap interval and the confusion matrix, against each rater and the raters'
+majority — and Krippendorff's α among the raters themselves."""
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from typing import Any
+
+from ..core.records import Reject
+from ..kinds.dialogue.human_annotation import parse_human_label, strip_formula_guard
+from .criteria import ORDINAL_SCALES, SCALES, Criterion
+from .verdicts import scale_label
+
+MAJORITY = "raters' majority"
+RESAMPLES = 1000
+Unit = tuple[str, str]  # (model, item id)
+
+
+def rater_label(text: str, scale: str) -> str | None:
+    """A rater's cell as a scale label: yes/no words for 0/1 scales (1/0, 是/否, ✓/✗ …), the scale's own labels
+    otherwise; None when blank; ValueError when it names none."""
+    if not text.strip():
+        return None
+    if scale == "binary":
+        return {True: "1", False: "0"}[parse_human_label(text)]
+    label = scale_label(text, scale)
+    if label is None:
+        raise ValueError(f"cannot read {text!r} as one of {', '.join(SCALES[scale])}")
+    return label
+
+
+def read_rater_labels(data: bytes, source: str, criteria: dict[str, Criterion], models: set[str], items: set[str],
+                      dialogue_ids: dict[tuple[str, str], str] | None = None,
+                      ) -> tuple[dict[str, dict[Unit, str]], list[Reject]]:
+    """One rater's labels per criterion from a CSV with a model column, an id column (or scene and dialogue_index,
+    looked up in `dialogue_ids`) and one column per judged criterion; unreadable cells, and rows of other `models`
+    or `items` than the dataset's, are set aside."""
+    reader = csv.DictReader(io.StringIO(data.decode("utf-8-sig", errors="replace"), newline=""))
+    columns = reader.fieldnames or []
+    judged = [name for name in criteria if name in columns]
+    keyed = "id" in columns or (dialogue_ids is not None and {"scene", "dialogue_index"} <= set(columns))
+    if "model" not in columns or not keyed or not judged:
+        needs = "id" if dialogue_ids is None else "id (or scene and dialogue_index)"
+        return {}, [Reject(source, 1, f"needs columns model, {needs} and one of {', '.join(criteria)}")]
+    labels: dict[str, dict[Unit, str]] = {name: {} for name in judged}
+    rejects = []
+    for row in reader:
+        line, cell = reader.line_num, {k: strip_formula_guard(v or "").strip() for k, v in row.items() if k}
+        item = cell.get("id") or (dialogue_ids or {}).get((cell.get("scene", ""), cell.get("dialogue_index", "")))
+        try:
+            read = {name: rater_label(cell.get(name, ""), criteria[name].scale) for name in judged}
+        except ValueError as exc:
+            rejects.append(Reject(source, line, str(exc)))
+            continue
+        if all(label is None for label in read.values()):
+            continue
+        if item not in items:
+            rejects.append(Reject(source, line, f"no item {item or '(no id)'} among the dataset's questions"))
+            continue
+        if cell["model"] not in models:
+            rejects.append(Reject(source, line, f"no model {cell['model'] or '(empty)'} among the dataset's"))
+            continue
+        for name, label in read.items():
+            if label is not None:
+                labels[name][(cell["model"], item)] = label
+    return labels, rejects
+
+
+def most_common_label(labels: list[str | None]) -> str | None:
+    """The most common label (the judge's over its verdicts for an item, the raters' for a unit); None when there
+    is none or two labels tie."""
+    counts = Counter(label for label in labels if label is not None).most_common()
+    if not counts or (len(counts) > 1 and counts[0][1] == counts[1][1]):
+        return None
+    return counts[0][0]
+
+
+def kappa_weights(k: int, scale: str) -> Any:
+    """Disagreement weights: quadratic for ordinal scales, 0/1 otherwise (scikit-learn's weights=None / "quadratic")."""
+    import numpy as np
+
+    i, j = np.indices((k, k))
+    return (i - j) ** 2 if scale in ORDINAL_SCALES else (i != j).astype(float)
+
+
+def kappa_from_confusions(confusions: Any, weights: Any) -> Any:
+    """Cohen's κ of each confusion matrix (…, k, k): 1 − Σ w·observed / Σ w·expected; NaN where undefined."""
+    import numpy as np
+
+    n = confusions.sum(axis=(-2, -1), keepdims=True)
+    expected = confusions.sum(axis=-1, keepdims=True) * confusions.sum(axis=-2, keepdims=True) / np.maximum(n, 1)
+    observed = (weights * confusions).sum(axis=(-2, -1))
+    chance = (weights * expected).sum(axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(chance > 0, 1 - observed / chance, np.nan)
+
+
+def compare_labels(first: list[str], second: list[str], scale: str) -> dict[str, Any]:
+    """n, raw agreement, Cohen's κ (quadratic-weighted for ordinal scales) with its percentile-bootstrap 95%
+    interval, and the confusion matrix (rows: first, columns: second) over the scale's labels."""
+    import numpy as np
+
+    names = list(SCALES[scale])
+    a = np.array([names.index(x) for x in first], dtype=np.int64)
+    b = np.array([names.index(x) for x in second], dtype=np.int64)
+    k, n = len(names), len(a)
+    confusion = np.zeros((k, k))
+    np.add.at(confusion, (a, b), 1)
+    weights = kappa_weights(k, scale)
+    kappa = float(kappa_from_confusions(confusion, weights))
+    interval = None
+    if n > 1:
+        draws = np.random.default_rng(0).integers(0, n, size=(RESAMPLES, n))
+        resampled = np.zeros((RESAMPLES, k, k))
+        np.add.at(resampled, (np.repeat(np.arange(RESAMPLES), n), a[draws].ravel(), b[draws].ravel()), 1)
+        kappas = kappa_from_confusions(resampled, weights)
+        kappas = kappas[~np.isnan(kappas)]
+        if kappas.size:
+            low, high = np.quantile(kappas, [0.025, 0.975])
+            interval = {"low": float(low), "high": float(high), "n": n,
+                        "method": f"percentile bootstrap ({RESAMPLES} resamples)"}
+    return {"n": n, "agreement": float((a == b).mean()) if n else None,
+            "kappa": None if np.isnan(kappa) else kappa, "kappa_interval": interval,
+            "weights": "quadratic" if scale in ORDINAL_SCALES else None,
+            "confusion": {"labels": names, "counts": confusion.astype(int).tolist()}}
+
+
+def krippendorff_alpha(raters: dict[str, dict[Unit, str]], units: list[Unit], scale: str) -> dict[str, Any] | None:
+    """Krippendorff's α among the raters over these units (ordinal for ordinal scales, else nominal), by the
+    `krippendorff` package; None with fewer than two raters or no unit rated twice."""
+    import krippendorff
+    import numpy as np
+
+    names = list(SCALES[scale])
+    data = np.array([[names.index(labels[u]) if u in labels else np.nan for u in units] for labels in raters.values()],
+                    dtype=float)
+    paired = int((np.sum(~np.isnan(data), axis=0) >= 2).sum()) if len(raters) >= 2 else 0
+    if not paired:
+        return None
+    level = "ordinal" if scale in ORDINAL_SCALES else "nominal"
+    try:
+        value = float(krippendorff.alpha(reliability_data=data, value_domain=list(range(len(names))),
+                                         level_of_measurement=level))
+    except ValueError:  # one label in all of it: α is undefined
+        value = float("nan")
+    return {"alpha": None if np.isnan(value) else value, "units": paired, "raters": len(raters), "level": level}
+
+
+def agreement_block(judge: dict[Unit, str], raters: dict[str, dict[Unit, str]], scale: str,
+                    units: list[Unit]) -> dict[str, Any]:
+    """The judge against each rater (and the raters' majority, with two or more) on these units, and α among the
+    raters."""
+    against = {}
+    consensus = {unit: found for unit in units
+                 if (found := most_common_label([labels[unit] for labels in raters.values() if unit in labels])) is not None}
+    for name, labels in {**raters, **({MAJORITY: consensus} if len(raters) > 1 else {})}.items():
+        both = [unit for unit in units if unit in judge and unit in labels]
+        against[name] = compare_labels([judge[u] for u in both], [labels[u] for u in both], scale)
+    return {"against": against, "alpha": krippendorff_alpha(raters, units, scale)}
+
+
+def judge_agreement(judge: dict[str, dict[Unit, str]], raters: dict[str, dict[str, dict[Unit, str]]],
+                    criteria: dict[str, Criterion]) -> dict[str, Any]:
+    """Per criterion some rater labelled: the agreement over all models together and per model. `judge`: criterion
+    → (model, id) → the judge's label; `raters`: rater → criterion → (model, id) → label."""
+    found = {}
+    for name, criterion in criteria.items():
+        rated = {rater: labels[name] for rater, labels in raters.items() if labels.get(name)}
+        if not rated:
+            continue
+        units = sorted(set(judge.get(name, {})) | {unit for labels in rated.values() for unit in labels})
+        models = sorted({model for model, _ in units})
+        found[name] = {"scale": criterion.scale, "raters": sorted(rated),
+                       "overall": agreement_block(judge.get(name, {}), rated, criterion.scale, units),
+                       "models": {model: agreement_block(judge.get(name, {}), rated, criterion.scale,
+                                                         [u for u in units if u[0] == model]) for model in models}}
+    return found

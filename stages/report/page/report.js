@@ -1,0 +1,121 @@
+// report.html's script: sortable tables, the item explorer of each dataset, and a count of the charts drawn.
+// Every text from the data is set with textContent, never as markup.
+
+function sortKey(cell) {
+  const v = cell.dataset.value !== undefined ? cell.dataset.value : cell.textContent.trim();
+  const n = parseFloat(v);
+  return v !== "" && !isNaN(n) && isFinite(v) ? [0, n] : [v === "" ? 2 : 1, v];
+}
+
+function compareKeys(a, b) {
+  if (a[0] !== b[0]) return a[0] - b[0];
+  return a[0] === 0 ? a[1] - b[1] : String(a[1]).localeCompare(b[1]);
+}
+
+document.querySelectorAll("table.sortable th").forEach(function (th) {
+  th.addEventListener("click", function () {
+    const table = th.closest("table"), body = table.tBodies[0], col = th.cellIndex, asc = th.dataset.order !== "asc";
+    table.querySelectorAll("th").forEach(function (h) { delete h.dataset.order; });
+    th.dataset.order = asc ? "asc" : "desc";
+    Array.from(body.rows).sort(function (r1, r2) {
+      const c = compareKeys(sortKey(r1.cells[col]), sortKey(r2.cells[col]));
+      return asc ? c : -c;
+    }).forEach(function (r) { body.appendChild(r); });
+  });
+});
+
+// The judge's verdicts of one cell, criterion by criterion, each with the raters' labels beside it.
+function judged(cell) {
+  return Object.keys(cell.judge || {}).map(function (name) {
+    const verdict = cell.judge[name], raters = cell.raters[name] || {};
+    const people = Object.keys(raters).map(function (r) { return r + " " + raters[r]; }).join(", ");
+    return name + ": " + (verdict.label === null ? "unparsed" : verdict.label)
+      + (people ? " (raters: " + people + ")" : "") + (verdict.reason ? " — " + verdict.reason : "");
+  }).join("; ");
+}
+
+document.querySelectorAll("details.explorer").forEach(function (box) {
+  const data = JSON.parse(box.dataset.items), pick = function (c) { return box.querySelector(c); };
+  const a = pick(".model-a"), b = pick(".model-b"), filter = pick(".filter"), search = pick(".search");
+  const order = pick(".order"), body = pick("tbody"), count = pick(".count"), head = pick("thead tr");
+  const withJudge = (data.criteria || []).length > 0;
+
+  function cell(row, text, cls) {
+    const td = row.insertCell();
+    td.textContent = text === null || text === undefined ? "" : String(text);
+    if (cls) td.className = cls;
+    return td;
+  }
+
+  function score(v) { return v === null || v === undefined ? "–" : (Math.round(v * 1000) / 1000).toString(); }
+
+  function keep(item) {
+    const A = item.cells[a.value], B = b.value ? item.cells[b.value] : null, f = filter.value;
+    if (f === "a-right-b-wrong" && !(B && A.status === "correct" && B.status !== "correct")) return false;
+    if (f === "a-wrong-b-right" && !(B && A.status !== "correct" && B.status === "correct")) return false;
+    if (f === "judge-differs" && !A.judge_differs) return false;
+    if (f.startsWith("status:") && A.status !== f.slice(7)) return false;
+    const q = search.value.trim().toLowerCase();
+    return !q || [item.id, item.question, item.gold, A.prediction, B ? B.prediction : ""].join(" ").toLowerCase()
+      .includes(q);
+  }
+
+  function render() {
+    const shown = data.items.filter(keep), s = order.value;
+    if (s !== "question") {
+      shown.sort(function (x, y) {
+        const u = x.cells[a.value].score, v = y.cells[a.value].score;
+        return (u === null) - (v === null) || (s === "score-asc" ? u - v : v - u);
+      });
+    }
+    const columns = ["id", "question", "gold", a.value + ": prediction", "read as", "score", "status"]
+      .concat(withJudge ? ["judge"] : [])
+      .concat(b.value ? [b.value + ": prediction", "score", "status"].concat(withJudge ? ["judge"] : []) : []);
+    head.innerHTML = "";
+    columns.forEach(function (h) {
+      const th = document.createElement("th");
+      th.textContent = h;
+      head.appendChild(th);
+    });
+    body.innerHTML = "";
+    shown.forEach(function (item) {
+      const row = body.insertRow(), A = item.cells[a.value];
+      cell(row, item.id); cell(row, item.question); cell(row, item.gold); cell(row, A.prediction);
+      cell(row, A.reading, "muted"); cell(row, score(A.score), "num"); cell(row, A.status, "status " + A.status);
+      if (withJudge) cell(row, judged(A), A.judge_differs ? "judge differs" : "judge");
+      if (b.value) {
+        const B = item.cells[b.value];
+        cell(row, B.prediction); cell(row, score(B.score), "num"); cell(row, B.status, "status " + B.status);
+        if (withJudge) cell(row, judged(B), B.judge_differs ? "judge differs" : "judge");
+      }
+    });
+    count.textContent = shown.length + " of " + data.items.length + " items shown (" + data.total
+      + " in the dataset, " + data.not_right + " not right for some model)";
+    box.dataset.shown = String(shown.length);
+  }
+
+  data.models.forEach(function (m, i) {
+    [a, b].forEach(function (s, j) {
+      const o = document.createElement("option");
+      o.value = m;
+      o.textContent = m;
+      if (j === 0 && i === 0) o.selected = true;
+      s.appendChild(o);
+    });
+  });
+  [a, b, filter, search, order].forEach(function (el) {
+    el.addEventListener("input", render);
+    el.addEventListener("change", render);
+  });
+  render();
+});
+
+(function () {
+  const charts = Array.from(document.querySelectorAll("svg.chart"));
+  const drawn = charts.filter(function (c) {
+    const box = c.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && c.querySelector(".bar,.cell,circle,polyline") !== null;
+  });
+  document.body.dataset.charts = String(charts.length);
+  document.body.dataset.chartsDrawn = String(drawn.length);
+})();
