@@ -17,6 +17,7 @@ from stages import (
     compare_nights,
     history_rows,
     item_score_columns,
+    judge_item_columns,
     parse_night,
     previous_night,
     primary_trends,
@@ -35,6 +36,7 @@ from stages.nightly.runs import parameter_changes, run_item_scores, run_reports,
 from .commands import held_outputs
 from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
+from .judge_task import B5Judge
 from .plan import Selection, discover, night_settings
 from .runner import build, input_facts_kept, print_reports, read_reports, report_problems
 from .tasks import B5Score
@@ -51,13 +53,17 @@ ITEM_SCHEMA = pa.schema([(name, pa.float64() if name == "value" else pa.string()
 
 def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
     """Every model's per-item values of its kind's paired metrics, read shard by shard from the night's B5
-    artifacts."""
+    artifacts, and of its judge criteria (judge:<criterion>) from B5J."""
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
     for spec in specs:
         for model in sorted(spec["predictions"]):
             for shard in range(spec["shards"]):
                 path = B5Score(outputs_dir=str(night_dir), spec=spec, model=model, shard=shard).artifact_path()
                 for name, values in item_score_columns(spec["name"], spec["kind"], model, read_columns(path)).items():
+                    columns[name].extend(values)
+            if spec.get("judge") and spec["judge"]["criteria"]:
+                judged = B5Judge(outputs_dir=str(night_dir), spec=spec, model=model).artifact_path()
+                for name, values in judge_item_columns(spec["name"], model, read_columns(judged)).items():
                     columns[name].extend(values)
     return columns
 
@@ -85,7 +91,7 @@ def print_comparisons(comparisons: list[dict[str, Any]], label: str, against: st
     dropped = sum(1 for c in comparisons if c["delta"] is not None and c["delta"] < 0 and not c["regression"])
     apart = sum(1 for c in comparisons if c.get("comparable") is False)
     print(f"{command}: {len(flagged)} {noun or label.lower()}(s) against {against}; {dropped} other drop(s) too small "
-          f"or not significant; {apart} not comparable (scoring parameters changed); {len(comparisons)} comparison(s)")
+          f"or not significant; {apart} not comparable (scoring parameters, judge or rubric changed); {len(comparisons)} comparison(s)")
 
 
 def compare_runs(before: UPath, after_items: Columns, after_parameters: dict[tuple[str, str], dict[str, Any]],

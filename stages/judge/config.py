@@ -56,13 +56,6 @@ class JudgeConfig:
         described["criteria"] = {name: {"scale": c.scale, "rubrics": c.rubrics} for name, c in self.criteria.items()}
         return described
 
-    def criterion_settings(self, name: str) -> dict[str, Any]:
-        """What decides one criterion's verdicts (its rubric and scale, the judges, sampling and persona): when it
-        changes between nights, that criterion's numbers are not comparable."""
-        criterion = self.pairwise if name == "pairwise" else self.criteria[name]
-        return {"scale": criterion.scale, "rubrics": criterion.rubrics, "models": list(self.models),
-                "samples": self.samples, "persona": self.persona, **self.sampling()}
-
 
 def read_judge_config(table: dict[str, Any], origin: str) -> JudgeConfig:
     """Validate dataset.toml's [judge] table; every problem is one line (exit 2)."""

@@ -43,10 +43,16 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
                 rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": model,
                              "metric": metric, "value": value, "primary": metric == primary,
                              "code_version": code_version})
+        for model, criteria in report.get("judge", {}).get("models", {}).items():
+            for name, summary in criteria.items():
+                rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": model,
+                             "metric": f"{JUDGE_METRIC_PREFIX}{name}", "value": summary["mean"], "primary": False,
+                             "code_version": code_version})
     return rows
 
 
 ITEM_COLUMNS = ("dataset", "model", "metric", "test", "id", "value")
+JUDGE_METRIC_PREFIX = "judge:"  # a judge criterion as a nightly metric: judge:<criterion>
 
 
 def item_score_columns(dataset: str, kind_name: str, model: str, scored: Columns) -> Columns:
@@ -63,6 +69,15 @@ def item_score_columns(dataset: str, kind_name: str, model: str, scored: Columns
         columns["id"].extend(ids)
         columns["value"].extend(values)
     return columns
+
+
+def judge_item_columns(dataset: str, model: str, judged: Columns) -> Columns:
+    """A model's B5J rows as item-score columns: one metric judge:<criterion> per criterion, compared by the mean
+    test (McNemar's when every value is 0 or 1); an item without a parsed verdict has no value."""
+    n = len(judged["id"])
+    return {"dataset": [dataset] * n, "model": [model] * n,
+            "metric": [f"{JUDGE_METRIC_PREFIX}{name}" for name in judged["criterion"]], "test": ["mean"] * n,
+            "id": [str(item) for item in judged["id"]], "value": list(judged["value"])}
 
 
 def previous_night(nights: list[str], night: str) -> str | None:

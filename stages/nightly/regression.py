@@ -9,7 +9,7 @@ from typing import Any
 from ..core.errors import UsageError
 from ..core.param_rules import at_least, within
 from ..core.records import Columns
-from .history import ITEM_COLUMNS
+from .history import ITEM_COLUMNS, JUDGE_METRIC_PREFIX
 from .multiplicity import adjust_pvalues
 
 BOOTSTRAP_DRAWS = 200_000_000  # resamples × items drawn at most (about 4 s); larger sets resample less
@@ -188,14 +188,15 @@ def correct_together(comparisons: list[dict[str, Any]], settings_by_dataset: dic
 
 
 def compare_nights(before: Columns, after: Columns, settings_by_dataset: dict[str, RegressionSettings],
-                   correction: str = "bh", not_comparable: dict[tuple[str, str], str] | None = None,
+                   correction: str = "bh", not_comparable: dict[tuple[str, ...], str] | None = None,
                    ) -> list[dict[str, Any]]:
     """Every dataset × model × metric scored tonight, compared with the earlier night's items where it has them, all
     tests corrected together (`correction`: bh, holm or none).
 
     Both nights are item-score columns (dataset, model, metric, test, id, value); datasets without settings use the
     defaults. A (dataset, model) in `not_comparable` (its scoring parameters changed) is listed with the reason and
-    never tested."""
+    never tested; so is a judge metric keyed (dataset, model, "judge:<criterion>") there (its judge or rubric
+    changed), which the scoring parameters leave alone."""
     grouped_before = _group(before)
     comparisons = []
     for key, (test, items) in sorted(_group(after).items()):
@@ -206,9 +207,10 @@ def compare_nights(before: Columns, after: Columns, settings_by_dataset: dict[st
         if key not in grouped_before:
             comparisons.append({**untested, "reason": "not scored on the earlier night"})
             continue
-        if (dataset, model) in (not_comparable or {}):
-            comparisons.append({**untested, "comparable": False,
-                                "reason": f"not comparable: {not_comparable[(dataset, model)]}"})
+        changed = (not_comparable or {}).get(
+            (dataset, model, metric) if metric.startswith(JUDGE_METRIC_PREFIX) else (dataset, model))
+        if changed is not None:
+            comparisons.append({**untested, "comparable": False, "reason": f"not comparable: {changed}"})
             continue
         settings = settings_by_dataset.get(dataset, RegressionSettings())
         comparisons.append({**row, **compare_metric(grouped_before[key][1], items, test, settings)})

@@ -9,10 +9,11 @@ from ..core.errors import UsageError
 from ..core.records import Columns
 from ..io.artifacts import artifact_paths, read_artifact_json, read_columns, read_columns_parquet
 from ..io.storage import location
-from .history import ITEM_COLUMNS, item_score_columns
+from .history import ITEM_COLUMNS, JUDGE_METRIC_PREFIX, item_score_columns, judge_item_columns
 
 SCORING_STAGES = ("B1", "B3", "B4", "B5")
 NOT_SCORING = frozenset({"rows", "shard_rows"})  # how rows are split, not how they are scored
+VERDICT_SETTINGS = ("models", "samples", "temperature", "seed", "max_tokens", "system_prompt", "persona")
 
 
 def run_reports(folder: str | os.PathLike) -> dict[str, dict[str, Any]]:
@@ -43,6 +44,10 @@ def run_item_scores(folder: str | os.PathLike, reports: dict[str, dict[str, Any]
             for path in artifact_paths(folder, "B5", dataset, model):
                 for name, values in item_score_columns(dataset, report["kind"], model, read_columns(path)).items():
                     columns[name].extend(values)
+            judged = artifact_paths(folder, "B5J", dataset, model)[0]
+            if read_artifact_json(judged) is not None:
+                for name, values in judge_item_columns(dataset, model, read_columns(judged)).items():
+                    columns[name].extend(values)
     return columns
 
 
@@ -57,17 +62,35 @@ def scoring_parameters(folder: str | os.PathLike, reports: dict[str, dict[str, A
                 document = read_artifact_json(artifact_paths(folder, stage, dataset, model)[0])
                 used = (document or {}).get("header", {}).get("parameters", {})
                 parameters[stage] = {k: v for k, v in used.items() if k not in NOT_SCORING}
+            judged = read_artifact_json(artifact_paths(folder, "B5J", dataset, model)[0])
+            if judged is not None:
+                parameters["judge"] = criterion_settings(judged["header"]["parameters"]["judge"])
             found[(dataset, model)] = parameters
     return found
 
 
+def criterion_settings(judge: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per criterion of a [judge] (as B5J's header has it) what decides its verdicts: its scale and rubric, the
+    judge models, sampling and persona (not the server's address, timeouts or retries)."""
+    shared = {name: judge.get(name) for name in VERDICT_SETTINGS}
+    return {name: {**shared, **criterion} for name, criterion in judge["criteria"].items()}
+
+
 def parameter_changes(before: dict[tuple[str, str], dict[str, Any]],
-                      after: dict[tuple[str, str], dict[str, Any]]) -> dict[tuple[str, str], str]:
+                      after: dict[tuple[str, str], dict[str, Any]]) -> dict[tuple[str, ...], str]:
     """(dataset, model) → what changed in how it is scored between two runs ("B4 partial_f1_threshold 0.5 → 0.6"),
-    for pairs scored in both whose parameters differ: their numbers are not comparable."""
-    changes = {}
+    for pairs scored in both whose parameters differ: their numbers are not comparable. A judge criterion whose
+    judge, rubric or sampling changed is keyed (dataset, model, "judge:<criterion>")."""
+    changes: dict[tuple[str, ...], str] = {}
     for key in before.keys() & after.keys():
         old, new = before[key], after[key]
+        for name in old.get("judge", {}).keys() & new.get("judge", {}).keys():
+            was, now = old["judge"][name], new["judge"][name]
+            changed = [f"judge {setting} {was.get(setting)!r} → {now.get(setting)!r}" for setting in sorted(was | now)
+                       if setting != "rubrics" and was.get(setting) != now.get(setting)]
+            changed += ["judge rubric changed"] if was.get("rubrics") != now.get("rubrics") else []
+            if changed:
+                changes[(*key, f"{JUDGE_METRIC_PREFIX}{name}")] = "; ".join(changed)
         if old["kind"] != new["kind"]:
             changes[key] = f"kind {old['kind']} → {new['kind']}"
             continue

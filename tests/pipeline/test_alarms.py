@@ -87,5 +87,5 @@ def test_changed_scoring_parameters_are_not_comparable(inputs, capsys):  # noqa:
     capitals = [c for c in result["comparisons"] if c["dataset"] == "capitals"]
     assert capitals and all(c["comparable"] is False and not c["regression"] for c in capitals)
     assert capitals[0]["reason"] == "not comparable: B4 partial_f1_threshold 0.5 → 0.9"
-    assert "2 not comparable (scoring parameters changed)" in out
+    assert "2 not comparable (scoring parameters, judge or rubric changed)" in out
     assert len(history(inputs)) > 0

@@ -230,3 +230,32 @@ def test_pairwise_needs_two_models(tmp_path, server, capsys):
     assert _run(workspace) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "pairwise = true compares models" in err, err
+
+
+def test_judge_criteria_are_paired_nightly_metrics_and_a_changed_rubric_is_not_comparable(tmp_path, server):
+    import pyarrow.parquet as pq
+
+    workspace = _dataset(tmp_path, server, 'criteria = ["correct", "score_1_5"]\n')
+
+    def night(date: str) -> dict:
+        main(["nightly", "--date", date, "--inputs", str(workspace / "inputs"), "--outputs",
+              str(workspace / "outputs")])
+        document = read_artifact_json(workspace / f"outputs/nightly/{date}/regressions.json")
+        return {c["metric"]: c for c in document["comparisons"] if c["metric"].startswith("judge:")}
+
+    assert night("2026-11-01") == {}
+    items = pq.read_table(workspace / "outputs/nightly/2026-11-01/item_scores.parquet").to_pylist()
+    correct = {r["id"]: r["value"] for r in items if r["metric"] == "judge:correct"}
+    assert correct == {"q1": 1.0, "q2": 0.0, "q3": 0.0, "q4": None, "q5": 1.0}
+    server.replies["Answer to grade: It is Paris."] = "Verdict: INCORRECT"  # the judge now fails q1
+    toml = workspace / "inputs/capitals/dataset.toml"
+    toml.write_text(toml.read_text() + '[judge.rubrics]\nscore_1_5 = "Rate it from 1 to 5: {prediction}"\n')
+    compared = night("2026-11-02")
+    # same judge and rubric: compared item by item (each night's folder asks its own calls, so q1 is judged anew)
+    assert compared["judge:correct"]["paired_items"] == 4
+    assert compared["judge:correct"]["delta"] == pytest.approx(-1 / 4)
+    assert compared["judge:score_1_5"]["comparable"] is False
+    assert compared["judge:score_1_5"]["reason"] == "not comparable: judge rubric changed"
+    history = pq.read_table(workspace / "outputs/nightly/history.parquet").to_pylist()
+    assert {(r["date"], r["metric"]) for r in history if r["metric"].startswith("judge:")} == {
+        (d, m) for d in ("2026-11-01", "2026-11-02") for m in ("judge:correct", "judge:score_1_5")}
