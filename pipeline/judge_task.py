@@ -10,6 +10,7 @@ from stages import (
     AnswerStore,
     JudgeConfig,
     ask_judges,
+    get_kind,
     item_verdicts,
     join_predictions,
     judge_calls,
@@ -62,7 +63,8 @@ class JudgeStage(StageTask):
         joined, _ = join_predictions(stage_rows(self.requires()["questions"]), stage_rows(predictions))
         rows = as_columns(joined)
         options = rows.get("options") or [None] * len(rows["id"])
-        return [{"id": str(item), **render_fields(question, golds, prediction, choices, persona),
+        dialogue = get_kind(self.spec["kind"]).conversation_column is not None
+        return [{"id": str(item), **render_fields(question, golds, prediction, choices, persona, dialogue),
                  "answered": prediction is not None}
                 for item, question, golds, prediction, choices in zip(rows["id"], rows["question"], rows["golds"],
                                                                      rows["prediction"], options)]

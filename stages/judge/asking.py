@@ -32,12 +32,13 @@ class JudgeCall:
 
 
 def render_fields(question: str | None, golds: list[str] | None, prediction: str | None, options: list[str] | None,
-                  persona: str | None) -> dict[str, str]:
-    """The values a rubric's placeholders take for one item."""
+                  persona: str | None, dialogue: bool = False) -> dict[str, str]:
+    """The values a rubric's placeholders take for one item; {context} is a choice question's options ("A. …"
+    lines) or, in a dialogue, the turn being replied to (the question text); else empty."""
     from string import ascii_uppercase
 
-    context = "\n".join(f"{letter}. {text}" for letter, text in zip(ascii_uppercase, options or []))
-    return {"question": question or "", "context": context or (question or ""),
+    options_text = "\n".join(f"{letter}. {text}" for letter, text in zip(ascii_uppercase, options or []))
+    return {"question": question or "", "context": (question or "") if dialogue else options_text,
             "expected": " / ".join(golds or []), "prediction": prediction or "", "persona": persona or ""}
 
 

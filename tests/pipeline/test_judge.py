@@ -82,6 +82,8 @@ def test_verdicts_parse_in_every_form_and_unparsed_ones_are_kept_not_counted(tmp
     assert all(r["authorization"] == f"Bearer {SECRET}" and r["body"]["temperature"] == 0 for r in calls)
     zh = next(r for r in calls if "法国" in r["body"]["messages"][-1]["content"])
     assert "待评回答：巴黎" in zh["body"]["messages"][-1]["content"]  # the Chinese rubric for a Chinese item
+    assert all(r["body"]["messages"][-1]["content"].count("capital of France") == 1
+               for r in calls if "capital of France" in r["body"]["messages"][-1]["content"])  # shown once
     report = read_artifact_json(workspace / "outputs/capitals/B6_report.json")["report"]
     assert report["judge"]["models"]["m"]["correct"]["mean"] == pytest.approx(0.5)
     text = (workspace / "outputs/capitals/B6_report.txt").read_text()
