@@ -59,7 +59,7 @@ def server(monkeypatch):
 
 def test_verdicts_parse_in_every_form_and_unparsed_ones_are_kept_not_counted(tmp_path, server, capsys):
     workspace = _dataset(tmp_path, server, 'criteria = ["correct", "score_1_5"]\n')
-    server.faults = [("429", 0.05)]  # the first call is told to wait, then answered
+    server.faults = [("429", 0.05), "malformed"]  # told to wait, then a reply that is not JSON: both asked again
     assert _run(workspace) == 0
     judged = _judge(workspace)
     table = {(r["id"], r["criterion"]): r for r in _rows(workspace)}
@@ -78,7 +78,7 @@ def test_verdicts_parse_in_every_form_and_unparsed_ones_are_kept_not_counted(tmp
     assert judged["summary"]["score_1_5"]["mean"] == pytest.approx(21 / 5)
     assert judged["summary"]["score_1_5"]["interval"]["method"].startswith("percentile bootstrap")
     calls = [r for r in server.requests if r["path"] == "/v1/chat/completions"]
-    assert len(calls) == 11  # 10 calls, one of them asked twice after its 429
+    assert len(calls) == 12  # 10 calls, two of them asked again (after the 429 and the malformed reply)
     assert all(r["authorization"] == f"Bearer {SECRET}" and r["body"]["temperature"] == 0 for r in calls)
     zh = next(r for r in calls if "法国" in r["body"]["messages"][-1]["content"])
     assert "待评回答：巴黎" in zh["body"]["messages"][-1]["content"]  # the Chinese rubric for a Chinese item
