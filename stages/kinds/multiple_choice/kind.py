@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ...core.param_rules import at_least, within
 from ...core.records import Columns
@@ -14,6 +15,27 @@ from .extraction import clean_reply, extract_choice, gold_choice
 from .options import find_options, options_from_text
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def _hashable(value: Any) -> Any:
+    """A row value as a dictionary key: options lists and tables as tuples."""
+    if isinstance(value, dict):
+        return tuple(value.items())
+    return tuple(value) if isinstance(value, list) else value
+
+
+def per_distinct_row(compute: Callable[..., T], *columns: list[Any]) -> list[T]:
+    """compute(*row) for every row of these columns, called once per distinct row (replies repeat: a million CMMLU
+    rows hold under fifty thousand distinct (reply, options) pairs)."""
+    found: dict[tuple[Any, ...], T] = {}
+    results = []
+    for row in zip(*columns):
+        key = tuple(_hashable(value) for value in row)
+        if key not in found:
+            found[key] = compute(*row)
+        results.append(found[key])
+    return results
 
 
 def check_answer_match(golden: str, prediction: str, question: str | None = None,
@@ -58,16 +80,15 @@ class MultipleChoice(Kind):
         return None
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        gold = [gold_choice(golds[0], options) for golds, options in zip(joined["golds"], joined["options"])]
-        replies = [None if p is None else clean_reply(p) for p in joined["prediction"]]
+        gold = per_distinct_row(gold_choice, [golds[0] for golds in joined["golds"]], joined["options"])
+        replies = per_distinct_row(lambda p: None if p is None else clean_reply(p), joined["prediction"])
         columns = {"id": joined["id"], "options": joined["options"], "gold_letter": gold, "reply": replies}
         return columns, {}
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        results = [
-            extract_choice(reply, options, params["similarity_threshold"], params["margin"])
-            for reply, options in zip(normalized["reply"], normalized["options"])
-        ]
+        threshold, margin = params["similarity_threshold"], params["margin"]
+        results = per_distinct_row(lambda reply, options: extract_choice(reply, options, threshold, margin),
+                                   normalized["reply"], normalized["options"])
         letters = [r.letter for r in results]
         correct = [letter is not None and letter == gold for letter, gold in zip(letters, normalized["gold_letter"])]
         columns = {
