@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ...core.distinct import per_distinct_row
 from ...core.param_rules import at_least
 from ...core.records import Columns
 from ...core.stats import Stats
@@ -60,8 +61,8 @@ class FactVerification(Kind):
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         reader = verdict_reader(params["label_map"])
-        gold = [reader.label(golds[0]) for golds in joined["golds"]]
-        readings = [None if p is None else reader.read(str(p)) for p in joined["prediction"]]
+        gold = per_distinct_row(reader.label, [golds[0] for golds in joined["golds"]])
+        readings = per_distinct_row(lambda p: None if p is None else reader.read(str(p)), joined["prediction"])
         predicted = [MISSING if r is None else r.label for r in readings]
         rules = [MISSING if r is None else r.rule for r in readings]
         columns = {"id": joined["id"], "gold_label": gold, "predicted_label": predicted, "rule": rules}

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
+from ...core.distinct import per_distinct_row
 from ...core.param_rules import at_least, within
 from ...core.records import Columns
 from ...core.stats import Stats, share
@@ -15,29 +15,6 @@ from .extraction import clean_reply, extract_choice, gold_choice
 from .options import find_options, options_from_text
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
-
-
-def _hashable(value: Any) -> Any:
-    """A row value as a dictionary key: options lists and tables as tuples."""
-    if isinstance(value, dict):
-        return tuple(value.items())
-    return tuple(value) if isinstance(value, list) else value
-
-
-def per_distinct_row(compute: Callable[..., T], *columns: list[Any]) -> list[T]:
-    """compute(*row) for every row of these columns, called once per distinct row (replies repeat: a million CMMLU
-    rows hold under fifty thousand distinct (reply, options) pairs)."""
-    found: dict[tuple[Any, ...], T] = {}
-    results = []
-    for row in zip(*columns):
-        key = tuple(_hashable(value) for value in row)
-        if key not in found:
-            found[key] = compute(*row)
-        results.append(found[key])
-    return results
-
-
 def check_answer_match(golden: str, prediction: str, question: str | None = None,
                        similarity_threshold: float = 0.7) -> bool:
     """True when the reply names the golden option (seed 000); a reply without a letter needs the question."""
