@@ -152,12 +152,12 @@ class B6Report(KindStage):
                                    if (d := item_distribution(self.spec["kind"], primary, values)) is not None}
         report.update(uncertainty(kind.paired_metrics, primary, items))
         report["explorer"] = self._explorer(kind, primary, items, questions, predictions)
-        judged = judged_verdicts(self.judge_tasks())
-        agreement, raters, rejects = agreement_with_raters(self, judged, self._task(B1Questions, 0))
+        verdicts = judged_verdicts(self.judge_tasks())
+        agreement, raters, rejects = agreement_with_raters(self, verdicts, self._task(B1Questions, 0))
         if agreement or rejects:
             report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects]}
-        if judged:
-            report["explorer"] = with_judge_labels(report["explorer"], judged, raters)
+        if verdicts:
+            report["explorer"] = with_judge_labels(report["explorer"], verdicts, raters)
         generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
         if any(generation.values()):
             report["generation"] = {model: summary for model, summary in generation.items() if summary}
