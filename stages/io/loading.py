@@ -38,16 +38,18 @@ if TYPE_CHECKING:
 
 
 class PredictionRules(Protocol):
-    """What a kind reads from a prediction record beside its text (FEVER's predicted evidence, say)."""
+    """What a kind reads from a prediction record beside its text (FEVER's predicted evidence, say;
+    columnar_predictions: nothing, so predictions may take the Arrow fast path)."""
 
     prediction_columns: tuple[str, ...]
+    columnar_predictions: bool
 
     def prediction_fields(self, record: dict) -> dict[str, Any]: ...
 
 
 class GoldRules(Protocol):
     """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable
-    (columnar_loading: it reads nothing of its own, so JSON lines may take the Arrow fast path)."""
+    (columnar_loading: it reads nothing of its own, so questions may take the Arrow fast path)."""
 
     question_columns: tuple[str, ...]
     columnar_loading: bool
@@ -174,11 +176,11 @@ class _FastPath:
     names: tuple[str, str]
 
 
-def _load(path: Path, rows: range | None, kind: object | None, build_row: Callable, fast: _FastPath,
+def _load(path: Path, rows: range | None, fast_kind: bool, build_row: Callable, fast: _FastPath,
           extra_names: tuple[str, ...]) -> LoadResult:
-    """JSON lines, Parquet and plain CSV on the fast path when the kind reads no fields of its own (none, or
-    columnar_loading), every other case row by row."""
-    suffix, fast_kind = path.suffix.lower(), kind is None or getattr(kind, "columnar_loading", False)
+    """JSON lines, Parquet and plain CSV on the fast path when the kind reads no fields of its own (`fast_kind`),
+    every other case row by row."""
+    suffix = path.suffix.lower()
     if fast_kind and suffix == ".jsonl":
         return _load_jsonl_table(path, build_row, rows, fast)
     whole = {".parquet": (parquet_table, 1, "row {line}"), ".csv": (csv_table, 2, None)}
@@ -205,8 +207,8 @@ def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], r
     unreadable rows are set aside (the kind's gold check may read its B1 parameters, `params`)."""
     fast = _FastPath(partial(question_block, fields=fields), partial(question_rows, fields=fields), question_schema,
                      ("question", "golds"))
-    return _load(path, rows, kind, partial(_question_row, kind=kind, fields=fields, params=params or {}), fast,
-                 kind.question_columns)
+    return _load(path, rows, kind.columnar_loading, partial(_question_row, kind=kind, fields=fields,
+                                                            params=params or {}), fast, kind.question_columns)
 
 
 def _question_row(
@@ -238,7 +240,8 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
     prediction, non-text predictions, wrong types and duplicates are set aside."""
     fast = _FastPath(partial(prediction_block, fields=fields), partial(prediction_rows, fields=fields),
                      prediction_schema, ("prediction", "confidence"))
-    return _load(path, rows, kind, partial(_prediction_row, fields=fields, kind=kind), fast,
+    return _load(path, rows, kind is None or kind.columnar_predictions, partial(_prediction_row, fields=fields,
+                                                                                kind=kind), fast,
                  kind.prediction_columns if kind is not None else ())
 
 

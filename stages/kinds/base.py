@@ -48,9 +48,14 @@ class Kind:
 
     @property
     def columnar_loading(self) -> bool:
-        """B1 / B2 may read JSON lines on the Arrow fast path: the kind keeps the base loading, fields and gold check."""
-        own = ("load_gold", "load_predictions", "question_fields", "prediction_fields", "check_gold")
-        return all(getattr(type(self), name) is getattr(Kind, name) for name in own)
+        """B1 may read questions on the Arrow fast path: the kind keeps the base loading, fields and gold check."""
+        return all(getattr(type(self), name) is getattr(Kind, name)
+                   for name in ("load_gold", "question_fields", "check_gold"))
+
+    @property
+    def columnar_predictions(self) -> bool:
+        """B2 may read predictions on the Arrow fast path: the kind reads nothing of its own from a prediction."""
+        return all(getattr(type(self), name) is getattr(Kind, name) for name in ("load_predictions", "prediction_fields"))
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record."""

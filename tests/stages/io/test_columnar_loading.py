@@ -20,6 +20,7 @@ class RowByRowQA(OpenQA):
     """The qa kind with the fast path turned off: the reference the fast path must reproduce."""
 
     columnar_loading = False
+    columnar_predictions = False
 
 
 ROW_BY_ROW = RowByRowQA()
@@ -185,3 +186,19 @@ def test_csv_either_way(tmp_path):
     fast, slow = load_predictions(confidences, NO_FIELDS, None, QA), load_predictions(confidences, NO_FIELDS, None,
                                                                                       ROW_BY_ROW)
     assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects
+
+
+def test_a_kind_with_its_own_question_fields_still_reads_predictions_on_the_fast_path(tmp_path):
+    from stages.kinds.multiple_choice.kind import MultipleChoice
+
+    class RowByRowChoice(MultipleChoice):
+        columnar_predictions = False
+
+    choice = get_kind("multiple_choice")
+    assert choice.columnar_predictions and not choice.columnar_loading
+    assert not get_kind("fact_verification").columnar_predictions  # it reads predicted evidence
+    path = _write(tmp_path / "p.jsonl", [{"id": f"p{i}", "prediction": f"答案是 {'ABCD'[i % 4]}"} for i in range(30)]
+                  + [b'{"id": "bad", \n', {"id": "p3", "prediction": "dup"}, {"id": "p40", "prediction": ["A"]},
+                     {"id": "p41", "response": "B", "confidence": 0.9}])
+    _same_as_row_by_row(load_predictions(path, NO_FIELDS, kind=choice),
+                        load_predictions(path, NO_FIELDS, kind=RowByRowChoice()))
