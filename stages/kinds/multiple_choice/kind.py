@@ -65,7 +65,7 @@ class MultipleChoice(Kind):
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         threshold, margin = params["similarity_threshold"], params["margin"]
         results = per_distinct_row(lambda reply, options: extract_choice(reply, options, threshold, margin),
-                                   normalized["reply"], normalized["options"])
+                                   normalized["reply"], normalized["options"], grouped_by=1)
         letters = [r.letter for r in results]
         correct = [letter is not None and letter == gold for letter, gold in zip(letters, normalized["gold_letter"])]
         columns = {

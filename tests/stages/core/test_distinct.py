@@ -15,3 +15,10 @@ def test_lists_and_tables_are_keys_and_equal_numbers_of_other_types_stay_apart()
     assert per_distinct_row(lambda r, o: calls.append((r, o)) or len(o), ["r"] * 4, options) == [2, 1, 2, 1]
     assert len(calls) == 2
     assert per_distinct_row(str, [True, 1, 1.0, "1"]) == ["True", "1", "1.0", "1"]
+
+
+def test_grouped_rows_are_computed_one_group_after_another():
+    calls = []
+    replies, options = ["r1", "r2", "r3", "r4", "r1"], [["a"], ["b"], ["a"], ["b"], ["a"]]
+    per_distinct_row(lambda r, o: calls.append((r, o[0])), replies, options, grouped_by=1)
+    assert calls == [("r1", "a"), ("r3", "a"), ("r2", "b"), ("r4", "b")]
