@@ -174,12 +174,15 @@ class StageTask(luigi.Task):
                 and all(task.artifacts_present() for task in self.upstream()))
 
     def artifacts_present(self) -> bool:
-        """This stage's artifact and, recursively, its upstream ones exist (remembered within a build)."""
+        """This stage's artifact and, recursively, its upstream ones exist (remembered within a build once true: an
+        absent one may be written meanwhile by another worker, so it is looked for again)."""
         key = f"{self.task_id}#present"
         remembered = _REMEMBERED[-1] if _REMEMBERED else {}
         if key not in remembered:
-            remembered[key] = self.artifact_path().exists() and all(
-                task.artifacts_present() for task in self.upstream())
+            present = self.artifact_path().exists() and all(task.artifacts_present() for task in self.upstream())
+            if not present:
+                return False
+            remembered[key] = True
         return remembered[key]
 
     def failure(self) -> dict[str, Any] | None:

@@ -194,3 +194,23 @@ def test_a_one_dataset_run_leaves_the_summary_and_report_describing_every_datase
     assert main(["status", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs")]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert "(summary, report.html)" in last and last.endswith(" done")
+
+
+def test_within_a_build_a_missing_upstream_artifact_is_looked_for_again(workspace):
+    """Another worker may write a lost intermediate back while this process still runs the build: the stage after
+    it must see it (remembering "absent" made luigid runs fail with an unfulfilled dependency)."""
+    from pipeline.plan import Selection, discover
+    from pipeline.task_base import fingerprints_remembered
+    from pipeline.tasks import B4Match
+
+    assert run(workspace) == 0
+    outputs = str(workspace / "outputs")
+    spec = next(s for s in discover(str(workspace / "inputs"), Selection(), outputs) if s["name"] == "qa_small")
+    lost = workspace / "outputs" / "qa_small" / "alpha" / "B3_normalized.json"
+    data = lost.read_bytes()
+    lost.unlink()
+    with fingerprints_remembered():
+        matched = B4Match(outputs_dir=outputs, spec=spec, model="alpha")
+        assert not matched.complete()
+        lost.write_bytes(data)  # as another worker would
+        assert matched.complete()
