@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from itertools import product
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,7 +29,7 @@ class JudgeCall:
     judge: str
     sample: int
     prompt: str
-    key: str = ""
+    key: str
 
 
 def render_fields(question: str | None, golds: list[str] | None, prediction: str | None, options: list[str] | None,
@@ -47,20 +48,22 @@ def judge_calls(items: list[dict[str, Any]], config: JudgeConfig) -> list[JudgeC
     question, gold or answer holds CJK text), keyed by prompt, judge model and sampling settings."""
     calls = []
     for item in items:
-        language = "zh" if any(has_cjk(item[k]) for k in ("question", "expected", "prediction")) else "en"
+        language = rubric_language(item["question"], item["expected"], item["prediction"])
         for name, criterion in config.criteria.items():
             prompt = criterion.rubric(language).format(**{k: v for k, v in item.items() if k != "id"})
-            for judge in config.models:
-                for sample in range(config.samples):
-                    call = JudgeCall(item["id"], name, judge, sample, prompt)
-                    calls.append(replace(call, key=call_key(call, config)))
+            for judge, sample in product(config.models, range(config.samples)):
+                calls.append(JudgeCall(item["id"], name, judge, sample, prompt, call_key(prompt, judge, sample, config)))
     return calls
 
 
-def call_key(call: JudgeCall, config: JudgeConfig) -> str:
+def rubric_language(*texts: str) -> str:
+    """"zh" when any of the item's texts holds CJK characters (its Chinese rubric is asked), else "en"."""
+    return "zh" if any(has_cjk(text) for text in texts) else "en"
+
+
+def call_key(prompt: str, judge: str, sample: int, config: JudgeConfig) -> str:
     """What a journaled verdict was asked with; the sample's seed is the configured one plus its index."""
-    described = {"judge": call.judge, "prompt": call.prompt, "sample": call.sample,
-                 **_seeded(config, call.sample).sampling()}
+    described = {"judge": judge, "prompt": prompt, "sample": sample, **_seeded(config, sample).sampling()}
     return hashlib.sha256(orjson.dumps(described, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
 
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations, product
 from typing import Any
 
 from ..report.intervals import wilson_interval
-from ..text.normalize import has_cjk
-from .asking import JudgeCall, call_key
+from .asking import call_key, rubric_language
 from .config import JudgeConfig
 from .verdicts import parse_verdict
 
-ORDERS = ("first as A", "second as A")
 OUTCOMES = ("first", "tie", "second")
 
 
@@ -28,7 +27,7 @@ class PairwiseCall:
     judge: str
     sample: int
     prompt: str
-    key: str = ""
+    key: str
 
 
 def pairwise_calls(items: list[dict[str, Any]], answers: dict[str, dict[str, str]], config: JudgeConfig,
@@ -36,23 +35,19 @@ def pairwise_calls(items: list[dict[str, Any]], answers: dict[str, dict[str, str
     """Both orders of every pair of models (sorted by name) on every item both answered; `items` are render_fields
     values with an id, `answers` model → id → answer text."""
     rubric = config.pairwise
-    models = sorted(answers)
     calls = []
-    for i, first in enumerate(models):
-        for second in models[i + 1:]:
-            for item in items:
-                a, b = answers[first].get(item["id"]), answers[second].get(item["id"])
-                if a is None or b is None:
-                    continue
-                fields = {k: v for k, v in item.items() if k not in ("id", "prediction")}
-                language = "zh" if any(has_cjk(text) for text in (fields["question"], fields["expected"], a, b)) \
-                    else "en"
-                for order, (answer_a, answer_b) in enumerate(((a, b), (b, a))):
-                    prompt = rubric.rubric(language).format(answer_a=answer_a, answer_b=answer_b, **fields)
-                    for judge in config.models:
-                        for sample in range(config.samples):
-                            key = call_key(JudgeCall(item["id"], "pairwise", judge, sample, prompt), config)
-                            calls.append(PairwiseCall(first, second, item["id"], order, judge, sample, prompt, key))
+    for first, second in combinations(sorted(answers), 2):
+        for item in items:
+            a, b = answers[first].get(item["id"]), answers[second].get(item["id"])
+            if a is None or b is None:
+                continue
+            fields = {k: v for k, v in item.items() if k not in ("id", "prediction")}
+            language = rubric_language(fields["question"], fields["expected"], a, b)
+            for order, (answer_a, answer_b) in enumerate(((a, b), (b, a))):
+                prompt = rubric.rubric(language).format(answer_a=answer_a, answer_b=answer_b, **fields)
+                for judge, sample in product(config.models, range(config.samples)):
+                    calls.append(PairwiseCall(first, second, item["id"], order, judge, sample, prompt,
+                                              call_key(prompt, judge, sample, config)))
     return calls
 
 
