@@ -20,7 +20,7 @@ from stages import (
     pairwise_summary,
     render_fields,
 )
-from stages.core.records import Reject, as_columns
+from stages.core.records import Columns, Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_columns
 from stages.judge.agreement import Unit, judge_agreement, most_common_label, read_rater_labels
@@ -58,9 +58,10 @@ class JudgeStage(StageTask):
         """The judge's calls hold `concurrency` units of endpoint.<protocol>, like generation's."""
         return {f"endpoint.{self.spec['judge']['protocol']}": self.spec["judge_concurrency"]}
 
-    def judged_items(self, predictions: StageTask, persona: str | None) -> list[dict[str, Any]]:
-        """Every question with one model's answer (None where it has none), as render_fields values with an id."""
-        joined, _ = join_predictions(stage_rows(self.requires()["questions"]), stage_rows(predictions))
+    def judged_items(self, questions: Any, predictions: StageTask, persona: str | None) -> list[dict[str, Any]]:
+        """Every question (B1 rows) with one model's answer (None where it has none), as render_fields values with
+        an id."""
+        joined, _ = join_predictions(questions, stage_rows(predictions))
         rows = as_columns(joined)
         options = rows.get("options") or [None] * len(rows["id"])
         dialogue = get_kind(self.spec["kind"]).conversation_column is not None
@@ -85,7 +86,8 @@ class B5Judge(JudgeStage):
 
     def compute(self) -> StageResult:
         config = self.config()
-        every = self.judged_items(self.requires()["predictions"], config.persona)
+        upstream = self.requires()
+        every = self.judged_items(stage_rows(upstream["questions"]), upstream["predictions"], config.persona)
         items = [{k: v for k, v in item.items() if k != "answered"} for item in every if item["answered"]]
         calls = judge_calls(items, config)
         verdicts = item_verdicts(calls, ask_judges(calls, config, self.journal_path()), config)
@@ -110,9 +112,11 @@ class B5Pairwise(JudgeStage):
 
     def compute(self) -> StageResult:
         config = self.config()
+        upstream = self.requires()
+        questions = stage_rows(upstream["questions"])
         items, answers = [], {}
-        for model, task in self.requires()["predictions"].items():
-            every = self.judged_items(task, config.persona)
+        for model, task in upstream["predictions"].items():
+            every = self.judged_items(questions, task, config.persona)
             answers[model] = {item["id"]: item["prediction"] for item in every if item["answered"]}
             items = items or [{k: v for k, v in item.items() if k not in ("answered", "prediction")} for item in every]
         calls = pairwise_calls(items, answers, config)
@@ -156,12 +160,11 @@ def rater_digests(report: StageTask) -> dict[str, str]:
     return digests
 
 
-def judged_verdicts(tasks: dict[str, StageTask]) -> dict[str, dict[Unit, tuple[str | None, str | None]]]:
+def judged_verdicts(rows_by_model: dict[str, Columns]) -> dict[str, dict[Unit, tuple[str | None, str | None]]]:
     """Criterion → (model, id) → the judge's label (its most common verdict; None when none parsed) and reason,
-    from each model's B5J."""
+    from each model's B5J rows."""
     verdicts: dict[str, dict[Unit, tuple[str | None, str | None]]] = {}
-    for model, task in tasks.items():
-        rows = read_columns(task.artifact_path())
+    for model, rows in rows_by_model.items():
         for item, name, labels, reason in zip(rows["id"], rows["criterion"], rows["labels"], rows["reason"]):
             verdicts.setdefault(name, {})[(model, str(item))] = (most_common_label(labels), reason)
     return verdicts

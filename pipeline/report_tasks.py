@@ -152,7 +152,10 @@ class B6Report(KindStage):
                                    if (d := item_distribution(self.spec["kind"], primary, values)) is not None}
         report.update(uncertainty(kind.paired_metrics, primary, items))
         report["explorer"] = self._explorer(kind, primary, items, questions, predictions)
-        verdicts = judged_verdicts(self.judge_tasks())
+        judge_paths = {model: task.artifact_path() for model, task in self.judge_tasks().items()}
+        judge_documents = {model: read_artifact_json(path) for model, path in judge_paths.items()}
+        verdicts = judged_verdicts({model: read_columns(judge_paths[model], document)
+                                    for model, document in judge_documents.items()})
         agreement, raters, rejects = agreement_with_raters(self, verdicts, self._task(B1Questions, 0))
         if agreement or rejects:
             report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects]}
@@ -161,8 +164,7 @@ class B6Report(KindStage):
         generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
         if any(generation.values()):
             report["generation"] = {model: summary for model, summary in generation.items() if summary}
-        judged = {model: read_artifact_json(task.artifact_path())["summary"]
-                  for model, task in self.judge_tasks().items()}
+        judged = {model: document["summary"] for model, document in judge_documents.items()}
         if judged:
             report["judge"] = {"judges": list(self.plain_spec["judge"]["models"]), "models": judged}
         for task in self.pairwise_tasks():

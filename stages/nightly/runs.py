@@ -45,8 +45,9 @@ def run_item_scores(folder: str | os.PathLike, reports: dict[str, dict[str, Any]
                 for name, values in item_score_columns(dataset, report["kind"], model, read_columns(path)).items():
                     columns[name].extend(values)
             judged = artifact_paths(folder, "B5J", dataset, model)[0]
-            if read_artifact_json(judged) is not None:
-                for name, values in judge_item_columns(dataset, model, read_columns(judged)).items():
+            document = read_artifact_json(judged)
+            if document is not None:
+                for name, values in judge_item_columns(dataset, model, read_columns(judged, document)).items():
                     columns[name].extend(values)
     return columns
 
