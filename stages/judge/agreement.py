@@ -123,7 +123,6 @@ def compare_labels(first: list[str], second: list[str], scale: str) -> dict[str,
                         "method": f"percentile bootstrap ({RESAMPLES} resamples)"}
     return {"n": n, "agreement": float((a == b).mean()) if n else None,
             "kappa": None if np.isnan(kappa) else kappa, "kappa_interval": interval,
-            "weights": "quadratic" if scale in ORDINAL_SCALES else None,
             "confusion": {"labels": names, "counts": confusion.astype(int).tolist()}}
 
 
@@ -173,6 +172,7 @@ def judge_agreement(judge: dict[str, dict[Unit, str]], raters: dict[str, dict[st
         units = sorted(set(judge.get(name, {})) | {unit for labels in rated.values() for unit in labels})
         models = sorted({model for model, _ in units})
         found[name] = {"scale": criterion.scale, "raters": sorted(rated),
+                       "kappa_weights": "quadratic" if criterion.scale in ORDINAL_SCALES else None,
                        "overall": agreement_block(judge.get(name, {}), rated, criterion.scale, units),
                        "models": {model: agreement_block(judge.get(name, {}), rated, criterion.scale,
                                                          [u for u in units if u[0] == model]) for model in models}}

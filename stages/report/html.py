@@ -18,12 +18,12 @@ from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 
 @cache
 def _templates() -> Any:
-    """The page's Jinja2 templates (autoescape on), with the number filters they use."""
+    """The page's Jinja2 templates (autoescape on), with the number cell the Python-built sections use too."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     environment = Environment(loader=PackageLoader("stages.report", "page"), autoescape=True,
                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    environment.filters["percent"] = lambda value, sign=True: f"{100 * value:.1f}" + ("%" if sign else "")
+    environment.globals["num"] = lambda value, percent=True, interval=None: Markup(_num(value, percent, interval))
     return environment
 
 

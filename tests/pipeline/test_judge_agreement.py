@@ -63,6 +63,8 @@ def test_the_judge_against_two_raters_equals_scikit_learn_and_krippendorff(tmp_p
                      ("bob.csv", 4): "cannot read 'maybe' as one of CORRECT, INCORRECT, NOT_ATTEMPTED"}
     page = (workspace / "outputs/report.html").read_text()
     assert "The judge against raters" in page and "raters&#39; majority" in page
+    assert found["criteria"]["score_1_5"]["kappa_weights"] == "quadratic" and "κ weighted quadratic" in page
+    assert found["criteria"]["correct"]["kappa_weights"] is None
     asked = len(server.requests)
     (labels / "bob.csv").write_text(BOB.replace("q3,m,maybe", "q3,m,NOT_ATTEMPTED"))
     assert _run(workspace) == 0 and len(server.requests) == asked  # new labels: B6 again, no judge call
