@@ -49,10 +49,10 @@ class PredictionRules(Protocol):
 
 class GoldRules(Protocol):
     """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable
-    (columnar_loading: it reads nothing of its own, so questions may take the Arrow fast path)."""
+    (columnar_questions: it reads nothing of its own, so questions may take the Arrow fast path)."""
 
     question_columns: tuple[str, ...]
-    columnar_loading: bool
+    columnar_questions: bool
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]: ...
 
@@ -207,7 +207,7 @@ def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], r
     unreadable rows are set aside (the kind's gold check may read its B1 parameters, `params`)."""
     fast = _FastPath(partial(question_block, fields=fields), partial(question_rows, fields=fields), question_schema,
                      ("question", "golds"))
-    return _load(path, rows, kind.columnar_loading, partial(_question_row, kind=kind, fields=fields,
+    return _load(path, rows, kind.columnar_questions, partial(_question_row, kind=kind, fields=fields,
                                                             params=params or {}), fast, kind.question_columns)
 
 

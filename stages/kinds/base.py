@@ -47,7 +47,7 @@ class Kind:
         return load_predictions(path, fields, rows, self)
 
     @property
-    def columnar_loading(self) -> bool:
+    def columnar_questions(self) -> bool:
         """B1 may read questions on the Arrow fast path: the kind keeps the base loading, fields and gold check."""
         return all(getattr(type(self), name) is getattr(Kind, name)
                    for name in ("load_gold", "question_fields", "check_gold"))

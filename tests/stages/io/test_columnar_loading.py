@@ -19,7 +19,7 @@ NO_FIELDS = {"id_field": None, "question_field": None, "gold_field": None, "pred
 class RowByRowQA(OpenQA):
     """The qa kind with the fast path turned off: the reference the fast path must reproduce."""
 
-    columnar_loading = False
+    columnar_questions = False
     columnar_predictions = False
 
 
@@ -195,7 +195,7 @@ def test_a_kind_with_its_own_question_fields_still_reads_predictions_on_the_fast
         columnar_predictions = False
 
     choice = get_kind("multiple_choice")
-    assert choice.columnar_predictions and not choice.columnar_loading
+    assert choice.columnar_predictions and not choice.columnar_questions
     assert not get_kind("fact_verification").columnar_predictions  # it reads predicted evidence
     path = _write(tmp_path / "p.jsonl", [{"id": f"p{i}", "prediction": f"答案是 {'ABCD'[i % 4]}"} for i in range(30)]
                   + [b'{"id": "bad", \n', {"id": "p3", "prediction": "dup"}, {"id": "p40", "prediction": ["A"]},
