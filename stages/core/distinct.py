@@ -1,9 +1,14 @@
 """Work once per distinct value: row columns repeat (a verdict vocabulary of a few labels, replies that recur), so a
-per-row function is called once per distinct row and its result shared."""
+per-row function is called once per distinct row and its result shared; on Arrow columns, rows are numbered by their
+distinct value (or list, or combination) and results taken back by those numbers."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
 
 T = TypeVar("T")
 
@@ -39,3 +44,64 @@ def per_distinct_row(compute: Callable[..., T], *columns: list[Any], grouped_by:
     for number in order:
         found[number] = compute(*distinct_rows[number])
     return [found[number] for number in numbered]
+
+
+def value_codes(array: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray]:
+    """An Arrow array's distinct values as Python values (null among them when present) and each row's index into
+    that list."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    encoded = pc.dictionary_encode(array, null_encoding="encode")
+    return encoded.dictionary.to_pylist(), encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def list_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray]:
+    """The distinct lists of a list array without nulls (as Python lists) and each row's index into them: items are
+    coded once, then each row's code is extended position by position (previous code, item code there) and coded
+    again, so no key outgrows an int64."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(lists, pa.ChunkedArray):
+        lists = lists.combine_chunks()
+    rows = len(lists)
+    items, item_codes = value_codes(pc.list_flatten(lists))
+    lengths = pc.list_value_length(lists).to_numpy(zero_copy_only=False).astype(np.int64)
+    starts = np.cumsum(lengths) - lengths
+    codes = np.zeros(rows, np.int64)
+    for position in range(int(lengths.max()) if rows else 0):
+        there = np.full(rows, -1, np.int64)
+        has = lengths > position
+        there[has] = item_codes[starts[has] + position]
+        _, codes = np.unique(codes * (len(items) + 1) + there + 1, return_inverse=True)
+    _, first, codes = np.unique(codes, return_index=True, return_inverse=True)
+    return lists.take(pa.array(first)).to_pylist(), codes.reshape(-1)
+
+
+def combined_codes(*codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct combinations of several code columns (an array of shape (distinct, columns), sorted by the first
+    column first, so combinations sharing it come together) and each row's index into them."""
+    import numpy as np
+
+    grid = np.stack(codes, axis=1) if codes[0].size else np.zeros((0, len(codes)), np.int64)
+    distinct, inverse = np.unique(grid, axis=0, return_inverse=True)
+    return distinct, inverse.reshape(-1)
+
+
+def per_distinct_value(compute: Callable[[Any], T], array: pa.Array | pa.ChunkedArray) -> tuple[list[T], np.ndarray]:
+    """compute(value) once per distinct value of an Arrow array: the results and each row's index into them."""
+    values, codes = value_codes(array)
+    return [compute(value) for value in values], codes
+
+
+def value_counts(column: pa.Array | pa.ChunkedArray) -> dict[Any, int]:
+    """How many rows of an Arrow column hold each value, in order of first appearance."""
+    import pyarrow.compute as pc
+
+    counts = pc.value_counts(column)
+    return dict(zip(counts.field("values").to_pylist(), counts.field("counts").to_pylist()))

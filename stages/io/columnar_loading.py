@@ -5,6 +5,7 @@ by row."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core.arrow_strings import blank_strings, offsets_of
@@ -28,12 +29,15 @@ if TYPE_CHECKING:
     from upath import UPath
 
 
-def question_schema() -> pa.Schema:
-    """B1's columns on the fast path (and for the per-row blocks beside it)."""
+KindColumns = Callable[["pa.Table", "pa.Array", "pa.Array"], "dict[str, pa.Array] | None"]
+
+
+def question_schema(kind_types: dict[str, pa.DataType] | None = None) -> pa.Schema:
+    """B1's columns on the fast path (and for the per-row blocks beside it), then the kind's own (`kind_types`)."""
     import pyarrow as pa
 
     return pa.schema([("id", pa.string()), ("line", pa.int64()), ("question", pa.string()),
-                      ("golds", pa.list_(pa.string()))])
+                      ("golds", pa.list_(pa.string())), *(kind_types or {}).items()])
 
 
 def prediction_schema() -> pa.Schema:
@@ -206,10 +210,12 @@ def _line_numbers(first_line: int, count: int) -> pa.Array:
     return pa.array(np.arange(first_line, first_line + count, dtype=np.int64))
 
 
-def question_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table | None:
-    """A block of question records as (id, line, question, golds), or None when it must go row by row."""
+def question_block(block: LineBlock, fields: dict[str, str | None], kind_columns: KindColumns | None = None,
+                   kind_types: dict[str, pa.DataType] | None = None) -> pa.Table | None:
+    """A block of question records as (id, line, question, golds, the kind's columns), or None when it must go row
+    by row."""
     table = parse_block(block)
-    return None if table is None else question_rows(table, fields, block.first_line)
+    return None if table is None else question_rows(table, fields, block.first_line, kind_columns, kind_types)
 
 
 def prediction_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table | None:
@@ -225,9 +231,12 @@ def _configured_columns(table: pa.Table, fields: dict[str, str | None]) -> dict[
             for key, value in fields.items()}
 
 
-def question_rows(table: pa.Table, fields: dict[str, str | None], first_line: int) -> pa.Table | None:
-    """Question records (their first at `first_line`) as (id, line, question, golds), or None when they must go row
-    by row."""
+def question_rows(table: pa.Table, fields: dict[str, str | None], first_line: int,
+                  kind_columns: KindColumns | None = None,
+                  kind_types: dict[str, pa.DataType] | None = None) -> pa.Table | None:
+    """Question records (their first at `first_line`) as (id, line, question, golds), then the columns
+    `kind_columns(table, question, golds)` reads (of `kind_types`); None when they must go row by row (the kind's
+    function says so with None)."""
     import pyarrow as pa
 
     fields = _configured_columns(table, fields)
@@ -238,7 +247,12 @@ def question_rows(table: pa.Table, fields: dict[str, str | None], first_line: in
     question = _first_present(table, (question_field,) if question_field else QUESTION_FIELDS)
     if ids is None or golds is None or question is None:
         return None
-    return pa.table([ids, _line_numbers(first_line, table.num_rows), question, golds], schema=question_schema())
+    extra = kind_columns(table, question, golds) if kind_columns is not None else {}
+    if extra is None:
+        return None
+    schema = question_schema(kind_types)
+    return pa.table([ids, _line_numbers(first_line, table.num_rows), question, golds,
+                     *(extra[name] for name in schema.names[4:])], schema=schema)
 
 
 def prediction_rows(table: pa.Table, fields: dict[str, str | None], first_line: int) -> pa.Table | None:

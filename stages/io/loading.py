@@ -48,8 +48,8 @@ class PredictionRules(Protocol):
 
 
 class GoldRules(Protocol):
-    """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable
-    (columnar_questions: it reads nothing of its own, so questions may take the Arrow fast path)."""
+    """What a kind says about its question rows: the extra fields it reads and whether the golds are scorable, row by
+    row and (columnar_questions) on a whole Arrow table of records."""
 
     question_columns: tuple[str, ...]
     columnar_questions: bool
@@ -57,6 +57,11 @@ class GoldRules(Protocol):
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]: ...
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None: ...
+
+    def question_types(self) -> dict[str, pa.DataType]: ...
+
+    def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
+                                 params: dict[str, Any]) -> dict[str, pa.Array] | None: ...
 
 
 def _accepted_rows(source: str, items: Iterable[tuple[int, Record | Reject]], result: LoadResult,
@@ -117,7 +122,7 @@ def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast:
         if table is None:
             items = ((position + 1, decode_jsonl_line(source, number, raw)) for number, position, raw in block.lines())
             accepted = _accepted_rows(source, items, result, build_row, duplicates=False)
-            table = pa.table(_collect(accepted, fast.names, ()), schema=schema)
+            table = pa.table(_collect(accepted, fast.names, tuple(schema.names[4:])), schema=schema)
         else:
             result.input_rows += block.records
         tables.append(table)
@@ -205,10 +210,14 @@ def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], r
                    params: dict[str, Any] | None = None) -> LoadResult:
     """Questions with their gold answers (at `rows` positions, or all); rows without id or gold, duplicates and
     unreadable rows are set aside (the kind's gold check may read its B1 parameters, `params`)."""
-    fast = _FastPath(partial(question_block, fields=fields), partial(question_rows, fields=fields), question_schema,
-                     ("question", "golds"))
-    return _load(path, rows, kind.columnar_questions, partial(_question_row, kind=kind, fields=fields,
-                                                            params=params or {}), fast, kind.question_columns)
+    params = params or {}
+    kind_columns = partial(kind.columnar_question_fields, params=params) if kind.columnar_questions else None
+    kind_types = kind.question_types() if kind.columnar_questions else {}
+    fast = _FastPath(partial(question_block, fields=fields, kind_columns=kind_columns, kind_types=kind_types),
+                     partial(question_rows, fields=fields, kind_columns=kind_columns, kind_types=kind_types),
+                     partial(question_schema, kind_types), ("question", "golds"))
+    return _load(path, rows, kind.columnar_questions, partial(_question_row, kind=kind, fields=fields, params=params),
+                 fast, kind.question_columns)
 
 
 def _question_row(

@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core.errors import UsageError
 from ..core.param_rules import Rule
@@ -13,6 +13,9 @@ from ..core.stats import Stats
 from ..io.generation import render_prompt
 from ..io.loading import load_predictions, load_questions
 from ..text.normalize import has_cjk
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SHARD_ROWS = 1_000_000  # default rows per shard of a shardable kind: datasets up to this size are one shard
 
@@ -48,9 +51,12 @@ class Kind:
 
     @property
     def columnar_questions(self) -> bool:
-        """B1 may read questions on the Arrow fast path: the kind keeps the base loading, fields and gold check."""
-        return all(getattr(type(self), name) is getattr(Kind, name)
-                   for name in ("load_gold", "question_fields", "check_gold"))
+        """B1 may read questions on the Arrow fast path: the kind keeps the base loading, and its fields and gold
+        check are the base ones or it reads them from a whole table too (columnar_question_fields)."""
+        own = type(self)
+        return own.load_gold is Kind.load_gold and (
+            own.columnar_question_fields is not Kind.columnar_question_fields
+            or (own.question_fields is Kind.question_fields and own.check_gold is Kind.check_gold))
 
     @property
     def columnar_predictions(self) -> bool:
@@ -59,6 +65,17 @@ class Kind:
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record."""
+        return {}
+
+    def question_types(self) -> dict[str, pa.DataType]:
+        """The Arrow type of each of question_columns, for B1's fast path."""
+        return {}
+
+    def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
+                                 params: dict[str, Any]) -> dict[str, pa.Array] | None:
+        """question_fields and check_gold on a whole table of records (with its questions and gold lists): the
+        kind's columns when every row reads and passes exactly as row by row, else None (the records go row by
+        row)."""
         return {}
 
     def generation_prompt(self, question: str, options: list[str] | None, template: str | None = None) -> str:

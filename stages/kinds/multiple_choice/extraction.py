@@ -158,11 +158,18 @@ def _compared_options(items: tuple[tuple[str, str], ...]) -> dict[str, str]:
 def gold_choice(gold: str, options: dict[str, str] | list[str] | str | None) -> str | None:
     """The option letter of a gold answer: a lone letter of the options is that letter (an answer key names letters
     even where an option's text is a letter too), anything else is read as a reply."""
-    key = clean_reply(gold).strip(_EDGES).upper()
+    key = answer_key_letter(gold)
     option_map = options_as_dict(options)
-    if len(key) == 1 and key in (option_map or LETTERS[:8]):
+    if key is not None and key in (option_map or LETTERS[:8]):
         return key
     return extract_choice(gold, option_map).letter
+
+
+def answer_key_letter(gold: str) -> str | None:
+    """The letter A–J a gold answer is, once cleaned and stripped of brackets and punctuation (" b ", "(C)", "D."),
+    or None when it is anything else."""
+    key = clean_reply(gold).strip(_EDGES).upper()
+    return key if len(key) == 1 and key in LETTERS else None
 
 
 def _lone_letters(text: str, masked: str) -> set[str]:

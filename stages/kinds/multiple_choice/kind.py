@@ -2,19 +2,24 @@
 from __future__ import annotations
 
 import logging
-from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core.distinct import per_distinct_row
+from ...core.distinct import value_counts
 from ...core.param_rules import at_least, within
-from ...core.records import Columns
+from ...core.records import Rows, as_table
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
-from .extraction import clean_reply, extract_choice, gold_choice
+from .columns import cleaned_replies, extracted_choices, gold_letters, options_column
+from .extraction import extract_choice, gold_choice
 from .options import find_options, options_from_text
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 logger = logging.getLogger(__name__)
+
+
 def check_answer_match(golden: str, prediction: str, question: str | None = None,
                        similarity_threshold: float = 0.7) -> bool:
     """True when the reply names the golden option (seed 000); a reply without a letter needs the question."""
@@ -43,6 +48,7 @@ class MultipleChoice(Kind):
     question_columns = ("options",)
     headline_reject_reasons = ("no options found",)
     shardable = True
+    columnar_stages = True
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question)}
@@ -56,33 +62,55 @@ class MultipleChoice(Kind):
             return f"gold answer {golds[0]!r} names no option"
         return None
 
-    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        gold = per_distinct_row(gold_choice, [golds[0] for golds in joined["golds"]], joined["options"])
-        replies = per_distinct_row(lambda p: None if p is None else clean_reply(p), joined["prediction"])
-        columns = {"id": joined["id"], "options": joined["options"], "gold_letter": gold, "reply": replies}
-        return columns, {}
+    def question_types(self) -> dict[str, pa.DataType]:
+        import pyarrow as pa
 
-    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        threshold, margin = params["similarity_threshold"], params["margin"]
-        results = per_distinct_row(lambda reply, options: extract_choice(reply, options, threshold, margin),
-                                   normalized["reply"], normalized["options"], grouped_by=1)
-        letters = [r.letter for r in results]
-        correct = [letter is not None and letter == gold for letter, gold in zip(letters, normalized["gold_letter"])]
-        columns = {
-            "id": normalized["id"], "gold_letter": normalized["gold_letter"], "letter": letters,
-            "rule": [r.rule for r in results], "score": [r.score for r in results], "correct": correct,
-        }
-        unparsed = [row_id for row_id, letter in zip(normalized["id"], letters) if letter is None]
-        return columns, {"rules": dict(Counter(columns["rule"])), "unparsed": unparsed}
+        return {"options": pa.list_(pa.string())}
 
-    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        columns = {"id": matched["id"], "accuracy": [float(c) for c in matched["correct"]]}
-        return columns, self.metrics_from_stats(self.score_stats(matched))
+    def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
+                                 params: dict[str, Any]) -> dict[str, pa.Array] | None:
+        options = options_column(table)
+        if options is None or gold_letters(golds, options).null_count:
+            return None
+        return {"options": options}
 
-    def score_stats(self, matched: Columns) -> Stats:
-        return {"rows": len(matched["id"]), "correct": sum(bool(c) for c in matched["correct"]),
-                "extracted": sum(letter is not None for letter in matched["letter"]),
-                "rules": dict(Counter(matched["rule"]))}
+    def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
+        import pyarrow as pa
+
+        table = as_table(joined)
+        options = table.column("options").combine_chunks()
+        return pa.table({"id": table.column("id"), "options": options,
+                         "gold_letter": gold_letters(table.column("golds").combine_chunks(), options),
+                         "reply": cleaned_replies(table.column("prediction"))}), {}
+
+    def match(self, normalized: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        table = as_table(normalized)
+        found = extracted_choices(table.column("reply").combine_chunks(), table.column("options").combine_chunks(),
+                                  params["similarity_threshold"], params["margin"])
+        gold = table.column("gold_letter").combine_chunks()
+        correct = pc.fill_null(pc.equal(found["letter"], gold), False)
+        matched = pa.table({"id": table.column("id"), "gold_letter": gold, **found, "correct": correct})
+        unparsed = table.column("id").filter(pc.is_null(found["letter"])).to_pylist()
+        return matched, {"rules": value_counts(found["rule"]), "unparsed": unparsed}
+
+    def score(self, matched: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
+        import pyarrow as pa
+
+        table = as_table(matched)
+        accuracy = table.column("correct").cast(pa.float64())
+        return pa.table({"id": table.column("id"), "accuracy": accuracy}), self.metrics_from_stats(
+            self.score_stats(table))
+
+    def score_stats(self, matched: Rows) -> Stats:
+        import pyarrow.compute as pc
+
+        table = as_table(matched)
+        return {"rows": table.num_rows, "correct": pc.sum(pc.fill_null(table.column("correct"), False)).as_py() or 0,
+                "extracted": table.num_rows - table.column("letter").null_count,
+                "rules": value_counts(table.column("rule"))}
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
         rows, correct, extracted = stats["rows"], stats["correct"], stats["extracted"]
@@ -107,3 +135,4 @@ class MultipleChoice(Kind):
             for model, m in report["models"].items()
         ]
         return format_table(["model", "样本数", "Accuracy", "Extraction rate", "rules fired"], rows)
+

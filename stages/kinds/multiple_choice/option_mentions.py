@@ -32,8 +32,10 @@ class OptionMentions:
 
 
 def option_texts(options: dict[str, str]) -> dict[str, str]:
-    """Option texts as replies are compared with them: spaces folded, trailing punctuation off, empty ones dropped."""
-    return {letter: fold_spaces(body).strip(_TRAILING) for letter, body in options.items() if body.strip()}
+    """Option texts as replies are compared with them: spaces folded, trailing punctuation off, those left empty
+    (blank, or only punctuation such as "。") dropped."""
+    texts = {letter: fold_spaces(body).strip(_TRAILING) for letter, body in options.items()}
+    return {letter: text for letter, text in texts.items() if text}
 
 
 def option_mentions(text: str, bodies: dict[str, str]) -> OptionMentions:
@@ -45,9 +47,9 @@ def option_mentions(text: str, bodies: dict[str, str]) -> OptionMentions:
     first_sentence = SENTENCE_END.split(whole, maxsplit=1)[0].strip(_TRAILING)
     exactly = _equal(bodies, whole, first_sentence, str)
     ignoring_case = _equal(bodies, whole, first_sentence, str.casefold)
-    named, masked = _named(text, bodies, 0)
-    if not named:
-        named, _ = _named(text, bodies, re.IGNORECASE)
+    named, masked = _named(text, bodies, False)
+    if not named and any(_cased(body) for body in bodies.values()):
+        named, _ = _named(text, bodies, True)
     return OptionMentions(exactly or ignoring_case, exactly, named, masked)
 
 
@@ -60,20 +62,43 @@ def _equal(bodies: dict[str, str], whole: str, first_sentence: str, fold) -> tup
     return ()
 
 
-def _named(text: str, bodies: dict[str, str], flags: int) -> tuple[tuple[str, ...], str]:
+def _named(text: str, bodies: dict[str, str], ignore_case: bool) -> tuple[tuple[str, ...], str]:
     """Letters whose text occurs in the reply, not negated, and the reply with every occurrence masked."""
     named, masked = [], text
     for letter, body in sorted(bodies.items(), key=lambda item: -len(item[1])):
-        for match in list(_occurrences(body, flags).finditer(masked)):
-            negated = _NEGATED.search(masked[max(0, match.start() - 12):match.start()])
+        for start, end in _occurrences(body, ignore_case, masked):
+            negated = _NEGATED.search(masked[max(0, start - 12):start])
             if len(body) >= MIN_CONTAINED_LENGTH and not negated:
                 named.append(letter)
-            masked = masked[:match.start()] + MASK * (match.end() - match.start()) + masked[match.end():]
+            masked = masked[:start] + MASK * (end - start) + masked[end:]
     return tuple(dict.fromkeys(named)), masked
 
 
+def _cased(body: str) -> bool:
+    """Whether ignoring case can change where the text is found (it has letters with another case)."""
+    return not body.lower() == body == body.upper()
+
+
+def _latin_edges(body: str) -> tuple[bool, bool]:
+    """Whether the text starts / ends with a Latin letter or digit (found only at a word edge there)."""
+    return body[0].isascii() and body[0].isalnum(), body[-1].isascii() and body[-1].isalnum()
+
+
+def _occurrences(body: str, ignore_case: bool, text: str) -> list[tuple[int, int]]:
+    """The spans where an option text occurs in the reply, left to right without overlaps; a plain substring search
+    where no word edge or case is involved, else a pattern compiled once per text."""
+    if ignore_case or any(_latin_edges(body)):
+        return [match.span() for match in _pattern(body, ignore_case).finditer(text)]
+    spans, start = [], text.find(body)
+    while start >= 0:
+        spans.append((start, start + len(body)))
+        start = text.find(body, start + len(body))
+    return spans
+
+
 @lru_cache(maxsize=1 << 14)
-def _occurrences(body: str, flags: int) -> re.Pattern:
-    start = r"(?<![A-Za-z0-9])" if body[0].isascii() and body[0].isalnum() else ""
-    end = r"(?![A-Za-z0-9])" if body[-1].isascii() and body[-1].isalnum() else ""
-    return re.compile(start + re.escape(body) + end, flags)
+def _pattern(body: str, ignore_case: bool) -> re.Pattern:
+    at_start, at_end = _latin_edges(body)
+    return re.compile((r"(?<![A-Za-z0-9])" if at_start else "") + re.escape(body) + (r"(?![A-Za-z0-9])" if at_end
+                                                                                       else ""),
+                      re.IGNORECASE if ignore_case else 0)

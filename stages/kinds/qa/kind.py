@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.distinct import value_counts
 from ...core.param_rules import at_least, one_of, within
 from ...core.records import Rows, as_table
 from ...core.stats import Stats, share
@@ -35,11 +36,11 @@ class OpenQA(Kind):
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         table = normalize_table(as_table(joined), params["mode"])
-        return table, {"mode": params["mode"], "rows_by_mode": _value_counts(table.column("mode"))}
+        return table, {"mode": params["mode"], "rows_by_mode": value_counts(table.column("mode"))}
 
     def match(self, normalized: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         table = match_table(as_table(normalized), params["partial_f1_threshold"])
-        return table, {"labels": _value_counts(table.column("label"))}
+        return table, {"labels": value_counts(table.column("label"))}
 
     def score(self, matched: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         table = as_table(matched)
@@ -48,7 +49,7 @@ class OpenQA(Kind):
     def score_stats(self, matched: Rows) -> Stats:
         table = as_table(matched)
         return {"rows": table.num_rows, "exact_match": sum(table.column("exact_match").to_pylist()),
-                "f1": sum(table.column("f1").to_pylist()), "labels": _value_counts(table.column("label"))}
+                "f1": sum(table.column("f1").to_pylist()), "labels": value_counts(table.column("label"))}
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
         rows = stats["rows"]
@@ -70,10 +71,3 @@ class OpenQA(Kind):
         ]
         return format_table(["model", "样本数", "Exact Match (EM)", "F1 Score", "missing"], rows)
 
-
-def _value_counts(column: pa.ChunkedArray) -> dict[str, int]:
-    """How many rows hold each value, in order of first appearance."""
-    import pyarrow.compute as pc
-
-    counts = pc.value_counts(column)
-    return {value: count for value, count in zip(counts.field("values").to_pylist(), counts.field("counts").to_pylist())}

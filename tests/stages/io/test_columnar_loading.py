@@ -1,6 +1,7 @@
 """The Arrow fast path of B1 / B2 gives exactly what the per-row loader gives: same rows, same rejects (file, line,
 reason) in the same order, whatever mix of blocks it takes and leaves."""
 import json
+from functools import partial
 
 import pyarrow as pa
 import pytest
@@ -10,6 +11,7 @@ from stages.core.records import as_columns
 from stages.io import jsonl_blocks
 from stages.io.columnar_loading import prediction_block, question_block
 from stages.io.jsonl_blocks import iter_line_blocks
+from stages.kinds.multiple_choice.kind import MultipleChoice
 from stages.kinds.qa import OpenQA
 
 QA = get_kind("qa")
@@ -188,17 +190,59 @@ def test_csv_either_way(tmp_path):
     assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects
 
 
-def test_a_kind_with_its_own_question_fields_still_reads_predictions_on_the_fast_path(tmp_path):
-    from stages.kinds.multiple_choice.kind import MultipleChoice
+class RowByRowChoice(MultipleChoice):
+    """Multiple choice with the fast path turned off."""
 
-    class RowByRowChoice(MultipleChoice):
-        columnar_predictions = False
+    columnar_questions = False
+    columnar_predictions = False
 
-    choice = get_kind("multiple_choice")
-    assert choice.columnar_predictions and not choice.columnar_questions
+
+CHOICE = get_kind("multiple_choice")
+CHOICE_FIELDS = {**NO_FIELDS, "question_field": "Question", "gold_field": "Answer"}
+
+
+def test_multiple_choice_predictions_take_the_fast_path(tmp_path):
+    assert CHOICE.columnar_predictions and CHOICE.columnar_questions
     assert not get_kind("fact_verification").columnar_predictions  # it reads predicted evidence
     path = _write(tmp_path / "p.jsonl", [{"id": f"p{i}", "prediction": f"答案是 {'ABCD'[i % 4]}"} for i in range(30)]
                   + [b'{"id": "bad", \n', {"id": "p3", "prediction": "dup"}, {"id": "p40", "prediction": ["A"]},
                      {"id": "p41", "response": "B", "confidence": 0.9}])
-    _same_as_row_by_row(load_predictions(path, NO_FIELDS, kind=choice),
+    _same_as_row_by_row(load_predictions(path, NO_FIELDS, kind=CHOICE),
                         load_predictions(path, NO_FIELDS, kind=RowByRowChoice()))
+
+
+def _choice_question(i):
+    return {"id": f"c{i}", "Question": f"问题{i}", "A": f" 选项{i % 3} ", "B": "乙", "C": i, "D": "丁" if i % 2 else " ",
+            "Answer": ["A", " b ", "C.", "答案是B"][i % 4]}
+
+
+def test_multiple_choice_questions_on_the_fast_path_read_as_row_by_row(tmp_path):
+    """Options from A–D columns (text, whole numbers, a blank D ends them) or an options / choices list, golds as
+    letters or sentences: the fast path's rows equal the per-row loader's; options as a dict or in the question text,
+    a gold naming no option and a row with one option column go row by row, with the same rejects."""
+    clean = [_choice_question(i) for i in range(40)]
+    listed = [{"id": f"l{i}", "Question": "q", "options": [" x ", "y", f"z{i % 5}"], "Answer": "c"} for i in range(20)]
+    chosen = [{"id": f"h{i}", "Question": "q", "choices": ["1", "2"], "Answer": "B"} for i in range(20)]
+    odd = [{"id": "d1", "Question": "q", "options": {"A": "x", "B": "y"}, "Answer": "A"},
+           {"id": "t1", "Question": "Pick (A) red (B) blue", "Answer": "B"},
+           {"id": "g1", "Question": "q", "A": "x", "B": "y", "Answer": "E"},
+           {"id": "o1", "Question": "q", "A": "only", "Answer": "A"}]
+    path = _write(tmp_path / "q.jsonl", [*clean, *odd[:2], *listed, *odd[2:], *chosen])
+    fast, slow = load_questions(path, CHOICE, CHOICE_FIELDS), load_questions(path, RowByRowChoice(), CHOICE_FIELDS)
+    _same_as_row_by_row(fast, slow)
+    assert [r.reason[:16] for r in fast.rejects] == ["gold answer 'E' ", "no options found"]
+    blocks = list(iter_line_blocks(_write(tmp_path / "clean.jsonl", clean)))
+    fast_block = question_block(blocks[0], CHOICE_FIELDS, partial(CHOICE.columnar_question_fields, params={}),
+                                CHOICE.question_types())
+    assert fast_block is not None and fast_block.column("options").to_pylist()[:2] == [["选项0", "乙", "0"],
+                                                                                       ["选项1", "乙", "1", "丁"]]
+
+
+def test_multiple_choice_csv_as_published_reads_as_row_by_row(tmp_path):
+    path = tmp_path / "cmmlu.csv"
+    path.write_text(",Question,A,B,C,D,Answer\n0,问题一,甲, 乙,丙,丁,B\n1,问题二,1,2,3,4,D\n2,问题三,x,y,,,A\n",
+                    encoding="utf-8")
+    fast, slow = load_questions(path, CHOICE, CHOICE_FIELDS), load_questions(path, RowByRowChoice(), CHOICE_FIELDS)
+    assert isinstance(fast.columns, pa.Table)
+    assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects == []
+    assert fast.columns.column("options").to_pylist() == [["甲", "乙", "丙", "丁"], ["1", "2", "3", "4"], ["x", "y"]]

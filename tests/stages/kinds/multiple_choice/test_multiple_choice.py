@@ -3,6 +3,7 @@ import logging
 import pytest
 
 from stages import check_answer_match, extract_choice, find_options, options_from_text
+from stages.kinds.multiple_choice.extraction import ChoiceExtraction
 
 OPTIONS = {"A": "London", "B": "Paris", "C": "Berlin", "D": "Rome"}
 
@@ -105,6 +106,14 @@ def test_option_text_needs_a_clear_lead():
     assert result.letter == "A" and result.score == 1.0
     tie = extract_choice("five", {"A": "five apples", "B": "five pears", "C": "six"})
     assert tie.letter is None and tie.score == 0.9  # A and B both contain every word: neither clearly ahead
+
+
+def test_an_option_of_only_punctuation_is_never_searched_for():
+    """An option such as "。" or "..." is empty once trailing punctuation is off: it names nothing (it used to stop
+    B4 with an IndexError)."""
+    assert extract_choice("我选。", ["。", "x"]).letter is None
+    assert extract_choice("x", ["...", "x"]) == ChoiceExtraction("B", "option_text", 1.0)
+    assert extract_choice("B", ["。", "x"]).letter == "B"
 
 
 def test_letters_outside_the_options_are_ignored():

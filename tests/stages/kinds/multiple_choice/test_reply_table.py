@@ -75,8 +75,10 @@ def test_table_is_large_enough():
 def test_the_kind_extracts_once_per_distinct_pair_with_the_same_result_row_for_row(monkeypatch):
     import random
 
+    import pyarrow as pa
+
     from stages import get_kind
-    from stages.kinds.multiple_choice import kind as module
+    from stages.kinds.multiple_choice import columns as module
     from stages.kinds.multiple_choice.extraction import clean_reply, gold_choice
 
     kind = get_kind("multiple_choice")
@@ -84,14 +86,17 @@ def test_the_kind_extracts_once_per_distinct_pair_with_the_same_result_row_for_r
     monkeypatch.setattr(module, "extract_choice", lambda *args: asked.append(args) or extract_choice(*args))
     rng = random.Random(7)
     rows = [rng.choice(CASES) for _ in range(600)] + [(None, CAPITALS, None, "missing")]  # repeats, and one no reply
-    options = [dict(o) if i % 2 else list(o.values()) for i, (_, o, _, _) in enumerate(rows)]  # tables and lists
-    joined = {"id": [str(i) for i in range(len(rows))], "golds": [[rng.choice("ABCD")] for _ in rows],
-              "options": options, "prediction": [reply for reply, _, _, _ in rows]}
+    options = [list(o.values()) for _, o, _, _ in rows]
+    golds = [[rng.choice(["A", " b ", "C.", "答案是D", "Paris"])] for _ in rows]
+    joined = pa.table({"id": [str(i) for i in range(len(rows))], "golds": golds, "options": options,
+                       "prediction": [reply for reply, _, _, _ in rows]})
     normalized, _ = kind.normalize(joined, kind.defaults)
     matched, _ = kind.match(normalized, kind.defaults)
-    distinct = {(reply and clean_reply(reply), str(o)) for (reply, _, _, _), o in zip(rows, options)}
+    matched = matched.to_pydict()
+    distinct = {(reply and clean_reply(reply), tuple(o)) for (reply, _, _, _), o in zip(rows, options)}
     assert len(asked) == len(distinct) < len(rows)
     for i, (reply, _, _, _) in enumerate(rows):
         one = extract_choice(None if reply is None else clean_reply(reply), options[i])
         assert (matched["letter"][i], matched["rule"][i], matched["score"][i]) == (one.letter, one.rule, one.score)
-        assert matched["gold_letter"][i] == gold_choice(joined["golds"][i][0], options[i])
+        assert matched["gold_letter"][i] == gold_choice(golds[i][0], options[i])
+        assert matched["correct"][i] == (one.letter is not None and one.letter == matched["gold_letter"][i])

@@ -1,0 +1,143 @@
+"""Multiple choice on Arrow columns: options read from a whole table of records, and gold letters, cleaned replies
+and extracted letters computed once per distinct value or distinct (text, options) pair, then taken back to rows —
+row for row what find_options, gold_choice, clean_reply and extract_choice give."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ...core.arrow_strings import offsets_of
+from ...core.distinct import combined_codes, list_codes, per_distinct_value, value_codes
+from .extraction import ChoiceExtraction, answer_key_letter, clean_reply, extract_choice, gold_choice
+from .options import LETTERS
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
+
+
+def options_column(table: pa.Table) -> pa.Array | None:
+    """find_options for every record, as lists of texts, when every row has them from an options / choices list of
+    texts or from A, B, C… columns of text or whole numbers; None when some row must be read row by row (options as
+    a dict or in the question text, none at all, other types)."""
+    import pyarrow as pa
+
+    for name in ("options", "choices"):
+        if name not in table.column_names:
+            continue
+        column = table.column(name).combine_chunks()
+        if pa.types.is_null(column.type) or column.null_count == len(column):
+            continue
+        return _listed_options(column) if column.null_count == 0 else None
+    return _lettered_options(table)
+
+
+def _listed_options(column: pa.Array) -> pa.Array | None:
+    """options_from_value on lists of texts: each stripped; None for other values, empty lists or too many options."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not pa.types.is_list(column.type) or not (pa.types.is_string(column.type.value_type)
+                                                 or pa.types.is_large_string(column.type.value_type)):
+        return None
+    texts = pc.list_flatten(column)
+    lengths = pc.list_value_length(column).to_numpy(zero_copy_only=False)
+    if texts.null_count or not len(column) or lengths.min() == 0 or lengths.max() > len(LETTERS):
+        return None
+    return pa.ListArray.from_arrays(offsets_of(lengths), _stripped(texts.cast(pa.string())))
+
+
+def _lettered_options(table: pa.Table) -> pa.Array | None:
+    """options_from_columns: each row's options are its A, B, C… values up to the first missing or blank one; None
+    unless every row has two or more."""
+    import numpy as np
+    import pyarrow as pa
+
+    rows = table.num_rows
+    columns: list[pa.Array] = []
+    for letter in LETTERS:
+        if letter not in table.column_names:
+            break
+        column = table.column(letter).combine_chunks()
+        if pa.types.is_null(column.type):
+            break
+        if not (pa.types.is_integer(column.type) or pa.types.is_string(column.type)
+                or pa.types.is_large_string(column.type)):
+            return None
+        columns.append(_stripped(column.cast(pa.string())))
+    if not columns or not rows:
+        return None
+    present = np.stack([_lengths(column) > 0 for column in columns], axis=1)
+    lengths = np.cumprod(present, axis=1).sum(axis=1)
+    if lengths.min() < 2:
+        return None
+    kept = np.arange(len(columns))[None, :] < lengths[:, None]
+    positions = (np.arange(len(columns))[None, :] * rows + np.arange(rows)[:, None])[kept]
+    return pa.ListArray.from_arrays(offsets_of(lengths), pa.concat_arrays(columns).take(pa.array(positions)))
+
+
+def _lengths(texts: pa.Array) -> np.ndarray:
+    """Each text's length in characters (0 where null)."""
+    import pyarrow.compute as pc
+
+    return pc.fill_null(pc.utf8_length(texts), 0).to_numpy(zero_copy_only=False)
+
+
+def _stripped(texts: pa.Array) -> pa.Array:
+    """str.strip() of every text (null stays null), once per distinct text."""
+    import pyarrow as pa
+
+    values, codes = per_distinct_value(lambda text: None if text is None else text.strip(), texts)
+    return pa.array(values, pa.string()).take(pa.array(codes))
+
+
+def _per_text_and_options(compute: Callable[[Any, list[str]], Any], texts: pa.Array,
+                          options: pa.Array) -> tuple[list[Any], pa.Array]:
+    """compute(text, options) once per distinct pair, one question's options after another (what extraction caches
+    per question stays warm): the results and each row's index into them."""
+    import pyarrow as pa
+
+    text_values, text_codes = value_codes(texts)
+    option_values, option_codes = list_codes(options)
+    pairs, rows = combined_codes(option_codes, text_codes)
+    results = [compute(text_values[text], option_values[option]) for option, text in pairs]
+    return results, pa.array(rows)
+
+
+def gold_letters(golds: pa.Array, options: pa.Array) -> pa.Array:
+    """gold_choice of each row's first gold answer and its options (null where the gold names no option): a gold
+    that is a letter of its options (an answer key) is that letter; other rows are read per distinct pair."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    first = pc.list_element(golds, 0)
+    keys, codes = per_distinct_value(lambda gold: None if gold is None else answer_key_letter(gold), first)
+    positions = np.array([len(LETTERS) if key is None else LETTERS.index(key) for key in keys], np.int64)[codes]
+    keyed = positions < pc.list_value_length(options).to_numpy(zero_copy_only=False)
+    letters = np.array(keys, object)[codes]
+    rest = pa.array(np.flatnonzero(~keyed))
+    if len(rest):
+        found, rows = _per_text_and_options(gold_choice, first.take(rest), options.take(rest))
+        letters[~keyed] = np.array(found, object)[rows.to_numpy()]
+    return pa.array(letters, pa.string())
+
+
+def cleaned_replies(predictions: pa.Array) -> pa.Array:
+    """clean_reply of every prediction (null stays null), once per distinct prediction."""
+    import pyarrow as pa
+
+    values, codes = per_distinct_value(lambda text: None if text is None else clean_reply(text), predictions)
+    return pa.array(values, pa.string()).take(pa.array(codes))
+
+
+def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> dict[str, pa.Array]:
+    """extract_choice of each row's cleaned reply against its options: letter (null when none), rule and score."""
+    import pyarrow as pa
+
+    found: list[ChoiceExtraction]
+    found, rows = _per_text_and_options(lambda reply, opts: extract_choice(reply, opts, threshold, margin), replies,
+                                        options)
+    return {"letter": pa.array([r.letter for r in found], pa.string()).take(rows),
+            "rule": pa.array([r.rule for r in found], pa.string()).take(rows),
+            "score": pa.array([r.score for r in found], pa.float64()).take(rows)}
