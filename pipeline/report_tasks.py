@@ -17,10 +17,17 @@ from stages import (
     render_html_report,
     render_report,
 )
-from stages.core.records import Columns, as_columns, column_length
+from stages.core.records import Columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
-from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table, write_json_atomic
+from stages.io.artifacts import (
+    read_artifact_json,
+    read_column,
+    read_columns,
+    read_rows_at,
+    read_rows_with_ids,
+    write_json_atomic,
+)
 from stages.io.storage import location, write_bytes_atomic
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
@@ -44,20 +51,10 @@ if TYPE_CHECKING:
     from upath import UPath
 
 
-def _rows_at(table: Any, positions: list[int]) -> Columns:
-    """The rows of an Arrow table at these positions, as columns."""
+def _by_id(found: Any, ids: list[str], column: str) -> list[Any]:
+    """`column`'s value for each id in rows found by id (None where the id has no row)."""
     import pyarrow as pa
 
-    return as_columns(table.take(pa.array(positions, pa.int64())))
-
-
-def _by_id(table: Any, ids: list[str], column: str) -> list[Any]:
-    """`column`'s value for each id (None where the id has no row), looked up in Arrow."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    keys = table.column("id").cast(pa.string())
-    found = table.filter(pc.is_in(keys, value_set=pa.array(ids, pa.string())))
     values = dict(zip(found.column("id").cast(pa.string()).to_pylist(), found.column(column).to_pylist()))
     return [values.get(str(row_id)) for row_id in ids]
 
@@ -211,13 +208,15 @@ class B6Report(KindStage):
             matched = {model: stage_rows(self._task(B4Match, shard, model)) for model in self.score_tasks()}
             chosen, views, not_right = choose_items(kind, matched, max(1, NOT_RIGHT_CAP // shards),
                                                     max(1, SAMPLE_CAP // shards))
-            chosen_rows = _rows_at(read_table(b1), chosen)
+            chosen_rows = read_rows_at(b1, chosen, [name for name in ("id", "question", "golds")
+                                                    if name in questions[shard].get("columns", ())])
             ids = chosen_rows["id"]
             set_aside = [{"where": "questions", **r} for r in questions[shard].get("rejects", [])]
             texts, scores = {}, {}
             for model in self.score_tasks():
                 b2 = self._task(B2Predictions, shard, model).artifact_path()
-                texts[model] = _by_id(read_table(b2, ["id", "prediction"]), ids, "prediction")
+                texts[model] = _by_id(read_rows_with_ids(b2, [str(i) for i in ids], ["id", "prediction"]), ids,
+                                      "prediction")
                 set_aside += [{"where": model, **r} for r in predictions[model][shard].get("rejects", [])]
                 values = scores_of.get(model, [])
                 scores[model] = [values[offset + i] if offset + i < len(values) else None for i in chosen]

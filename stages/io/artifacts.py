@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from upath import UPath
 
 INLINE_ROW_LIMIT = 2000
+ROW_GROUP_ROWS = 131_072  # rows per Parquet row group: a reader after a few rows holds one group, not the file
 _JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
 
 
@@ -32,7 +33,7 @@ def _parquet_bytes(table: pa.Table) -> bytes:
     import pyarrow.parquet as pq
 
     buffer = io.BytesIO()
-    pq.write_table(table, buffer, compression="zstd")
+    pq.write_table(table, buffer, compression="zstd", row_group_size=ROW_GROUP_ROWS)
     return buffer.getvalue()
 
 
@@ -110,6 +111,44 @@ def read_table(path: UPath, columns: list[str] | None = None, document: dict[str
 def read_column(path: UPath, name: str) -> pa.ChunkedArray:
     """One column of the artifact's rows as Arrow (cheap for large Parquet-backed artifacts)."""
     return read_table(path, [name]).column(name)
+
+
+def _row_groups(path: UPath, columns: list[str]) -> Iterator[pa.Table]:
+    """Some columns of the artifact's rows one Parquet row group at a time (inline rows as one table)."""
+    import pyarrow.parquet as pq
+
+    document = read_artifact_json(path)
+    if document is None or "rows_file" not in document:
+        yield read_table(path, columns, document)
+        return
+    with open_binary(path.with_name(document["rows_file"])) as handle:
+        rows_file = pq.ParquetFile(handle)
+        for group in range(rows_file.num_row_groups):
+            yield rows_file.read_row_group(group, columns)
+
+
+def read_rows_at(path: UPath, positions: list[int], columns: list[str]) -> Columns:
+    """Some columns of the rows at these positions (ascending), read one row group at a time."""
+    import numpy as np
+    import pyarrow as pa
+
+    wanted, parts, offset = np.asarray(positions, np.int64), [], 0
+    for group in _row_groups(path, columns):
+        here = wanted[(wanted >= offset) & (wanted < offset + group.num_rows)] - offset
+        parts.append(group.take(pa.array(here)))
+        offset += group.num_rows
+    return as_columns(pa.concat_tables(parts)) if parts else {name: [] for name in columns}
+
+
+def read_rows_with_ids(path: UPath, ids: list[str], columns: list[str]) -> pa.Table:
+    """Some columns (id among them) of the rows whose id is among `ids`, read one row group at a time."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    wanted = pa.array(ids, pa.string())
+    parts = [group.filter(pc.is_in(group.column("id").cast(pa.string()), value_set=wanted))
+             for group in _row_groups(path, columns)]
+    return pa.concat_tables(parts)
 
 
 def iter_rows(path: UPath) -> Iterator[dict[str, Any]]:

@@ -4,10 +4,13 @@ what evalpipe read from it, its score and status, and the rows set aside with th
 texts are ever looked up, so a large dataset costs its B4 columns and nothing more."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.records import Rows, column_length
 from ..kinds import Kind
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NOT_RIGHT_CAP = 300  # items some model did not get right, per dataset
 SAMPLE_CAP = 100  # items every model got right, sampled uniformly
@@ -30,8 +33,8 @@ def choose_items(kind: Kind, matched: dict[str, Rows], not_right_cap: int = NOT_
     chosen rows are viewed whole."""
     import numpy as np
 
-    statuses = [np.asarray(_statuses(kind, rows), dtype=object) for rows in matched.values()]
-    flags = np.logical_or.reduce([status != "correct" for status in statuses]) if statuses else np.zeros(0, bool)
+    not_correct = [_not_correct(kind, rows) for rows in matched.values()]
+    flags = np.logical_or.reduce(not_correct) if not_correct else np.zeros(0, bool)
     not_right, right = np.flatnonzero(flags).tolist(), np.flatnonzero(~flags).tolist()
     step = max(1, -(-len(right) // sample_cap)) if right else 1
     chosen = sorted(not_right[:not_right_cap] + right[::step][:sample_cap])
@@ -39,12 +42,19 @@ def choose_items(kind: Kind, matched: dict[str, Rows], not_right_cap: int = NOT_
     return chosen, views, len(not_right)
 
 
-def _statuses(kind: Kind, rows: Rows) -> list[str]:
-    """item_view's status of every row: the kind's status column as it is, else item_view row by row."""
+def _not_correct(kind: Kind, rows: Rows) -> np.ndarray:
+    """Whether item_view's status of each row is other than correct: from the kind's status column as it is (on
+    Arrow, no Python value per row), else item_view row by row."""
+    import numpy as np
+    import pyarrow.compute as pc
+
     names = list(rows) if isinstance(rows, dict) else rows.column_names
-    if kind.status_column in names:
-        return rows[kind.status_column] if isinstance(rows, dict) else rows.column(kind.status_column).to_pylist()
-    return [status for status, _ in (kind.item_view(row) for row in _rows_at(rows, range(column_length(rows))))]
+    if kind.status_column in names and not isinstance(rows, dict):
+        return pc.fill_null(pc.not_equal(rows.column(kind.status_column), "correct"), True).to_numpy(
+            zero_copy_only=False)
+    statuses = (rows[kind.status_column] if kind.status_column in names else
+                [status for status, _ in (kind.item_view(row) for row in _rows_at(rows, range(column_length(rows))))])
+    return np.asarray(statuses, dtype=object) != "correct"
 
 
 def _rows_at(rows: Rows, positions: list[int] | range) -> list[dict[str, Any]]:

@@ -49,6 +49,7 @@ class MultipleChoice(Kind):
     headline_reject_reasons = ("no options found",)
     shardable = True
     columnar_stages = True
+    status_column = "status"
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question)}
@@ -92,7 +93,9 @@ class MultipleChoice(Kind):
                                   params["similarity_threshold"], params["margin"])
         gold = table.column("gold_letter").combine_chunks()
         correct = pc.fill_null(pc.equal(found["letter"], gold), False)
-        matched = pa.table({"id": table.column("id"), "gold_letter": gold, **found, "correct": correct})
+        status = pc.if_else(pc.is_null(found["letter"]), "unparsed", pc.if_else(correct, "correct", "wrong"))
+        matched = pa.table({"id": table.column("id"), "gold_letter": gold, **found, "correct": correct,
+                            "status": status})
         unparsed = table.column("id").filter(pc.is_null(found["letter"])).to_pylist()
         return matched, {"rules": value_counts(found["rule"]), "unparsed": unparsed}
 
@@ -121,9 +124,8 @@ class MultipleChoice(Kind):
         return metrics["extraction_rate"]
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
-        letter = matched.get("letter")
-        status = "unparsed" if letter is None else ("correct" if matched.get("correct") else "wrong")
-        return status, f"letter {letter or '–'} by {matched.get('rule')} (gold {matched.get('gold_letter')})"
+        return matched["status"], (f"letter {matched.get('letter') or '–'} by {matched.get('rule')} "
+                                   f"(gold {matched.get('gold_letter')})")
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "accuracy")
