@@ -3,11 +3,11 @@ per-class metrics."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core.distinct import per_distinct_row
+from ...core.distinct import per_distinct_value, value_counts
 from ...core.param_rules import at_least
-from ...core.records import Columns
+from ...core.records import Rows, as_table
 from ...core.stats import Stats
 from ...core.text_table import RULE, format_table, percent
 from ...text.verdict import UNPARSED, VERDICT_LABELS, label_map_problem, read_verdict, verdict_reader
@@ -16,13 +16,32 @@ from .classification import classification_report_from_pairs
 from .evidence import gold_evidence_groups, predicted_evidence_sentences
 from .fever import fever_columns, fever_metrics, fever_stats
 
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
+
 MISSING = "missing"
 UNREADABLE_GOLD = "gold verdict not readable"
 
 
-def _has_evidence(joined: Columns) -> bool:
+def _has_evidence(joined: pa.Table) -> bool:
     """Gold rows carry FEVER evidence: the FEVER score and evidence metrics apply."""
-    return any(groups is not None for groups in joined.get("evidence") or [])
+    return "evidence" in joined.column_names and joined.column("evidence").null_count < joined.num_rows
+
+
+def _first(golds: pa.ChunkedArray) -> pa.Array:
+    """Each row's first gold answer."""
+    import pyarrow.compute as pc
+
+    return pc.list_element(golds.combine_chunks(), 0)
+
+
+def _taken(found: tuple[list[Any], np.ndarray], kind: pa.DataType) -> pa.Array:
+    """Results per distinct value (per_distinct_value's pair) back in row order."""
+    import pyarrow as pa
+
+    values, codes = found
+    return pa.array(values, kind).take(pa.array(codes))
 
 
 @register_kind("fact_verification")
@@ -40,6 +59,8 @@ class FactVerification(Kind):
               "one of: SUPPORTS, REFUTES, NOT ENOUGH INFO.\n\nClaim: {question}\nVerdict:",
         "zh": "判断下面的说法是否成立。只回答：成立、不成立 或 证据不足。\n\n说法：{question}\n结论：",
     }
+    columnar_stages = True
+    status_column = "status"
     question_columns = ("evidence",)
     prediction_columns = ("predicted_evidence",)
 
@@ -59,41 +80,62 @@ class FactVerification(Kind):
                     "[params] can map it)")
         return None
 
-    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+    def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
+        import pyarrow as pa
+
+        table = as_table(joined)
         reader = verdict_reader(params["label_map"])
-        gold = per_distinct_row(reader.label, [golds[0] for golds in joined["golds"]])
-        readings = per_distinct_row(lambda p: None if p is None else reader.read(str(p)), joined["prediction"])
-        predicted = [MISSING if r is None else r.label for r in readings]
-        rules = [MISSING if r is None else r.rule for r in readings]
-        columns = {"id": joined["id"], "gold_label": gold, "predicted_label": predicted, "rule": rules}
-        if _has_evidence(joined):
-            columns.update(evidence=joined["evidence"], predicted_evidence=joined.get("predicted_evidence") or
-                           [None] * len(gold))
-        return columns, {"classes": list(reader.classes), "predicted_labels": dict(Counter(predicted)),
-                         "rules": dict(Counter(rules))}
+        gold = per_distinct_value(reader.label, _first(table.column("golds")))
+        readings = per_distinct_value(lambda p: None if p is None else reader.read(str(p)), table.column("prediction"))
+        predicted = [MISSING if r is None else r.label for r in readings[0]]
+        rules = [MISSING if r is None else r.rule for r in readings[0]]
+        columns = {"id": table.column("id"), "gold_label": _taken(gold, pa.string()),
+                   "predicted_label": _taken((predicted, readings[1]), pa.string()),
+                   "rule": _taken((rules, readings[1]), pa.string())}
+        if _has_evidence(table):
+            columns.update(evidence=table.column("evidence"), predicted_evidence=table.column("predicted_evidence")
+                           if "predicted_evidence" in table.column_names else pa.nulls(table.num_rows))
+        normalized = pa.table(columns)
+        return normalized, {"classes": list(reader.classes),
+                            "predicted_labels": value_counts(normalized.column("predicted_label")),
+                            "rules": value_counts(normalized.column("rule"))}
 
-    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        correct = [p == g for p, g in zip(normalized["predicted_label"], normalized["gold_label"])]
-        columns = {name: values for name, values in normalized.items() if name not in ("evidence",
-                                                                                         "predicted_evidence")}
-        columns["correct"] = correct
-        if "evidence" in normalized:
-            columns.update(fever_columns(normalized["gold_label"], normalized["evidence"],
-                                         normalized["predicted_evidence"], correct))
-        return columns, {"correct": sum(correct), "unparsed": normalized["predicted_label"].count(UNPARSED)}
+    def match(self, normalized: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
+        import pyarrow as pa
+        import pyarrow.compute as pc
 
-    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        columns = {"id": matched["id"], "accuracy": [1.0 if c else 0.0 for c in matched["correct"]]}
-        return columns, self.metrics_from_stats(self.score_stats(matched))
+        table = as_table(normalized)
+        predicted, gold = table.column("predicted_label"), table.column("gold_label")
+        correct = pc.fill_null(pc.equal(predicted, gold), False)
+        read = pc.invert(pc.is_in(predicted, value_set=pa.array([UNPARSED, MISSING])))
+        status = pc.if_else(read, pc.if_else(correct, "correct", "wrong"), predicted)
+        columns = {"id": table.column("id"), "gold_label": gold, "predicted_label": predicted,
+                   "rule": table.column("rule"), "correct": correct, "status": status}
+        if "evidence" in table.column_names:
+            columns.update(fever_columns(gold.combine_chunks(), table.column("evidence"),
+                                         table.column("predicted_evidence"), correct.combine_chunks()))
+        unparsed = pc.sum(pc.equal(predicted, UNPARSED).cast("int64")).as_py() or 0
+        return pa.table(columns), {"correct": pc.sum(correct.cast("int64")).as_py() or 0, "unparsed": unparsed}
 
-    def score_stats(self, matched: Columns) -> Stats:
+    def score(self, matched: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
+        import pyarrow as pa
+
+        table = as_table(matched)
+        accuracy = table.column("correct").cast(pa.float64())
+        return pa.table({"id": table.column("id"), "accuracy": accuracy}), self.metrics_from_stats(
+            self.score_stats(table))
+
+    def score_stats(self, matched: Rows) -> Stats:
         """The confusion counts, predicted label → gold label → rows."""
+        table = as_table(matched)
+        counted = table.group_by(["predicted_label", "gold_label"], use_threads=False).aggregate([([], "count_all")])
         pairs: dict[str, dict[str, int]] = {}
-        for (predicted, gold), count in Counter(zip(matched["predicted_label"], matched["gold_label"])).items():
+        for predicted, gold, count in zip(*(counted.column(name).to_pylist()
+                                            for name in ("predicted_label", "gold_label", "count_all"))):
             pairs.setdefault(predicted, {})[gold] = count
-        stats: Stats = {"pairs": pairs, "rules": dict(Counter(matched["rule"]))}
-        if "strict" in matched:
-            stats["fever"] = fever_stats(matched)
+        stats: Stats = {"pairs": pairs, "rules": value_counts(table.column("rule"))}
+        if "strict" in table.column_names:
+            stats["fever"] = fever_stats(table)
         return stats
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
@@ -110,8 +152,7 @@ class FactVerification(Kind):
         return 1 - unparsed / metrics["rows"] if metrics["rows"] else None
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
-        predicted = matched.get("predicted_label")
-        status = predicted if predicted in (UNPARSED, MISSING) else ("correct" if matched.get("correct") else "wrong")
+        predicted, status = matched.get("predicted_label"), matched["status"]
         strict = "" if matched.get("strict") is None else f", FEVER strict {'yes' if matched['strict'] else 'no'}"
         rule = f" by {matched['rule']}" if matched.get("rule") else ""
         return status, f"verdict {predicted}{rule} (gold {matched.get('gold_label')}){strict}"

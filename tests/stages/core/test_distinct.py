@@ -1,24 +1,32 @@
-"""per_distinct_row: one call per distinct row, results back in row order; values of other types stay apart."""
-from stages.core.distinct import per_distinct_row
+"""Rows numbered by their distinct value, list or combination: every row's number leads back to its own value."""
+import numpy as np
+import pyarrow as pa
+
+from stages.core.distinct import combined_codes, list_codes, per_distinct_value, value_codes, value_counts
 
 
-def test_one_call_per_distinct_row_and_results_in_row_order():
+def test_values_and_nulls_are_numbered_once_each():
+    values, codes = value_codes(pa.chunked_array([["b", "a"], ["b", None, "a"]]))
+    assert len(values) == 3 and set(values) == {"a", "b", None}
+    assert [values[c] for c in codes] == ["b", "a", "b", None, "a"]
+
+
+def test_lists_are_equal_only_item_for_item():
+    lists = [["x", "y"], ["x"], ["x", "y"], ["y", "x"], ["x", "y", ""], ["x", "y"], [""]]
+    values, codes = list_codes(pa.array(lists))
+    assert len(values) == 5
+    assert [values[c] for c in codes] == lists
+
+
+def test_combinations_come_grouped_by_their_first_column():
+    distinct, rows = combined_codes(np.array([1, 0, 1, 0, 1]), np.array([5, 5, 7, 5, 5]))
+    assert distinct.tolist() == [[0, 5], [1, 5], [1, 7]]
+    assert rows.tolist() == [1, 0, 2, 0, 1]
+
+
+def test_one_call_per_distinct_value():
     calls = []
-    rows = ["b", "a", "b", None, "a", "b"]
-    assert per_distinct_row(lambda v: calls.append(v) or f"<{v}>", rows) == [f"<{v}>" for v in rows]
-    assert calls == ["b", "a", None]
-
-
-def test_lists_and_tables_are_keys_and_equal_numbers_of_other_types_stay_apart():
-    calls = []
-    options = [["x", "y"], {"A": "x"}, ["x", "y"], {"A": "x"}]
-    assert per_distinct_row(lambda r, o: calls.append((r, o)) or len(o), ["r"] * 4, options) == [2, 1, 2, 1]
-    assert len(calls) == 2
-    assert per_distinct_row(str, [True, 1, 1.0, "1"]) == ["True", "1", "1.0", "1"]
-
-
-def test_grouped_rows_are_computed_one_group_after_another():
-    calls = []
-    replies, options = ["r1", "r2", "r3", "r4", "r1"], [["a"], ["b"], ["a"], ["b"], ["a"]]
-    per_distinct_row(lambda r, o: calls.append((r, o[0])), replies, options, grouped_by=1)
-    assert calls == [("r1", "a"), ("r3", "a"), ("r2", "b"), ("r4", "b")]
+    results, codes = per_distinct_value(lambda v: calls.append(v) or f"<{v}>", pa.array(["b", "a", "b", "b"]))
+    assert sorted(calls) == ["a", "b"]
+    assert [results[c] for c in codes] == ["<b>", "<a>", "<b>", "<b>"]
+    assert value_counts(pa.array(["b", "a", "b"])) == {"b": 2, "a": 1}

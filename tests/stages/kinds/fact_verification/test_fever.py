@@ -1,0 +1,38 @@
+"""FEVER's evidence columns on Arrow, against values worked out by hand from the official scorer's rules
+(max_evidence = 5: only the first five predicted sentences count; a group is found when all its sentences are among
+them; precision counts every predicted sentence, duplicates too, against the gold sentences that name a line)."""
+import pyarrow as pa
+
+from stages.kinds.fact_verification.fever import fever_columns
+
+ROWS = [  # (gold label, gold evidence groups, predicted sentences, label right)
+    ("T", [["P\t1", "P\t2"], ["Q\t0"]], ["Q\t0", "X\t3", "P\t1", "P\t2", "Y\t1", "P\t3"], True),
+    ("F", [["A\t1", "B\t2"]], ["A\t1", "A\t1"], True),
+    ("uncertain", [["N\t0"]], ["N\t0"], False),
+    ("T", [], None, True),
+    ("T", [["Page\t"]], ["Page\t"], True),
+    ("T", None, ["Z\t1"], True),
+    ("T", [[], ["C\t1"]], [], False),
+    ("F", [["A\t1"], ["B\t1"]], ["X\t1", "X\t2", "X\t3", "X\t4", "X\t5", "B\t1"], True),  # B 1 is sixth: not seen
+]
+EXPECTED = {  # per row: evidence_group, strict, evidence_precision, evidence_recall
+    "evidence_group": [0, None, None, None, 0, None, 0, None],
+    "strict": [True, False, False, False, True, False, False, False],
+    "evidence_precision": [0.6, 1.0, None, 1.0, 0.0, 0.0, 1.0, 0.0],
+    "evidence_recall": [1.0, 0.0, None, 1.0, 1.0, 1.0, 1.0, 0.0],
+}
+
+
+def test_fever_columns_follow_the_official_rules_row_by_row():
+    gold, evidence, predicted, correct = zip(*ROWS)
+    columns = fever_columns(pa.array(gold), pa.array(evidence, pa.list_(pa.list_(pa.string()))),
+                            pa.chunked_array([pa.array(predicted, pa.list_(pa.string()))]), pa.array(correct))
+    for name, expected in EXPECTED.items():
+        assert columns[name].to_pylist() == expected, name
+
+
+def test_no_predicted_evidence_column_reads_as_nothing_predicted():
+    columns = fever_columns(pa.array(["T", "F"]), pa.array([[["A\t1"]], [["B\t2"]]]), pa.nulls(2),
+                            pa.array([True, True]))
+    assert columns["evidence_precision"].to_pylist() == [1.0, 1.0]
+    assert columns["strict"].to_pylist() == [False, False]
