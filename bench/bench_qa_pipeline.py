@@ -2,6 +2,7 @@
 the same files in this process; then the fact_verification and multiple_choice kinds at the same size.
 
 Usage: python bench/bench_qa_pipeline.py [--rows 1000000] [--repeat 2] [--no-kinds]
+       python bench/bench_qa_pipeline.py --growth 100000,1000000,3000000
 
 Each evalpipe run is a fresh `python -m pipeline run` (startup, Luigi, every artifact written); its peak RSS is that
 process's own (os.wait4). The "nothing changed" rerun is the same command again once the first run's artifacts are
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -103,21 +105,46 @@ def print_qa(rounds: list[dict]) -> None:
               f"| {r['f1']:.12f} / {r['reference_f1']:.12f} |")
 
 
-def kinds_table(tmp: Path, rows: int) -> None:
-    """fact_verification (FEVER) and multiple_choice (CMMLU) at `rows` rows: wall, rows/s, peak RSS, headline."""
-    print("\n| kind (data) | rows | evalpipe B1–B6 s | rows/s | peak RSS MiB | "
+KINDS = (("fact_verification", "FEVER", write_fever_dataset, "accuracy"),
+         ("multiple_choice", "CMMLU", write_cmmlu_dataset, "accuracy"))
+
+
+def kind_run(inputs: Path, outputs: Path, kind: str, metric: str) -> dict:
+    """One `evalpipe run` of a kind's dataset on fresh outputs: wall, peak, stage seconds and the headline metric."""
+    wall, peak = run_pipeline(inputs, outputs)
+    model = next(p.parent.name for p in (outputs / kind).glob("*/B5_component_scores.json"))
+    value = json.loads((outputs / kind / model / "B5_component_scores.json").read_text())["metrics"][metric]
+    return {"wall": wall, "peak": peak, "stages": stage_seconds(outputs), "value": value}
+
+
+def kinds_table(tmp: Path, rows: int, runs: int, qa_seconds: float) -> None:
+    """fact_verification (FEVER) and multiple_choice (CMMLU) at `rows` rows, `runs` runs in a row each on fresh
+    outputs: wall, its ratio to the qa kind's (same rows, this bench run), rows/s, peak RSS, stages, headline."""
+    print("\n| kind (data) | run | rows | evalpipe B1–B6 s | × qa | rows/s | peak RSS MiB | "
           + " | ".join(f"{stage} s" for stage in STAGES) + " | headline |")
-    print("|---|---|---|---|---|" + "---|" * len(STAGES) + "---|")
-    for kind, data, write, metric in (("fact_verification", "FEVER", write_fever_dataset, "accuracy"),
-                                      ("multiple_choice", "CMMLU", write_cmmlu_dataset, "accuracy")):
-        inputs, outputs = tmp / kind / "inputs", tmp / kind / "outputs"
+    print("|---|---|---|---|---|---|---|" + "---|" * len(STAGES) + "---|")
+    for kind, data, write, metric in KINDS:
+        inputs = tmp / kind / "inputs"
         write(inputs / kind, rows)
-        wall, peak = run_pipeline(inputs, outputs)
-        seconds = stage_seconds(outputs)
-        model = next(p.parent.name for p in (outputs / kind).glob("*/B5_component_scores.json"))
-        value = json.loads((outputs / kind / model / "B5_component_scores.json").read_text())["metrics"][metric]
-        print(f"| {kind} ({data}) | {rows:,} | {wall:.1f} | {rows / wall:,.0f} | {peak:,.0f} | "
-              + " | ".join(f"{seconds.get(stage, 0.0):.2f}" for stage in STAGES) + f" | {metric} {value:.4f} |")
+        for run in range(1, runs + 1):
+            r = kind_run(inputs, tmp / kind / f"outputs{run}", kind, metric)
+            print(f"| {kind} ({data}) | {run} | {rows:,} | {r['wall']:.1f} | {r['wall'] / qa_seconds:.2f} | "
+                  f"{rows / r['wall']:,.0f} | {r['peak']:,.0f} | "
+                  + " | ".join(f"{r['stages'].get(stage, 0.0):.2f}" for stage in STAGES)
+                  + f" | {metric} {r['value']:.4f} |")
+
+
+def growth_table(tmp: Path, sizes: list[int]) -> None:
+    """Each kind's B1–B6 at several sizes (one run each): how time and memory grow with the rows."""
+    print("\n| kind | rows | evalpipe B1–B6 s | rows/s | peak RSS MiB |")
+    print("|---|---|---|---|---|")
+    for kind, _, write, _ in (("qa", "SQuAD", write_dataset, "f1"), *KINDS):
+        for rows in sizes:
+            inputs = tmp / f"{kind}-{rows}" / "inputs"
+            write(inputs / (kind if kind != "qa" else "bench_qa"), rows)
+            wall, peak = run_pipeline(inputs, tmp / f"{kind}-{rows}" / "outputs")
+            print(f"| {kind} | {rows:,} | {wall:.1f} | {rows / wall:,.0f} | {peak:,.0f} |", flush=True)
+            shutil.rmtree(tmp / f"{kind}-{rows}")
 
 
 def main() -> None:
@@ -125,14 +152,19 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=2, help="end-to-end QA rounds, each on fresh outputs")
     parser.add_argument("--no-kinds", action="store_true", help="skip the fact_verification / multiple_choice runs")
+    parser.add_argument("--growth", default="", help="comma-separated sizes (100000,1000000,3000000): only the "
+                                                     "growth table, every kind at each size")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        if args.growth:
+            growth_table(Path(tmp), [int(size) for size in args.growth.split(",")])
+            return
         inputs = Path(tmp) / "inputs"
         write_dataset(inputs / "bench_qa", args.rows)
         rounds = [qa_round(inputs, Path(tmp) / f"outputs{i}", args.rows) for i in range(args.repeat)]
         print_qa(rounds)
         if not args.no_kinds:
-            kinds_table(Path(tmp), args.rows)
+            kinds_table(Path(tmp), args.rows, args.repeat, sum(r["wall"] for r in rounds) / len(rounds))
 
 
 if __name__ == "__main__":

@@ -246,3 +246,18 @@ def test_multiple_choice_csv_as_published_reads_as_row_by_row(tmp_path):
     assert isinstance(fast.columns, pa.Table)
     assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects == []
     assert fast.columns.column("options").to_pylist() == [["甲", "乙", "丙", "丁"], ["1", "2", "3", "4"], ["x", "y"]]
+
+
+def test_numeric_questions_take_the_fast_path_and_rows_without_gold_go_row_by_row(tmp_path):
+    from stages.kinds.numeric import NumericAnswers
+
+    class RowByRowNumeric(NumericAnswers):
+        columnar_questions = False
+
+    numeric = get_kind("numeric")
+    assert numeric.columnar_questions
+    rows = [{"id": f"n{i}", "question": "How many?", "answer": f"{i * 1.5} kg"} for i in range(30)]
+    path = _write(tmp_path / "n.jsonl", [*rows[:20], {"id": "blank", "question": "q", "answer": " "}, *rows[20:]])
+    fast, slow = load_questions(path, numeric, NO_FIELDS), load_questions(path, RowByRowNumeric(), NO_FIELDS)
+    _same_as_row_by_row(fast, slow)
+    assert as_columns(fast.columns)["golds"][20] == []  # kept without gold: unscorable in B4, as row by row
