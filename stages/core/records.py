@@ -47,11 +47,16 @@ def column_length(columns: Rows) -> int:
     return len(next(iter(columns.values()), []))
 
 
-def as_table(rows: Rows) -> pa.Table:
-    """Rows as an Arrow table (Python columns converted)."""
+def as_table(rows: Rows, types: dict[str, pa.DataType] | None = None) -> pa.Table:
+    """Rows as an Arrow table (Python columns converted), the columns named in `types` cast to them (an artifact
+    without rows, read back from JSON, has only null columns)."""
     import pyarrow as pa
 
-    return rows if isinstance(rows, pa.Table) else pa.table(rows)
+    table = rows if isinstance(rows, pa.Table) else pa.table(rows)
+    for name, kind in (types or {}).items():
+        if name in table.column_names and table.schema.field(name).type != kind:
+            table = table.set_column(table.column_names.index(name), name, table.column(name).cast(kind))
+    return table
 
 
 def as_columns(rows: Rows) -> Columns:

@@ -155,6 +155,15 @@ def rank_models(metrics_by_model: dict[str, dict[str, Any]], metric: str) -> dic
     return {"primary_metric": metric, "ranking": ranking}
 
 
+def accuracy_scores(kind: Kind, matched: pa.Table) -> tuple[pa.Table, dict[str, Any]]:
+    """B5 of a kind whose B4 rows say whether each is `correct`: accuracy 1 or 0 per item, and the kind's metrics."""
+    import pyarrow as pa
+
+    accuracy = matched.column("correct").cast(pa.float64())
+    return pa.table({"id": matched.column("id"), "accuracy": accuracy}), kind.metrics_from_stats(
+        kind.score_stats(matched))
+
+
 _KINDS: dict[str, Kind] = {}
 KIND_MODULES = {  # each kind's module, imported on first use; importing it registers the kind
     "annotation": "stages.kinds.annotation.kind",

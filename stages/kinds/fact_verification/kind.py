@@ -11,7 +11,7 @@ from ...core.records import Rows, as_table
 from ...core.stats import Stats
 from ...core.text_table import RULE, format_table, percent
 from ...text.verdict import UNPARSED, VERDICT_LABELS, label_map_problem, read_verdict, verdict_reader
-from ..base import SHARD_ROWS, Kind, rank_models, register_kind
+from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
 from .classification import classification_report_from_pairs
 from .evidence import gold_evidence_groups, predicted_evidence_sentences
 from .fever import fever_columns, fever_metrics, fever_stats
@@ -83,10 +83,10 @@ class FactVerification(Kind):
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         import pyarrow as pa
 
-        table = as_table(joined)
+        table = as_table(joined, _column_types())
         reader = verdict_reader(params["label_map"])
         gold = per_distinct_value(reader.label, _first(table.column("golds")))
-        readings = per_distinct_value(lambda p: None if p is None else reader.read(str(p)), table.column("prediction"))
+        readings = per_distinct_value(lambda p: None if p is None else reader.read(p), table.column("prediction"))
         predicted = [MISSING if r is None else r.label for r in readings[0]]
         rules = [MISSING if r is None else r.rule for r in readings[0]]
         columns = {"id": table.column("id"), "gold_label": _taken(gold, pa.string()),
@@ -104,7 +104,7 @@ class FactVerification(Kind):
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        table = as_table(normalized)
+        table = as_table(normalized, _column_types())
         predicted, gold = table.column("predicted_label"), table.column("gold_label")
         correct = pc.fill_null(pc.equal(predicted, gold), False)
         read = pc.invert(pc.is_in(predicted, value_set=pa.array([UNPARSED, MISSING])))
@@ -118,16 +118,11 @@ class FactVerification(Kind):
         return pa.table(columns), {"correct": pc.sum(correct.cast("int64")).as_py() or 0, "unparsed": unparsed}
 
     def score(self, matched: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
-        import pyarrow as pa
-
-        table = as_table(matched)
-        accuracy = table.column("correct").cast(pa.float64())
-        return pa.table({"id": table.column("id"), "accuracy": accuracy}), self.metrics_from_stats(
-            self.score_stats(table))
+        return accuracy_scores(self, as_table(matched, _column_types()))
 
     def score_stats(self, matched: Rows) -> Stats:
         """The confusion counts, predicted label → gold label → rows."""
-        table = as_table(matched)
+        table = as_table(matched, _column_types())
         counted = table.group_by(["predicted_label", "gold_label"], use_threads=False).aggregate([([], "count_all")])
         pairs: dict[str, dict[str, int]] = {}
         for predicted, gold, count in zip(*(counted.column(name).to_pylist()
@@ -186,3 +181,13 @@ class FactVerification(Kind):
                 + RULE
             )
         return "\n".join(blocks)
+
+
+def _column_types() -> dict[str, pa.DataType]:
+    """The Arrow type of every column the stages read."""
+    import pyarrow as pa
+
+    return {"golds": pa.list_(pa.string()), "prediction": pa.string(), "gold_label": pa.string(),
+            "predicted_label": pa.string(), "rule": pa.string(), "correct": pa.bool_(),
+            "evidence": pa.list_(pa.list_(pa.string())), "predicted_evidence": pa.list_(pa.string()),
+            "strict": pa.bool_(), "evidence_precision": pa.float64(), "evidence_recall": pa.float64()}

@@ -9,7 +9,7 @@ from ...core.param_rules import at_least, within
 from ...core.records import Rows, as_table
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
-from ..base import SHARD_ROWS, Kind, rank_models, register_kind
+from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
 from .columns import cleaned_replies, extracted_choices, gold_letters, options_column
 from .extraction import extract_choice, gold_choice
 from .options import find_options, options_from_text
@@ -78,7 +78,7 @@ class MultipleChoice(Kind):
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         import pyarrow as pa
 
-        table = as_table(joined)
+        table = as_table(joined, _column_types())
         options = table.column("options").combine_chunks()
         return pa.table({"id": table.column("id"), "options": options,
                          "gold_letter": gold_letters(table.column("golds").combine_chunks(), options),
@@ -88,7 +88,7 @@ class MultipleChoice(Kind):
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        table = as_table(normalized)
+        table = as_table(normalized, _column_types())
         found = extracted_choices(table.column("reply").combine_chunks(), table.column("options").combine_chunks(),
                                   params["similarity_threshold"], params["margin"])
         gold = table.column("gold_letter").combine_chunks()
@@ -100,17 +100,12 @@ class MultipleChoice(Kind):
         return matched, {"rules": value_counts(found["rule"]), "unparsed": unparsed}
 
     def score(self, matched: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
-        import pyarrow as pa
-
-        table = as_table(matched)
-        accuracy = table.column("correct").cast(pa.float64())
-        return pa.table({"id": table.column("id"), "accuracy": accuracy}), self.metrics_from_stats(
-            self.score_stats(table))
+        return accuracy_scores(self, as_table(matched, _column_types()))
 
     def score_stats(self, matched: Rows) -> Stats:
         import pyarrow.compute as pc
 
-        table = as_table(matched)
+        table = as_table(matched, _column_types())
         return {"rows": table.num_rows, "correct": pc.sum(pc.fill_null(table.column("correct"), False)).as_py() or 0,
                 "extracted": table.num_rows - table.column("letter").null_count,
                 "rules": value_counts(table.column("rule"))}
@@ -138,3 +133,12 @@ class MultipleChoice(Kind):
         ]
         return format_table(["model", "样本数", "Accuracy", "Extraction rate", "rules fired"], rows)
 
+
+
+def _column_types() -> dict[str, pa.DataType]:
+    """The Arrow type of every column the stages read."""
+    import pyarrow as pa
+
+    return {"golds": pa.list_(pa.string()), "options": pa.list_(pa.string()), "prediction": pa.string(),
+            "reply": pa.string(), "gold_letter": pa.string(), "letter": pa.string(), "rule": pa.string(),
+            "correct": pa.bool_()}
