@@ -40,12 +40,12 @@ def question_schema(kind_types: dict[str, pa.DataType] | None = None) -> pa.Sche
                       ("golds", pa.list_(pa.string())), *(kind_types or {}).items()])
 
 
-def prediction_schema() -> pa.Schema:
-    """B2's columns on the fast path (and for the per-row blocks beside it)."""
+def prediction_schema(kind_types: dict[str, pa.DataType] | None = None) -> pa.Schema:
+    """B2's columns on the fast path (and for the per-row blocks beside it), then the kind's own (`kind_types`)."""
     import pyarrow as pa
 
     return pa.schema([("id", pa.string()), ("line", pa.int64()), ("prediction", pa.string()),
-                      ("confidence", pa.float64())])
+                      ("confidence", pa.float64()), *(kind_types or {}).items()])
 
 
 def parse_block(block: LineBlock) -> pa.Table | None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -45,6 +45,8 @@ class PredictionRules(Protocol):
     columnar_predictions: bool
 
     def prediction_fields(self, record: dict) -> dict[str, Any]: ...
+
+    def prediction_types(self) -> dict[str, pa.DataType]: ...
 
 
 class GoldRules(Protocol):
@@ -170,6 +172,11 @@ def _without_duplicate_ids(table: pa.Table, source: str,
     return table.filter(keep), rejects
 
 
+def _row_by_row(block: LineBlock) -> None:
+    """The block function of a kind that may not take the fast path: every block goes row by row."""
+    return None
+
+
 @dataclass(frozen=True)
 class _FastPath:
     """How B1 or B2 reads: on the Arrow fast path a JSON-lines block, a whole table, and the columns they give; the
@@ -183,11 +190,12 @@ class _FastPath:
 
 def _load(path: Path, rows: range | None, fast_kind: bool, build_row: Callable, fast: _FastPath,
           extra_names: tuple[str, ...]) -> LoadResult:
-    """JSON lines, Parquet and plain CSV on the fast path when the kind reads no fields of its own (`fast_kind`),
-    every other case row by row."""
+    """JSON lines, Parquet and plain CSV on the fast path when the kind may take it (`fast_kind`), every other case
+    row by row; JSON lines whose kind gives the Arrow type of each of its fields (`extra_names`) become Arrow one
+    block at a time even row by row, so no whole file is ever held as Python values."""
     suffix = path.suffix.lower()
-    if fast_kind and suffix == ".jsonl":
-        return _load_jsonl_table(path, build_row, rows, fast)
+    if suffix == ".jsonl" and (fast_kind or set(extra_names) <= set(fast.schema().names)):
+        return _load_jsonl_table(path, build_row, rows, fast if fast_kind else replace(fast, block=_row_by_row))
     whole = {".parquet": (parquet_table, 1, "row {line}"), ".csv": (csv_table, 2, None)}
     if fast_kind and suffix in whole:
         loaded = _load_whole_table(path, rows, fast.rows, *whole[suffix])
@@ -212,7 +220,7 @@ def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], r
     unreadable rows are set aside (the kind's gold check may read its B1 parameters, `params`)."""
     params = params or {}
     kind_columns = partial(kind.columnar_question_fields, params=params) if kind.columnar_questions else None
-    kind_types = kind.question_types() if kind.columnar_questions else {}
+    kind_types = kind.question_types()
     fast = _FastPath(partial(question_block, fields=fields, kind_columns=kind_columns, kind_types=kind_types),
                      partial(question_rows, fields=fields, kind_columns=kind_columns, kind_types=kind_types),
                      partial(question_schema, kind_types), ("question", "golds"))
@@ -247,8 +255,9 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
                      kind: PredictionRules | None = None) -> LoadResult:
     """One model's predictions (at `rows` positions, or all), with the kind's extra fields; rows without id or
     prediction, non-text predictions, wrong types and duplicates are set aside."""
+    kind_types = kind.prediction_types() if kind is not None else {}
     fast = _FastPath(partial(prediction_block, fields=fields), partial(prediction_rows, fields=fields),
-                     prediction_schema, ("prediction", "confidence"))
+                     partial(prediction_schema, kind_types), ("prediction", "confidence"))
     return _load(path, rows, kind is None or kind.columnar_predictions, partial(_prediction_row, fields=fields,
                                                                                 kind=kind), fast,
                  kind.prediction_columns if kind is not None else ())

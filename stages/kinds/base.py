@@ -68,7 +68,11 @@ class Kind:
         return {}
 
     def question_types(self) -> dict[str, pa.DataType]:
-        """The Arrow type of each of question_columns, for B1's fast path."""
+        """The Arrow type of each of question_columns (B1 reads JSON lines into Arrow block by block when given)."""
+        return {}
+
+    def prediction_types(self) -> dict[str, pa.DataType]:
+        """The Arrow type of each of prediction_columns (B2 reads JSON lines into Arrow block by block when given)."""
         return {}
 
     def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,

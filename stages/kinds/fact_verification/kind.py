@@ -67,6 +67,16 @@ class FactVerification(Kind):
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"evidence": gold_evidence_groups(record.get("evidence"))}
 
+    def question_types(self) -> dict[str, pa.DataType]:
+        import pyarrow as pa
+
+        return {"evidence": pa.list_(pa.list_(pa.string()))}
+
+    def prediction_types(self) -> dict[str, pa.DataType]:
+        import pyarrow as pa
+
+        return {"predicted_evidence": pa.list_(pa.string())}
+
     def prediction_fields(self, record: dict) -> dict[str, Any]:
         return {"predicted_evidence": predicted_evidence_sentences(record.get("predicted_evidence"))}
 

@@ -43,7 +43,7 @@ def _write(path, rows):
 
 def _same_as_row_by_row(fast, slow):
     assert isinstance(fast.columns, pa.Table)
-    assert as_columns(fast.columns) == {name: values for name, values in slow.columns.items()}
+    assert as_columns(fast.columns) == as_columns(slow.columns)
     assert fast.rejects == slow.rejects
     assert fast.counts() == slow.counts()
 
@@ -153,7 +153,7 @@ def test_parquet_either_way(tmp_path):
     odd = tmp_path / "odd.parquet"  # rows to set aside: the whole file goes row by row
     pq.write_table(pa.table({"id": [1, 2, 3, 4], "answer": ["x", "", "y", None]}), odd)
     fast, slow = load_questions(odd, QA, NO_FIELDS), load_questions(odd, ROW_BY_ROW, NO_FIELDS)
-    assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects and len(fast.rejects) == 2
+    assert as_columns(fast.columns) == as_columns(slow.columns) and fast.rejects == slow.rejects and len(fast.rejects) == 2
 
     predictions = tmp_path / "predictions.parquet"
     pq.write_table(pa.table({"id": ["a", "b", "a"], "prediction": ["x", "", "z"], "confidence": [0.5, None, 1.0]}),
@@ -182,12 +182,12 @@ def test_csv_either_way(tmp_path):
         odd = tmp_path / "odd.csv"
         odd.write_text(text)
         fast, slow = load_questions(odd, QA, NO_FIELDS), load_questions(odd, ROW_BY_ROW, NO_FIELDS)
-        assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects, text
+        assert as_columns(fast.columns) == as_columns(slow.columns) and fast.rejects == slow.rejects, text
     confidences = tmp_path / "confidences.csv"
     confidences.write_text("id,prediction,confidence\na,x,high\nb,y, 0.5\nc,z,nan\n")
     fast, slow = load_predictions(confidences, NO_FIELDS, None, QA), load_predictions(confidences, NO_FIELDS, None,
                                                                                       ROW_BY_ROW)
-    assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects
+    assert as_columns(fast.columns) == as_columns(slow.columns) and fast.rejects == slow.rejects
 
 
 class RowByRowChoice(MultipleChoice):
@@ -244,7 +244,7 @@ def test_multiple_choice_csv_as_published_reads_as_row_by_row(tmp_path):
                     encoding="utf-8")
     fast, slow = load_questions(path, CHOICE, CHOICE_FIELDS), load_questions(path, RowByRowChoice(), CHOICE_FIELDS)
     assert isinstance(fast.columns, pa.Table)
-    assert as_columns(fast.columns) == slow.columns and fast.rejects == slow.rejects == []
+    assert as_columns(fast.columns) == as_columns(slow.columns) and fast.rejects == slow.rejects == []
     assert fast.columns.column("options").to_pylist() == [["甲", "乙", "丙", "丁"], ["1", "2", "3", "4"], ["x", "y"]]
 
 
@@ -261,3 +261,25 @@ def test_numeric_questions_take_the_fast_path_and_rows_without_gold_go_row_by_ro
     fast, slow = load_questions(path, numeric, NO_FIELDS), load_questions(path, RowByRowNumeric(), NO_FIELDS)
     _same_as_row_by_row(fast, slow)
     assert as_columns(fast.columns)["golds"][20] == []  # kept without gold: unscorable in B4, as row by row
+
+
+def test_fever_rows_go_row_by_row_into_arrow_with_their_evidence_and_rejects(tmp_path):
+    """Evidence lists mix numbers and page names (pyarrow.json refuses them): FEVER files are read row by row, one
+    block at a time into Arrow (the kind types its fields), with the same rows and rejects as whole-file Python."""
+    from stages.io.loading import _load_columns, _question_row
+
+    fever = get_kind("fact_verification")
+    rows = [{"id": i, "label": "SUPPORTS", "claim": f"c{i}", "evidence": [[[1, 2, f"Page_{i}", i]], [[3, None, "P", 0]]]}
+            for i in range(12)]
+    rows[5] = {"id": 5, "label": "NOT ENOUGH INFO", "claim": "c5", "evidence": [[[9, None, None, None]]]}
+    path = _write(tmp_path / "fever.jsonl", [*rows[:7], {"id": 99, "label": "REFUTES", "evidence": "page"}, *rows[7:]])
+    loaded = load_questions(path, fever, NO_FIELDS, params={"label_map": {}})
+    assert isinstance(loaded.columns, pa.Table) and loaded.columns.schema.field("evidence").type == pa.list_(
+        pa.list_(pa.string()))
+    whole = _load_columns(path, partial(_question_row, kind=fever, fields=NO_FIELDS, params={"label_map": {}}), None,
+                          ("question", "golds"), ("evidence",))
+    assert as_columns(loaded.columns) == whole.columns and loaded.rejects == whole.rejects
+    assert [(r.line, r.reason) for r in loaded.rejects] == [(8, "wrong type: evidence must be a list of evidence "
+                                                                "groups")]
+    assert as_columns(loaded.columns)["evidence"][5] == [["None\t"]]
+    assert as_columns(loaded.columns)["evidence"][0] == [["Page_0\t0"], ["P\t0"]]
