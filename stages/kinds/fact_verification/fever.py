@@ -14,13 +14,25 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 MAX_EVIDENCE = 5
+BATCH_ROWS = 200_000
 
 
 def fever_columns(gold_labels: pa.Array, evidence: pa.Array, predicted: pa.Array,
                   correct: pa.Array) -> dict[str, pa.Array]:
     """B4's FEVER columns: the gold evidence group found whole in the first five predicted sentences (its index, or
     null), strict correctness, and the row's evidence precision (1 when nothing is predicted) and recall (1 when the
-    gold has no evidence); null for NOT ENOUGH INFO claims, which are strictly right when their label is."""
+    gold has no evidence); null for NOT ENOUGH INFO claims, which are strictly right when their label is. Rows are
+    taken in batches, which bounds the memory of the sentence keys."""
+    import pyarrow as pa
+
+    parts = [_fever_batch(*(column.slice(start, BATCH_ROWS) for column in (gold_labels, evidence, predicted, correct)))
+             for start in range(0, len(gold_labels), BATCH_ROWS)] or [_fever_batch(gold_labels, evidence, predicted,
+                                                                                    correct)]
+    return {name: pa.concat_arrays([part[name] for part in parts]) for name in parts[0]}
+
+
+def _fever_batch(gold_labels: pa.Array, evidence: pa.Array, predicted: pa.Array,
+                 correct: pa.Array) -> dict[str, pa.Array]:
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc

@@ -2,7 +2,9 @@
 (max_evidence = 5: only the first five predicted sentences count; a group is found when all its sentences are among
 them; precision counts every predicted sentence, duplicates too, against the gold sentences that name a line)."""
 import pyarrow as pa
+import pytest
 
+from stages.kinds.fact_verification import fever
 from stages.kinds.fact_verification.fever import fever_columns
 
 ROWS = [  # (gold label, gold evidence groups, predicted sentences, label right)
@@ -23,7 +25,9 @@ EXPECTED = {  # per row: evidence_group, strict, evidence_precision, evidence_re
 }
 
 
-def test_fever_columns_follow_the_official_rules_row_by_row():
+@pytest.mark.parametrize("batch_rows", [200_000, 3])
+def test_fever_columns_follow_the_official_rules_row_by_row(monkeypatch, batch_rows):
+    monkeypatch.setattr(fever, "BATCH_ROWS", batch_rows)
     gold, evidence, predicted, correct = zip(*ROWS)
     columns = fever_columns(pa.array(gold), pa.array(evidence, pa.list_(pa.list_(pa.string()))),
                             pa.chunked_array([pa.array(predicted, pa.list_(pa.string()))]), pa.array(correct))
