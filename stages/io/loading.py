@@ -124,7 +124,11 @@ def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast:
         if table is None:
             items = ((position + 1, decode_jsonl_line(source, number, raw)) for number, position, raw in block.lines())
             accepted = _accepted_rows(source, items, result, build_row, duplicates=False)
-            table = pa.table(_collect(accepted, fast.names, tuple(schema.names[4:])), schema=schema)
+            columns = _collect(accepted, fast.names, tuple(schema.names[4:]))
+            untyped = set(columns) - set(schema.names)
+            if untyped:
+                raise TypeError(f"the kind gives no Arrow type for its field(s) {', '.join(sorted(untyped))}")
+            table = pa.table(columns, schema=schema)
         else:
             result.input_rows += block.records
         tables.append(table)
