@@ -44,7 +44,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "kinds.multiple_choice.extraction": ("ChoiceExtraction", "extract_choice"),
     "kinds.multiple_choice.kind": ("check_answer_match",),
     "kinds.multiple_choice.options": ("find_options", "options_from_text"),
-    "kinds.numeric": ("compare_numeric",),
+    "kinds.numeric.scoring": ("compare_numeric",),
     "kinds.qa": ("qa_em_f1", "token_f1"),
     "nightly.history": (
         "ITEM_COLUMNS", "flatten_metrics", "history_rows", "item_score_columns", "judge_item_columns", "parse_night",

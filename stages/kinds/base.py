@@ -174,7 +174,7 @@ KIND_MODULES = {  # each kind's module, imported on first use; importing it regi
     "dialogue": "stages.kinds.dialogue.kind",
     "fact_verification": "stages.kinds.fact_verification.kind",
     "multiple_choice": "stages.kinds.multiple_choice.kind",
-    "numeric": "stages.kinds.numeric",
+    "numeric": "stages.kinds.numeric.kind",
     "qa": "stages.kinds.qa.kind",
 }
 

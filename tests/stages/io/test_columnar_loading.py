@@ -249,7 +249,7 @@ def test_multiple_choice_csv_as_published_reads_as_row_by_row(tmp_path):
 
 
 def test_numeric_questions_take_the_fast_path_and_rows_without_gold_go_row_by_row(tmp_path):
-    from stages.kinds.numeric import NumericAnswers
+    from stages.kinds.numeric.kind import NumericAnswers
 
     class RowByRowNumeric(NumericAnswers):
         columnar_questions = False

@@ -98,6 +98,7 @@ def test_kind_scores_unscorable_missing_and_confidence():
               "prediction": ["The total is 42", "8", "5", None], "confidence": [0.9, 0.1, 0.5, None]}
     normalized, _ = kind.normalize(joined, params)
     matched, info = kind.match(normalized, params)
+    matched = matched.to_pydict()
     assert matched["label"] == ["correct", "partial", "unscorable", "missing"]  # 8 vs 7: 0.7·(1-1/8) = 0.6125
     assert info["unscorable"] == ["c"]
     # B4 shows what was read from each side: values, units and the rule that chose the prediction's number
@@ -117,3 +118,33 @@ def test_baseline_comparison():
     comparison = kind.compare(metrics, {"baseline_model": "old"})
     assert comparison["vs_baseline"]["new"]["accuracy"] == pytest.approx(0.3)
     assert kind.compare(metrics, {"baseline_model": "gone"})["baseline_missing"] == "gone"
+
+
+def test_columns_equal_the_per_row_comparison_row_for_row():
+    """B3 / B4 read each distinct text once and compare each distinct pair once; every row equals numeric_answer and
+    score_numeric on that row."""
+    import random
+
+    from stages.kinds.numeric.scoring import numeric_answer, score_numeric
+
+    kind = get_kind("numeric")
+    params = dict(kind.defaults)
+    answers = ["42", "42.0", "1,234", "三百五十", "15%", "3.5 kg", "about 7", "no idea", "", "-2", "1e3", "8 或 9"]
+    rng = random.Random(3)
+    golds = [[rng.choice(answers[:8])] if i % 7 else [] for i in range(400)]
+    predictions = [None if i % 11 == 0 else rng.choice(answers) for i in range(400)]
+    joined = {"id": [str(i) for i in range(400)], "golds": golds, "prediction": predictions, "confidence": [None] * 400}
+    normalized, _ = kind.normalize(joined, params)
+    matched = kind.match(normalized, params)[0].to_pydict()
+    tolerances = {name: params[name] for name in kind.stage_params["B4"]}
+    for i, (gold, prediction) in enumerate(zip(golds, predictions)):
+        if not gold:
+            assert matched["label"][i] == "unscorable" and matched["overall"][i] is None
+            continue
+        if prediction is None:
+            assert (matched["label"][i], matched["overall"][i]) == ("missing", 0.0)
+            continue
+        (gold_reading, gold_text), (reading, text) = numeric_answer(gold[0]), numeric_answer(prediction)
+        expected = score_numeric(gold_reading.value, gold_text, reading.value, text, **tolerances)
+        assert {name: matched[name][i] for name in expected} == expected
+        assert (matched["predicted_unit"][i], matched["predicted_rule"][i]) == (reading.unit, reading.rule)

@@ -1,0 +1,1 @@
+"""Numeric answers: numbers with tolerance and units, proportional similarity, correct / partial / wrong."""
