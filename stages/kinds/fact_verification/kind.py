@@ -96,12 +96,13 @@ class FactVerification(Kind):
         table = as_table(joined, _column_types())
         reader = verdict_reader(params["label_map"])
         gold = per_distinct_value(reader.label, _first(table.column("golds")))
-        readings = per_distinct_value(lambda p: None if p is None else reader.read(p), table.column("prediction"))
-        predicted = [MISSING if r is None else r.label for r in readings[0]]
-        rules = [MISSING if r is None else r.rule for r in readings[0]]
+        readings, codes = per_distinct_value(lambda p: None if p is None else reader.read(p),
+                                             table.column("prediction"))
+        predicted = [MISSING if r is None else r.label for r in readings]
+        rules = [MISSING if r is None else r.rule for r in readings]
         columns = {"id": table.column("id"), "gold_label": _taken(gold, pa.string()),
-                   "predicted_label": _taken((predicted, readings[1]), pa.string()),
-                   "rule": _taken((rules, readings[1]), pa.string())}
+                   "predicted_label": _taken((predicted, codes), pa.string()),
+                   "rule": _taken((rules, codes), pa.string())}
         if _has_evidence(table):
             columns.update(evidence=table.column("evidence"), predicted_evidence=table.column("predicted_evidence")
                            if "predicted_evidence" in table.column_names else pa.nulls(table.num_rows))
