@@ -209,14 +209,14 @@ class B6Report(KindStage):
             chosen, views, not_right = choose_items(kind, matched, max(1, NOT_RIGHT_CAP // shards),
                                                     max(1, SAMPLE_CAP // shards))
             chosen_rows = read_rows_at(b1, chosen, [name for name in ("id", "question", "golds")
-                                                    if name in questions[shard].get("columns", ())])
+                                                    if name in questions[shard].get("columns", ())], questions[shard])
             ids = chosen_rows["id"]
             set_aside = [{"where": "questions", **r} for r in questions[shard].get("rejects", [])]
             texts, scores = {}, {}
             for model in self.score_tasks():
                 b2 = self._task(B2Predictions, shard, model).artifact_path()
-                texts[model] = _by_id(read_rows_with_ids(b2, [str(i) for i in ids], ["id", "prediction"]), ids,
-                                      "prediction")
+                found = read_rows_with_ids(b2, [str(i) for i in ids], ["id", "prediction"], predictions[model][shard])
+                texts[model] = _by_id(found, ids, "prediction")
                 set_aside += [{"where": model, **r} for r in predictions[model][shard].get("rejects", [])]
                 values = scores_of.get(model, [])
                 scores[model] = [values[offset + i] if offset + i < len(values) else None for i in chosen]

@@ -35,6 +35,18 @@ def list_offsets(lengths: pa.Array) -> pa.Array:
     return offsets_of(pc.fill_null(lengths, 0).to_numpy(zero_copy_only=False))
 
 
+def first_items(lists: pa.Array) -> pa.Array:
+    """Each list's first item (null where the list is empty or null)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    firsts = pc.list_slice(lists, 0, 1)
+    where = np.full(len(lists), -1, np.int64)
+    where[pc.list_parent_indices(firsts).to_numpy()] = np.arange(len(pc.list_flatten(firsts)))
+    return pc.list_flatten(firsts).take(pa.array(where, mask=where < 0))
+
+
 def offsets_of(counts: np.ndarray) -> pa.Array:
     """int32 offsets of lists (or strings) with these numbers of items (or bytes)."""
     import numpy as np

@@ -67,6 +67,19 @@ def per_distinct_value(compute: Callable[[Any], T], array: pa.Array | pa.Chunked
     return [compute(value) for value in values], codes
 
 
+def in_row_order(results: list[Any], codes: np.ndarray, kind: pa.DataType) -> pa.Array:
+    """Results per distinct value (or combination) back in row order, as an Arrow array of `kind`."""
+    import pyarrow as pa
+
+    return pa.array(results, kind).take(pa.array(codes))
+
+
+def per_distinct_text(compute: Callable[[Any], Any], texts: pa.Array | pa.ChunkedArray, kind: pa.DataType) -> pa.Array:
+    """compute(text) for every text of an Arrow column, once per distinct text (null stays null), in row order."""
+    results, codes = per_distinct_value(lambda text: None if text is None else compute(text), texts)
+    return in_row_order(results, codes, kind)
+
+
 def value_counts(column: pa.Array | pa.ChunkedArray) -> dict[Any, int]:
     """How many rows of an Arrow column hold each value, in order of first appearance."""
     import pyarrow.compute as pc

@@ -113,11 +113,12 @@ def read_column(path: UPath, name: str) -> pa.ChunkedArray:
     return read_table(path, [name]).column(name)
 
 
-def _row_groups(path: UPath, columns: list[str]) -> Iterator[pa.Table]:
-    """Some columns of the artifact's rows one Parquet row group at a time (inline rows as one table)."""
+def _row_groups(path: UPath, columns: list[str], document: dict[str, Any] | None) -> Iterator[pa.Table]:
+    """Some columns of the artifact's rows one Parquet row group at a time (inline rows as one table); `document`,
+    the artifact's JSON when the caller has read it already."""
     import pyarrow.parquet as pq
 
-    document = read_artifact_json(path)
+    document = document if document is not None else read_artifact_json(path)
     if document is None or "rows_file" not in document:
         yield read_table(path, columns, document)
         return
@@ -127,27 +128,29 @@ def _row_groups(path: UPath, columns: list[str]) -> Iterator[pa.Table]:
             yield rows_file.read_row_group(group, columns)
 
 
-def read_rows_at(path: UPath, positions: list[int], columns: list[str]) -> Columns:
+def read_rows_at(path: UPath, positions: list[int], columns: list[str],
+                 document: dict[str, Any] | None = None) -> Columns:
     """Some columns of the rows at these positions (ascending), read one row group at a time."""
     import numpy as np
     import pyarrow as pa
 
     wanted, parts, offset = np.asarray(positions, np.int64), [], 0
-    for group in _row_groups(path, columns):
+    for group in _row_groups(path, columns, document):
         here = wanted[(wanted >= offset) & (wanted < offset + group.num_rows)] - offset
         parts.append(group.take(pa.array(here)))
         offset += group.num_rows
     return as_columns(pa.concat_tables(parts)) if parts else {name: [] for name in columns}
 
 
-def read_rows_with_ids(path: UPath, ids: list[str], columns: list[str]) -> pa.Table:
+def read_rows_with_ids(path: UPath, ids: list[str], columns: list[str],
+                       document: dict[str, Any] | None = None) -> pa.Table:
     """Some columns (id among them) of the rows whose id is among `ids`, read one row group at a time."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     wanted = pa.array(ids, pa.string())
     parts = [group.filter(pc.is_in(group.column("id").cast(pa.string()), value_set=wanted))
-             for group in _row_groups(path, columns)]
+             for group in _row_groups(path, columns, document)]
     return pa.concat_tables(parts)
 
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
+def _sentence(page: Any, line: Any) -> str:
+    """One evidence sentence as gold and predictions are compared: page and line number (empty when none is given)."""
+    return f"{page}\t{'' if line is None else int(line)}"
+
+
 def gold_evidence_groups(value: Any) -> list[list[str]] | None:
     """FEVER gold `evidence`: groups of [annotation_id, evidence_id, page, line], each item as "page<TAB>line" (line
     empty when the gold gives none); None when the row has none. One pass per item: this runs for every gold row."""
@@ -20,8 +25,7 @@ def gold_evidence_groups(value: Any) -> list[list[str]] | None:
         for item in group:
             if not (isinstance(item, list) and len(item) == 4):
                 raise ValueError("each evidence item must be [annotation_id, evidence_id, page, line]")
-            line = item[3]
-            sentences.append(f"{item[2]}\t{'' if line is None else int(line)}")
+            sentences.append(_sentence(item[2], item[3]))
         groups.append(sentences)
     return groups
 
@@ -37,6 +41,5 @@ def predicted_evidence_sentences(value: Any) -> list[str] | None:
     for item in value:
         if not (isinstance(item, list) and len(item) == 2):
             raise ValueError("predicted_evidence must be a list of [page, line] pairs")
-        page, line = item
-        sentences.append(f"{page}\t{'' if line is None else int(line)}")
+        sentences.append(_sentence(*item))
     return sentences

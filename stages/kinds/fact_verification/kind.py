@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ...core.distinct import per_distinct_value, value_counts
+from ...core.arrow_strings import first_items
+from ...core.distinct import in_row_order, per_distinct_text, per_distinct_value, value_counts
 from ...core.param_rules import at_least
 from ...core.records import Rows, as_table
 from ...core.stats import Stats
@@ -17,7 +18,6 @@ from .evidence import gold_evidence_groups, predicted_evidence_sentences
 from .fever import fever_columns, fever_metrics, fever_stats
 
 if TYPE_CHECKING:
-    import numpy as np
     import pyarrow as pa
 
 MISSING = "missing"
@@ -27,21 +27,6 @@ UNREADABLE_GOLD = "gold verdict not readable"
 def _has_evidence(joined: pa.Table) -> bool:
     """Gold rows carry FEVER evidence: the FEVER score and evidence metrics apply."""
     return "evidence" in joined.column_names and joined.column("evidence").null_count < joined.num_rows
-
-
-def _first(golds: pa.ChunkedArray) -> pa.Array:
-    """Each row's first gold answer."""
-    import pyarrow.compute as pc
-
-    return pc.list_element(golds.combine_chunks(), 0)
-
-
-def _taken(found: tuple[list[Any], np.ndarray], kind: pa.DataType) -> pa.Array:
-    """Results per distinct value (per_distinct_value's pair) back in row order."""
-    import pyarrow as pa
-
-    values, codes = found
-    return pa.array(values, kind).take(pa.array(codes))
 
 
 @register_kind("fact_verification")
@@ -95,14 +80,14 @@ class FactVerification(Kind):
 
         table = as_table(joined, _column_types())
         reader = verdict_reader(params["label_map"])
-        gold = per_distinct_value(reader.label, _first(table.column("golds")))
+        gold = per_distinct_text(reader.label, first_items(table.column("golds").combine_chunks()), pa.string())
         readings, codes = per_distinct_value(lambda p: None if p is None else reader.read(p),
                                              table.column("prediction"))
         predicted = [MISSING if r is None else r.label for r in readings]
         rules = [MISSING if r is None else r.rule for r in readings]
-        columns = {"id": table.column("id"), "gold_label": _taken(gold, pa.string()),
-                   "predicted_label": _taken((predicted, codes), pa.string()),
-                   "rule": _taken((rules, codes), pa.string())}
+        columns = {"id": table.column("id"), "gold_label": gold, "predicted_label": in_row_order(predicted, codes,
+                                                                                                 pa.string()),
+                   "rule": in_row_order(rules, codes, pa.string())}
         if _has_evidence(table):
             columns.update(evidence=table.column("evidence"), predicted_evidence=table.column("predicted_evidence")
                            if "predicted_evidence" in table.column_names else pa.nulls(table.num_rows))

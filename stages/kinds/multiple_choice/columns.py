@@ -6,8 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...core.arrow_strings import offsets_of
-from ...core.distinct import combined_codes, list_codes, per_distinct_value, value_codes
+from ...core.arrow_strings import first_items, offsets_of
+from ...core.distinct import (
+    combined_codes,
+    in_row_order,
+    list_codes,
+    per_distinct_text,
+    per_distinct_value,
+    value_codes,
+)
 from .extraction import ChoiceExtraction, answer_key_letter, clean_reply, extract_choice, gold_choice
 from .options import LETTERS
 
@@ -87,21 +94,17 @@ def _stripped(texts: pa.Array) -> pa.Array:
     """str.strip() of every text (null stays null), once per distinct text."""
     import pyarrow as pa
 
-    values, codes = per_distinct_value(lambda text: None if text is None else text.strip(), texts)
-    return pa.array(values, pa.string()).take(pa.array(codes))
+    return per_distinct_text(str.strip, texts, pa.string())
 
 
 def _per_text_and_options(compute: Callable[[Any, list[str]], Any], texts: pa.Array,
-                          options: pa.Array) -> tuple[list[Any], pa.Array]:
+                          options: pa.Array) -> tuple[list[Any], np.ndarray]:
     """compute(text, options) once per distinct pair, one question's options after another (what extraction caches
     per question stays warm): the results and each row's index into them."""
-    import pyarrow as pa
-
     text_values, text_codes = value_codes(texts)
     option_values, option_codes = list_codes(options)
     pairs, rows = combined_codes(option_codes, text_codes)
-    results = [compute(text_values[text], option_values[option]) for option, text in pairs]
-    return results, pa.array(rows)
+    return [compute(text_values[text], option_values[option]) for option, text in pairs], rows
 
 
 def gold_letters(golds: pa.Array, options: pa.Array) -> pa.Array:
@@ -111,7 +114,7 @@ def gold_letters(golds: pa.Array, options: pa.Array) -> pa.Array:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    first = pc.list_element(golds, 0)
+    first = first_items(golds)
     keys, codes = per_distinct_value(lambda gold: None if gold is None else answer_key_letter(gold), first)
     positions = np.array([len(LETTERS) if key is None else LETTERS.index(key) for key in keys], np.int64)[codes]
     keyed = positions < pc.list_value_length(options).to_numpy(zero_copy_only=False)
@@ -119,7 +122,7 @@ def gold_letters(golds: pa.Array, options: pa.Array) -> pa.Array:
     rest = pa.array(np.flatnonzero(~keyed))
     if len(rest):
         found, rows = _per_text_and_options(gold_choice, first.take(rest), options.take(rest))
-        letters[~keyed] = np.array(found, object)[rows.to_numpy()]
+        letters[~keyed] = np.array(found, object)[rows]
     return pa.array(letters, pa.string())
 
 
@@ -127,8 +130,7 @@ def cleaned_replies(predictions: pa.Array) -> pa.Array:
     """clean_reply of every prediction (null stays null), once per distinct prediction."""
     import pyarrow as pa
 
-    values, codes = per_distinct_value(lambda text: None if text is None else clean_reply(text), predictions)
-    return pa.array(values, pa.string()).take(pa.array(codes))
+    return per_distinct_text(clean_reply, predictions, pa.string())
 
 
 def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> dict[str, pa.Array]:
@@ -138,6 +140,6 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     found: list[ChoiceExtraction]
     found, rows = _per_text_and_options(lambda reply, opts: extract_choice(reply, opts, threshold, margin), replies,
                                         options)
-    return {"letter": pa.array([r.letter for r in found], pa.string()).take(rows),
-            "rule": pa.array([r.rule for r in found], pa.string()).take(rows),
-            "score": pa.array([r.score for r in found], pa.float64()).take(rows)}
+    return {"letter": in_row_order([r.letter for r in found], rows, pa.string()),
+            "rule": in_row_order([r.rule for r in found], rows, pa.string()),
+            "score": in_row_order([r.score for r in found], rows, pa.float64())}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.distinct import combined_codes, per_distinct_value, value_codes
+from ...core.distinct import combined_codes, in_row_order, per_distinct_value, value_codes
 from .scoring import MISSING, UNSCORABLE, numeric_answer, score_numeric
 
 if TYPE_CHECKING:
@@ -18,27 +18,12 @@ _TYPES = {"value": "float64", "unit": "string", "rule": "string", "text": "strin
           "label": "string"}
 
 
-def first_golds(golds: pa.Array) -> pa.Array:
-    """Each row's first gold answer (null where it has none)."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    firsts = pc.list_slice(golds, 0, 1)
-    where = np.full(len(golds), -1, np.int64)
-    where[pc.list_parent_indices(firsts).to_numpy()] = np.arange(len(pc.list_flatten(firsts)))
-    return pc.list_flatten(firsts).take(pa.array(where, mask=where < 0))
-
-
 def readings(texts: pa.Array, choice: str) -> dict[str, pa.Array]:
     """numeric_answer of every text once per distinct text: value, unit, rule (missing where the text is null) and
     normalized text (null where the text is)."""
-    import pyarrow as pa
-
     found, codes = per_distinct_value(lambda text: None if text is None else numeric_answer(text, choice), texts)
-    rows = pa.array(codes)
     read = [(None, None, MISSING, None) if r is None else (r[0].value, r[0].unit, r[0].rule, r[1]) for r in found]
-    return {name: pa.array([r[i] for r in read], _TYPES[name]).take(rows) for i, name in enumerate(READING_COLUMNS)}
+    return {name: in_row_order([r[i] for r in read], codes, _TYPES[name]) for i, name in enumerate(READING_COLUMNS)}
 
 
 def scores(table: pa.Table, tolerances: dict[str, Any]) -> dict[str, pa.Array]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ...core.arrow_strings import first_items
 from ...core.distinct import value_counts
 from ...core.param_rules import at_least, one_of, within
 from ...core.records import Rows, as_columns, as_table
@@ -12,7 +13,7 @@ from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...text.numbers import NUMBER_CHOICES
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
-from .columns import first_golds, readings, scores
+from .columns import readings, scores
 from .scoring import UNSCORABLE
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class NumericAnswers(Kind):
         table = as_table(joined, _column_types())
         golds = table.column("golds").combine_chunks()
         columns = {"id": table.column("id"), "has_gold": pc.greater(pc.list_value_length(golds), 0)}
-        for side, texts in (("gold", first_golds(golds)), ("predicted", table.column("prediction"))):
+        for side, texts in (("gold", first_items(golds)), ("predicted", table.column("prediction"))):
             columns.update({f"{side}_{name}": values for name, values in readings(texts, params["number_choice"]).items()})
         columns["confidence"] = (table.column("confidence") if "confidence" in table.column_names
                                  else pa.nulls(table.num_rows, pa.float64()))
