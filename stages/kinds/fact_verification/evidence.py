@@ -41,5 +41,5 @@ def predicted_evidence_sentences(value: Any) -> list[str] | None:
     for item in value:
         if not (isinstance(item, list) and len(item) == 2):
             raise ValueError("predicted_evidence must be a list of [page, line] pairs")
-        sentences.append(_sentence(*item))
+        sentences.append(_sentence(item[0], item[1]))
     return sentences
