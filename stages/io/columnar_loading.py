@@ -1,5 +1,5 @@
-"""B1/B2 fast path: a JSON-lines block parsed by pyarrow.json (or a whole Parquet or plain CSV file), its fields
-resolved and checked on whole columns. It only takes records it can read exactly as the per-row loader would and where every row is accepted;
+"""B1/B2 fast path: a JSON-lines block parsed by pyarrow.json (or decoded line by line where pyarrow.json cannot
+read it whole, or a whole Parquet or plain CSV file), its fields resolved and checked on whole columns. It only takes records it can read exactly as the per-row loader would and where every row is accepted;
 anything else (a malformed line, mixed types, nested or odd gold forms, a row to set aside) returns None and goes row
 by row."""
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..core.arrow_strings import blank_strings, offsets_of
 from .csv_header import canonical_csv_header
+from .decoded_blocks import FieldReaders, decoded_table
 from .fields import (
     GOLD_FIELDS_ENGLISH,
     GOLD_FIELDS_ROOT,
@@ -147,10 +148,16 @@ def _first_present(table: pa.Table, names: tuple[str, ...]) -> pa.Array | None:
     return result
 
 
-def _record_ids(table: pa.Table, fields: dict[str, str | None]) -> pa.Array | None:
-    """Every row's id as text, or None when some row has none (or one the fast path would not render)."""
+def _record_ids(table: pa.Table, fields: dict[str, str | None], first_position: int) -> pa.Array | None:
+    """Every row's id as text (with '@line', the record's 1-based position, the first's 0-based being
+    `first_position`), or None when some row has none (or one the fast path would not render)."""
+    import numpy as np
+    import pyarrow as pa
+
     field = fields.get("id_field")
-    if field == LINE_ID or (field and "." in field):
+    if field == LINE_ID:
+        return pa.array(np.arange(first_position + 1, first_position + 1 + table.num_rows)).cast(pa.string())
+    if field and "." in field:
         return None
     ids = _first_present(table, (field,) if field else ID_FIELDS)
     return None if ids is None or ids.null_count else ids
@@ -210,18 +217,32 @@ def _line_numbers(first_line: int, count: int) -> pa.Array:
     return pa.array(np.arange(first_line, first_line + count, dtype=np.int64))
 
 
+def block_table(block: LineBlock, readers: FieldReaders | None = None,
+                kind_types: dict[str, pa.DataType] | None = None) -> pa.Table | None:
+    """A block's records as one table: parsed by pyarrow.json, else decoded line by line (always so when a kind reads
+    fields from each value, `readers`, which then hold what they read); None when some line must go row by row."""
+    table = None if readers else parse_block(block)
+    return decoded_table(block, readers or {}, kind_types or {}) if table is None else table
+
+
 def question_block(block: LineBlock, fields: dict[str, str | None], kind_columns: KindColumns | None = None,
-                   kind_types: dict[str, pa.DataType] | None = None) -> pa.Table | None:
+                   kind_types: dict[str, pa.DataType] | None = None,
+                   readers: FieldReaders | None = None) -> pa.Table | None:
     """A block of question records as (id, line, question, golds, the kind's columns), or None when it must go row
     by row."""
-    table = parse_block(block)
-    return None if table is None else question_rows(table, fields, block.first_line, kind_columns, kind_types)
+    table = block_table(block, readers, kind_types)
+    return None if table is None else question_rows(table, fields, block.first_line, block.first_position,
+                                                    kind_columns, kind_types)
 
 
-def prediction_block(block: LineBlock, fields: dict[str, str | None]) -> pa.Table | None:
-    """A block of prediction records as (id, line, prediction, confidence), or None when it must go row by row."""
-    table = parse_block(block)
-    return None if table is None else prediction_rows(table, fields, block.first_line)
+def prediction_block(block: LineBlock, fields: dict[str, str | None],
+                     kind_types: dict[str, pa.DataType] | None = None,
+                     readers: FieldReaders | None = None) -> pa.Table | None:
+    """A block of prediction records as (id, line, prediction, confidence, the kind's columns), or None when it must
+    go row by row."""
+    table = block_table(block, readers, kind_types)
+    return None if table is None else prediction_rows(table, fields, block.first_line, block.first_position,
+                                                      kind_types)
 
 
 def _configured_columns(table: pa.Table, fields: dict[str, str | None]) -> dict[str, str | None]:
@@ -231,19 +252,20 @@ def _configured_columns(table: pa.Table, fields: dict[str, str | None]) -> dict[
             for key, value in fields.items()}
 
 
-def question_rows(table: pa.Table, fields: dict[str, str | None], first_line: int,
+def question_rows(table: pa.Table, fields: dict[str, str | None], first_line: int, first_position: int = 0,
                   kind_columns: KindColumns | None = None,
                   kind_types: dict[str, pa.DataType] | None = None) -> pa.Table | None:
-    """Question records (their first at `first_line`) as (id, line, question, golds), then the columns
-    `kind_columns(table, question, golds)` reads (of `kind_types`); None when they must go row by row (the kind's
-    function says so with None)."""
+    """Question records (their first at `first_line` and 0-based record position `first_position`) as (id, line,
+    question, golds), then the kind's columns (of `kind_types`): those `kind_columns(table, question, golds)` gives,
+    the others as the table holds them (fields the kind reads from each value); None when they must go row by row
+    (the kind's function says so with None)."""
     import pyarrow as pa
 
     fields = _configured_columns(table, fields)
     question_field = fields.get("question_field")
     if question_field and "." in question_field:
         return None
-    ids, golds = _record_ids(table, fields), _gold_texts(table, fields)
+    ids, golds = _record_ids(table, fields, first_position), _gold_texts(table, fields)
     question = _first_present(table, (question_field,) if question_field else QUESTION_FIELDS)
     if ids is None or golds is None or question is None:
         return None
@@ -252,17 +274,20 @@ def question_rows(table: pa.Table, fields: dict[str, str | None], first_line: in
         return None
     schema = question_schema(kind_types)
     return pa.table([ids, _line_numbers(first_line, table.num_rows), question, golds,
-                     *(extra[name] for name in schema.names[4:])], schema=schema)
+                     *(extra[name] if name in extra else table.column(name) for name in schema.names[4:])],
+                    schema=schema)
 
 
-def prediction_rows(table: pa.Table, fields: dict[str, str | None], first_line: int) -> pa.Table | None:
-    """Prediction records (their first at `first_line`) as (id, line, prediction, confidence), or None when they must
-    go row by row."""
+def prediction_rows(table: pa.Table, fields: dict[str, str | None], first_line: int, first_position: int = 0,
+                    kind_types: dict[str, pa.DataType] | None = None) -> pa.Table | None:
+    """Prediction records (their first at `first_line` and 0-based record position `first_position`) as (id, line,
+    prediction, confidence), then the kind's columns (`kind_types`, fields it read from each value) as the table
+    holds them; None when they must go row by row."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     fields = _configured_columns(table, fields)
-    ids = _record_ids(table, fields)
+    ids = _record_ids(table, fields, first_position)
     field = fields.get("prediction_field")
     prediction = pa.nulls(table.num_rows, pa.string())
     for name in (field,) if field else PREDICTION_FIELDS:
@@ -277,8 +302,9 @@ def prediction_rows(table: pa.Table, fields: dict[str, str | None], first_line: 
     confidence = _confidence(table)
     if ids is None or prediction.null_count or confidence is None:
         return None
-    return pa.table([ids, _line_numbers(first_line, table.num_rows), prediction, confidence],
-                    schema=prediction_schema())
+    schema = prediction_schema(kind_types)
+    return pa.table([ids, _line_numbers(first_line, table.num_rows), prediction, confidence,
+                     *(table.column(name) for name in schema.names[4:])], schema=schema)
 
 
 def _confidence(table: pa.Table) -> pa.Array | None:

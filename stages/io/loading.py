@@ -19,6 +19,7 @@ from .columnar_loading import (
     question_rows,
     question_schema,
 )
+from .decoded_blocks import FieldReaders, with_read_fields
 from .fields import (
     LINE_ID,
     PREDICTION_FIELDS,
@@ -42,6 +43,7 @@ class PredictionRules(Protocol):
     columnar_predictions: nothing, so predictions may take the Arrow fast path)."""
 
     prediction_columns: tuple[str, ...]
+    prediction_readers: FieldReaders
     columnar_predictions: bool
 
     def prediction_fields(self, record: dict) -> dict[str, Any]: ...
@@ -54,6 +56,7 @@ class GoldRules(Protocol):
     row and (columnar_questions) on a whole Arrow table of records."""
 
     question_columns: tuple[str, ...]
+    question_readers: FieldReaders
     columnar_questions: bool
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]: ...
@@ -139,21 +142,21 @@ def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast:
     return result
 
 
-def _load_whole_table(path: Path, rows: range | None, fast_rows: Callable, read: Callable, first_line: int,
+def _load_whole_table(path: Path, rows: range | None, fast: _FastPath, read: Callable, first_line: int,
                       location: str | None) -> LoadResult | None:
     """A file that `read` takes as one Arrow table (its records at `rows` positions, or all; record i on line
-    `first_line` + i) through `fast_rows`, or None when the file or some row must go row by row (the per-row loader
-    then reads the whole file)."""
-    table = read(path)
-    if table is None:
+    `first_line` + i) through the fast path, or None when the file or some row must go row by row (the per-row
+    loader then reads the whole file)."""
+    whole = read(path)
+    if whole is None:
         return None
-    first = 0 if rows is None else min(rows.start, table.num_rows)
-    table = table.slice(first, table.num_rows if rows is None else len(rows))
-    fast = fast_rows(table, first_line=first + first_line)
-    if fast is None:
+    first = 0 if rows is None else min(rows.start, whole.num_rows)
+    table = fast.read_fields(whole.slice(first, whole.num_rows if rows is None else len(rows)))
+    accepted = None if table is None else fast.rows(table, first_line=first + first_line, first_position=first)
+    if accepted is None:
         return None
-    fast, duplicates = _without_duplicate_ids(fast, str(path), location)
-    return LoadResult(columns=fast, rejects=duplicates, input_rows=table.num_rows)
+    accepted, duplicates = _without_duplicate_ids(accepted, str(path), location)
+    return LoadResult(columns=accepted, rejects=duplicates, input_rows=table.num_rows)
 
 
 def _without_duplicate_ids(table: pa.Table, source: str,
@@ -183,11 +186,13 @@ def _row_by_row(block: LineBlock) -> None:
 
 @dataclass(frozen=True)
 class _FastPath:
-    """How B1 or B2 reads: on the Arrow fast path a JSON-lines block, a whole table, and the columns they give; the
-    names of its two value columns (beside id and line) for the per-row loader."""
+    """How B1 or B2 reads: on the Arrow fast path a JSON-lines block, a whole table (its kind's fields read first by
+    `read_fields`), and the columns they give; the names of its two value columns (beside id and line) for the
+    per-row loader."""
 
     block: Callable[[LineBlock], pa.Table | None]
     rows: Callable[..., pa.Table | None]
+    read_fields: Callable[[pa.Table], pa.Table | None]
     schema: Callable[[], pa.Schema]
     names: tuple[str, str]
 
@@ -202,7 +207,7 @@ def _load(path: Path, rows: range | None, fast_kind: bool, build_row: Callable, 
         return _load_jsonl_table(path, build_row, rows, fast if fast_kind else replace(fast, block=_row_by_row))
     whole = {".parquet": (parquet_table, 1, "row {line}"), ".csv": (csv_table, 2, None)}
     if fast_kind and suffix in whole:
-        loaded = _load_whole_table(path, rows, fast.rows, *whole[suffix])
+        loaded = _load_whole_table(path, rows, fast, *whole[suffix])
         if loaded is not None:
             return loaded
     return _load_columns(path, build_row, rows, fast.names, extra_names)
@@ -224,9 +229,11 @@ def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], r
     unreadable rows are set aside (the kind's gold check may read its B1 parameters, `params`)."""
     params = params or {}
     kind_columns = partial(kind.columnar_question_fields, params=params) if kind.columnar_questions else None
-    kind_types = kind.question_types()
-    fast = _FastPath(partial(question_block, fields=fields, kind_columns=kind_columns, kind_types=kind_types),
+    kind_types, readers = kind.question_types(), kind.question_readers
+    fast = _FastPath(partial(question_block, fields=fields, kind_columns=kind_columns, kind_types=kind_types,
+                             readers=readers),
                      partial(question_rows, fields=fields, kind_columns=kind_columns, kind_types=kind_types),
+                     partial(with_read_fields, readers=readers, types=kind_types),
                      partial(question_schema, kind_types), ("question", "golds"))
     return _load(path, rows, kind.columnar_questions, partial(_question_row, kind=kind, fields=fields, params=params),
                  fast, kind.question_columns)
@@ -260,7 +267,10 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
     """One model's predictions (at `rows` positions, or all), with the kind's extra fields; rows without id or
     prediction, non-text predictions, wrong types and duplicates are set aside."""
     kind_types = kind.prediction_types() if kind is not None else {}
-    fast = _FastPath(partial(prediction_block, fields=fields), partial(prediction_rows, fields=fields),
+    readers = kind.prediction_readers if kind is not None else {}
+    fast = _FastPath(partial(prediction_block, fields=fields, kind_types=kind_types, readers=readers),
+                     partial(prediction_rows, fields=fields, kind_types=kind_types),
+                     partial(with_read_fields, readers=readers, types=kind_types),
                      partial(prediction_schema, kind_types), ("prediction", "confidence"))
     return _load(path, rows, kind is None or kind.columnar_predictions, partial(_prediction_row, fields=fields,
                                                                                 kind=kind), fast,

@@ -10,6 +10,7 @@ from ..core.errors import UsageError
 from ..core.param_rules import Rule
 from ..core.records import Columns, LoadResult
 from ..core.stats import Stats
+from ..io.decoded_blocks import FieldReaders
 from ..io.generation import render_prompt
 from ..io.loading import load_predictions, load_questions
 from ..text.normalize import has_cjk
@@ -30,6 +31,8 @@ class Kind:
     headline_reject_reasons: ClassVar[tuple[str, ...]] = ()  # B1 reasons that fail the run and lead the report
     question_columns: ClassVar[tuple[str, ...]] = ()  # the B1 columns question_fields adds, present even with no rows
     prediction_columns: ClassVar[tuple[str, ...]] = ()  # the B2 columns prediction_fields adds
+    question_readers: ClassVar[FieldReaders] = {}  # B1 fields read from one value each, on every path (the default
+    prediction_readers: ClassVar[FieldReaders] = {}  # question_fields / prediction_fields), of the kind's Arrow types
     prompt_templates: ClassVar[dict[str, str]] = {"en": "{question}", "zh": "{question}"}  # generation, by language
     conversation_column: ClassVar[str | None] = None  # questions sharing this column's value are one conversation
     columnar_stages: ClassVar[bool] = False  # normalize / match / score take and return Arrow tables
@@ -60,12 +63,13 @@ class Kind:
 
     @property
     def columnar_predictions(self) -> bool:
-        """B2 may read predictions on the Arrow fast path: the kind reads nothing of its own from a prediction."""
+        """B2 may read predictions on the Arrow fast path: the kind reads from a prediction only fields of one value
+        each (prediction_readers)."""
         return all(getattr(type(self), name) is getattr(Kind, name) for name in ("load_predictions", "prediction_fields"))
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
-        """Extra B1 columns this kind needs from a question record."""
-        return {}
+        """Extra B1 columns this kind needs from a question record: by default each of question_readers."""
+        return {name: read(record.get(name)) for name, read in self.question_readers.items()}
 
     def question_types(self) -> dict[str, pa.DataType]:
         """The Arrow type of each of question_columns (B1 reads JSON lines into Arrow block by block when given)."""
@@ -89,8 +93,9 @@ class Kind:
         return render_prompt(chosen, question, options)
 
     def prediction_fields(self, record: dict) -> dict[str, Any]:
-        """Extra B2 columns this kind reads from a prediction record (beside the prediction text)."""
-        return {}
+        """Extra B2 columns this kind reads from a prediction record (beside the prediction text): by default each of
+        prediction_readers."""
+        return {name: read(record.get(name)) for name, read in self.prediction_readers.items()}
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         """Why these gold answers cannot be scored by this kind (with its B1 parameters), or None when they can."""

@@ -48,9 +48,8 @@ class FactVerification(Kind):
     status_column = "status"
     question_columns = ("evidence",)
     prediction_columns = ("predicted_evidence",)
-
-    def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
-        return {"evidence": gold_evidence_groups(record.get("evidence"))}
+    question_readers = {"evidence": gold_evidence_groups}
+    prediction_readers = {"predicted_evidence": predicted_evidence_sentences}
 
     def question_types(self) -> dict[str, pa.DataType]:
         import pyarrow as pa
@@ -62,9 +61,6 @@ class FactVerification(Kind):
 
         return {"predicted_evidence": pa.list_(pa.string())}
 
-    def prediction_fields(self, record: dict) -> dict[str, Any]:
-        return {"predicted_evidence": predicted_evidence_sentences(record.get("predicted_evidence"))}
-
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if not golds:
             return "no gold answer"
@@ -74,6 +70,16 @@ class FactVerification(Kind):
             return (f"{UNREADABLE_GOLD}: {golds[0]!r} is not {classes} ({reading.rule}; label_map in dataset.toml "
                     "[params] can map it)")
         return None
+
+    def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
+                                 params: dict[str, Any]) -> dict[str, pa.Array] | None:
+        """check_gold on each distinct first gold (evidence is read from each value, question_readers); None when one
+        is not a verdict (those rows go row by row, to be set aside with their line)."""
+        import pyarrow.compute as pc
+
+        reader = verdict_reader(params.get("label_map"))
+        distinct = pc.unique(first_items(golds)).to_pylist()
+        return None if any(reader.label(gold) == UNPARSED for gold in distinct) else {}
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         import pyarrow as pa

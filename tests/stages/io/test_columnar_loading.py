@@ -9,7 +9,8 @@ import pytest
 from stages import get_kind, load_predictions, load_questions
 from stages.core.records import as_columns
 from stages.io import jsonl_blocks
-from stages.io.columnar_loading import prediction_block, question_block
+from stages.io.columnar_loading import block_table, parse_block, prediction_block, question_block
+from stages.io.decoded_blocks import records_table
 from stages.io.jsonl_blocks import iter_line_blocks
 from stages.kinds.multiple_choice.kind import MultipleChoice
 from stages.kinds.qa import OpenQA
@@ -203,7 +204,6 @@ CHOICE_FIELDS = {**NO_FIELDS, "question_field": "Question", "gold_field": "Answe
 
 def test_multiple_choice_predictions_take_the_fast_path(tmp_path):
     assert CHOICE.columnar_predictions and CHOICE.columnar_questions
-    assert not get_kind("fact_verification").columnar_predictions  # it reads predicted evidence
     path = _write(tmp_path / "p.jsonl", [{"id": f"p{i}", "prediction": f"答案是 {'ABCD'[i % 4]}"} for i in range(30)]
                   + [b'{"id": "bad", \n', {"id": "p3", "prediction": "dup"}, {"id": "p40", "prediction": ["A"]},
                      {"id": "p41", "response": "B", "confidence": 0.9}])
@@ -263,23 +263,106 @@ def test_numeric_questions_take_the_fast_path_and_rows_without_gold_go_row_by_ro
     assert as_columns(fast.columns)["golds"][20] == []  # kept without gold: unscorable in B4, as row by row
 
 
-def test_fever_rows_go_row_by_row_into_arrow_with_their_evidence_and_rejects(tmp_path):
-    """Evidence lists mix numbers and page names (pyarrow.json refuses them): FEVER files are read row by row, one
-    block at a time into Arrow (the kind types its fields), with the same rows and rejects as whole-file Python."""
-    from stages.io.loading import _load_columns, _question_row
+def test_blocks_pyarrow_json_refuses_are_decoded_line_by_line(tmp_path):
+    """HotpotQA's supporting facts mix page names and sentence numbers: pyarrow.json refuses those blocks, which are
+    then decoded line by line onto the fast path; a field the fast path reads with no one Arrow type (ids of two
+    types, an id past 64 bits, golds as text and lists) sends its block row by row — the same rows and rejects."""
+    rows = [{"_id": f"h{i}", "question": f"q{i}", "answer": f"a{i}", "answers": ["read only if answer is absent"],
+             "supporting_facts": [[f"Page {i}", i], ["P", 0]]} for i in range(40)]
+    odd = [{"_id": 7, "question": "int id", "answer": "x", "supporting_facts": [["P", 1]]},
+           {"_id": 2 ** 70, "question": "huge id", "answer": "y", "supporting_facts": []},
+           {"_id": "m1", "question": "golds mixed", "answer": ["y", "z"], "answers": ["not these"],
+            "supporting_facts": [["P", "1"]]},
+           {"_id": "m2", "question": 3, "answer": "z", "supporting_facts": [[None, 2]]}]
+    path = _write(tmp_path / "hotpot.jsonl", [*rows[:12], odd[0], *rows[12:20], odd[1], *rows[20:25], odd[2],
+                                              *rows[25:30], odd[3], b'{"_id": "cut", \n', *rows[30:]])
+    blocks = list(iter_line_blocks(path))
+    decoded = [block for block in blocks if question_block(block, NO_FIELDS) is not None]
+    assert decoded and all(parse_block(block) is None for block in decoded)
+    assert len(decoded) < len(blocks)
+    fast = load_questions(path, QA, NO_FIELDS)
+    _same_as_row_by_row(fast, load_questions(path, ROW_BY_ROW, NO_FIELDS))
+    assert as_columns(fast.columns)["id"][:2] == ["h0", "h1"] and fast.rejects[0].reason.startswith("malformed JSON")
+    records = [{"a": 1, "b": ["x", 2]}, {"a": 2, "c": "only here"}]
+    table = records_table(records, {}, {})
+    assert table.column_names == ["a", "b", "c"] and table.column("b").type == pa.binary()
+    assert table.column("c").to_pylist() == [None, "only here"]
 
-    fever = get_kind("fact_verification")
+
+FEVER = get_kind("fact_verification")
+
+
+class RowByRowFever(type(FEVER)):
+    """Fact verification with the fast path turned off."""
+
+    columnar_questions = False
+    columnar_predictions = False
+
+
+def _fever_rows():
     rows = [{"id": i, "label": "SUPPORTS", "claim": f"c{i}", "evidence": [[[1, 2, f"Page_{i}", i]], [[3, None, "P", 0]]]}
-            for i in range(12)]
+            for i in range(30)]
     rows[5] = {"id": 5, "label": "NOT ENOUGH INFO", "claim": "c5", "evidence": [[[9, None, None, None]]]}
-    path = _write(tmp_path / "fever.jsonl", [*rows[:7], {"id": 99, "label": "REFUTES", "evidence": "page"}, *rows[7:]])
-    loaded = load_questions(path, fever, NO_FIELDS, params={"label_map": {}})
-    assert isinstance(loaded.columns, pa.Table) and loaded.columns.schema.field("evidence").type == pa.list_(
-        pa.list_(pa.string()))
-    whole = _load_columns(path, partial(_question_row, kind=fever, fields=NO_FIELDS, params={"label_map": {}}), None,
-                          ("question", "golds"), ("evidence",))
-    assert as_columns(loaded.columns) == whole.columns and loaded.rejects == whole.rejects
-    assert [(r.line, r.reason) for r in loaded.rejects] == [(8, "wrong type: evidence must be a list of evidence "
-                                                                "groups")]
-    assert as_columns(loaded.columns)["evidence"][5] == [["None\t"]]
-    assert as_columns(loaded.columns)["evidence"][0] == [["Page_0\t0"], ["P\t0"]]
+    rows[9] = {"id": 9, "label": "REFUTES", "claim": "no evidence field"}
+    return rows
+
+
+@pytest.mark.parametrize("fields", [NO_FIELDS, {**NO_FIELDS, "id_field": "@line"}])
+@pytest.mark.parametrize("rows", [None, range(4, 26)])
+def test_fever_reads_its_evidence_on_the_fast_path_with_the_same_rows_and_rejects(tmp_path, fields, rows):
+    """FEVER's evidence lists mix numbers and page names: each value is read by the kind's reader (question_readers,
+    prediction_readers) on decoded blocks; an unreadable verdict, evidence of the wrong shape, a malformed line and a
+    blank line send only their blocks row by row, with the same rows and rejects as the per-row loader, sharded or
+    not, with ids of their own or by position."""
+    questions = _fever_rows()
+    path = _write(tmp_path / "fever.jsonl", [*questions[:7], {"id": 99, "label": "REFUTES", "evidence": "page"},
+                                             *questions[7:14], {"id": 98, "label": "MAYBE", "evidence": []},
+                                             b"\n", *questions[14:22], b"{\n", *questions[22:]])
+    params = {"label_map": {}}
+    fast = load_questions(path, FEVER, fields, rows, params)
+    _same_as_row_by_row(fast, load_questions(path, RowByRowFever(), fields, rows, params))
+    blocks = list(iter_line_blocks(path, rows))
+    assert any(question_block(block, fields, partial(FEVER.columnar_question_fields, params=params),
+                              FEVER.question_types(), FEVER.question_readers) is not None for block in blocks)
+    if rows is None:
+        assert [(r.line, r.reason[:26]) for r in fast.rejects] == [
+            (8, "wrong type: evidence must "), (16, "gold verdict not readable:"), (26, "malformed JSON at column 1")]
+        evidence = as_columns(fast.columns)["evidence"]
+        assert evidence[0] == [["Page_0\t0"], ["P\t0"]] and evidence[5] == [["None\t"]] and evidence[9] is None
+
+    predictions = [{"id": i, "predicted_label": "SUPPORTS", "predicted_evidence": [[f"Page_{i}", i], ["P", 0.0]]}
+                   for i in range(30)]
+    predictions[3] = {"id": 3, "predicted_label": "REFUTES"}
+    path = _write(tmp_path / "system.jsonl", [*predictions[:10], {"id": 97, "predicted_label": "SUPPORTS",
+                                                                  "predicted_evidence": [["P"]]}, *predictions[10:]])
+    fast = load_predictions(path, fields, rows, FEVER)
+    _same_as_row_by_row(fast, load_predictions(path, fields, rows, RowByRowFever()))
+    if rows is None:
+        assert [(r.line, r.reason) for r in fast.rejects] == [
+            (11, "wrong type: predicted_evidence must be a list of [page, line] pairs")]
+        assert as_columns(fast.columns)["predicted_evidence"][:4] == [["Page_0\t0", "P\t0"], ["Page_1\t1", "P\t0"],
+                                                                      ["Page_2\t2", "P\t0"], None]
+
+
+def test_fever_parquet_reads_its_evidence_as_row_by_row(tmp_path):
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "fever.parquet"
+    pq.write_table(pa.table({"id": [f"f{i}" for i in range(6)], "label": ["SUPPORTS", "REFUTES"] * 3,
+                             "evidence": [[[["1", "2", f"Page_{i}", str(i)]]] for i in range(5)] + [None]}), path)
+    params = {"label_map": {}}
+    for rows in (None, range(2, 5)):
+        fast = load_questions(path, FEVER, NO_FIELDS, rows, params)
+        assert isinstance(fast.columns, pa.Table)
+        _same_as_row_by_row(fast, load_questions(path, RowByRowFever(), NO_FIELDS, rows, params))
+    assert as_columns(load_questions(path, FEVER, NO_FIELDS, None, params).columns)["evidence"][1:] == [
+        [["Page_1\t1"]], [["Page_2\t2"]], [["Page_3\t3"]], [["Page_4\t4"]], None]
+
+
+def test_the_cycle_collector_is_back_on_after_a_decoded_block(tmp_path):
+    import gc
+
+    path = _write(tmp_path / "fever.jsonl", [*_fever_rows(), {"id": 99, "label": "REFUTES", "evidence": "page"}])
+    for block in iter_line_blocks(path):
+        block_table(block, FEVER.question_readers, FEVER.question_types())
+        assert gc.isenabled()

@@ -1,0 +1,107 @@
+"""The fast path's tables where pyarrow.json cannot read a block whole (a field mixing types, as FEVER's evidence or
+HotpotQA's supporting facts do): each line decoded as the per-row reader decodes it, then every field as one Arrow
+column; and the fields a kind reads from one value each (FieldReaders), read on any table."""
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from .jsonl_blocks import LineBlock
+
+FieldReaders = dict[str, Callable[[Any], Any]]  # field → its value as the kind keeps it; ValueError / TypeError refuse
+
+
+@contextmanager
+def _without_cycle_collection() -> Iterator[None]:
+    """Decoded JSON holds no reference cycles, yet the containers it makes set the cycle collector off again and again
+    over everything alive (4–5× the decoding's own time on FEVER's evidence lists): off while a block is read."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def decoded_table(block: LineBlock, readers: FieldReaders, types: dict[str, pa.DataType]) -> pa.Table | None:
+    """The block's records decoded line by line as one table (records_table), or None when some line must go row by
+    row."""
+    with _without_cycle_collection():  # the records are freed before the collector is back on
+        return _table_of(decoded_records(block), readers, types)
+
+
+def _table_of(records: list[dict] | None, readers: FieldReaders, types: dict[str, pa.DataType]) -> pa.Table | None:
+    return None if records is None else records_table(records, readers, types)
+
+
+def decoded_records(block: LineBlock) -> list[dict] | None:
+    """Every record of the block decoded as the per-row reader decodes it (orjson), or None when a line is blank,
+    malformed or not a JSON object (the per-row reader says why)."""
+    if block.blank:
+        return None
+    lines = block.data.split(b"\n")
+    if not lines[-1]:
+        lines.pop()
+    try:
+        records = list(map(orjson.loads, lines))
+    except orjson.JSONDecodeError:
+        return None
+    if len(records) != block.records or not all(type(record) is dict for record in records):
+        return None
+    return records
+
+
+def records_table(records: list[dict], readers: FieldReaders, types: dict[str, pa.DataType]) -> pa.Table | None:
+    """The records as a table: each field a kind reads (`readers`, of `types`) as it reads it, every other field of the
+    type its values infer, or of bytes when they infer none (no fast-path reader takes a bytes column: a row that
+    needs one goes row by row); None when a reader refuses a value."""
+    import pyarrow as pa
+
+    columns: dict[str, pa.Array] = {}
+    for name in dict.fromkeys(chain.from_iterable(records)):
+        if name in readers:
+            continue
+        try:
+            columns[name] = pa.array([record.get(name) for record in records])
+        except (pa.ArrowException, ValueError, TypeError, OverflowError):
+            columns[name] = pa.array([b""] * len(records), pa.binary())
+    read = _read_fields([[record.get(name) for record in records] for name in readers], readers, types)
+    return None if read is None or not (columns or read) else pa.table({**columns, **read})
+
+
+def with_read_fields(table: pa.Table | None, readers: FieldReaders,
+                     types: dict[str, pa.DataType]) -> pa.Table | None:
+    """`table` (a Parquet or CSV file's) with each field a kind reads from its values as the per-row reader gets them;
+    None when there is no table or a reader refuses a value."""
+    if table is None or not readers:
+        return table
+    values = [table.column(name).to_pylist() if name in table.column_names else [None] * table.num_rows
+              for name in readers]
+    read = _read_fields(values, readers, types)
+    if read is None:
+        return None
+    for name, column in read.items():
+        table = (table.set_column(table.column_names.index(name), name, column) if name in table.column_names
+                 else table.append_column(name, column))
+    return table
+
+
+def _read_fields(values: list[list[Any]], readers: FieldReaders,
+                 types: dict[str, pa.DataType]) -> dict[str, pa.Array] | None:
+    """Each reader over its field's values, as an array of its type; None when a reader refuses a value."""
+    import pyarrow as pa
+
+    try:
+        return {name: pa.array(list(map(read, field)), types[name])
+                for (name, read), field in zip(readers.items(), values)}
+    except (ValueError, TypeError):
+        return None
