@@ -28,13 +28,14 @@ def join_predictions(questions: Rows, predictions: Rows) -> tuple[Rows, dict[str
 
 
 def _join_columns(questions: Columns, predictions: Columns) -> tuple[Columns, list, list]:
-    by_id = dict(zip(predictions["id"], predictions["prediction"]))
+    """The first prediction row with a question's id answers it, as in the Arrow join."""
+    ids = predictions["id"]
+    first_index = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1)))
+    positions = [first_index.get(question_id) for question_id in questions["id"]]
     joined = {name: values for name, values in questions.items() if name != "line"}
-    joined["prediction"] = [by_id.get(question_id) for question_id in questions["id"]]
-    for name in predictions:
-        if name not in ("id", "line", "prediction"):
-            by_name = dict(zip(predictions["id"], predictions[name]))
-            joined[name] = [by_name.get(question_id) for question_id in questions["id"]]
+    for name in ("prediction", *(name for name in predictions if name not in ("id", "line", "prediction"))):
+        values = predictions[name]
+        joined[name] = [None if position is None else values[position] for position in positions]
     question_ids = set(questions["id"])
     missing = [qid for qid, p in zip(questions["id"], joined["prediction"]) if p is None]
     unmatched = [pid for pid in predictions["id"] if pid not in question_ids]
@@ -42,17 +43,22 @@ def _join_columns(questions: Columns, predictions: Columns) -> tuple[Columns, li
 
 
 def _join_tables(questions: pa.Table, predictions: pa.Table) -> tuple[pa.Table, list, list]:
-    """The first prediction row with a question's id answers it (index_in finds the first)."""
+    """The first prediction row with a question's id answers it (index_in finds the first); predictions already in
+    the questions' order join as they are, without a copy."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     question_ids = questions.column("id").cast(pa.string())
     prediction_ids = predictions.column("id").cast(pa.string())
     position = pc.index_in(question_ids, value_set=prediction_ids)
+    in_order = (predictions.num_rows == questions.num_rows and not position.null_count
+                and np.array_equal(position.to_numpy(), np.arange(questions.num_rows)))
     joined = questions.drop_columns([name for name in ("line",) if name in questions.column_names])
     for name in predictions.column_names:
         if name not in ("id", "line"):
-            joined = joined.append_column(name, predictions.column(name).take(position))
+            column = predictions.column(name)
+            joined = joined.append_column(name, column if in_order else column.take(position))
     missing = question_ids.filter(pc.is_null(position)).to_pylist()
     unmatched = prediction_ids.filter(pc.invert(pc.is_in(prediction_ids, value_set=question_ids))).to_pylist()
     return joined, missing, unmatched
