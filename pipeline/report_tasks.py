@@ -17,7 +17,7 @@ from stages import (
     render_html_report,
     render_report,
 )
-from stages.core.records import Columns, column_length
+from stages.core.records import Columns, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
 from stages.io.artifacts import (
@@ -26,6 +26,7 @@ from stages.io.artifacts import (
     read_columns,
     read_rows_at,
     read_rows_with_ids,
+    read_table,
     write_json_atomic,
 )
 from stages.io.storage import location, write_bytes_atomic
@@ -140,7 +141,7 @@ class B6Report(KindStage):
                 {model: [(d.get("missing_predictions", []), d.get("unmatched_predictions", [])) for d in joins]
                  for model, joins in shard_joins.items()})
         rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.score_tasks().items()}
-                if len(shards) == 1 else {})
+                if len(shards) == 1 and not kind.columnar_stages else {})
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
                                       None, problems)
         primary = report["comparison"]["primary_metric"]
@@ -187,11 +188,11 @@ class B6Report(KindStage):
 
     def _item_values(self, kind: Kind, rows: dict[str, Columns]) -> dict[str, dict[str, list]]:
         """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models and
-        with the questions)."""
+        with the questions); a columnar kind's rows are read only in the columns those values need."""
         values: dict[str, dict[str, list]] = {}
         for model, tasks in self.score_tasks().items():
             for task in tasks:
-                scored = rows[model] if model in rows else read_columns(task.artifact_path())
+                scored = rows[model] if model in rows else _scored_rows(kind, task)
                 for metric, items in kind.item_scores(scored).items():
                     values.setdefault(model, {}).setdefault(metric, []).extend(items)
         return values
@@ -226,6 +227,13 @@ class B6Report(KindStage):
                                         rows_in_shard, not_right, set_aside))
             offset += rows_in_shard
         return merge_explorers(parts)
+
+
+def _scored_rows(kind: Kind, task: StageTask) -> Columns:
+    """A model's B5 rows for its item values: a columnar kind's only in the columns item_scores reads."""
+    if kind.columnar_stages:
+        return as_columns(read_table(task.artifact_path(), list(kind.item_score_columns)))
+    return read_columns(task.artifact_path())
 
 
 def _summed(counts: Any) -> dict[str, int]:

@@ -144,6 +144,11 @@ class Kind:
         scored) and a short account of what was read from the prediction."""
         return "scored", ""
 
+    @property
+    def item_score_columns(self) -> tuple[str, ...]:
+        """The B5 columns item_scores reads (B6 reads only these of a columnar kind's rows)."""
+        return tuple(self.paired_metrics)
+
     def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
         """Per-item values of each paired metric, aligned with scored["id"]; their mean over non-null values is the
         model's report metric, so two nights can be compared item by item."""

@@ -121,6 +121,8 @@ class NumericAnswers(Kind):
             "labels": dict(stats["labels"]),
         }
 
+    item_score_columns = ("label", "overall")
+
     def item_scores(self, scored: Rows) -> dict[str, list[float | None]]:
         """Accuracy and overall score per scorable item; unscorable items are null, as they are outside the means."""
         scored = as_columns(scored)
