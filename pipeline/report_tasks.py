@@ -3,8 +3,9 @@ what was set aside) and the run's summary with report.html."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import datetime, timezone
-from functools import reduce
+from functools import partial, reduce
 from typing import TYPE_CHECKING, Any
 
 import luigi
@@ -17,7 +18,7 @@ from stages import (
     render_html_report,
     render_report,
 )
-from stages.core.records import Columns, as_columns, column_length
+from stages.core.records import Columns, Rows, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
 from stages.io.artifacts import (
@@ -36,6 +37,7 @@ from stages.report.explorer import (
     SAMPLE_CAP,
     choose_items,
     explorer_items,
+    item_views,
     merge_explorers,
     with_judge_labels,
 )
@@ -49,14 +51,16 @@ from .task_base import CodeVersionParameter, StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
 if TYPE_CHECKING:
+    import pyarrow as pa
     from upath import UPath
 
 
 def _by_id(found: Any, ids: list[str], column: str) -> list[Any]:
-    """`column`'s value for each id in rows found by id (None where the id has no row)."""
+    """`column`'s value for each id in rows found by id, the first row of an id (None where the id has no row)."""
     import pyarrow as pa
 
-    values = dict(zip(found.column("id").cast(pa.string()).to_pylist(), found.column(column).to_pylist()))
+    values = dict(zip(reversed(found.column("id").cast(pa.string()).to_pylist()),
+                      reversed(found.column(column).to_pylist())))
     return [values.get(str(row_id)) for row_id in ids]
 
 
@@ -206,18 +210,18 @@ class B6Report(KindStage):
         parts, offset = [], 0
         for shard in range(shards):
             b1 = self._task(B1Questions, shard).artifact_path()
-            matched = {model: stage_rows(self._task(B4Match, shard, model)) for model in self.score_tasks()}
-            chosen, views, not_right = choose_items(kind, matched, max(1, NOT_RIGHT_CAP // shards),
-                                                    max(1, SAMPLE_CAP // shards))
+            readings = {model: _matched_rows(kind, self._task(B4Match, shard, model)) for model in self.score_tasks()}
+            matched = {model: rows for model, (rows, _) in readings.items()}
+            chosen, not_right = choose_items(kind, matched, max(1, NOT_RIGHT_CAP // shards),
+                                             max(1, SAMPLE_CAP // shards))
+            views = {model: view(chosen) for model, (_, view) in readings.items()}
             chosen_rows = read_rows_at(b1, chosen, [name for name in ("id", "question", "golds")
                                                     if name in questions[shard].get("columns", ())], questions[shard])
             ids = chosen_rows["id"]
             set_aside = [{"where": "questions", **r} for r in questions[shard].get("rejects", [])]
             texts, scores = {}, {}
             for model in self.score_tasks():
-                b2 = self._task(B2Predictions, shard, model).artifact_path()
-                found = read_rows_with_ids(b2, [str(i) for i in ids], ["id", "prediction"], predictions[model][shard])
-                texts[model] = _by_id(found, ids, "prediction")
+                texts[model] = _by_id(self._answers(model, shard, ids, predictions[model]), ids, "prediction")
                 set_aside += [{"where": model, **r} for r in predictions[model][shard].get("rejects", [])]
                 values = scores_of.get(model, [])
                 scores[model] = [values[offset + i] if offset + i < len(values) else None for i in chosen]
@@ -227,6 +231,28 @@ class B6Report(KindStage):
                                         rows_in_shard, not_right, set_aside))
             offset += rows_in_shard
         return merge_explorers(parts)
+
+    def _answers(self, model: str, shard: int, ids: list[Any], documents: list[dict]) -> pa.Table:
+        """The prediction rows with these ids in the B2 shards B3 took this shard's answers from, in file order."""
+        import pyarrow as pa
+
+        wanted = [str(i) for i in ids]
+        return pa.concat_tables([read_rows_with_ids(self._task(B2Predictions, near, model).artifact_path(), wanted,
+                                                    ["id", "prediction"], documents[near])
+                                 for near in self._task(B3Normalize, shard, model).neighbours()],
+                                promote_options="permissive")
+
+
+def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, Callable[[list[int]], list[tuple[str, str]]]]:
+    """A model's B4 rows for choosing explorer items, and the item views of chosen rows: of a columnar kind with a
+    status column, that column alone, and the chosen rows read whole one row group at a time."""
+    if not (kind.columnar_stages and kind.status_column):
+        rows = stage_rows(task)
+        return rows, partial(item_views, kind, rows)
+    path = task.artifact_path()
+    document = read_artifact_json(path)
+    return (read_table(path, [kind.status_column], document),
+            lambda chosen: item_views(kind, read_rows_at(path, chosen, document["columns"], document)))
 
 
 def _scored_rows(kind: Kind, task: StageTask) -> Columns:

@@ -1,7 +1,6 @@
 """StageTask: complete only when the artifact exists and its fingerprint matches; runs write atomically."""
 from __future__ import annotations
 
-import gc
 import sys
 import time
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import luigi
 from luigi.freezing import recursively_unfreeze
 
+from stages.core.collection import collection_paused
 from stages.core.records import Reject, Rows
 from stages.io.artifacts import read_artifact_json, write_artifact
 from stages.io.shards import shard_digests, shard_range
@@ -35,19 +35,6 @@ class CodeVersionParameter(luigi.Parameter):
 
     def __init__(self) -> None:
         super().__init__(default=current_code_version(), description="code version of the driver that scheduled it")
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a stage computes: its millions of fresh row objects hold no cycles
-    (reference counting frees them), yet each collection walks them all. Collection resumes afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def shard_folder(dataset_folder: UPath, shard: int | None) -> UPath:

@@ -3,13 +3,13 @@ HotpotQA's supporting facts do): each line decoded as the per-row reader decodes
 column; and the fields a kind reads from one value each (FieldReaders), read on any table."""
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import orjson
+
+from ..core.collection import collection_paused
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -19,23 +19,10 @@ if TYPE_CHECKING:
 FieldReaders = dict[str, Callable[[Any], Any]]  # field → its value as the kind keeps it; ValueError / TypeError refuse
 
 
-@contextmanager
-def _without_cycle_collection() -> Iterator[None]:
-    """Decoded JSON holds no reference cycles, yet the containers it makes set the cycle collector off again and again
-    over everything alive (4–5× the decoding's own time on FEVER's evidence lists): off while a block is read."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def decoded_table(block: LineBlock, readers: FieldReaders, types: dict[str, pa.DataType]) -> pa.Table | None:
     """The block's records decoded line by line as one table (records_table), or None when some line must go row by
     row."""
-    with _without_cycle_collection():  # the records are freed before the collector is back on
+    with collection_paused():  # the records are freed before the collector is back on
         return _table_of(decoded_records(block), readers, types)
 
 

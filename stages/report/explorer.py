@@ -27,19 +27,23 @@ def display_text(value: Any) -> str:
 
 
 def choose_items(kind: Kind, matched: dict[str, Rows], not_right_cap: int = NOT_RIGHT_CAP,
-                 sample_cap: int = SAMPLE_CAP) -> tuple[list[int], dict[str, list[tuple[str, str]]], int]:
-    """(chosen row positions in question order, each model's (status, reading) per chosen row, rows some model did
-    not get right). B4 rows of every model (Python columns or Arrow tables) are aligned with the questions; only the
-    chosen rows are viewed whole."""
+                 sample_cap: int = SAMPLE_CAP) -> tuple[list[int], int]:
+    """(chosen row positions in question order, rows some model did not get right), from every model's B4 rows
+    (Python columns or Arrow tables, aligned with the questions; of a kind with a status column, that column is
+    enough)."""
     import numpy as np
 
     not_correct = [_not_correct(kind, rows) for rows in matched.values()]
     flags = np.logical_or.reduce(not_correct) if not_correct else np.zeros(0, bool)
     not_right, right = np.flatnonzero(flags).tolist(), np.flatnonzero(~flags).tolist()
     step = max(1, -(-len(right) // sample_cap)) if right else 1
-    chosen = sorted(not_right[:not_right_cap] + right[::step][:sample_cap])
-    views = {model: [kind.item_view(row) for row in _rows_at(rows, chosen)] for model, rows in matched.items()}
-    return chosen, views, len(not_right)
+    return sorted(not_right[:not_right_cap] + right[::step][:sample_cap]), len(not_right)
+
+
+def item_views(kind: Kind, rows: Rows, positions: list[int] | None = None) -> list[tuple[str, str]]:
+    """item_view's (status, reading) of each B4 row, or of those at `positions`."""
+    return [kind.item_view(row) for row in _rows_at(rows, range(column_length(rows)) if positions is None
+                                                    else positions)]
 
 
 def _not_correct(kind: Kind, rows: Rows) -> np.ndarray:

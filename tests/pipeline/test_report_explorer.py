@@ -8,7 +8,7 @@ from pathlib import Path
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
 from stages.kinds import get_kind
-from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, choose_items, explorer_items
+from stages.report.explorer import NOT_RIGHT_CAP, SAMPLE_CAP, choose_items, explorer_items, item_views
 from tests.pipeline.browser import load_page
 from tests.pipeline.conftest import write_jsonl
 
@@ -81,7 +81,8 @@ def test_the_selection_stays_bounded_on_a_large_dataset():
     labels = ["wrong" if i % 3 == 0 else "correct" for i in range(n)]
     matched = {"m": {"id": ids, "label": labels, "f1": [0.0 if label == "wrong" else 1.0 for label in labels],
                      "best_gold": [0] * n}}
-    chosen, views, not_right = choose_items(kind, matched)
+    chosen, not_right = choose_items(kind, matched)
+    views = {"m": item_views(kind, matched["m"], chosen)}
     assert not_right == labels.count("wrong") and len(chosen) == NOT_RIGHT_CAP + SAMPLE_CAP
     assert sum(status == "wrong" for status, _ in views["m"]) == NOT_RIGHT_CAP
     picked = [ids[i] for i in chosen]
@@ -108,3 +109,33 @@ def test_a_million_row_dataset_gives_a_small_report_that_opens_fast(tmp_path):
     dom, console = load_page(report, tmp_path / "profile")
     assert time.monotonic() - started < 10 and console == []
     assert "items shown (1000000 in the dataset" in dom
+
+
+def test_explorer_items_show_their_own_b4_rows_across_shards(tmp_path):
+    """A columnar kind's explorer chooses from the B4 status column and reads only the chosen rows whole, shard by
+    shard: every item's status and reading are item_view's of the B4 row with its id."""
+    from stages.io.artifacts import artifact_path, read_columns
+
+    folder = tmp_path / "inputs" / "claims"
+    labels = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+    write_jsonl(folder / "questions.jsonl", [{"id": f"c{i}", "claim": f"claim {i}", "label": labels[i % 3]}
+                                             for i in range(90)])
+    write_jsonl(folder / "predictions" / "m.jsonl", [{"id": f"c{i}", "predicted_label": labels[(i * i) % 3]}
+                                                     for i in range(90) if i % 11])
+    (folder / "dataset.toml").write_text('kind = "fact_verification"\n[params]\nshard_rows = 40\n')
+    outputs = tmp_path / "outputs"
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(outputs)]) == 0
+    kind = get_kind("fact_verification")
+    rows = {}
+    for shard in range(3):
+        b4 = read_columns(artifact_path(outputs, "B4", "claims", "m", shard))
+        rows.update({row_id: {name: b4[name][i] for name in b4} for i, row_id in enumerate(b4["id"])})
+    explorer = read_artifact_json(outputs / "claims" / "B6_report.json")["report"]["explorer"]
+    shown = {item["id"]: item["cells"]["m"] for item in explorer["items"]}
+    assert explorer["total"] == 90 and len(shown) == 90 and len(rows) == 90
+    for row_id, cell in shown.items():
+        if cell["prediction"]:
+            assert (cell["status"], cell["reading"]) == kind.item_view(rows[row_id]), row_id
+        else:
+            assert cell["status"] == "missing" and int(row_id[1:]) % 11 == 0
+    assert {cell["status"] for cell in shown.values()} >= {"correct", "wrong", "missing"}
