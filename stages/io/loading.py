@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 class PredictionRules(Protocol):
     """What a kind reads from a prediction record beside its text (FEVER's predicted evidence, say;
-    columnar_predictions: nothing, so predictions may take the Arrow fast path)."""
+    columnar_predictions: nothing, or fields of one value each that prediction_readers read, so predictions may take
+    the Arrow fast path)."""
 
     prediction_columns: tuple[str, ...]
     prediction_readers: FieldReaders
