@@ -10,9 +10,21 @@ def _sentence(page: Any, line: Any) -> str:
     return f"{page}\t{'' if line is None else int(line)}"
 
 
+def _sentences(items: list, width: int, problem: str) -> list[str]:
+    """Each item, a list of `width` values ending in page and line, as a sentence; ValueError(`problem`) for any other
+    item. One pass per item: this runs for every row's evidence."""
+    page, line = width - 2, width - 1
+    sentences = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == width):
+            raise ValueError(problem)
+        sentences.append(_sentence(item[page], item[line]))
+    return sentences
+
+
 def gold_evidence_groups(value: Any) -> list[list[str]] | None:
     """FEVER gold `evidence`: groups of [annotation_id, evidence_id, page, line], each item as "page<TAB>line" (line
-    empty when the gold gives none); None when the row has none. One pass per item: this runs for every gold row."""
+    empty when the gold gives none); None when the row has none."""
     if value is None:
         return None
     if not isinstance(value, list):
@@ -21,12 +33,7 @@ def gold_evidence_groups(value: Any) -> list[list[str]] | None:
     for group in value:
         if not isinstance(group, list):
             raise ValueError("evidence must be a list of evidence groups")
-        sentences = []
-        for item in group:
-            if not (isinstance(item, list) and len(item) == 4):
-                raise ValueError("each evidence item must be [annotation_id, evidence_id, page, line]")
-            sentences.append(_sentence(item[2], item[3]))
-        groups.append(sentences)
+        groups.append(_sentences(group, 4, "each evidence item must be [annotation_id, evidence_id, page, line]"))
     return groups
 
 
@@ -35,11 +42,7 @@ def predicted_evidence_sentences(value: Any) -> list[str] | None:
     absent."""
     if value is None:
         return None
+    problem = "predicted_evidence must be a list of [page, line] pairs"
     if not isinstance(value, list):
-        raise ValueError("predicted_evidence must be a list of [page, line] pairs")
-    sentences = []
-    for item in value:
-        if not (isinstance(item, list) and len(item) == 2):
-            raise ValueError("predicted_evidence must be a list of [page, line] pairs")
-        sentences.append(_sentence(item[0], item[1]))
-    return sentences
+        raise ValueError(problem)
+    return _sentences(value, 2, problem)
