@@ -1,7 +1,7 @@
 """B1/B2 fast path: a JSON-lines block parsed by pyarrow.json (or decoded line by line where pyarrow.json cannot
-read it whole, or a whole Parquet or plain CSV file), its fields resolved and checked on whole columns. It only takes records it can read exactly as the per-row loader would and where every row is accepted;
-anything else (a malformed line, mixed types, nested or odd gold forms, a row to set aside) returns None and goes row
-by row."""
+read it whole, or a whole Parquet or plain CSV file), its fields resolved and checked on whole columns. It only takes
+records it can read exactly as the per-row loader would and where every row is accepted; anything else (a malformed
+line, mixed types, nested or odd gold forms, a row to set aside) returns None and goes row by row."""
 from __future__ import annotations
 
 import io

@@ -57,7 +57,7 @@ def _not_correct(kind: Kind, rows: Rows) -> np.ndarray:
         return pc.fill_null(pc.not_equal(rows.column(kind.status_column), "correct"), True).to_numpy(
             zero_copy_only=False)
     statuses = (rows[kind.status_column] if kind.status_column in names else
-                [status for status, _ in (kind.item_view(row) for row in _rows_at(rows, range(column_length(rows))))])
+                [status for status, _ in item_views(kind, rows)])
     return np.asarray(statuses, dtype=object) != "correct"
 
 

@@ -52,14 +52,10 @@ class FactVerification(Kind):
     prediction_readers = {"predicted_evidence": predicted_evidence_sentences}
 
     def question_types(self) -> dict[str, pa.DataType]:
-        import pyarrow as pa
-
-        return {"evidence": pa.list_(pa.list_(pa.string()))}
+        return {name: _column_types()[name] for name in self.question_columns}
 
     def prediction_types(self) -> dict[str, pa.DataType]:
-        import pyarrow as pa
-
-        return {"predicted_evidence": pa.list_(pa.string())}
+        return {name: _column_types()[name] for name in self.prediction_columns}
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if not golds:
