@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from stages.core.errors import UsageError
+from stages.core.names import check_name
+from stages.core.printable import printable
 from stages.core.stage_names import MODEL_STAGES, STAGES
 from stages.io.artifacts import artifact_paths, iter_rows, read_artifact_json
 from stages.io.storage import is_local, location, remove
@@ -19,7 +21,15 @@ from .exit_codes import EXIT_FAILED, EXIT_OK
 from .plan import Selection, discover
 from .report_tasks import B6Report, B6Summary
 from .run_lock import outputs_lock
-from .runner import build, input_facts_kept, print_reports, read_reports, refresh_summary, report_problems
+from .runner import (
+    build,
+    input_facts_kept,
+    print_reports,
+    read_reports,
+    refresh_summary,
+    report_problems,
+    with_run_token,
+)
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score
 
@@ -94,23 +104,28 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, selection: Selection, outputs: UPath) -> int:
-    specs = discover(args.inputs, selection, str(outputs))
+    found = discover(args.inputs, selection, str(outputs))
+    specs = found.specs
+    if not specs:  # every selected dataset's inputs are unreadable
+        report_problems([], found.unreadable)
+        return EXIT_FAILED
     with held_outputs(outputs, args):
         if args.force or args.only:
             invalidate(str(outputs), specs, selection, args.only or "B1")
         started = time.time()
         built = build(str(outputs), specs, args.dataset is None, args.workers, args.scheduler_host,
-                      args.scheduler_port)
+                      args.scheduler_port, found.unreadable)
         if args.dataset is not None:
             refresh_summary(str(outputs), discover(args.inputs, Selection(), str(outputs)))
         if not built:
+            report_problems([], found.unreadable)
             return EXIT_FAILED
         reports = read_reports(outputs, specs)
         print_reports(reports, specs, args.verbose)
         written = _written_since(outputs, started)
     print(f"{written}; outputs in {outputs}")
     print(f"report: {outputs / 'report.html'}")
-    return EXIT_FAILED if report_problems(reports) else EXIT_OK
+    return EXIT_FAILED if report_problems(reports, found.unreadable) else EXIT_OK
 
 
 def held_outputs(outputs: UPath, args: argparse.Namespace) -> AbstractContextManager:
@@ -129,7 +144,10 @@ def cmd_status(args: argparse.Namespace) -> int:
 def _status(args: argparse.Namespace) -> int:
     selection = Selection(args.dataset, args.model)
     outputs = str(location(args.outputs))
-    specs = discover(args.inputs, selection, outputs)
+    found = discover(args.inputs, selection, outputs)
+    specs = with_run_token(found.specs)
+    for dataset, problem in sorted(found.unreadable.items()):
+        print(printable(f"-   {dataset:<24} {'-':<20} unreadable: {problem}"))
     for spec in specs:
         for task in stage_tasks(outputs, spec, _selected_models(spec, selection)):
             if task.complete():
@@ -151,7 +169,8 @@ def _status(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     stage = args.stage.upper()
-    model = args.model
+    check_name(args.dataset, "--dataset")
+    model = args.model and check_name(args.model, "--model")
     if stage in MODEL_STAGES and not model:
         model = _only_model(location(args.outputs) / args.dataset)
     paths = artifact_paths(args.outputs, stage, args.dataset, model)

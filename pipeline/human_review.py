@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stages import UsageError
+from stages.core.names import check_name
 from stages.core.records import Reject
 from stages.core.text_table import format_table
 from stages.io.artifacts import iter_rows, read_artifact_json, write_json_atomic
@@ -72,7 +73,7 @@ def cmd_annotations_import(args: argparse.Namespace) -> int:
     csv_path = Path(args.file)
     if not csv_path.is_file():
         raise UsageError(f"{csv_path} does not exist")
-    dataset = args.dataset or csv_path.resolve().parent.name
+    dataset = check_name(args.dataset or csv_path.resolve().parent.name, "dataset")
     outputs = location(args.outputs) if args.outputs else location(csv_path.resolve().parent.parent)
     result = import_annotations(csv_path, outputs, dataset)
     write_json_atomic(outputs / dataset / AGREEMENT_FILE, result)

@@ -51,8 +51,13 @@ class JudgeStage(StageTask):
         """Calls that failed make every new run stale (so it asks them again), stable within the run."""
         parts = super().fingerprint_parts()
         if AnswerStore(self.journal_path()).has_failures():
-            parts["retry_run"] = self.spec["run_token"]
+            parts["retry_run"] = self.spec.get("run_token")
         return parts
+
+    def fingerprint_after_compute(self) -> bool:
+        """The journal is read after asking: a call that failed now is recorded in this run's fingerprint, so the
+        stage completes with it and the next run asks it again."""
+        return True
 
     def process_resources(self) -> dict[str, int]:
         """The judge's calls hold `concurrency` units of endpoint.<protocol>, like generation's."""

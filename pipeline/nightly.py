@@ -37,7 +37,7 @@ from .commands import held_outputs
 from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
 from .judge_task import B5Judge
-from .plan import Selection, discover, night_settings
+from .plan import Discovery, Selection, discover, night_settings
 from .runner import build, input_facts_kept, print_reports, read_reports, report_problems
 from .tasks import B5Score
 
@@ -114,16 +114,21 @@ def cmd_nightly(args: argparse.Namespace) -> int:
         if not (outputs / "nightly" / baseline / "item_scores.parquet").exists():
             raise UsageError(f"baseline {baseline}: no such night in {outputs / 'nightly'}")
     with input_facts_kept(outputs):
-        specs = discover(args.inputs, Selection(), str(outputs / "nightly"))
+        found = discover(args.inputs, Selection(), str(outputs / "nightly"))
+        if not found.specs:
+            report_problems([], found.unreadable)
+            return EXIT_FAILED
         with held_outputs(outputs, args):
-            return _run_night(night, specs, outputs / "nightly", args, night_wide["correction"], baseline)
+            return _run_night(night, found, outputs / "nightly", args, night_wide["correction"], baseline)
 
 
-def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argparse.Namespace, correction: str,
+def _run_night(night: str, found: Discovery, root: UPath, args: argparse.Namespace, correction: str,
                baseline: str | None) -> int:
+    specs = found.specs
     settings = {spec["name"]: RegressionSettings(**spec["nightly"]) for spec in specs}
     night_dir = root / night
-    if not build(str(night_dir), specs, True, args.workers, args.scheduler_host, args.scheduler_port):
+    if not build(str(night_dir), specs, True, args.workers, args.scheduler_host, args.scheduler_port, found.unreadable):
+        report_problems([], found.unreadable)
         print(f"evalpipe nightly: {night} not recorded in the history (a stage failed)", file=sys.stderr)
         return EXIT_FAILED
     reports = read_reports(night_dir, specs)
@@ -153,6 +158,6 @@ def _run_night(night: str, specs: list[dict[str, Any]], root: UPath, args: argpa
     if baseline:
         print_comparisons(drifts, "DRIFT", f"baseline {baseline}")
     print(f"nightly {night}: report {night_dir / 'report.html'}; history {root / 'history.parquet'}")
-    if report_problems(reports):
+    if report_problems(reports, found.unreadable):
         return EXIT_FAILED
     return EXIT_REGRESSION if any(c["regression"] for c in (*comparisons, *drifts)) else EXIT_OK

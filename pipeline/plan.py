@@ -21,11 +21,14 @@ from stages import (
     read_judge_config,
     resolve_params,
 )
+from stages.core.names import check_name, name_problem
 from stages.core.param_rules import one_of
+from stages.core.printable import printable
+from stages.io.dataset_files import TEMPLATE_MAX_BYTES, dataset_file
 from stages.io.fields import LINE_ID
 from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
-from stages.io.storage import is_local, location, storage_problem
+from stages.io.storage import is_local, location, require_regular_file, storage_problem
 from stages.nightly.multiplicity import CORRECTIONS
 from stages.nightly.regression import SETTING_RULES
 
@@ -43,38 +46,64 @@ class Selection:
     model: str | None = None
 
 
+@dataclass(frozen=True)
+class Discovery:
+    """The datasets found under inputs/: the specs of those to run, and why each other one's inputs cannot be read
+    (each is a PROBLEM of its own; the others run)."""
+
+    specs: list[dict[str, Any]]
+    unreadable: dict[str, str]
+
+
+class DatasetProblem(Exception):
+    """Something in one dataset's folder that keeps that dataset (only) from running."""
+
+
 def find_questions_file(folder: UPath) -> UPath | None:
     found = [folder / f"questions{suffix}" for suffix in SUPPORTED_SUFFIXES if (folder / f"questions{suffix}").exists()]
     if len(found) > 1:
         raise UsageError(f"{folder}: several questions files ({', '.join(p.name for p in found)}); keep one")
+    if found:
+        require_regular_file(found[0])
     return found[0] if found else None
 
 
 def find_prediction_files(folder: UPath, folders: bool = False) -> dict[str, str]:
     """Model name → its prediction file under predictions/ (or, for document kinds, its folder of documents), named
-    relative to the inputs root; what is not read is said on stderr."""
+    relative to the inputs root; what is not read is said on stderr, a file whose name is no model name is a
+    DatasetProblem."""
     models: dict[str, str] = {}
     predictions = folder / "predictions"
     if not predictions.is_dir():
         return models
+    wanted = "a folder of documents" if folders else f"a {'/'.join(SUPPORTED_SUFFIXES)} file"
     for path in sorted(predictions.iterdir()):
+        readable = path.is_dir() if folders else path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES
+        model = path.name if folders else path.stem
         if path.name.startswith("."):
             note_skipped(path, "hidden (name starts with '.')")
-        elif folders and path.is_dir():
-            models[path.name] = f"{folder.name}/predictions/{path.name}"
-        elif not folders and path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES:
-            if path.stem in models:
-                raise UsageError(f"{predictions}: model {path.stem!r} has several prediction files; keep one")
-            models[path.stem] = f"{folder.name}/predictions/{path.name}"
-        else:
-            wanted = "a folder of documents" if folders else f"a {'/'.join(SUPPORTED_SUFFIXES)} file"
+        elif not readable:
             note_skipped(path, f"not {wanted}")
+        elif name_problem(model) is not None:
+            raise DatasetProblem(f"{path}: model name {model!r} {name_problem(model)}; rename it")
+        elif model in models:
+            raise UsageError(f"{predictions}: model {model!r} has several prediction files; keep one")
+        else:
+            models[model] = f"{folder.name}/predictions/{path.name}"
     return models
 
 
 def note_skipped(path: UPath, reason: str) -> None:
     """Tell the user about an inputs entry that is not evaluated, and why."""
-    print(f"evalpipe: skipped {path}: {reason}", file=sys.stderr)
+    print(printable(f"evalpipe: skipped {path}: {reason}"), file=sys.stderr)
+
+
+def check_rater_names(folder: UPath) -> None:
+    """Every labels/<rater>.csv names its rater by the name rule."""
+    labels = folder / "labels"
+    for path in sorted(labels.iterdir()) if labels.is_dir() else []:
+        if path.suffix.lower() == ".csv" and name_problem(path.stem) is not None:
+            raise DatasetProblem(f"{path}: rater name {path.stem!r} {name_problem(path.stem)}; rename it")
 
 
 def check_luigi_cfg_kinds() -> None:
@@ -91,13 +120,15 @@ def with_template_file(table: dict[str, Any], folder: UPath) -> dict[str, Any]:
     if "prompt_template_file" not in table:
         return table
     table = dict(table)
-    path = folder / str(table.pop("prompt_template_file"))
+    origin = str(folder / "dataset.toml")
     if "prompt_template" in table:
-        raise UsageError(f"{folder / 'dataset.toml'}: [generate] has both prompt_template and prompt_template_file")
+        raise UsageError(f"{origin}: [generate] has both prompt_template and prompt_template_file")
+    path = dataset_file(folder, table.pop("prompt_template_file"), "[generate] prompt_template_file", origin,
+                        TEMPLATE_MAX_BYTES)
     try:
         table["prompt_template"] = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{folder / 'dataset.toml'}: cannot read prompt_template_file {path} ({exc})") from None
+        raise UsageError(f"{origin}: cannot read prompt_template_file {path} ({exc})") from None
     return table
 
 
@@ -207,6 +238,7 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
             raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} takes no [taxonomies]")
         params["taxonomies"] = load_taxonomies(folder, config.taxonomies)
     predictions = find_prediction_files(folder, folders=kind.document_folders)
+    check_rater_names(folder)
     generate = None
     if config.generate:
         if kind.document_folders:
@@ -251,9 +283,9 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     }
 
 
-def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -> list[dict[str, Any]]:
-    """Dataset specs under `inputs_root` (a folder or a URL), filtered by the selection; a selection that matches
-    nothing is a UsageError."""
+def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -> Discovery:
+    """Dataset specs under `inputs_root` (a folder or a URL), filtered by the selection, and the datasets whose inputs
+    cannot be read (each one's own problem: the others run); a selection that matches nothing is a UsageError."""
     inputs = location(inputs_root)
     for where in (inputs, location(outputs)):
         problem = storage_problem(where)
@@ -262,14 +294,22 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -
     if not inputs.is_dir():
         raise UsageError(f"inputs folder {inputs} does not exist")
     check_luigi_cfg_kinds()
-    specs = []
+    if selection.dataset is not None:
+        check_name(selection.dataset, "--dataset")
+    if selection.model is not None:
+        check_name(selection.model, "--model")
+    specs, unreadable = [], {}
     for folder in sorted(p for p in inputs.iterdir() if p.is_dir()):
         if selection.dataset and folder.name != selection.dataset:
             continue
         if folder.name.startswith((".", "_")):
             note_skipped(folder, "hidden (name starts with '.' or '_')")
             continue
-        spec = dataset_spec(folder, outputs)
+        try:
+            spec = readable_dataset_spec(folder, outputs)
+        except DatasetProblem as exc:
+            unreadable[folder.name] = str(exc)
+            continue
         if spec is None:
             note_skipped(folder, f"no questions file ({', '.join('questions' + s for s in SUPPORTED_SUFFIXES)}) "
                                  "and no ground_truth/ folder")
@@ -277,10 +317,27 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -
             note_skipped(folder, "no predictions/ to read and no [generate] in dataset.toml")
         else:
             specs.append(spec)
-    if selection.dataset and not specs:
+    if selection.dataset and not specs and not unreadable:
         raise UsageError(f"no dataset {selection.dataset!r} with questions and predictions under {inputs}")
-    if not specs:
+    if not specs and not unreadable:
         raise UsageError(f"no dataset with questions and predictions under {inputs}")
-    if selection.model and not any(selection.model in s["predictions"] for s in specs):
+    if selection.model and specs and not any(selection.model in s["predictions"] for s in specs):
         raise UsageError(f"no predictions for model {selection.model!r} in the selected datasets")
-    return specs
+    return Discovery(specs, unreadable)
+
+
+def readable_dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
+    """dataset_spec, with anything that keeps this folder's files from being read — a name that is no name, a folder,
+    FIFO or device where a file belongs, a permission, a JSON text too deep — raised as this dataset's
+    DatasetProblem (a problem with how evalpipe is configured stays a UsageError)."""
+    problem = name_problem(folder.name)
+    if problem is not None:
+        raise DatasetProblem(f"the dataset name {folder.name!r} {problem}; rename the folder")
+    try:
+        return dataset_spec(folder, outputs)
+    except (UsageError, DatasetProblem):
+        raise
+    except Exception as exc:  # noqa: BLE001  (an unreadable input of one dataset never stops the others)
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror and exc.filename else str(exc)
+        where = f"{exc.filename}: " if isinstance(exc, OSError) and exc.filename else ""
+        raise DatasetProblem(f"its inputs cannot be read: {where}{detail or type(exc).__name__}") from None

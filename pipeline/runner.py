@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import luigi
 
 from stages import build_summary, render_report
+from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_problem
@@ -19,6 +20,7 @@ from stages.report.health import problems_of
 
 from .cluster import build_on_luigid, scheduler_address
 from .failures import FAILURES_DIR, clear_failure
+from .plan import Discovery
 from .report_tasks import B6Report, B6Summary
 from .task_base import StageTask, fingerprints_remembered, forget_fingerprints
 
@@ -47,15 +49,16 @@ _QUIET = TaskTracebacksQuiet()
 
 
 def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers: int,
-          scheduler_host: str | None, scheduler_port: int | None = None) -> bool:
-    """Run the DAG up to each dataset's B6 (and the summary with report.html) on the local scheduler, or on luigid
-    until it is done whoever runs each task; False, with the failures printed, when a stage failed."""
+          scheduler_host: str | None, scheduler_port: int | None = None,
+          unreadable: dict[str, str] | None = None) -> bool:
+    """Run the DAG up to each dataset's B6 (and the summary with report.html, naming the `unreadable` datasets) on
+    the local scheduler, or on luigid until it is done whoever runs each task; False, with the failures printed, when
+    a stage failed."""
     logging.getLogger("luigi-interface").addFilter(_QUIET)  # once: adding the same filter again does nothing
-    token = uuid.uuid4().hex  # generated answers and judge calls that failed before are asked again, once per run
-    specs = [{**spec, "run_token": token} if spec.get("generate") or spec.get("judge") else spec for spec in specs]
+    specs = with_run_token(specs, new_run=True)
     targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
     if with_summary:
-        targets.append(B6Summary(outputs_dir=outputs, specs=specs))
+        targets.append(B6Summary(outputs_dir=outputs, specs=specs, failed=unreadable or {}))
     with fingerprints_remembered():
         if scheduler_host:
             host, port = scheduler_address(scheduler_host, scheduler_port)
@@ -74,8 +77,20 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
         if not scheduler_host:  # on luigid, _settle has said what failed
             report_failures(outputs, incomplete, result.status.name)
         if with_summary:
-            summarize_the_rest(outputs, specs, incomplete)
+            summarize_the_rest(outputs, specs, incomplete, unreadable or {})
     return False
+
+
+_RUN_TOKEN = [uuid.uuid4().hex]  # the latest build's: answers and judge calls that failed before are asked again
+
+
+def with_run_token(specs: list[dict[str, Any]], new_run: bool = False) -> list[dict[str, Any]]:
+    """The specs of datasets that ask a server, carrying the run's token (in the spec, so every host agrees): a new
+    one for a new run, else the latest run's (so a summary or status after a run sees that run's stages)."""
+    if new_run:
+        _RUN_TOKEN[0] = uuid.uuid4().hex
+    return [{**spec, "run_token": _RUN_TOKEN[0]} if spec.get("generate") or spec.get("judge") else spec
+            for spec in specs]
 
 
 def storage_lost(outputs: str) -> bool:
@@ -88,35 +103,41 @@ def storage_lost(outputs: str) -> bool:
     return problem is not None
 
 
-def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: list[luigi.Task]) -> None:
+def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: list[luigi.Task],
+                       unreadable: dict[str, str]) -> None:
     """One dataset's failure never takes the others' summary away: B6_summary.json and report.html are written for
-    the datasets that finished, naming each failed one with its first error."""
+    the datasets that finished, naming each failed one with its first error (and each unreadable one)."""
     reasons: dict[str, str] = {}
     for task in incomplete:
         if isinstance(task, StageTask) and task.dataset not in reasons:
             record = task.failure()
             if record is not None:
                 reasons[task.dataset] = f"{task.stage}{f' / {task.model}' if task.model else ''}: {record['error']}"
-    done, failed = summarize(outputs, specs, reasons, "a stage it needs did not complete")
-    print(f"evalpipe: summary and report.html written for the {len(done)} dataset(s) that finished; failed: "
-          f"{', '.join(sorted(failed))}", file=sys.stderr)
+    done, failed, written = summarize(outputs, specs, reasons, "a stage it needs did not complete", unreadable)
+    if written:
+        print(f"evalpipe: summary and report.html written for the {len(done)} dataset(s) that finished; failed: "
+              f"{printable(', '.join(sorted(failed)))}", file=sys.stderr)
+    else:
+        print(f"evalpipe: the summary and report.html could not be written under {outputs}", file=sys.stderr)
 
 
-def refresh_summary(outputs: str, specs: list[dict[str, Any]]) -> None:
+def refresh_summary(outputs: str, discovery: Discovery) -> None:
     """After a run of one dataset: B6_summary.json and report.html describe every dataset's latest report, naming
     those whose report is not up to date."""
-    summarize(outputs, specs, {}, "its report is not up to date (run without --dataset to bring it up to date)")
+    summarize(outputs, discovery.specs, {}, "its report is not up to date (run without --dataset to bring it up to "
+              "date)", discovery.unreadable)
 
 
-def summarize(outputs: str, specs: list[dict[str, Any]], reasons: dict[str, str],
-              otherwise: str) -> tuple[list[dict[str, Any]], dict[str, str]]:
+def summarize(outputs: str, specs: list[dict[str, Any]], reasons: dict[str, str], otherwise: str,
+              unreadable: dict[str, str]) -> tuple[list[dict[str, Any]], dict[str, str], bool]:
     """The summary and report.html over the datasets whose B6 is complete, naming each other one with its reason
-    (`reasons`, else `otherwise`); (those done, those named)."""
+    (`reasons`, else `otherwise`) and each unreadable one; (those done, those named, whether it was written)."""
+    specs = with_run_token(specs)
     done = [spec for spec in specs if B6Report(outputs_dir=outputs, spec=spec).complete()]
-    failed = {spec["name"]: reasons.get(spec["name"], otherwise) for spec in specs if spec not in done}
-    luigi.build([B6Summary(outputs_dir=outputs, specs=done, failed=failed)], local_scheduler=True,
-                log_level="WARNING")
-    return done, failed
+    failed = {**unreadable, **{spec["name"]: reasons.get(spec["name"], otherwise) for spec in specs if spec not in done}}
+    summary = B6Summary(outputs_dir=outputs, specs=done, failed=failed)
+    luigi.build([summary], local_scheduler=True, log_level="WARNING")
+    return done, failed, summary.complete()
 
 
 def _settle(outputs: str, targets: list[luigi.Task], result: Any) -> bool | None:
@@ -203,11 +224,12 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
                 )
 
 
-def report_problems(reports: list[dict[str, Any]]) -> bool:
-    """Print every dataset problem (nothing to score, too much set aside, options not found); True when any."""
-    problems = problems_of(reports)
+def report_problems(reports: list[dict[str, Any]], unreadable: dict[str, str] | None = None) -> bool:
+    """Print every dataset problem (inputs that cannot be read, nothing to score, too much set aside, options not
+    found); True when any."""
+    problems = [*sorted((unreadable or {}).items()), *problems_of(reports)]
     for dataset, problem in problems:
-        print(f"PROBLEM {dataset}: {problem}", file=sys.stderr)
+        print(printable(f"PROBLEM {dataset}: {problem}"), file=sys.stderr)
     if problems:
         datasets = sorted({dataset for dataset, _ in problems})
         print(f"evalpipe: {len(datasets)} dataset(s) not fit to publish: {', '.join(datasets)}", file=sys.stderr)

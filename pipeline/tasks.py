@@ -90,7 +90,7 @@ class B2Predictions(StageTask):
         so every host agrees."""
         parts = super().fingerprint_parts()
         if self.generated and AnswerStore(self.answers_path()).has_failures():
-            parts["retry_run"] = self.spec["run_token"]
+            parts["retry_run"] = self.spec.get("run_token")
         return parts
 
     def fingerprint_after_compute(self) -> bool:

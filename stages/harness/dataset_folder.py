@@ -10,10 +10,11 @@ import orjson
 import tomli_w
 
 from ..core.errors import UsageError
+from ..core.names import check_name, safe_name
 from ..io.dataset_config import read_toml
 from ..io.readers import SUPPORTED_SUFFIXES
 from ..io.storage import write_bytes_atomic
-from .imported import ImportedRun, safe_name
+from .imported import ImportedRun
 
 FIELDS = {"id_field": "id", "question_field": "question", "gold_field": "answers", "prediction_field": "prediction"}
 MULTIPLE_CHOICE_FIELDS = {**FIELDS, "gold_field": "answer"}
@@ -35,8 +36,8 @@ def write_imported(run: ImportedRun, inputs: Path, dataset: str | None = None,
                    model: str | None = None) -> ImportOutcome:
     """Write `run` under `inputs` as dataset `dataset` (default: the task's name) and model `model` (default: the
     run's); a folder that already holds other questions or another kind is refused, naming what differs."""
-    folder = inputs / safe_name(dataset or run.task)
-    model_name = safe_name(model or run.model)
+    folder = inputs / (check_name(dataset, "--dataset") if dataset else safe_name(run.task))
+    model_name = check_name(model, "--model") if model else safe_name(run.model)
     config_path = folder / "dataset.toml"
     config = read_toml(config_path)
     if config.get("kind", run.kind) != run.kind:

@@ -2,7 +2,6 @@
 registry of importers by tool name."""
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +10,8 @@ from typing import Any
 import orjson
 
 from ..core.errors import UsageError
+from ..io.json_depth import load_json
+from ..io.storage import read_input_bytes
 
 
 @dataclass
@@ -60,16 +61,10 @@ def read_json_object(path: Path) -> dict[str, Any]:
     """A harness's side file (lm-eval's results, OpenCompass' scores) as a JSON object; {} when it is missing,
     unreadable or not an object."""
     try:
-        document = orjson.loads(path.read_bytes())
+        document = load_json(read_input_bytes(path))
     except (OSError, orjson.JSONDecodeError):
         return {}
     return document if isinstance(document, dict) else {}
-
-
-def safe_name(name: str) -> str:
-    """A task or model name usable as a folder or file name (`mockllm/model` → `mockllm_model`)."""
-    cleaned = re.sub(r"[^\w.-]+", "_", name).strip("._")
-    return cleaned or "unnamed"
 
 
 def files_under(paths: list[Path], pattern: str) -> list[Path]:

@@ -11,6 +11,7 @@ import orjson
 
 from ..core.records import Reject
 from ..io.fields import QUESTION_FIELDS, get_ground_truth_answer, get_record_id, gold_answer_texts, name_ignoring_case
+from ..io.json_depth import load_json
 from ..io.readers import iter_records
 from .imported import ImportedRun, SkippedFile, files_under, read_json_object, register_importer
 
@@ -95,7 +96,7 @@ def _question_text(record: dict) -> str:
     if isinstance(prompt, list):
         prompt = prompt[0]
     try:
-        messages = orjson.loads(prompt)
+        messages = load_json(prompt)
         return messages[-1]["content"] if isinstance(messages, list) else prompt
     except (orjson.JSONDecodeError, KeyError, TypeError, IndexError):
         return prompt

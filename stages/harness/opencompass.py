@@ -9,6 +9,8 @@ from typing import Any
 import orjson
 
 from ..io.fields import gold_answer_texts
+from ..io.json_depth import load_json
+from ..io.storage import read_input_bytes
 from ..kinds.multiple_choice.options import LETTERS, options_from_text
 from .imported import ImportedRun, SkippedFile, files_under, read_json_object, register_importer
 
@@ -23,7 +25,7 @@ def read_opencompass(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
                 yield SkippedFile(str(path), "not an OpenCompass predictions/<model>/<dataset>.json file")
             continue
         try:
-            document = orjson.loads(path.read_bytes())
+            document = load_json(read_input_bytes(path))
         except (OSError, orjson.JSONDecodeError) as exc:
             yield SkippedFile(str(path), f"unreadable JSON ({exc})")
             continue

@@ -84,7 +84,7 @@ class ChatClient:
             raise CallFailed(f"{type(exc).__name__}: {exc}") from None
         try:
             return json.loads(raw) if raw.strip() else None
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise CallFailed(f"malformed response body: {raw[:200]!r}") from None
 
     def reset(self) -> None:

@@ -21,7 +21,7 @@ from .fields import (
     name_ignoring_case,
 )
 from .jsonl_blocks import LineBlock, without_bom
-from .storage import open_binary
+from .storage import open_binary, read_input_bytes
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -53,7 +53,7 @@ def parse_block(block: LineBlock) -> pa.Table | None:
     """The block's records as an Arrow table, or None when pyarrow.json cannot read every line as an object."""
     import pyarrow.json as pj
 
-    if block.blank:
+    if block.blank or block.deep:
         return None
     try:
         if not block.data.isascii():
@@ -82,7 +82,7 @@ def csv_table(path: Path | UPath) -> pa.Table | None:
     import pyarrow as pa
     import pyarrow.csv as pv
 
-    data = without_bom(path.read_bytes())
+    data = without_bom(read_input_bytes(path))
     if not data or any(mark in data for mark in (b'"', b"\r", b"\x00", b"\n\n")) or data.startswith(b"\n"):
         return None
     try:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..core.errors import UsageError
 from ..core.param_rules import Rule, within
+from .storage import read_input_bytes
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
 KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "judge", "nightly", "max_rejected_share", "min_paired_share",
@@ -43,9 +44,11 @@ def read_toml(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_input_bytes(path).decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: not valid TOML ({exc})") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
 def read_dataset_config(path: Path) -> DatasetConfig:

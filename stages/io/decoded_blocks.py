@@ -32,8 +32,8 @@ def _table_of(records: list[dict] | None, readers: FieldReaders, types: dict[str
 
 def decoded_records(block: LineBlock) -> list[dict] | None:
     """Every record of the block decoded as the per-row reader decodes it (orjson), or None when a line is blank,
-    malformed or not a JSON object (the per-row reader says why)."""
-    if block.blank:
+    malformed, not a JSON object or may nest too deep (the per-row reader says why)."""
+    if block.blank or block.deep:
         return None
     lines = block.data.split(b"\n")
     if not lines[-1]:

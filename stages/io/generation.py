@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from ..core.errors import UsageError
+from ..core.names import name_problem, safe_name
 from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
 from .chat_client import ChatClient, call_with_retries
@@ -46,10 +47,15 @@ class GenerateConfig:
     seed: int | None = None
     circuit_breaker: int = 10
     extra: dict[str, Any] = field(default_factory=dict)
+    served_models: dict[str, str] = field(default_factory=dict)  # evalpipe's model name → the name the server knows
 
     def described(self) -> dict[str, Any]:
         """The settings that decide the answers (for fingerprints and headers): never the key itself."""
         return {k: v for k, v in asdict(self).items() if k not in ("concurrency",)}
+
+    def served(self, model: str) -> str:
+        """The model name sent to the server for evalpipe's model `model`."""
+        return self.served_models.get(model, model)
 
 
 CLIENT_NUMBERS = {"timeout": ((int, float), 0), "retries": (int, 0), "concurrency": (int, 1),
@@ -72,30 +78,37 @@ def check_settings(table: dict[str, Any], numbers: dict[str, tuple[Any, int]], t
 
 def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
     """Validate dataset.toml's [generate] table (prompt_template_file already read into prompt_template)."""
-    known = {f for f in GenerateConfig.__dataclass_fields__} - {"extra"}
+    known = {f for f in GenerateConfig.__dataclass_fields__} - {"extra", "served_models"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise UsageError(f"{origin}: unknown [generate] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
     if table.get("protocol") not in PROTOCOLS:
         raise UsageError(f"{origin}: [generate] protocol must be one of {', '.join(PROTOCOLS)}")
     models = table.get("models")
-    if not isinstance(table.get("url"), str) or not isinstance(models, list) or not models or not all(
-            isinstance(m, str) and m for m in models):
-        raise UsageError(f"{origin}: [generate] needs url (text) and models (a non-empty list of names)")
+    served = models if isinstance(models, dict) else {}
+    if not isinstance(table.get("url"), str) or not isinstance(models, (list, dict)) or not models or not all(
+            isinstance(m, str) and m for m in [*models, *served.values()]):
+        raise UsageError(f"{origin}: [generate] needs url (text) and models (a non-empty list of names, or a table "
+                         "of name = \"the server's model name\")")
+    for name in models:
+        if name_problem(name) is not None:
+            hint = f'{{ "{safe_name(name.rsplit("/", 1)[-1])}" = "{name}" }}'
+            raise UsageError(f"{origin}: [generate] model {name!r} {name_problem(name)}: it names the model's folder "
+                             f"of artifacts; give the server's name a folder name: models = {hint}")
     check_settings(table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0)},
                    ("system_prompt", "prompt_template", "api_key_env"), origin, "generate")
     stop = table.get("stop")
     if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):
         raise UsageError(f"{origin}: [generate] stop must be text or a list of texts")
     if table.get("prompt_template") is not None:
-        check_template(table["prompt_template"], origin)
-    return GenerateConfig(**{**table, "models": tuple(models)})
+        check_template(table["prompt_template"], origin, required=("question",))
+    return GenerateConfig(**{**table, "models": tuple(models), "served_models": dict(served)})
 
 
 def check_template(template: str, origin: str, allowed: tuple[str, ...] = PLACEHOLDERS,
-                   what: str = "prompt template") -> None:
-    """A template may name only the `allowed` placeholders (write {{ and }} for literal braces); a malformed one or an
-    unknown name is refused in one line."""
+                   what: str = "prompt template", required: tuple[str, ...] = ()) -> None:
+    """A template may name only the `allowed` placeholders and must name the `required` ones (a template without the
+    item's own text asks every item the same thing); write {{ and }} for literal braces. One line otherwise."""
     import string
 
     try:
@@ -106,6 +119,10 @@ def check_template(template: str, origin: str, allowed: tuple[str, ...] = PLACEH
     if unknown:
         raise UsageError(f"{origin}: {what} names {', '.join('{' + n + '}' for n in unknown)}; it may use "
                          f"{', '.join('{' + p + '}' for p in allowed)}")
+    missing = [name for name in required if name not in names]
+    if missing:
+        raise UsageError(f"{origin}: {what} must use {', '.join('{' + n + '}' for n in missing)} (else every item is "
+                         "asked the same thing)")
 
 
 def render_prompt(template: str, question: str, options: list[str] | None) -> str:
@@ -156,7 +173,7 @@ class AnswerStore:
 def request_key(config: GenerateConfig, model: str, prompt: str) -> str:
     """What an answer on disk was asked with: a new prompt, system prompt or option asks again."""
     settings = {k: v for k, v in config.described().items() if k not in ("timeout", "retries", "backoff", "url",
-                                                                          "circuit_breaker", "models")}
+                                                                          "circuit_breaker", "models", "served_models")}
     return hashlib.sha256(orjson.dumps({"model": model, "prompt": prompt, **settings},
                                        option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
@@ -223,13 +240,13 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
     for — conversations in parallel up to `concurrency` (openai), one at a time for peppa (its server keeps one
     history). Cases still failing after the retries, or left when the circuit breaker opened, come back as rejects
     carrying the reason."""
-    cases = [{**case, "key": request_key(config, model, case["prompt"])} for case in cases]
+    cases = [{**case, "key": request_key(config, config.served(model), case["prompt"])} for case in cases]
     store = AnswerStore(store_path)
     known = store.load()
     conversations: dict[str, list[dict[str, Any]]] = {}
     for case in cases:
         conversations.setdefault(case["conversation"], []).append(case)
-    client = ChatClient(config, model)
+    client = ChatClient(config, config.served(model))
     breaker = CircuitBreaker(config.circuit_breaker)
     workers = config.concurrency if config.protocol == "openai" else 1
     todo = sum(not _answered(known.get(case["id"]), case["key"]) for case in cases)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .json_depth import lines_with_many_openers
 from .storage import open_binary
 
 if TYPE_CHECKING:
@@ -33,7 +34,8 @@ def without_bom(data: bytes) -> bytes:
 @dataclass(frozen=True)
 class LineBlock:
     """Consecutive lines of a JSON-lines file: `first_line` is the 1-based number of the first, `first_position` the
-    0-based record position of the first record (blank lines are not records), `blank` whether any line is blank."""
+    0-based record position of the first record (blank lines are not records), `blank` whether any line is blank,
+    `deep` whether a line has so many brackets that it may nest too deep for a block parser (see json_depth)."""
 
     data: bytes
     first_line: int
@@ -41,6 +43,7 @@ class LineBlock:
     records: int
     blank: bool
     first_byte: int = 0  # where `data` begins in the file
+    deep: bool = False
 
     def lines(self) -> Iterator[tuple[int, int, bytes]]:
         """(line number, record position, raw line) for each record line of the block."""
@@ -80,6 +83,8 @@ def iter_line_blocks(path: Path | UPath, rows: range | None = None) -> Iterator[
     little), keeping only records at `rows` positions (0-based) when given, from the nearest known record start
     (see remember_record_starts); a byte-order mark before the first line is dropped. Reading stops once `rows` is
     passed."""
+    import numpy as np
+
     start = start_before(path, rows)
     line, position, base, carry, size = start.line, start.position, start.byte, b"", min(FIRST_BLOCK_BYTES,
                                                                                        BLOCK_BYTES)
@@ -109,8 +114,9 @@ def iter_line_blocks(path: Path | UPath, rows: range | None = None) -> Iterator[
             if keep.any():
                 kept = keep.nonzero()[0]
                 low, high = int(kept[0]), int(kept[-1])
+                deep = lines_with_many_openers(np.frombuffer(data, dtype=np.uint8), starts)[low:high + 1].any()
                 yield LineBlock(data[starts[low]:ends[high]], line + low, int(positions[low]),
-                                int(keep.sum()), bool(blank[low:high + 1].any()), base + int(starts[low]))
+                                int(keep.sum()), bool(blank[low:high + 1].any()), base + int(starts[low]), bool(deep))
             base += len(data)
             line += len(starts)
             position += int((~blank).sum())

@@ -12,8 +12,9 @@ import orjson
 
 from ..core.records import Reject
 from .csv_header import canonical_csv_header
+from .json_depth import depth_problem
 from .jsonl_blocks import is_blank_line, start_before, without_bom
-from .storage import open_binary
+from .storage import open_binary, read_input_bytes
 
 SUPPORTED_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 Record = tuple[int | None, Any, str | None]  # (line, record or None, location)
@@ -63,6 +64,9 @@ def _iter_jsonl(path: Path, rows: range | None = None) -> Iterator[Record | Reje
 
 def decode_jsonl_line(source: str, number: int, raw: bytes) -> Record | Reject:
     """One JSON line as (line, record, None), or a Reject saying why it cannot be read."""
+    too_deep = depth_problem(raw)
+    if too_deep is not None:
+        return Reject(source, number, too_deep)
     try:
         return (number, orjson.loads(raw), None)
     except orjson.JSONDecodeError as exc:
@@ -85,7 +89,7 @@ def _undecodable(raw: bytes) -> UnicodeDecodeError | None:
 def _iter_json(path: Path) -> Iterator[Record | Reject]:
     source = str(path)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_input_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         yield Reject(source, None, f"undecodable bytes (not UTF-8) at byte {exc.start}")
         return
@@ -97,6 +101,9 @@ def _iter_json(path: Path) -> Iterator[Record | Reject]:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         yield Reject(source, exc.lineno, f"malformed JSON: {exc.msg}")
+        return
+    except RecursionError:
+        yield Reject(source, None, "JSON nested too deeply for the reader; the file is unreadable")
         return
     yield from _iter_json_document(document)
 
@@ -123,6 +130,9 @@ def _iter_json_array(text: str, source: str) -> Iterator[Record | Reject]:
             record, end = decoder.raw_decode(text, position)
         except json.JSONDecodeError as exc:
             yield Reject(source, exc.lineno, f"malformed JSON: {exc.msg}; the rest of the file is unreadable")
+            return
+        except RecursionError:
+            yield Reject(source, line, "JSON nested too deeply for the reader; the rest of the file is unreadable")
             return
         yield (line, record, f"[{index}]")
         line += text.count("\n", position, end)
@@ -163,7 +173,7 @@ def _iter_json_document(document: Any) -> Iterator[Record | Reject]:
 
 def _iter_csv(path: Path) -> Iterator[Record | Reject]:
     source = str(path)
-    text = path.read_bytes().decode("utf-8-sig", errors="surrogateescape")
+    text = read_input_bytes(path).decode("utf-8-sig", errors="surrogateescape")
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)

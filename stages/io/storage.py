@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,30 @@ def write_bytes_atomic(path: UPath, data: bytes) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+
+
+_FILE_TYPES = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+class NotARegularFile(OSError):
+    """An input that is a folder, FIFO, device or socket: never opened (a FIFO would block, a device never ends)."""
+
+
+def require_regular_file(path: UPath) -> None:
+    """Raise NotARegularFile unless the local path (after symlinks) is a regular file; remote objects always are."""
+    if not is_local(path):
+        return
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        what = next((name for test, name in _FILE_TYPES if test(mode)), "not a regular file")
+        raise NotARegularFile(f"{path} is {what}, not a regular file")
+
+
+def read_input_bytes(path: UPath) -> bytes:
+    """An input file's bytes, once it is known to be a regular file."""
+    require_regular_file(path)
+    return path.read_bytes()
 
 
 def read_bytes_or_none(path: UPath) -> bytes | None:
@@ -107,6 +132,7 @@ def content_digest(path: UPath) -> str:
 
 
 def _sha256(path: os.PathLike) -> str:
+    require_regular_file(path)
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -132,6 +158,7 @@ def open_binary(path: UPath) -> io.BufferedIOBase:
     fsspec's file without a cache of its own, so each refill is one ranged read of REMOTE_READ_BYTES and reading
     line by line costs no copy of a read-ahead buffer per line."""
     if is_local(path):
+        require_regular_file(path)
         return open(path, "rb")
     return io.BufferedReader(path.open("rb", cache_type="none", block_size=REMOTE_READ_BYTES),
                              buffer_size=REMOTE_READ_BYTES)

@@ -103,7 +103,8 @@ def resolve_pairwise(rubric: object, origin: str) -> Criterion:
         return PAIRWISE
     if not isinstance(rubric, str):
         raise UsageError(f"{origin}: [judge.rubrics] pairwise must be a template text")
-    check_template(rubric, f"{origin} [judge.rubrics] pairwise", PAIRWISE_PLACEHOLDERS, "rubric")
+    check_template(rubric, f"{origin} [judge.rubrics] pairwise", PAIRWISE_PLACEHOLDERS, "rubric",
+                   required=("answer_a", "answer_b"))
     return Criterion("pairwise", "preference", {"en": rubric})
 
 
@@ -126,7 +127,7 @@ def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str) 
         if unknown or not isinstance(template, str) or scale not in CRITERION_SCALES:
             raise UsageError(f"{origin}: [judge.rubrics] {name} must be a template text or "
                              f"{{template = \"…\", scale = {' | '.join(repr(s) for s in CRITERION_SCALES)}}}")
-        check_template(template, f"{origin} [judge.rubrics] {name}", PLACEHOLDERS, "rubric")
+        check_template(template, f"{origin} [judge.rubrics] {name}", PLACEHOLDERS, "rubric", required=("prediction",))
         chosen[name] = Criterion(name, scale, {"en": template})
     extra = sorted(set(rubrics) - set(names) - {"pairwise"})
     if extra:

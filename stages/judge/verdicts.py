@@ -50,7 +50,7 @@ def parse_verdict(reply: str, scale: str) -> Verdict:
     for raw in reversed(_JSON_OBJECT.findall(reply)):
         try:
             found = json.loads(raw)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue
         if not isinstance(found, dict):
             continue

@@ -15,7 +15,7 @@ class QuietServer(ThreadingHTTPServer):
 
 class ChatServer:
     """Answers "<model> says: <message> [turn N]", or `replies[text]` when the message contains `text`. `faults` is
-    consumed one per chat request: 500, "malformed", ("delay", seconds), ("429", retry_after_seconds) or None;
+    consumed one per chat request: 500, 400, "malformed", ("delay", seconds), ("429", retry_after_seconds) or None;
     messages containing ALWAYS500 always fail. OpenAI answers carry token usage (words in and out)."""
 
     def __init__(self) -> None:
@@ -44,6 +44,8 @@ class ChatServer:
                 message = body["message"] if self.path == "/chat" else body["messages"][-1]["content"]
                 if fault == 500 or "ALWAYS500" in message:
                     return self._send(500, b"internal error")
+                if fault == 400:
+                    return self._send(400, b"bad request")
                 if fault == "malformed":
                     return self._send(200, b"<html>not json</html>")
                 if isinstance(fault, tuple) and fault[0] == "429":

@@ -48,7 +48,7 @@ def test_a_missing_taxonomy_file_is_a_usage_error(tmp_path, capsys):
     workspace = _workspace(tmp_path)
     (workspace / "inputs/story_annotation/taxonomies/sentiment.csv").unlink()
     assert _run(workspace) == 2
-    assert "sentiment.csv does not exist" in capsys.readouterr().err
+    assert "[taxonomies] sentiment 'taxonomies/sentiment.csv' does not exist" in capsys.readouterr().err
 
 
 def test_a_questions_file_beside_ground_truth_is_a_usage_error(tmp_path, capsys):

@@ -261,3 +261,30 @@ def test_judge_criteria_are_paired_nightly_metrics_and_a_changed_rubric_is_not_c
     history = pq.read_table(workspace / "outputs/nightly/history.parquet").to_pylist()
     assert {(r["date"], r["metric"]) for r in history if r["metric"].startswith("judge:")} == {
         (d, m) for d in ("2026-11-01", "2026-11-02") for m in ("judge:correct", "judge:score_1_5")}
+
+
+def test_a_failed_judge_call_is_counted_the_night_is_recorded_and_the_next_run_asks_only_it(tmp_path, server, capsys):
+    workspace = _dataset(tmp_path, server, 'criteria = ["correct"]\n')
+    server.faults = [400]  # one call refused for good (a 400 is not retried)
+    outputs = str(workspace / "outputs")
+    night = ["nightly", "--date", "2026-11-01", "--inputs", str(workspace / "inputs"), "--outputs", outputs]
+    assert main(night) == 0
+    judged = read_artifact_json(workspace / "outputs/nightly/2026-11-01/capitals/m/B5_judge.json")
+    assert judged["header"]["counts"]["failed_calls"] == 1 and judged["summary"]["correct"]["n"] == 3
+    report = read_artifact_json(workspace / "outputs/nightly/2026-11-01/capitals/B6_report.json")["report"]
+    assert report["judge"]["models"]["m"]["correct"]["failed_calls"] == 1
+    summary = read_artifact_json(workspace / "outputs/nightly/2026-11-01/B6_summary.json")
+    assert summary["failed"] == {} and "capitals" in {row["dataset"] for row in summary["rows"]}
+    import pyarrow.parquet as pq
+
+    history = pq.read_table(workspace / "outputs/nightly/history.parquet").to_pylist()
+    assert ("2026-11-01", "judge:correct") in {(r["date"], r["metric"]) for r in history}
+    capsys.readouterr()
+    night_dir = str(workspace / "outputs/nightly/2026-11-01")
+    assert main(["status", "--inputs", str(workspace / "inputs"), "--outputs", night_dir]) == 0
+    assert "B6  capitals" in capsys.readouterr().out  # status reads a judged run's records without a KeyError
+    asked = len(server.requests)
+    assert main(["run", "--inputs", str(workspace / "inputs"), "--outputs", night_dir, "--dataset", "capitals"]) == 0
+    assert len(server.requests) - asked == 1  # only the failed call is asked again
+    judged = read_artifact_json(workspace / "outputs/nightly/2026-11-01/capitals/m/B5_judge.json")
+    assert judged["header"]["counts"]["failed_calls"] == 0 and judged["summary"]["correct"]["n"] == 4

@@ -205,7 +205,7 @@ def test_within_a_build_a_missing_upstream_artifact_is_looked_for_again(workspac
 
     assert run(workspace) == 0
     outputs = str(workspace / "outputs")
-    spec = next(s for s in discover(str(workspace / "inputs"), Selection(), outputs) if s["name"] == "qa_small")
+    spec = next(s for s in discover(str(workspace / "inputs"), Selection(), outputs).specs if s["name"] == "qa_small")
     lost = workspace / "outputs" / "qa_small" / "alpha" / "B3_normalized.json"
     data = lost.read_bytes()
     lost.unlink()

@@ -10,6 +10,8 @@ import orjson
 from ...core.param_rules import at_least, weights_over, within
 from ...core.progress import track
 from ...core.records import Columns, LoadResult, Reject
+from ...io.json_depth import load_json
+from ...io.storage import read_input_bytes
 from ..base import Kind, rank_models, register_kind
 from .document import (
     ACTION_FIELDS,
@@ -30,10 +32,10 @@ EMPTY_DOCUMENT: dict[str, Any] = {"characters": [], "narrative_events": []}
 def read_document(path: Path) -> tuple[dict[str, Any] | None, Reject | None]:
     """One JSON v3 document, or why it is set aside (not UTF-8, not JSON — with its line —, wrong types)."""
     try:
-        raw = path.read_bytes()
-        document = orjson.loads(raw)
+        raw = read_input_bytes(path)
+        document = load_json(raw)
     except OSError as exc:
-        return None, Reject(str(path), None, f"unreadable: {exc.strerror}")
+        return None, Reject(str(path), None, f"unreadable: {exc.strerror or exc}")
     except orjson.JSONDecodeError:
         try:
             json.loads(raw.decode("utf-8"))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import UsageError
+from ...io.dataset_files import TAXONOMY_MAX_BYTES, dataset_file
 from .document import ACTION_FIELDS, events_of, is_empty, label_set, normalize_label
 
 POLARITIES = {"positive": "positive", "negative": "negative", "neutral": "neutral", "正面": "positive",
@@ -118,9 +119,8 @@ def load_taxonomies(folder: Path, paths: dict[str, str]) -> dict[str, Any]:
     for name, relative in sorted(paths.items()):
         if name not in TAXONOMY_LOADERS:
             raise UsageError(f"unknown taxonomy {name!r} (known: {', '.join(TAXONOMY_LOADERS)})")
-        path = folder / relative
-        if not path.is_file():
-            raise UsageError(f"taxonomy file {path} does not exist")
+        path = dataset_file(folder, relative, f"[taxonomies] {name}", str(folder / "dataset.toml"),
+                            TAXONOMY_MAX_BYTES)
         taxonomy.update(TAXONOMY_LOADERS[name](path))
     return taxonomy
 

@@ -1,0 +1,55 @@
+"""How deep a JSON text nests, found before any parser sees it: pyarrow.json and orjson crash the process (a segfault,
+not an exception) on texts nested tens of thousands deep, so such a line or file is set aside instead."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MAX_JSON_DEPTH = 500  # real records nest a few levels; parsers are safe far beyond this
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_OPENERS = b"[{"
+
+
+def nesting_depth(data: bytes) -> int:
+    """The deepest nesting of arrays and objects in `data`, brackets inside strings not counted (a malformed text
+    counts at least as deep as a parser could go before it stops)."""
+    import numpy as np
+
+    raw = np.frombuffer(_STRING.sub(b'""', data), dtype=np.uint8)
+    steps = ((raw == ord("[")) | (raw == ord("{"))).astype(np.int32) - ((raw == ord("]")) | (raw == ord("}")))
+    return int(steps.cumsum().max(initial=0))
+
+
+def too_deep(data: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether `data` nests deeper than `limit` (counting brackets first: a text with few cannot)."""
+    return data.count(b"[") + data.count(b"{") > limit and nesting_depth(data) > limit
+
+
+def depth_problem(data: bytes, limit: int = MAX_JSON_DEPTH) -> str | None:
+    """The reason a text is set aside for its depth, or None when a parser may read it."""
+    return f"JSON nested deeper than {limit} levels" if too_deep(data, limit) else None
+
+
+def lines_with_many_openers(raw: np.ndarray, starts: np.ndarray, limit: int = MAX_JSON_DEPTH) -> np.ndarray:
+    """Which lines (starting at `starts` in `raw`) hold more than `limit` opening brackets: the only ones that could
+    nest too deep."""
+    import numpy as np
+
+    openers = np.flatnonzero((raw == _OPENERS[0]) | (raw == _OPENERS[1]))
+    per_line = np.bincount(np.searchsorted(starts, openers, side="right") - 1, minlength=len(starts))
+    return per_line > limit
+
+
+def load_json(data: bytes | str) -> Any:
+    """orjson.loads of a foreign text, refusing one nested deeper than MAX_JSON_DEPTH with the JSONDecodeError a
+    malformed text gets, before the parser could crash on it."""
+    import orjson
+
+    raw = data.encode() if isinstance(data, str) else data
+    problem = depth_problem(raw)
+    if problem is not None:
+        raise orjson.JSONDecodeError(problem, raw[:100].decode(errors="replace"), 0)
+    return orjson.loads(raw)
