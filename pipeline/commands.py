@@ -14,7 +14,7 @@ from stages.core.errors import UsageError
 from stages.core.names import check_name
 from stages.core.printable import printable
 from stages.core.stage_names import MODEL_STAGES, STAGES
-from stages.io.artifacts import artifact_paths, iter_rows, read_artifact_json
+from stages.io.artifacts import artifact_damage, artifact_paths, iter_rows, read_artifact_json
 from stages.io.storage import is_local, location, remove
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
@@ -150,14 +150,15 @@ def _status(args: argparse.Namespace) -> int:
         print(printable(f"-   {dataset:<24} {'-':<20} unreadable: {problem}"))
     for spec in specs:
         for task in stage_tasks(outputs, spec, _selected_models(spec, selection)):
+            damage = artifact_damage(task.artifact_path())
             if task.complete():
                 state = "done"
             elif task.failure() is not None:
                 state = "failed"
-            elif task.artifact_path().exists():
+            elif damage is None:
                 state = "stale"
             else:
-                state = "missing"
+                state = "missing" if damage == "missing" else f"damaged ({damage}; the next run rebuilds it)"
             dataset = f"{task.dataset} shard {task.shard}" if task.sharded else task.dataset
             print(f"{task.stage}  {dataset:<24} {task.model or '-':<20} {state}")
     if selection.dataset is None:
@@ -175,9 +176,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         model = _only_model(location(args.outputs) / args.dataset)
     paths = artifact_paths(args.outputs, stage, args.dataset, model)
     documents = [(path, read_artifact_json(path)) for path in paths]
-    missing = [str(path) for path, document in documents if document is None]
-    if missing or not documents:
-        raise UsageError(f"no artifact {missing[0] if missing else paths} (run `evalpipe run` first)")
+    for path, document in documents:
+        damage = artifact_damage(path, document)
+        if damage == "missing":
+            raise UsageError(f"no artifact {path} (run `evalpipe run` first)")
+        if damage is not None:
+            raise UsageError(f"artifact {path} is damaged: {damage} (`evalpipe run` rebuilds it)")
     out = sys.stdout.buffer
     if stage == "B6":
         out.write(orjson.dumps(documents[0][1]["report"]) + b"\n")

@@ -14,7 +14,7 @@ from luigi.freezing import recursively_unfreeze
 
 from stages.core.collection import collection_paused
 from stages.core.records import Reject, Rows
-from stages.io.artifacts import read_artifact_json, write_artifact
+from stages.io.artifacts import artifact_damage, read_artifact_json, write_artifact
 from stages.io.shards import shard_digests, shard_range
 from stages.io.storage import location
 
@@ -154,19 +154,22 @@ class StageTask(luigi.Task):
         return f"{label}:{task.shard}" if task.sharded and (not self.sharded or task.shard != self.shard) else label
 
     def complete(self) -> bool:
-        """The artifact is there with this stage's fingerprint, and every artifact it was computed from is still
-        there (a lost intermediate is recomputed, with what follows it, instead of being waited for)."""
+        """The artifact is there, whole, with this stage's fingerprint, and every artifact it was computed from is
+        still there and whole (a lost or damaged intermediate is recomputed, with what follows it, instead of being
+        waited for)."""
         document = read_artifact_json(self.artifact_path())
         return (document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+                and artifact_damage(self.artifact_path(), document) is None
                 and all(task.artifacts_present() for task in self.upstream()))
 
     def artifacts_present(self) -> bool:
-        """This stage's artifact and, recursively, its upstream ones exist (remembered within a build once true: an
-        absent one may be written meanwhile by another worker, so it is looked for again)."""
+        """This stage's artifact and, recursively, its upstream ones exist whole (remembered within a build once true:
+        an absent one may be written meanwhile by another worker, so it is looked for again)."""
         key = f"{self.task_id}#present"
         remembered = _REMEMBERED[-1] if _REMEMBERED else {}
         if key not in remembered:
-            present = self.artifact_path().exists() and all(task.artifacts_present() for task in self.upstream())
+            present = (artifact_damage(self.artifact_path()) is None
+                       and all(task.artifacts_present() for task in self.upstream()))
             if not present:
                 return False
             remembered[key] = True

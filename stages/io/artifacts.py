@@ -74,12 +74,36 @@ def write_artifact(path: UPath, header: dict[str, Any], columns: Rows | None, bo
 
 
 def read_artifact_json(path: UPath) -> dict[str, Any] | None:
-    """The artifact's JSON document, or None when it is missing or unreadable (never half-written: writes are atomic)."""
+    """The artifact's JSON document, or None when it is missing or unreadable (never half-written: writes are atomic,
+    but a disk or a hand may damage it)."""
     try:
         data = read_bytes_or_none(path)
-        return None if data is None else orjson.loads(data)
+        document = None if data is None else orjson.loads(data)
     except orjson.JSONDecodeError:
         return None
+    return document if isinstance(document, dict) else None
+
+
+def artifact_damage(path: UPath, document: dict[str, Any] | None = None) -> str | None:
+    """Why the artifact cannot be read whole — missing, not JSON, its rows file missing, unreadable or of another row
+    count than recorded — or None when it is whole (`document`, its JSON when the caller has read it)."""
+    import pyarrow.parquet as pq
+
+    document = document if document is not None else read_artifact_json(path)
+    if document is None:
+        return "missing" if read_bytes_or_none(path) is None else "not readable JSON"
+    if "rows_file" not in document:
+        return None
+    try:
+        with open_binary(path.with_name(document["rows_file"])) as handle:
+            rows = pq.ParquetFile(handle).metadata.num_rows
+    except FileNotFoundError:
+        return f"its rows file {document['rows_file']} is missing"
+    except Exception as exc:  # noqa: BLE001  (a truncated or garbled Parquet file, whatever pyarrow calls it)
+        return f"its rows file {document['rows_file']} is unreadable ({type(exc).__name__})"
+    if rows != document.get("row_count"):
+        return f"its rows file {document['rows_file']} holds {rows} rows, not {document.get('row_count')}"
+    return None
 
 
 def read_columns(path: UPath, document: dict[str, Any] | None = None) -> Columns:

@@ -1,4 +1,5 @@
 import json
+import re
 
 import luigi.configuration
 import pytest
@@ -214,3 +215,33 @@ def test_within_a_build_a_missing_upstream_artifact_is_looked_for_again(workspac
         assert not matched.complete()
         lost.write_bytes(data)  # as another worker would
         assert matched.complete()
+
+
+def test_a_damaged_artifact_is_rebuilt_and_status_and_show_say_so(workspace, capsys):
+    rows = [{"id": str(i), "question": f"q{i}", "answers": [f"a{i}"]} for i in range(2100)]  # rows go to Parquet
+    write_jsonl(workspace / "inputs/big/questions.jsonl", rows)
+    write_jsonl(workspace / "inputs/big/predictions/m.jsonl", [{"id": r["id"], "prediction": r["answers"][0]}
+                                                              for r in rows])
+    assert run(workspace) == 0
+    outputs = workspace / "outputs"
+    garbled = outputs / "qa_small" / "alpha" / "B3_normalized.json"
+    garbled.write_bytes(b"\x00garbage{")
+    sidecar = next((outputs / "big" / "m").glob("B4_matches.*.parquet"))
+    sidecar.unlink()
+    status = ["status", "--inputs", str(workspace / "inputs"), "--outputs", str(outputs)]
+    capsys.readouterr()
+    assert main(status) == 0
+    states = {tuple(line.split()[:3]): line for line in capsys.readouterr().out.splitlines()}
+    assert "damaged (not readable JSON" in states[("B3", "qa_small", "alpha")]
+    assert f"damaged (its rows file {sidecar.name} is missing" in states[("B4", "big", "m")]
+    assert states[("B5", "big", "m")].endswith(" stale")  # computed from an artifact that is gone
+    assert main(["show", "B4", "--dataset", "big", "--model", "m", "--outputs", str(outputs)]) == 2
+    assert "is damaged: its rows file" in capsys.readouterr().err
+    assert run(workspace) == 0
+    written = re.search(r"(\d+) artifact\(s\) written", capsys.readouterr().out)
+    assert int(written.group(1)) >= 6  # B3–B6 of qa_small / alpha, B4–B6 of big
+    assert read_artifact_json(garbled)["header"]["stage"] == "B3" and sidecar.exists()
+    report = read_artifact_json(outputs / "big" / "B6_report.json")["report"]
+    assert report["models"]["m"]["exact_match"] == 1.0
+    assert main(status) == 0
+    assert all(line.endswith(" done") for line in capsys.readouterr().out.splitlines())
