@@ -120,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "workers", 1) < 1:
         parser.error("--workers must be at least 1")
     from stages.core.errors import UsageError
+    from stages.core.printable import printable
     from stages.core.progress import set_progress_sink
 
     from .storage_config import apply_storage_config
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return handler(args)
     except UsageError as exc:
-        print(f"evalpipe: {exc}", file=sys.stderr)
+        print(printable(f"evalpipe: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     finally:
         set_progress_sink(previous)

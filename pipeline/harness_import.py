@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from stages.core.errors import UsageError
+from stages.core.printable import printable
 from stages.harness import importer
 from stages.harness.dataset_folder import write_imported
 from stages.harness.imported import ImportedRun, SkippedFile
@@ -18,7 +19,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     found = list(importer(args.tool)([Path(path) for path in args.paths]))
     runs = [item for item in found if isinstance(item, ImportedRun)]
     for skipped in (item for item in found if isinstance(item, SkippedFile)):
-        print(f"evalpipe: skipped {skipped.file}: {skipped.reason}", file=sys.stderr)
+        print(printable(f"evalpipe: skipped {skipped.file}: {skipped.reason}"), file=sys.stderr)
     if not runs:
         raise UsageError(f"no {args.tool} output found in {', '.join(args.paths)}")
     for option, values in (("--dataset", {run.task for run in runs}), ("--model", {run.model for run in runs})):
@@ -28,9 +29,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     inputs = Path(args.inputs)
     for run in runs:
         outcome = write_imported(run, inputs, args.dataset, args.model)
-        print(f"{run.tool} {run.task} ({run.model}) → {inputs / outcome.dataset}: {outcome.rows} questions "
-              f"({outcome.questions}), predictions/{outcome.model}.jsonl ({outcome.predictions}), dataset.toml "
-              f"({outcome.config}); kind {run.kind}")
+        print(printable(f"{run.tool} {run.task} ({run.model}) → {inputs / outcome.dataset}: {outcome.rows} questions "
+                        f"({outcome.questions}), predictions/{outcome.model}.jsonl ({outcome.predictions}), "
+                        f"dataset.toml ({outcome.config}); kind {run.kind}"))
         for note in run.set_aside:
-            print(f"evalpipe: set aside {note}", file=sys.stderr)
+            print(printable(f"evalpipe: set aside {note}"), file=sys.stderr)
     return EXIT_OK

@@ -191,7 +191,7 @@ def report_failures(outputs: str, incomplete: list[luigi.Task], luigi_status: st
     failed = [(task, record) for task, record in records if record is not None]
     for task, record in failed:
         where = " / ".join(part for part in (task.stage, task.dataset, task.model) if part)
-        print(f"FAILED {where}: {record['error']}", file=sys.stderr)
+        print(printable(f"FAILED {where}: {record['error']}"), file=sys.stderr)
     blocked = len(incomplete) - len(failed)
     if failed:
         print(f"evalpipe: run failed: {len(failed)} stage(s) failed, {blocked} not run because a stage they need "

@@ -1,5 +1,5 @@
 """Facts about local input files (content digest, record count, per-shard digests) remembered by path and stat (size,
-mtime, inode): within a process always, and between runs inside `facts_kept_in(file)`, so a rerun where nothing
+mtime, inode, ctime): within a process always, and between runs inside `facts_kept_in(file)`, so a rerun where nothing
 changed does not read its inputs again. A file modified in the seconds before its facts were taken is not kept across
 runs (a later change in the same mtime tick could go unseen)."""
 from __future__ import annotations
@@ -20,7 +20,9 @@ _KEEP: list[set[str]] = []  # per open facts_kept_in: the keys of settled files 
 
 
 def _key(path: os.PathLike, stat: os.stat_result) -> str:
-    return f"{os.path.abspath(path)}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}"
+    """A version of a file: a rewrite in place at the same size with its mtime put back still changes its ctime (only
+    the kernel sets it), a file moved into place changes its inode."""
+    return f"{os.path.abspath(path)}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}"
 
 
 def file_fact(path: os.PathLike, name: str, compute: Callable[[], T]) -> T:

@@ -144,3 +144,20 @@ def test_refusals_are_one_line_and_exit_2(tmp_path, capsys):
                  "--dataset", "squad_local"]) == 2
     err = capsys.readouterr().err
     assert "squad_local" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_model_name_with_terminal_escapes_is_printed_escaped_and_named_safely(tmp_path, capsys):
+    import shutil
+
+    run_folder = tmp_path / "run"
+    shutil.copytree(HARNESS / "lm_eval" / "bert", run_folder)
+    results = next(run_folder.glob("results_*.json"))
+    document = json.loads(results.read_text())
+    document["model_name"] = "evil\x1b[2J\x1b]0;owned\x07/model"
+    results.write_text(json.dumps(document))
+    capsys.readouterr()
+    assert _import(tmp_path, "lm-eval", run_folder) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "evil\\x1b[2J\\x1b]0;owned\\x07/model" in out
+    assert [p.name for p in (tmp_path / "inputs" / "squad_local" / "predictions").iterdir()] == [
+        "evil_2J_0_owned_model.jsonl"]

@@ -81,3 +81,20 @@ def test_nothing_is_written_where_the_folder_is_not(tmp_path):
     with facts_kept_in(tmp_path / "outputs" / ".facts.json"):
         file_fact(path, "text", path.read_text)
     assert not (tmp_path / "outputs").exists()
+
+
+def test_a_same_size_rewrite_with_its_mtime_put_back_is_read_again(tmp_path):
+    store, path = tmp_path / ".facts.json", tmp_path / "data.jsonl"
+    path.write_text("aaaa\n")
+    _settled(path)
+    before = os.stat(path)
+    with facts_kept_in(store):
+        assert file_fact(path, "text", path.read_text) == "aaaa\n"
+    time.sleep(0.01)
+    with open(path, "r+") as handle:  # in place: same inode, same size
+        handle.write("bbbb\n")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(path).st_mtime_ns == before.st_mtime_ns and os.stat(path).st_ino == before.st_ino
+    _new_process()
+    with facts_kept_in(store):
+        assert file_fact(path, "text", path.read_text) == "bbbb\n"
