@@ -9,7 +9,7 @@ from importlib import import_module
 
 from stages.core.stage_names import STAGES
 
-from .exit_codes import EXIT_USAGE
+from .exit_codes import EXIT_FAILED, EXIT_USAGE
 from .progress import ProgressDisplay
 
 
@@ -122,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     from stages.core.errors import UsageError
     from stages.core.printable import printable
     from stages.core.progress import set_progress_sink
+    from stages.io.storage import storage_full_reason
 
     from .storage_config import apply_storage_config
 
@@ -135,6 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(printable(f"evalpipe: {exc}"), file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:
+        full = storage_full_reason(exc)
+        if full is None:
+            raise
+        print(printable(f"evalpipe: failed: the storage is full: {full} ({exc.filename or exc}); nothing more was "
+                        "written, a rerun with space resumes"), file=sys.stderr)
+        return EXIT_FAILED
     finally:
         set_progress_sink(previous)
 

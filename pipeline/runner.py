@@ -14,7 +14,7 @@ from stages import build_summary, render_report
 from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
-from stages.io.storage import is_local, location, storage_problem
+from stages.io.storage import is_local, location, storage_full, storage_problem
 from stages.report.aggregate import render_summary
 from stages.report.health import problems_of
 
@@ -22,7 +22,7 @@ from .cluster import build_on_luigid, scheduler_address
 from .failures import FAILURES_DIR, clear_failure
 from .plan import Discovery
 from .report_tasks import B6Report, B6Summary
-from .task_base import StageTask, fingerprints_remembered, forget_fingerprints
+from .task_base import StageTask, fingerprints_remembered, forget_fingerprints, forget_storage_full, storage_full_seen
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -56,6 +56,7 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
     a stage failed."""
     logging.getLogger("luigi-interface").addFilter(_QUIET)  # once: adding the same filter again does nothing
     specs = with_run_token(specs, new_run=True)
+    forget_storage_full()
     targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
     if with_summary:
         targets.append(B6Summary(outputs_dir=outputs, specs=specs, failed=unreadable or {}))
@@ -68,10 +69,11 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
             result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING",
                                  local_scheduler=True)
             forget_fingerprints()  # stages run in worker processes (--workers > 1) changed what this one remembers
-            if storage_lost(outputs):
+            succeeded = result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY)
+            if storage_lost(outputs, failed=not succeeded):
                 return False
             settle_failures(outputs, targets)
-            if result.status in (luigi.LuigiStatusCode.SUCCESS, luigi.LuigiStatusCode.SUCCESS_WITH_RETRY):
+            if succeeded:
                 return True
         incomplete = [task for task in dag_tasks(targets) if not task.complete()]
         if not scheduler_host:  # on luigid, _settle has said what failed
@@ -93,14 +95,20 @@ def with_run_token(specs: list[dict[str, Any]], new_run: bool = False) -> list[d
             for spec in specs]
 
 
-def storage_lost(outputs: str) -> bool:
-    """After a build: when the outputs' storage has become unusable, say so in one line (nothing more can be read
-    or written there, not even the failure records); True then."""
+def storage_lost(outputs: str, failed: bool) -> bool:
+    """After a build: when the outputs' storage has become unusable, or stages `failed` because it is full or
+    read-only, say so in one line (nothing more can be written there, not even the failure records); True then."""
     problem = storage_problem(location(outputs))
     if problem is not None:
         print(f"evalpipe: run failed: the outputs' storage became unusable during the run: {problem}; the stages "
               "that finished are kept, a rerun once it is back resumes from them", file=sys.stderr)
-    return problem is not None
+        return True
+    full = (storage_full_seen() or storage_full(location(outputs))) if failed else None
+    if full is not None:
+        print(f"evalpipe: run failed: the outputs' storage {outputs} is full: {full}; nothing more was written (no "
+              "summary, no report.html), the stages that finished are kept, a rerun with space resumes from them",
+              file=sys.stderr)
+    return full is not None
 
 
 def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: list[luigi.Task],
@@ -144,7 +152,7 @@ def _settle(outputs: str, targets: list[luigi.Task], result: Any) -> bool | None
     """After a round on luigid: True when every task is complete, False (failures printed) when one has failed,
     None while others are still running some."""
     forget_fingerprints()  # other hosts have written artifacts since the last look
-    if storage_lost(outputs):
+    if storage_lost(outputs, failed=storage_full_seen() is not None):
         return False
     settle_failures(outputs, targets)
     incomplete = [task for task in dag_tasks(targets) if not task.complete()]

@@ -16,7 +16,7 @@ from stages.core.collection import collection_paused
 from stages.core.records import Reject, Rows
 from stages.io.artifacts import artifact_damage, read_artifact_json, write_artifact
 from stages.io.shards import shard_digests, shard_range
-from stages.io.storage import location
+from stages.io.storage import location, storage_full_reason
 
 from .failures import clear_failure, failure_path, read_failure, record_failure
 from .fingerprint import code_version as current_code_version
@@ -227,8 +227,25 @@ class StageTask(luigi.Task):
         return failure_path(location(self.outputs_dir), self.stage, self.dataset, self.model, shard)
 
 
+_STORAGE_FULL: list[str] = []  # in this process: what a stage could not write because its storage was full
+
+
+def storage_full_seen() -> str | None:
+    """The first stage this process could not write because its storage was full (or read-only), with why."""
+    return _STORAGE_FULL[0] if _STORAGE_FULL else None
+
+
+def forget_storage_full() -> None:
+    _STORAGE_FULL.clear()
+
+
 @StageTask.event_handler(luigi.Event.FAILURE)
 def _on_failure(task: StageTask, exception: BaseException) -> None:
+    full = storage_full_reason(exception)
+    if full is not None:  # nothing can be recorded there; the run says so once
+        where = " / ".join(part for part in (task.stage, task.dataset, task.model) if part)
+        _STORAGE_FULL.append(f"{full} ({where}, writing {task.artifact_path().parent})")
+        return
     try:
         fingerprint_now = task.fingerprint()
     except Exception:  # noqa: BLE001  (the fingerprint itself may be what failed: an unreadable input)

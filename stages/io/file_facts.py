@@ -57,8 +57,11 @@ def facts_kept_in(store: Path) -> Iterator[None]:
         kept = {key: _FACTS[key] for key in sorted(keys) if key in _FACTS and _still_there(key)}
         if kept != remembered and store.parent.is_dir():
             temporary = store.with_name(f".{store.name}.{os.getpid()}.tmp")
-            temporary.write_bytes(orjson.dumps(kept))
-            os.replace(temporary, store)
+            try:
+                temporary.write_bytes(orjson.dumps(kept))
+                os.replace(temporary, store)
+            except OSError:  # a full or read-only disk: the facts are a cache, the next run takes them again
+                temporary.unlink(missing_ok=True)
 
 
 def _still_there(key: str) -> bool:

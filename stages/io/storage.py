@@ -3,6 +3,7 @@ s3://bucket/prefix (universal_pathlib's UPath, the same pathlib API over fsspec)
 object under the final name: local files go through a temporary file and a rename, remote objects are one PUT each."""
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import os
@@ -51,11 +52,15 @@ def write_bytes_atomic(path: UPath, data: bytes) -> None:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:  # a full disk, a signal: no temporary file is left behind
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 _FILE_TYPES = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
@@ -108,6 +113,32 @@ def storage_problem(path: UPath) -> str | None:
         return f"{root}: storage unreachable ({type(exc).__name__}; endpoint: luigi.cfg [storage] " \
                f"{path.protocol}_endpoint_url or AWS_ENDPOINT_URL)"
     return None
+
+
+FULL_ERRNOS = {errno.ENOSPC: "no space left", errno.EDQUOT: "disk quota exceeded", errno.EROFS: "read-only"}
+FULL_S3_CODES = ("QuotaExceeded", "InsufficientStorage", "XMinioStorageFull", "StorageFull")
+
+
+def storage_full_reason(exc: BaseException) -> str | None:
+    """"no space left", "disk quota exceeded" or "read-only" (or an object store's code for it) when `exc` says the
+    storage takes no more writes; else None."""
+    if isinstance(exc, OSError) and exc.errno in FULL_ERRNOS:
+        return FULL_ERRNOS[exc.errno]
+    return next((code for code in FULL_S3_CODES if code in str(exc)), None)
+
+
+def storage_full(path: UPath, low_bytes: int = 64 << 10) -> str | None:
+    """Whether the local file system holding `path` is read-only or has less than `low_bytes` free for this user
+    (what a failed run looks at when its stages failed in other processes); None for remote storage."""
+    if not is_local(path):
+        return None
+    existing = Path(path)
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    found = os.statvfs(existing)
+    if found.f_flag & os.ST_RDONLY:
+        return FULL_ERRNOS[errno.EROFS]
+    return FULL_ERRNOS[errno.ENOSPC] if found.f_bavail * found.f_frsize < low_bytes else None
 
 
 def remove(path: UPath) -> bool:
