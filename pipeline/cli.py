@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from importlib import import_module
+from typing import Any
 
 from stages.core.stage_names import STAGES
 
@@ -112,6 +115,22 @@ def quiet_rpc_settings() -> None:
     warnings.filterwarnings("ignore", message=r".*'rpc_retry_(attempts|wait)'", category=UnconsumedParameterWarning)
 
 
+def stop_on_signals() -> dict[int, Any]:
+    """SIGINT and SIGTERM stop the run: the first asks every chat loop to send nothing more and interrupts the main
+    thread (Interrupted), later ones are ignored while it stops. The handlers replaced, to put back."""
+    from stages.core.stopping import Interrupted, clear_stop, request_stop, stop_requested
+
+    def stop(signum: int, frame: Any) -> None:
+        if not stop_requested():
+            request_stop()
+            raise Interrupted(signum)
+
+    clear_stop()
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -122,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     from stages.core.errors import UsageError
     from stages.core.printable import printable
     from stages.core.progress import set_progress_sink
+    from stages.core.stopping import Interrupted
     from stages.io.storage import storage_full_reason
 
     from .storage_config import apply_storage_config
@@ -131,8 +151,14 @@ def main(argv: list[str] | None = None) -> int:
     module, _, function = args.handler.partition(":")  # "module:function" under pipeline/, imported now
     handler = getattr(import_module(f"pipeline.{module}"), function)
     previous = set_progress_sink(ProgressDisplay(sys.stderr))
+    handlers = stop_on_signals()
     try:
         return handler(args)
+    except Interrupted as exc:
+        name = signal.Signals(exc.signum).name
+        print(f"evalpipe: stopped by {name}: no request was sent after it; the answers and verdicts received are kept "
+              "and the next run asks only what is missing", file=sys.stderr)
+        return 128 + exc.signum
     except UsageError as exc:
         print(printable(f"evalpipe: {exc}"), file=sys.stderr)
         return EXIT_USAGE
@@ -145,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILED
     finally:
         set_progress_sink(previous)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
 
 
 def entry_point() -> None:

@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..core.stopping import check_stop, wait_unless_stopped
+
 ANSWER_FIELDS = ("response", "reply", "answer", "content", "message", "text")
 OPTION_NAMES = ("temperature", "max_tokens", "top_p", "stop", "seed")
 RETRY_STATUSES = (429, 500, 502, 503, 504)
@@ -121,11 +123,13 @@ class ChatClient:
         return Reply(answer, time.monotonic() - started, tokens_in, tokens_out)
 
 
-def call_with_retries(config: ChatSettings, call, sleep=time.sleep) -> tuple[Any, str | None, int]:
+def call_with_retries(config: ChatSettings, call, sleep=wait_unless_stopped) -> tuple[Any, str | None, int]:
     """(result, last error or None, attempts): up to 1 + retries attempts; between them the server's Retry-After
-    when it gives one, else a random wait up to backoff · 2^(attempt-1) (full jitter, so clients do not retry in step)."""
+    when it gives one, else a random wait up to backoff · 2^(attempt-1) (full jitter, so clients do not retry in step).
+    Raises Stopped, sending nothing more, once a stop is asked for."""
     error = None
     for attempt in range(1, config.retries + 2):
+        check_stop()
         try:
             return call(), None, attempt
         except CallFailed as exc:

@@ -8,8 +8,8 @@ import os
 import statistics
 import threading
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from ..core.errors import UsageError
 from ..core.names import name_problem, safe_name
 from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
+from .call_pool import run_calls
 from .chat_client import ChatClient, call_with_retries
 
 PROTOCOLS = ("peppa", "openai")
@@ -250,10 +251,9 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
     breaker = CircuitBreaker(config.circuit_breaker)
     workers = config.concurrency if config.protocol == "openai" else 1
     todo = sum(not _answered(known.get(case["id"]), case["key"]) for case in cases)
-    with ThreadPoolExecutor(max_workers=workers) as pool, Progress(f"asking {model}", todo) as progress:
-        for future in [pool.submit(_ask_conversation, client, group, known, store, breaker, progress)
-                       for group in conversations.values()]:
-            future.result()
+    with Progress(f"asking {model}", todo) as progress:
+        run_calls([partial(_ask_conversation, client, group, known, store, breaker, progress)
+                   for group in conversations.values()], workers)
     answers = store.load()
     result = LoadResult(columns={}, input_rows=len(cases))
     ids, predictions = [], []

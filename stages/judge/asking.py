@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from itertools import product
 from pathlib import Path
 from typing import Any, Protocol
@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import orjson
 
 from ..core.progress import Progress
+from ..io.call_pool import run_calls
 from ..io.chat_client import ChatClient, call_with_retries
 from ..io.generation import AnswerStore, CircuitBreaker
 from ..text.normalize import has_cjk
@@ -100,10 +101,8 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path) -
             store.append({"id": call.key, "key": call.key, "attempts": attempts, **record})
         progress.advance()
 
-    with ThreadPoolExecutor(max_workers=config.concurrency) as pool, \
-            Progress(f"asking the judge ({', '.join(config.models)})", len(todo)) as progress:
-        for future in [pool.submit(ask, call) for call in todo]:
-            future.result()
+    with Progress(f"asking the judge ({', '.join(config.models)})", len(todo)) as progress:
+        run_calls([partial(ask, call) for call in todo], config.concurrency)
     return store.load()
 
 
