@@ -130,3 +130,23 @@ def test_json_nested_too_deep_is_a_reject_with_its_line_not_a_crash(workspace, c
     report = read_artifact_json(workspace / "outputs/deep/B6_report.json")["report"]
     assert report["models"]["m"]["exact_match"] == 1.0
     assert "PROBLEM deep_json: no question to score" in capsys.readouterr().err
+
+
+def test_a_file_the_run_may_not_read_is_its_datasets_problem(workspace, capsys, monkeypatch):
+    import pipeline.plan
+
+    locked = workspace / "inputs" / "locked"
+    write_jsonl(locked / "questions.jsonl", [{"id": "q1", "question": "x", "answers": ["a"]}])
+    write_jsonl(locked / "predictions" / "m.jsonl", [{"id": "q1", "prediction": "a"}])
+    detect = pipeline.plan.detect_kind
+
+    def unreadable(name, path):  # as root, chmod 000 does not stop a read: refuse it as the kernel would
+        if name == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return detect(name, path)
+
+    monkeypatch.setattr(pipeline.plan, "detect_kind", unreadable)
+    assert run(workspace) == 1
+    err = capsys.readouterr().err
+    assert f"PROBLEM locked: its inputs cannot be read: {locked / 'questions.jsonl'}: Permission denied" in err, err
+    assert set(read_artifact_json(workspace / "outputs/B6_summary.json")["failed"]) == {"locked"}
