@@ -87,7 +87,7 @@ class B5Judge(JudgeStage):
                 "predictions": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)}
 
     def stage_params(self) -> dict[str, Any]:
-        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k != "pairwise"}}
+        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k not in ("pairwise", "baseline")}}
 
     def compute(self) -> StageResult:
         config = self.config()

@@ -29,6 +29,8 @@ from stages.io.fields import LINE_ID
 from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location, require_regular_file, storage_problem
+from stages.judge.criteria import uses_reference
+from stages.kinds.instruction.kind import instruction_field, items_without_reference
 from stages.nightly.multiplicity import CORRECTIONS
 from stages.nightly.regression import SETTING_RULES
 
@@ -141,27 +143,53 @@ def count_shards(inputs: UPath, questions: str | None, predictions: dict[str, st
     return shard_count(max(count_records(inputs / name, at_least=shard_rows) for name in files), shard_rows)
 
 
+_CAPPED_HERE: set[str] = set()  # endpoint resources no luigi.cfg caps: the largest configured concurrency is the cap
+
+
 def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath, section: str) -> None:
     """A generating or judging task holds `concurrency` units of endpoint.<protocol>; Luigi counts an unset resource
-    as 1, so a larger concurrency needs luigi.cfg [resources] to allow it (or the task would never be scheduled)."""
+    as 1, so with no luigi.cfg [resources] for the endpoint its cap becomes the largest configured concurrency, and a
+    luigi.cfg that caps it must allow it (or the task would never be scheduled)."""
     config = luigi.configuration.get_config()
     name = f"endpoint.{protocol}"
-    available = config.getint("resources", name, 1) if config.has_section("resources") else 1
+    if name in _CAPPED_HERE or not (config.has_section("resources") and config.has_option("resources", name)):
+        if not config.has_section("resources"):
+            config.add_section("resources")
+        _CAPPED_HERE.add(name)
+        config.set("resources", name, str(max(concurrency, config.getint("resources", name, 1))))
+        return
+    available = config.getint("resources", name, 1)
     if concurrency > available:
         raise UsageError(f"{origin}: [{section}] concurrency = {concurrency} needs luigi.cfg [resources] {name} ≥ "
                          f"{concurrency} (now {available}; luigid's config too when running on luigid)")
 
 
 def judge_config(table: dict[str, Any], kind: Any, shards: int, outputs: str, origin: UPath) -> JudgeConfig | None:
-    """dataset.toml [judge], checked up front: kinds with an answer text only, unsharded, a local outputs folder for
-    its journal, and concurrency within the endpoint's resource."""
+    """dataset.toml [judge], checked up front: kinds with an answer text only (and open-ended kinds only with one),
+    unsharded, a local outputs folder for its journal, and concurrency within the endpoint's resource."""
     if not table:
+        if kind.open_ended:
+            raise UsageError(f"{origin}: kind {kind.name!r} is scored by a judge: add [judge] (url, model, and "
+                             "criteria = [\"score_1_5\"] and / or pairwise = true)")
         return None
     if kind.document_folders:
         raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
-    judge = read_judge_config(table, str(origin))
+    judge = read_judge_config(table, str(origin), kind.open_ended)
     check_server_use("judge", "the judge", judge.protocol, judge.concurrency, shards, outputs, origin)
     return judge
+
+
+def check_references(judge: JudgeConfig, questions: UPath, fields: dict[str, str | None], origin: UPath) -> None:
+    """An open-ended dataset's criteria that show the reference ({expected}) need one on every item."""
+    needing = [c.name for c in (*judge.criteria.values(), *([judge.pairwise] if judge.pairwise else []))
+               if uses_reference(c)]
+    if not needing:
+        return
+    missing, first = items_without_reference(questions, fields)
+    if missing:
+        raise UsageError(f"{origin}: [judge] {', '.join(needing)} compare(s) with a reference ({{expected}}), and "
+                         f"{missing} item(s) have none (first: {first!r}); use a criterion without one (score_1_5, "
+                         "pairwise) or give every item a reference")
 
 
 def check_server_use(section: str, doing: str, protocol: str, concurrency: int, shards: int, outputs: str,
@@ -252,10 +280,17 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         check_server_use("generate", "live generation", generate.protocol, generate.concurrency, shards, outputs,
                          folder / "dataset.toml")
     judge = judge_config(config.judge, kind, shards, outputs, folder / "dataset.toml")
+    if judge is not None and judge.baseline is not None and judge.baseline not in predictions:
+        raise UsageError(f"{folder / 'dataset.toml'}: [judge] baseline {judge.baseline!r} is not one of the "
+                         f"dataset's models ({', '.join(sorted(predictions)) or 'none'})")
     if judge is not None and judge.pairwise is not None and len(predictions) < 2:
         raise UsageError(f"{folder / 'dataset.toml'}: [judge] pairwise = true compares models, and the dataset has "
                          f"{len(predictions)} ({', '.join(predictions) or 'none'})")
     fields = config.fields()
+    if kind.open_ended and questions is not None:
+        fields["question_field"] = fields["question_field"] or instruction_field(questions)
+        if judge is not None:
+            check_references(judge, questions, fields, folder / "dataset.toml")
     if questions is not None and generate is None and not fields["id_field"] and pairs_by_position(
             questions, [folder.parent / path for path in predictions.values()]):
         fields["id_field"] = LINE_ID

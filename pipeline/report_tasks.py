@@ -31,6 +31,7 @@ from stages.io.artifacts import (
     write_json_atomic,
 )
 from stages.io.storage import location, write_bytes_atomic
+from stages.judge.leaderboard import leaderboard
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -170,8 +171,14 @@ class B6Report(KindStage):
         if judged:
             report["judge"] = {"judges": list(self.plain_spec["judge"]["models"]), "models": judged}
         for task in self.pairwise_tasks():
-            report["pairwise"] = {"judges": list(self.plain_spec["judge"]["models"]),
-                                  "pairs": read_artifact_json(task.artifact_path())["summary"]}
+            document = read_artifact_json(task.artifact_path())
+            baseline = self.plain_spec["judge"].get("baseline")
+            report["pairwise"] = {"judges": list(self.plain_spec["judge"]["models"]), "baseline": baseline,
+                                  "pairs": document["summary"]}
+            outcomes = read_columns(task.artifact_path(), document)
+            if any(found is not None for found in outcomes["outcome"]):
+                report["leaderboard"] = leaderboard(outcomes["first"], outcomes["second"], outcomes["outcome"],
+                                                    outcomes["id"], baseline)
         harness = self.plain_spec.get("provenance", {})
         if harness:
             report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}

@@ -15,7 +15,7 @@ from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
-from stages.report.aggregate import render_summary
+from stages.report.aggregate import leaderboard_line, render_summary
 from stages.report.health import problems_of
 
 from .cluster import build_on_luigid, scheduler_address
@@ -218,6 +218,9 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
     """A short summary table, or with `verbose` every dataset's full report (seed 002's layout) and set-aside lines."""
     if not verbose:
         print(render_summary(build_summary(reports)))
+        for report in reports:
+            if report.get("leaderboard"):
+                print(printable(f"{report['dataset']}: {leaderboard_line(report['leaderboard'])}"))
         return
     for report, spec in zip(reports, specs):
         print(f"{'=' * 80}\ndataset {spec['name']} ({spec['kind']}, {spec['kind_source']})\n{'=' * 80}")

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..core.errors import UsageError
+from ..core.names import check_name
 from ..io.generation import CLIENT_NUMBERS, check_settings
 from .criteria import Criterion, resolve_criteria, resolve_pairwise
 
@@ -33,6 +34,7 @@ class JudgeConfig:
     persona: str | None = None
     system_prompt: str | None = None
     pairwise: Criterion | None = None  # `pairwise = true`: which of two models' answers is better, asked both ways
+    baseline: str | None = None  # pairwise against this model only (N − 1 pairs), else every pair
     top_p: float | None = field(default=None, init=False)  # what the chat client sends besides: nothing more
     stop: str | None = field(default=None, init=False)
 
@@ -57,11 +59,12 @@ class JudgeConfig:
         return described
 
 
-def read_judge_config(table: dict[str, Any], origin: str) -> JudgeConfig:
-    """Validate dataset.toml's [judge] table; every problem is one line (exit 2)."""
+def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = False) -> JudgeConfig:
+    """Validate dataset.toml's [judge] table (built-in rubrics without a reference for `open_ended` instructions);
+    every problem is one line (exit 2)."""
     known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
-             "persona", "system_prompt", "pairwise"}
+             "persona", "system_prompt", "pairwise", "baseline"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise UsageError(f"{origin}: unknown [judge] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
@@ -83,11 +86,17 @@ def read_judge_config(table: dict[str, Any], origin: str) -> JudgeConfig:
     criteria = table.get("criteria", [] if pairwise else None)
     if not isinstance(criteria, list) or not (criteria or pairwise) or not all(isinstance(c, str) for c in criteria):
         raise UsageError(f"{origin}: [judge] criteria must be a list of names (non-empty unless pairwise = true)")
+    if "baseline" in table:
+        if not pairwise:
+            raise UsageError(f"{origin}: [judge] baseline is the model every other is compared with: it needs "
+                             "pairwise = true")
+        check_name(table["baseline"], "[judge] baseline", origin)
     rubrics = table.get("rubrics", {})
     if not isinstance(rubrics, dict):
         raise UsageError(f"{origin}: [judge.rubrics] must be a table of name = \"template\"")
     if "pairwise" in rubrics and not pairwise:
         raise UsageError(f"{origin}: [judge.rubrics] pairwise is asked only with [judge] pairwise = true")
     settings = {k: v for k, v in table.items() if k not in ("model", "models", "criteria", "rubrics", "pairwise")}
-    return JudgeConfig(models=tuple(models), criteria=resolve_criteria(criteria, rubrics, origin),
-                       pairwise=resolve_pairwise(rubrics.get("pairwise"), origin) if pairwise else None, **settings)
+    return JudgeConfig(models=tuple(models), criteria=resolve_criteria(criteria, rubrics, origin, open_ended),
+                       pairwise=resolve_pairwise(rubrics.get("pairwise"), origin, open_ended) if pairwise else None,
+                       **settings)

@@ -86,6 +86,29 @@ BUILT_IN: dict[str, Criterion] = {
 }
 
 
+OPEN_ENDED: dict[str, Criterion] = {  # built-ins for instructions without a reference: the judge's own reading
+    "score_1_5": Criterion("score_1_5", "1-5", {
+        "en": "You grade a response to an instruction; there is no reference answer.\nInstruction: {question}\n"
+              "{context}\nResponse to grade: {prediction}\n\nRate it from 1 (ignores the instruction, wrong or "
+              "harmful) to 5 (follows the instruction fully: helpful, correct, complete and clear). Do not reward "
+              "length for its own sake.\n" + _answer_line("en", "score", "1, 2, 3, 4 or 5"),
+        "zh": "你要评判对一条指令的回复；没有参考答案。\n指令：{question}\n{context}\n待评回复：{prediction}\n\n"
+              "从 1（没有遵循指令、错误或有害）到 5（完全遵循指令：有帮助、正确、完整且清楚）打分。不要因为篇幅长而加分。\n"
+              + _answer_line("zh", "score", "1 到 5 的整数"),
+    }),
+    "pairwise": Criterion("pairwise", "preference", {
+        "en": "You compare two responses to the same instruction; there is no reference answer.\nInstruction: "
+              "{question}\n{context}\n\nResponse A: {answer_a}\n\nResponse B: {answer_b}\n\nWhich response follows "
+              "the instruction better — more helpful, correct, complete and clear? Neither the order of the responses "
+              "nor their length says anything about their quality. Say A or B, or TIE when neither is better.\n"
+              + _answer_line("en", "verdict", '"A" or "B" or "TIE"'),
+        "zh": "你要比较对同一条指令的两个回复；没有参考答案。\n指令：{question}\n{context}\n\n回复 A：{answer_a}\n\n"
+              "回复 B：{answer_b}\n\n哪个回复更好地遵循了指令——更有帮助、更正确、更完整、更清楚？回复的先后顺序和长短都与质量无关。"
+              "回答 A 或 B；两者一样好时回答 TIE。\n" + _answer_line("zh", "verdict", '"A" 或 "B" 或 "TIE"'),
+    }),
+}
+
+
 PAIRWISE = Criterion("pairwise", "preference", {
     "en": "You compare two answers to the same question.\nQuestion: {question}\n{context}\nReference: {expected}\n\n"
           "Answer A: {answer_a}\n\nAnswer B: {answer_b}\n\nWhich answer is better — more correct, complete and clear, "
@@ -97,10 +120,19 @@ PAIRWISE = Criterion("pairwise", "preference", {
 })
 
 
-def resolve_pairwise(rubric: object, origin: str) -> Criterion:
-    """The pairwise question: built in, or [judge.rubrics] pairwise = "template" over PAIRWISE_PLACEHOLDERS."""
+def uses_reference(criterion: Criterion) -> bool:
+    """Whether any of the criterion's rubrics shows the reference ({expected})."""
+    import string
+
+    return any(name == "expected" for text in criterion.rubrics.values()
+               for _, name, _, _ in string.Formatter().parse(text))
+
+
+def resolve_pairwise(rubric: object, origin: str, open_ended: bool = False) -> Criterion:
+    """The pairwise question: built in (without a reference for `open_ended` instructions), or [judge.rubrics]
+    pairwise = "template" over PAIRWISE_PLACEHOLDERS."""
     if rubric is None:
-        return PAIRWISE
+        return OPEN_ENDED["pairwise"] if open_ended else PAIRWISE
     if not isinstance(rubric, str):
         raise UsageError(f"{origin}: [judge.rubrics] pairwise must be a template text")
     check_template(rubric, f"{origin} [judge.rubrics] pairwise", PAIRWISE_PLACEHOLDERS, "rubric",
@@ -108,13 +140,15 @@ def resolve_pairwise(rubric: object, origin: str) -> Criterion:
     return Criterion("pairwise", "preference", {"en": rubric})
 
 
-def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str) -> dict[str, Criterion]:
-    """The dataset's criteria by name: built-ins, overridden or added by [judge.rubrics] (`name = "template"`, or
-    `name = {template = "…", scale = "binary" | "correct" | "1-5"}`; an added one defaults to the 1–5 scale)."""
+def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str,
+                     open_ended: bool = False) -> dict[str, Criterion]:
+    """The dataset's criteria by name: built-ins (for `open_ended` instructions, those that need no reference where
+    one exists), overridden or added by [judge.rubrics] (`name = "template"`, or `name = {template = "…", scale =
+    "binary" | "correct" | "1-5"}`; an added one defaults to the 1–5 scale)."""
     chosen: dict[str, Criterion] = {}
     for name in names:
         given = rubrics.get(name)
-        base = BUILT_IN.get(name)
+        base = (OPEN_ENDED if open_ended and name in OPEN_ENDED else BUILT_IN).get(name)
         if given is None and base is None:
             raise UsageError(f"{origin}: [judge] criterion {name!r} is not built in ({', '.join(BUILT_IN)}) and has "
                              "no [judge.rubrics] template")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any
 
-from ..report.intervals import wilson_interval
+from ..report.intervals import bootstrap_mean_interval, wilson_interval
 from .asking import call_key, rubric_language
 from .config import JudgeConfig
 from .verdicts import parse_verdict
@@ -32,11 +32,13 @@ class PairwiseCall:
 
 def pairwise_calls(items: list[dict[str, Any]], answers: dict[str, dict[str, str]], config: JudgeConfig,
                    ) -> list[PairwiseCall]:
-    """Both orders of every pair of models (sorted by name) on every item both answered; `items` are render_fields
-    values with an id, `answers` model → id → answer text."""
+    """Both orders of every pair of models (sorted by name; with a baseline, each other model first against it) on
+    every item both answered; `items` are render_fields values with an id, `answers` model → id → answer text."""
     rubric = config.pairwise
     calls = []
-    for first, second in combinations(sorted(answers), 2):
+    pairs = ([(model, config.baseline) for model in sorted(answers) if model != config.baseline] if config.baseline
+             else combinations(sorted(answers), 2))
+    for first, second in pairs:
         for item in items:
             a, b = answers[first].get(item["id"]), answers[second].get(item["id"])
             if a is None or b is None:
@@ -109,7 +111,7 @@ def _most_common(results: list[str]) -> str | None:
 
 def pairwise_summary(rows: dict[str, list]) -> list[dict[str, Any]]:
     """Per pair: wins, ties and losses of the first model over items with an outcome, each rate with its Wilson
-    95% interval, the position-consistency rate (order pairs whose choice survived the swap), parse rate and
+    95% interval, the win rate counting a tie half (with its bootstrap interval), the position-consistency rate (order pairs whose choice survived the swap), parse rate and
     failed calls."""
     pairs: dict[tuple[str, str], list[int]] = {}
     for i, pair in enumerate(zip(rows["first"], rows["second"])):
@@ -128,6 +130,12 @@ def pairwise_summary(rows: dict[str, list]) -> list[dict[str, Any]]:
             bounds = wilson_interval(outcomes[outcome], decided)
             found[f"{rate}_interval"] = None if bounds is None else {
                 "low": bounds[0], "high": bounds[1], "n": decided, "method": "Wilson score"}
+        scores = [{"first": 1.0, "tie": 0.5, "second": 0.0}[rows["outcome"][i]] for i in picked
+                  if rows["outcome"][i] is not None]
+        found["win_ties_half_rate"] = sum(scores) / decided if decided else None  # AlpacaEval's win rate
+        found["win_ties_half_interval"] = None if not decided else {
+            **dict(zip(("low", "high"), bootstrap_mean_interval(scores))), "n": decided,
+            "method": "percentile bootstrap over items"}
         consistent = sum(rows["consistent"][i] for i in picked)
         found.update({"order_pairs": order_pairs,
                       "position_consistency": consistent / order_pairs if order_pairs else None,

@@ -41,6 +41,7 @@ class Kind:
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
     status_column: ClassVar[str | None] = None  # a B4 column holding item_view's status, read without whole rows
     headline_metrics: ClassVar[tuple[str, ...]] = ()  # shown together on the console (qa: EM / F1); else the primary
+    open_ended: ClassVar[bool] = False  # scored only by a [judge], whose built-in rubrics then need no reference
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
@@ -183,6 +184,7 @@ KIND_MODULES = {  # each kind's module, imported on first use; importing it regi
     "annotation": "stages.kinds.annotation.kind",
     "dialogue": "stages.kinds.dialogue.kind",
     "fact_verification": "stages.kinds.fact_verification.kind",
+    "instruction": "stages.kinds.instruction.kind",
     "multiple_choice": "stages.kinds.multiple_choice.kind",
     "numeric": "stages.kinds.numeric.kind",
     "qa": "stages.kinds.qa.kind",

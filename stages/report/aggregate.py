@@ -94,8 +94,17 @@ def render_report(report: dict[str, Any]) -> str:
                        for pair in report.get("pairwise", {}).get("pairs", []))
     agreement = "".join(f"\n{agreement_line(name, found)}"
                         for name, found in report.get("agreement", {}).get("criteria", {}).items())
+    board = f"\n{leaderboard_line(report['leaderboard'])}" if report.get("leaderboard") else ""
     return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
-            + harness + judge + pairwise + agreement)
+            + harness + judge + pairwise + board + agreement)
+
+
+def leaderboard_line(board: dict[str, Any]) -> str:
+    """The Bradley–Terry leaderboard in one line: rank, model, rating and its 95% interval, best first."""
+    ranked = "; ".join(f"{row['rank']}. {row['model']} {row['rating']:.0f} [{row['low']:.0f}, {row['high']:.0f}]"
+                       for row in board["models"])
+    anchor = f"{board['anchor']} at {board['base']:.0f}" if board["anchor"] != "mean" else f"mean {board['base']:.0f}"
+    return f"leaderboard (Bradley–Terry, Elo scale, {anchor}, {board['items']} items): {ranked}"
 
 
 def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any]) -> str:
@@ -113,13 +122,15 @@ def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any])
 def pairwise_line(judges: str, pair: dict[str, Any]) -> str:
     """One pair of models judged side by side: the first's win / tie / loss rates and the judge's position
     consistency."""
-    def rate(name: str) -> str:
-        value, interval = pair[f"{name}_rate"], pair[f"{name}_interval"]
+    def rate(value: float | None, interval: dict[str, Any] | None) -> str:
         return "n/a" if value is None else f"{value:.1%} [{interval['low']:.1%}, {interval['high']:.1%}]"
 
+    wins, ties, losses, half = (rate(pair[f"{name}_rate"], pair[f"{name}_interval"])
+                                for name in ("win", "tie", "loss", "win_ties_half"))
+
     consistency = "n/a" if pair["position_consistency"] is None else f"{pair['position_consistency']:.1%}"
-    return (f"judge {judges}, {pair['first']} against {pair['second']}: wins {rate('win')}, ties {rate('tie')}, "
-            f"losses {rate('loss')} over {pair['n']} of {pair['items']} items; position consistency {consistency} "
+    return (f"judge {judges}, {pair['first']} against {pair['second']}: wins {wins}, ties {ties}, losses {losses}, "
+            f"win rate (ties half) {half} over {pair['n']} of {pair['items']} items; position consistency {consistency} "
             f"({pair['unparsed']} unparsed, {pair['failed_calls']} failed calls)")
 
 

@@ -190,7 +190,8 @@ def _judge(report: dict[str, Any]) -> str:
     """Model-graded parts of a dataset: criteria per model, pairwise comparisons and agreement with raters."""
     macros = _judge_macros()
     return "".join(str(render(report[part])) for part, render in (
-        ("judge", macros.judge_table), ("pairwise", macros.pairwise_table), ("agreement", macros.agreement_table))
+        ("judge", macros.judge_table), ("pairwise", macros.pairwise_table), ("leaderboard", macros.leaderboard_table),
+        ("agreement", macros.agreement_table))
         if report.get(part))
 
 

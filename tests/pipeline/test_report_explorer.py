@@ -51,15 +51,21 @@ def test_the_explorer_filters_to_wrong_items_and_compares_two_models(tmp_path):
     assert "北京" in dom  # Chinese travels as text
 
 
-def test_injected_markup_in_every_place_renders_as_text(tmp_path):
+def test_injected_markup_in_every_place_renders_as_text(tmp_path, capsys):
     inputs = tmp_path / "inputs"
-    dataset = inputs / "x<svg onload=alert(3)>"  # a folder name cannot hold "/"
+    dataset = inputs / "injected"
     write_jsonl(dataset / "questions.jsonl", [{"id": "1", "question": PAYLOADS[0], "answers": [PAYLOADS[1]]},
-                                              {"id": "2", "question": "plain?", "answers": ["a"]}])
-    write_jsonl(dataset / "predictions" / '"><img onerror=alert(4)>.jsonl',
-                [{"id": "1", "prediction": PAYLOADS[1]}, {"id": "2", "prediction": PAYLOADS[0]}])
+                                              {"id": "2", "question": "plain?", "answers": ["a"]},
+                                              {"id": "<svg onload=alert(3)>", "question": "q?", "answers": ["b"]}])
+    write_jsonl(dataset / "predictions" / "m.jsonl",
+                [{"id": "1", "prediction": PAYLOADS[1]}, {"id": "2", "prediction": PAYLOADS[0]},
+                 {"id": "<svg onload=alert(3)>", "prediction": "c"}])
+    named = inputs / "x<svg onload=alert(4)>"  # markup in a dataset or model name: no name, refused, never shown
+    write_jsonl(named / "questions.jsonl", [{"id": "1", "question": "q?", "answers": ["a"]}])
+    write_jsonl(named / "predictions" / '"><img onerror=alert(5)>.jsonl', [{"id": "1", "prediction": "a"}])
     outputs = tmp_path / "outputs"
-    assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 1
+    assert "PROBLEM x<svg onload=alert(4)>: the dataset name" in capsys.readouterr().err
     box = 'document.querySelector("details.explorer")'
     page = tmp_path / "probe.html"
     _probe(outputs / "report.html", page, f"{box}.open=true;document.body.dataset.imgs="

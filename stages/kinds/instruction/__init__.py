@@ -1,0 +1,1 @@
+"""Open-ended instructions with no reference needed, graded by the dataset's judge."""

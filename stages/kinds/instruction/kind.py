@@ -1,0 +1,104 @@
+"""Open-ended instructions (MT-Bench, AlpacaEval, Arena-Hard style): a prompt and, when there is one, a reference;
+the answers are graded by the dataset's [judge] criteria and pairwise comparisons, so B3–B5 keep only what the judge's
+report needs of each answer — whether it was given and its length in characters and words."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from ...core.records import Columns, Reject
+from ...core.text_table import format_table, percent
+from ...io.fields import get_ground_truth_answer, get_record_id, gold_answer_texts, is_missing, resolve_field
+from ...io.readers import iter_records
+from ..base import Kind, rank_models, register_kind
+
+QUESTION_FIELDS = ("instruction", "prompt", "question", "input")  # where a record's instruction is, in this order
+ANSWERED, MISSING = "answered", "missing"
+_WORDS = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\s\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def answer_length(text: str | None) -> tuple[int | None, int | None]:
+    """(characters, words) of an answer — each CJK character a word, else runs between spaces; None for none."""
+    if text is None:
+        return None, None
+    return len(text), len(_WORDS.findall(text))
+
+
+@register_kind("instruction")
+class Instruction(Kind):
+    """Instructions without a required reference: scored by the judge; a missing answer is counted, never judged."""
+
+    open_ended = True
+
+    def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
+        return None  # a reference is optional
+
+    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        lengths = [answer_length(p) for p in joined["prediction"]]
+        columns = {"id": joined["id"], "prediction": joined["prediction"],
+                   "status": [MISSING if p is None else ANSWERED for p in joined["prediction"]],
+                   "characters": [c for c, _ in lengths], "words": [w for _, w in lengths]}
+        return columns, {"status": dict(Counter(columns["status"]))}
+
+    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        return normalized, {}
+
+    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        characters = [c for c in matched["characters"] if c is not None]
+        words = [w for w in matched["words"] if w is not None]
+        rows = len(matched["id"])
+        metrics = {"rows": rows, "answered": len(characters), "missing": rows - len(characters),
+                   "answer_rate": len(characters) / rows if rows else None,
+                   "mean_characters": mean(characters) if characters else None,
+                   "mean_words": mean(words) if words else None}
+        return {name: matched[name] for name in ("id", "status", "characters", "words")}, metrics
+
+    def parse_rate(self, metrics: dict[str, Any]) -> float | None:
+        return metrics["answer_rate"]
+
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        if matched.get("status") == MISSING:
+            return MISSING, "no answer"
+        return "scored", f"{matched.get('characters')} characters, {matched.get('words')} words"
+
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+        return rank_models(metrics_by_model, "answer_rate")
+
+    def render(self, dataset: str, report: dict[str, Any]) -> str:
+        rows = [[model, str(m["rows"]), str(m["missing"]), percent(m["answer_rate"]),
+                 "n/a" if m["mean_characters"] is None else f"{m['mean_characters']:.1f}",
+                 "n/a" if m["mean_words"] is None else f"{m['mean_words']:.1f}"]
+                for model, m in report["models"].items()]
+        return format_table(["model", "instructions", "missing", "answered", "mean characters", "mean words"], rows)
+
+
+def instruction_field(path: Path) -> str | None:
+    """The field holding the instruction in the questions file's first record (instruction, prompt, question, input —
+    the first present), or None when its first record has none of them."""
+    for item in iter_records(path):
+        if isinstance(item, Reject):
+            continue
+        _, record, _ = item
+        return next((name for name in QUESTION_FIELDS if isinstance(record, dict) and not is_missing(
+            record.get(name))), None)
+    return None
+
+
+def items_without_reference(path: Path, fields: dict[str, str | None]) -> tuple[int, str | None]:
+    """How many readable records of the questions file have no reference answer, and the first one's id."""
+    count, first = 0, None
+    for item in iter_records(path):
+        if isinstance(item, Reject):
+            continue
+        line, record, _ = item
+        if not isinstance(record, dict):
+            continue
+        gold = resolve_field(record, fields["gold_field"], ()) if fields.get("gold_field") else \
+            get_ground_truth_answer(record)
+        if not gold_answer_texts(gold):
+            count += 1
+            first = first or get_record_id(record, line, fields.get("id_field")) or f"line {line}"
+    return count, first

@@ -1,0 +1,107 @@
+"""kind = "instruction": prompts with no reference, judged by a scripted judge on 127.0.0.1 — criteria that need no
+reference, pairwise against a baseline (N − 1 pairs), the Bradley–Terry leaderboard in B6, the console and the page;
+refused up front without [judge] or with a criterion that needs a reference the items lack."""
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json
+from tests.pipeline.chat_server import ChatServer
+from tests.pipeline.conftest import write_jsonl
+
+REPO = Path(__file__).resolve().parents[2]
+PROMPTS = ["Write a haiku about autumn.", "Explain recursion to a child.", "Give three tips for sleeping well.",
+           "用一句话介绍长城。", "Suggest a name for a cat."]
+ANSWERS = {"best": "a careful answer", "good": "an answer", "weak": "meh"}
+REPLIES = {  # best beats everyone in both orders, good beats weak but on the Chinese item; the 1–5 score follows
+    "Response A: a careful answer": "[[A]]", "Response B: a careful answer": "[[B]]",
+    "Response A: an answer\n\nResponse B: meh": "[[A]]", "Response A: meh\n\nResponse B: an answer": "[[B]]",
+    "回复 A：a careful answer": "[[A]]", "回复 B：a careful answer": "[[B]]",
+    "回复 A：an answer\n\n回复 B：meh": "[[B]]", "回复 A：meh\n\n回复 B：an answer": "[[A]]",
+    "Response to grade: a careful answer": "Rating: 5", "Response to grade: an answer": "Rating: 3",
+    "Response to grade: meh": "Rating: 1", "待评回复：a careful answer": "[[5]]", "待评回复：an answer": "[[3]]",
+    "待评回复：meh": "[[1]]",
+}
+
+
+def _dataset(root: Path, judge: str | None, server: ChatServer | None = None) -> Path:
+    folder = root / "inputs" / "open"
+    write_jsonl(folder / "questions.jsonl", [{"id": f"p{i}", "instruction": p} for i, p in enumerate(PROMPTS)])
+    for model, answer in ANSWERS.items():
+        write_jsonl(folder / "predictions" / f"{model}.jsonl",
+                    [{"id": f"p{i}", "output": answer} for i in range(len(PROMPTS))])
+    table = "" if judge is None else f'[judge]\nurl = "{server.url}"\nmodel = "j"\n{judge}'
+    (folder / "dataset.toml").write_text(f'kind = "instruction"\n{table}', encoding="utf-8")
+    return root
+
+
+def _run(root: Path) -> int:
+    return main(["run", "--inputs", str(root / "inputs"), "--outputs", str(root / "outputs")])
+
+
+@pytest.fixture
+def server():
+    with ChatServer() as chat:
+        chat.replies.update(REPLIES)
+        yield chat
+
+
+def test_instructions_are_judged_without_a_reference_and_ranked_against_a_baseline(tmp_path, server, capsys):
+    root = _dataset(tmp_path, 'criteria = ["score_1_5"]\npairwise = true\nbaseline = "weak"\n', server)
+    assert _run(root) == 0
+    out = capsys.readouterr().out
+    asked = [r["body"]["messages"][-1]["content"] for r in server.chats()]
+    pairwise = [text for text in asked if "Response A" in text or "回复 A" in text]
+    assert len(pairwise) == 2 * 5 * 2  # best and good, each against the baseline only, in both orders
+    assert not any("an answer\n\nResponse B: a careful" in text for text in pairwise)  # never best against good
+    assert all("Reference:" not in text and "参考答案：" not in text for text in asked)  # no reference shown
+    b1 = read_artifact_json(root / "outputs/open/B1_questions.json")
+    assert b1["header"]["counts"]["accepted"] == 5 and b1["rejects"] == []
+    assert b1["rows"][0]["question"] == PROMPTS[0]
+    b5 = read_artifact_json(root / "outputs/open/best/B5_component_scores.json")
+    assert b5["metrics"]["mean_characters"] == len("a careful answer") and b5["metrics"]["mean_words"] == 3
+    report = read_artifact_json(root / "outputs/open/B6_report.json")["report"]
+    assert report["judge"]["models"]["best"]["score_1_5"]["mean"] == 5.0
+    assert report["judge"]["models"]["weak"]["score_1_5"]["mean"] == 1.0
+    pairs = {(p["first"], p["second"]): p for p in report["pairwise"]["pairs"]}
+    assert set(pairs) == {("best", "weak"), ("good", "weak")}
+    assert pairs[("best", "weak")]["win_ties_half_rate"] == 1.0
+    board = report["leaderboard"]
+    assert [row["model"] for row in board["models"]] == ["best", "good", "weak"]
+    assert board["anchor"] == "weak" and board["models"][-1]["rating"] == pytest.approx(1000.0)
+    # good won 4 of 5 against weak: odds 4:1, 400·log10(4) points above it; best never lost: at the bound
+    assert board["models"][1]["rating"] == pytest.approx(1000 + 400 * math.log10(4), abs=0.01)
+    assert board["models"][0]["rating"] == pytest.approx(3000.0)
+    assert "open: leaderboard (Bradley–Terry, Elo scale, weak at 1000, 5 items)" in out
+    assert "Leaderboard" in (root / "outputs/report.html").read_text()
+
+
+@pytest.mark.parametrize(("judge", "message"), [
+    (None, "kind 'instruction' is scored by a judge: add [judge]"),
+    ('criteria = ["correct"]\n', "correct compare(s) with a reference ({expected}), and 5 item(s) have none"),
+    ('pairwise = true\nbaseline = "nobody"\n', "[judge] baseline 'nobody' is not one of the dataset's models"),
+    ('criteria = ["score_1_5"]\nbaseline = "weak"\n', "[judge] baseline is the model every other is compared with"),
+])
+def test_an_instruction_dataset_that_cannot_be_judged_is_refused_in_one_line(tmp_path, server, capsys, judge,
+                                                                              message):
+    root = _dataset(tmp_path, judge, server)
+    assert _run(root) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+    assert server.requests == []
+
+
+def test_the_judges_concurrency_needs_no_luigi_cfg(tmp_path, server):
+    root = _dataset(tmp_path, 'criteria = ["score_1_5"]\nconcurrency = 4\n', server)
+    command = [sys.executable, "-m", "pipeline", "run", "--inputs", str(root / "inputs"), "--outputs",
+               str(root / "outputs")]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "HOME": str(tmp_path)}
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, env=env)  # no luigi.cfg here
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    summary = read_artifact_json(root / "outputs/open/best/B5_judge.json")["summary"]["score_1_5"]
+    assert summary["mean"] == 5.0 and json.loads(json.dumps(summary))["n"] == 5
