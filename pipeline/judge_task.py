@@ -22,8 +22,16 @@ from stages import (
 )
 from stages.core.records import Columns, Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
-from stages.io.artifacts import read_columns
+from stages.io.artifacts import read_column, read_columns
 from stages.judge.agreement import Unit, judge_agreement, most_common_label, read_rater_labels
+from stages.judge.preferences import (
+    PairKey,
+    consensus,
+    is_preference_file,
+    pair_outcomes,
+    preference_agreement,
+    read_preferences,
+)
 from stages.kinds.dialogue.human_annotation import read_annotation_csv
 from stages.kinds.dialogue.kind import ANNOTATION_CSV
 
@@ -180,7 +188,8 @@ def agreement_with_raters(report: StageTask, judged: dict[str, dict[Unit, tuple[
                                                          list[Reject]]:
     """The judge's verdicts against every rater's labels (see judge_agreement), the raters' labels themselves and
     what was set aside reading them."""
-    files = rater_files(report)
+    files = {rater: path for rater, path in rater_files(report).items()
+             if not is_preference_file(path.read_bytes())}
     if not files or not judged:
         return {}, {}, []
     criteria = JudgeConfig.from_described(report.plain_spec["judge"], 1).criteria
@@ -197,3 +206,22 @@ def agreement_with_raters(report: StageTask, judged: dict[str, dict[Unit, tuple[
     labels = {name: {unit: label for unit, (label, _) in found.items() if label is not None}
               for name, found in judged.items()}
     return judge_agreement(labels, raters, criteria), raters, rejects
+
+
+def preferences_against_judge(report: StageTask, outcomes: dict[str, list], questions: StageTask,
+                              ) -> tuple[dict[str, Any] | None, dict[PairKey, str], list[Reject]]:
+    """The judge's pairwise outcomes (B5_pairwise rows) against every rater's preferences between two answers
+    (labels files with model_a, model_b and winner columns; see preference_agreement), people's outcome per item
+    (their majority) and what was set aside."""
+    found = {rater: data for rater, path in rater_files(report).items()
+             if is_preference_file(data := path.read_bytes())}
+    if not found:
+        return None, {}, []
+    pairs = set(zip(outcomes["first"], outcomes["second"]))
+    items = {str(i) for i in read_column(questions.artifact_path(), "id").to_pylist()}
+    raters, rejects = {}, []
+    for rater, data in found.items():
+        raters[rater], set_aside = read_preferences(data, str(rater_files(report)[rater]), pairs, items)
+        rejects += set_aside
+    judge, by_order = pair_outcomes(outcomes)
+    return preference_agreement(judge, by_order, raters), consensus(raters), rejects

@@ -31,7 +31,7 @@ from stages.io.artifacts import (
     write_json_atomic,
 )
 from stages.io.storage import location, write_bytes_atomic
-from stages.judge.leaderboard import leaderboard
+from stages.judge.leaderboard import leaderboard, with_people
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -47,7 +47,14 @@ from stages.report.intervals import uncertainty
 
 from .fingerprint import code_version as current_code_version
 from .fingerprint import fingerprint
-from .judge_task import B5Judge, B5Pairwise, agreement_with_raters, judged_verdicts, rater_digests
+from .judge_task import (
+    B5Judge,
+    B5Pairwise,
+    agreement_with_raters,
+    judged_verdicts,
+    preferences_against_judge,
+    rater_digests,
+)
 from .task_base import CodeVersionParameter, StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
@@ -179,6 +186,11 @@ class B6Report(KindStage):
             if any(found is not None for found in outcomes["outcome"]):
                 report["leaderboard"] = leaderboard(outcomes["first"], outcomes["second"], outcomes["outcome"],
                                                     outcomes["id"], baseline)
+            preferences, people, set_aside = preferences_against_judge(self, outcomes, self._task(B1Questions, 0))
+            if preferences is not None or set_aside:
+                report["preferences"] = {**(preferences or {}), "set_aside": [r.to_dict() for r in set_aside]}
+            if people and report.get("leaderboard"):
+                report["leaderboard"] = with_people(report["leaderboard"], people, baseline)
         harness = self.plain_spec.get("provenance", {})
         if harness:
             report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}

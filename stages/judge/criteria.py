@@ -15,6 +15,7 @@ SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion'
     "correct": {"CORRECT": 1.0, "INCORRECT": 0.0, "NOT_ATTEMPTED": 0.0},
     "1-5": {str(n): float(n) for n in range(1, 6)},
     "preference": {"A": 1.0, "B": 0.0, "TIE": 0.5},  # pairwise only: which position's answer is better
+    "outcome": {"first": 1.0, "tie": 0.5, "second": 0.0},  # a pair's outcome for its first model, judge or people
 }
 CRITERION_SCALES = ("binary", "correct", "1-5")
 ORDINAL_SCALES = ("1-5",)  # combined by mean across a panel (others by majority) and compared by weighted κ

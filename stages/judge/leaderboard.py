@@ -94,3 +94,20 @@ def leaderboard(first: list[str], second: list[str], outcome: list[str | None], 
                     "high": float(high[i]), **{k: int(v) for k, v in tallies[models[i]].items()}}
                    for rank, i in enumerate(order, start=1)],
     }
+
+
+def with_people(board: dict[str, Any], people: dict[tuple[str, str, str], str], baseline: str | None,
+                resamples: int = RESAMPLES) -> dict[str, Any]:
+    """The judge's leaderboard with people's beside it — fitted the same way to people's outcome per item (their
+    majority) — and Kendall's τ-b between the two orders of the models both rank (scipy)."""
+    from scipy.stats import kendalltau
+
+    keys = sorted(people)
+    theirs = leaderboard([k[0] for k in keys], [k[1] for k in keys], [people[k] for k in keys], [k[2] for k in keys],
+                         baseline, resamples)
+    ours = {row["model"]: row["rating"] for row in board["models"]}
+    shared = [row["model"] for row in theirs["models"] if row["model"] in ours]
+    tau = kendalltau([ours[m] for m in shared], [row["rating"] for row in theirs["models"] if row["model"] in ours])
+    value = None if len(shared) < 2 or math.isnan(tau.statistic) else float(tau.statistic)
+    return {**board, "people": theirs, "kendall_tau": {"tau": value, "models": len(shared),
+                                                       "method": "Kendall's τ-b of the two sets of ratings (scipy)"}}

@@ -64,16 +64,19 @@ def winner(label: str | None, order: int) -> str | None:
 
 def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]]) -> dict[str, list]:
     """Rows of B5_pairwise: per pair and item the outcome (the most common over judges and samples of each order
-    pair's result — its winner when both orders agree, else a tie; None when no order pair parsed), the labels asked,
+    pair's result — its winner when both orders agree, else a tie; None when no order pair parsed), the outcome of
+    each order taken alone (first_order: the first model shown as A; second_order: shown as B), the labels asked,
     how many order pairs kept their choice, unparsed replies and failed calls."""
     grouped: dict[tuple[str, str, str], dict[tuple[str, int], list[PairwiseCall | None]]] = {}
     for call in calls:
         slots = grouped.setdefault((call.first, call.second, call.item), {})
         slots.setdefault((call.judge, call.sample), [None, None])[call.order] = call
-    columns: dict[str, list] = {name: [] for name in ("first", "second", "id", "outcome", "labels", "consistent",
-                                                      "order_pairs", "reason", "unparsed", "replies", "failures")}
+    columns: dict[str, list] = {name: [] for name in ("first", "second", "id", "outcome", "first_order",
+                                                      "second_order", "labels", "consistent", "order_pairs", "reason",
+                                                      "unparsed", "replies", "failures")}
     for (first, second, item), slots in grouped.items():
         results, labels, reasons, unparsed, failures, consistent = [], [], [], [], 0, 0
+        by_order: tuple[list[str], list[str]] = ([], [])
         for both in slots.values():
             picked = []
             for call in both:
@@ -90,10 +93,14 @@ def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]])
                     unparsed.append(record["prediction"])
                 elif verdict.reason:
                     reasons.append(verdict.reason)
+            for order, found in enumerate(picked):
+                if found is not None:
+                    by_order[order].append(found)
             if None not in picked:
                 consistent += picked[0] == picked[1]
                 results.append(picked[0] if picked[0] == picked[1] else "tie")
         for column, value in (("first", first), ("second", second), ("id", item), ("outcome", _most_common(results)),
+                              ("first_order", _most_common(by_order[0])), ("second_order", _most_common(by_order[1])),
                               ("labels", labels), ("consistent", consistent), ("order_pairs", len(results)),
                               ("reason", reasons[0] if reasons else None), ("unparsed", unparsed),
                               ("replies", len(labels) - failures), ("failures", failures)):

@@ -95,16 +95,39 @@ def render_report(report: dict[str, Any]) -> str:
     agreement = "".join(f"\n{agreement_line(name, found)}"
                         for name, found in report.get("agreement", {}).get("criteria", {}).items())
     board = f"\n{leaderboard_line(report['leaderboard'])}" if report.get("leaderboard") else ""
+    preferred = "".join(f"\n{preference_line(name, found)}"
+                        for name, found in report.get("preferences", {}).get("against", {}).items())
     return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
-            + harness + judge + pairwise + board + agreement)
+            + harness + judge + pairwise + board + agreement + preferred)
+
+
+def preference_line(rater: str, found: dict[str, Any]) -> str:
+    """The judge's pairwise outcomes against one rater's (or the majority's) preferences."""
+    def share(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.1%}"
+
+    orders = found["orders"]
+    kappa = "n/a" if found["kappa"] is None else f"{found['kappa']:.3f}"
+    return (f"judge against {rater} (preferences): accuracy {share(found['accuracy'])} (n={found['n']}), κ {kappa}, "
+            f"macro F1 {share(found['f1'])}; without ties {share(found['without_ties']['agreement'])} "
+            f"(n={found['without_ties']['n']}); each order alone {share(orders['first_shown_first']['accuracy'])} / "
+            f"{share(orders['second_shown_first']['accuracy'])}, mean {share(orders['mean_accuracy'])}")
 
 
 def leaderboard_line(board: dict[str, Any]) -> str:
-    """The Bradley–Terry leaderboard in one line: rank, model, rating and its 95% interval, best first."""
-    ranked = "; ".join(f"{row['rank']}. {row['model']} {row['rating']:.0f} [{row['low']:.0f}, {row['high']:.0f}]"
-                       for row in board["models"])
+    """The Bradley–Terry leaderboard in one line: rank, model, rating and its 95% interval, best first (and people's,
+    with Kendall's τ between the two orders, when raters gave preferences)."""
+    def ranked(rows: list[dict[str, Any]]) -> str:
+        return "; ".join(f"{row['rank']}. {row['model']} {row['rating']:.0f} [{row['low']:.0f}, {row['high']:.0f}]"
+                         for row in rows)
+
     anchor = f"{board['anchor']} at {board['base']:.0f}" if board["anchor"] != "mean" else f"mean {board['base']:.0f}"
-    return f"leaderboard (Bradley–Terry, Elo scale, {anchor}, {board['items']} items): {ranked}"
+    line = f"leaderboard (Bradley–Terry, Elo scale, {anchor}, {board['items']} items): {ranked(board['models'])}"
+    if board.get("people"):
+        tau = board["kendall_tau"]["tau"]
+        line += (f"; people's: {ranked(board['people']['models'])}; Kendall's τ "
+                 f"{'n/a' if tau is None else f'{tau:.2f}'}")
+    return line
 
 
 def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any]) -> str:

@@ -14,7 +14,8 @@ class QuietServer(ThreadingHTTPServer):
 
 
 class ChatServer:
-    """Answers "<model> says: <message> [turn N]", or `replies[text]` when the message contains `text`. `faults` is
+    """Answers "<model> says: <message> [turn N]", or `replies[text]` when the message contains `text` (or what
+    `answer(message)` says, when set). `faults` is
     consumed one per chat request: 500, 400, "malformed", ("delay", seconds), ("429", retry_after_seconds) or None;
     messages containing ALWAYS500 always fail. OpenAI answers carry token usage (words in and out)."""
 
@@ -22,6 +23,7 @@ class ChatServer:
         self.requests: list[dict] = []
         self.faults: list = []
         self.replies: dict[str, str] = {}
+        self.answer = None  # or a function of the message giving the reply
         self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
@@ -52,7 +54,8 @@ class ChatServer:
                     return self._send(429, b"slow down", {"Retry-After": str(fault[1])})
                 if isinstance(fault, tuple):
                     time.sleep(fault[1])
-                reply = next((answer for text, answer in server.replies.items() if text in message), None)
+                reply = server.answer(message) if server.answer is not None else next(
+                    (answer for text, answer in server.replies.items() if text in message), None)
                 if self.path == "/chat":
                     answer = {"response": reply or f"{body['model_config_name']} says: {message}"}
                 else:

@@ -1,0 +1,78 @@
+"""Acceptance on published data: LLMBar's Natural set (../shared/data/real/llmbar) with GPT-4's recorded verdicts in
+both orders replayed by a scripted judge on 127.0.0.1, and the experts' labels as a rater's preferences. evalpipe must
+reproduce LLMBar's published figures exactly: 95 and 96 of 100 right per order (mean 95.5%), positional agreement
+95%, right in both orders 93%."""
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json
+from tests.pipeline.chat_server import ChatServer
+from tests.pipeline.conftest import write_jsonl
+
+LLMBAR = Path(__file__).resolve().parents[3] / "shared" / "data" / "real" / "llmbar" / "natural_gpt4_vanilla.json"
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    if not LLMBAR.exists():
+        pytest.skip(f"{LLMBAR} is not there (the real data sits beside the repository)")
+    return json.loads(LLMBAR.read_text(encoding="utf-8"))
+
+
+def _replay(pairs: list[dict]):
+    """GPT-4's recorded verdict for the answers shown as A and B: "swap = False" showed output_1 first."""
+    verdicts = {}
+    for pair in pairs:
+        recorded = pair["results"][0]
+        for swap, (a, b) in (("swap = False", ("output_1", "output_2")), ("swap = True", ("output_2", "output_1"))):
+            won = f"output_{recorded[swap]['winner']}"
+            verdicts[(pair[a], pair[b])] = "[[A]]" if won == a else "[[B]]"
+
+    def answer(prompt: str) -> str:
+        shown_a = prompt.split("Response A: ", 1)[1].split("\n\nResponse B: ", 1)[0]
+        shown_b = prompt.split("\n\nResponse B: ", 1)[1].split("\n\nWhich response", 1)[0]
+        return verdicts[(shown_a, shown_b)]
+
+    return answer
+
+
+def test_gpt4_on_llmbar_natural_reproduces_the_published_figures(tmp_path, pairs):
+    folder = tmp_path / "inputs" / "llmbar_natural"
+    write_jsonl(folder / "questions.jsonl", [{"id": str(i), "instruction": p["input"]} for i, p in enumerate(pairs)])
+    for name in ("output_1", "output_2"):
+        write_jsonl(folder / "predictions" / f"{name}.jsonl",
+                    [{"id": str(i), "output": p[name]} for i, p in enumerate(pairs)])
+    (folder / "labels").mkdir()
+    with open(folder / "labels" / "experts.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "model_a", "model_b", "winner"])
+        writer.writerows([str(i), "output_1", "output_2", f"output_{p['label']}"] for i, p in enumerate(pairs))
+    with ChatServer() as server:
+        server.answer = _replay(pairs)
+        (folder / "dataset.toml").write_text(
+            f'kind = "instruction"\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4"\npairwise = true\nconcurrency = 8\n')
+        assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+        assert len(server.chats()) == 200
+    report = read_artifact_json(tmp_path / "outputs/llmbar_natural/B6_report.json")["report"]
+    experts = report["preferences"]["against"]["experts"]
+    assert experts["orders"]["first_shown_first"] == {"n": 100, "accuracy": 0.95}
+    assert experts["orders"]["second_shown_first"] == {"n": 100, "accuracy": 0.96}
+    assert experts["orders"]["mean_accuracy"] == pytest.approx(0.955)
+    assert report["pairwise"]["pairs"][0]["position_consistency"] == 0.95
+    assert experts["n"] == 100 and experts["accuracy"] == 0.93  # right in both orders (a flip is a tie, never right)
+    text = (tmp_path / "outputs/llmbar_natural/B6_report.txt").read_text()
+    assert ("judge against experts (preferences): accuracy 93.0% (n=100)" in text
+            and "each order alone 95.0% / 96.0%, mean 95.5%" in text), text
+    page = (tmp_path / "outputs/report.html").read_text()
+    assert "The judge against people's preferences" in page and 'class="confusion"' in page
+    board = report["leaderboard"]
+    judge_first = board["models"][0]["model"]
+    people_first = board["people"]["models"][0]["model"]
+    experts_prefer_2 = sum(p["label"] == 2 for p in pairs) > sum(p["label"] == 1 for p in pairs)
+    assert people_first == ("output_2" if experts_prefer_2 else "output_1")
+    assert board["kendall_tau"]["tau"] == (1.0 if judge_first == people_first else -1.0)
+    assert "Kendall's τ" in text and "From people's preferences" in page
