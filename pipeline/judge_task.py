@@ -24,6 +24,7 @@ from stages.core.records import Columns, Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_column, read_columns
 from stages.judge.agreement import Unit, judge_agreement, most_common_label, read_rater_labels
+from stages.judge.biases import judge_biases
 from stages.judge.preferences import (
     PairKey,
     consensus,
@@ -133,10 +134,15 @@ class B5Pairwise(JudgeStage):
             answers[model] = {item["id"]: item["prediction"] for item in every if item["answered"]}
             items = items or [{k: v for k, v in item.items() if k not in ("answered", "prediction")} for item in every]
         calls = pairwise_calls(items, answers, config)
-        rows = pairwise_rows(calls, ask_judges(calls, config, self.journal_path()))
+        records = ask_judges(calls, config, self.journal_path())
+        rows = pairwise_rows(calls, records)
+        characters = {(model, item): len(text) for model, found in answers.items() for item, text in found.items()}
+        for side in ("first", "second"):
+            rows[f"{side}_characters"] = [characters[(model, item)] for model, item in zip(rows[side], rows["id"])]
         counts = {"items": len(items), "pairs": len({(f, s) for f, s in zip(rows["first"], rows["second"])}),
                   "calls": len(calls), "failed_calls": sum(rows["failures"])}
-        return StageResult(rows, counts, body={"summary": pairwise_summary(rows)})
+        return StageResult(rows, counts, body={"summary": pairwise_summary(rows),
+                                               "biases": judge_biases(calls, records, characters)})
 
 
 def rater_files(report: StageTask) -> dict[str, UPath]:

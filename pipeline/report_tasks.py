@@ -31,7 +31,9 @@ from stages.io.artifacts import (
     write_json_atomic,
 )
 from stages.io.storage import location, write_bytes_atomic
+from stages.judge.biases import length_preference
 from stages.judge.leaderboard import leaderboard, with_people
+from stages.judge.preferences import people_decisions
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -191,6 +193,8 @@ class B6Report(KindStage):
                 report["preferences"] = {**(preferences or {}), "set_aside": [r.to_dict() for r in set_aside]}
             if people and report.get("leaderboard"):
                 report["leaderboard"] = with_people(report["leaderboard"], people, baseline)
+            report["biases"] = {"judges": document.get("biases", {}), "people": None if not people else
+                                length_preference(people_decisions(outcomes, people))}
         harness = self.plain_spec.get("provenance", {})
         if harness:
             report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}

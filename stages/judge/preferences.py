@@ -124,3 +124,11 @@ def pair_outcomes(rows: dict[str, list]) -> tuple[dict[PairKey, str], tuple[dict
             for column in ("outcome", "first_order", "second_order")]
     return pick[0], (pick[1], pick[2])
 
+
+
+def people_decisions(rows: dict[str, list], people: dict[PairKey, str]) -> list[tuple[str, int, int]]:
+    """(people's outcome, first's characters, second's characters) for each compared item people decided, from
+    B5_pairwise rows (see biases.length_preference)."""
+    lengths = {(f, s, str(i)): (a, b) for f, s, i, a, b in zip(rows["first"], rows["second"], rows["id"],
+                                                              rows["first_characters"], rows["second_characters"])}
+    return [(outcome, *lengths[key]) for key, outcome in people.items() if key in lengths]

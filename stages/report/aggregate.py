@@ -97,8 +97,23 @@ def render_report(report: dict[str, Any]) -> str:
     board = f"\n{leaderboard_line(report['leaderboard'])}" if report.get("leaderboard") else ""
     preferred = "".join(f"\n{preference_line(name, found)}"
                         for name, found in report.get("preferences", {}).get("against", {}).items())
+    biases = report.get("biases") or {"judges": {}}
+    preferred += "".join(f"\n{bias_line(judge, found, biases.get('people'))}" for judge, found in biases["judges"].items())
     return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
             + harness + judge + pairwise + board + agreement + preferred)
+
+
+def bias_line(judge: str, found: dict[str, Any], people: dict[str, Any] | None) -> str:
+    """A pairwise judge's position and length biases, with people's length preference beside its own."""
+    def share(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.1%}"
+
+    length = found["length"]
+    theirs = "" if people is None else f"; people: {share(people['longer_preferred'])} of {people['n']}"
+    return (f"biases of judge {judge}: position consistency {share(found['position_consistency'])} of "
+            f"{found['order_pairs']} order pairs; of {found['flipped']} flips {share(found['followed_a'])} chose A "
+            f"both times, {share(found['followed_b'])} B; preferred the longer answer in "
+            f"{share(length['longer_preferred'])} of {length['n']} decisive pairs of different length{theirs}")
 
 
 def preference_line(rater: str, found: dict[str, Any]) -> str:

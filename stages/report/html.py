@@ -191,7 +191,8 @@ def _judge(report: dict[str, Any]) -> str:
     macros = _judge_macros()
     return "".join(str(render(report[part])) for part, render in (
         ("judge", macros.judge_table), ("pairwise", macros.pairwise_table), ("leaderboard", macros.leaderboard_table),
-        ("agreement", macros.agreement_table), ("preferences", macros.preferences_table))
+        ("agreement", macros.agreement_table), ("preferences", macros.preferences_table),
+        ("biases", macros.biases_table))
         if report.get(part))
 
 

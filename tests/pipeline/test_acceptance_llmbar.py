@@ -76,3 +76,22 @@ def test_gpt4_on_llmbar_natural_reproduces_the_published_figures(tmp_path, pairs
     assert people_first == ("output_2" if experts_prefer_2 else "output_1")
     assert board["kendall_tau"]["tau"] == (1.0 if judge_first == people_first else -1.0)
     assert "Kendall's τ" in text and "From people's preferences" in page
+    decided = [(p, r["swap = False"]["winner"]) for p in pairs for r in p["results"][:1]
+               if r["swap = False"]["winner"] == r["swap = True"]["winner"]]
+    flips = [p["results"][0] for p in pairs if p["results"][0]["swap = False"]["winner"] !=
+             p["results"][0]["swap = True"]["winner"]]
+
+    def longer_won(pair: dict, won: str) -> bool:
+        return len(pair[f"output_{won}"]) > len(pair[f"output_{3 - int(won)}"])
+
+    gpt4 = report["biases"]["judges"]["gpt-4"]
+    assert gpt4["order_pairs"] == 100 and gpt4["flipped"] == len(flips) == 5
+    # a flip that chose A both times: output_1 won with it shown first, output_2 won with it shown first
+    assert gpt4["followed_a"] == sum(r["swap = False"]["winner"] == "1" for r in flips) / 5
+    different = [(p, won) for p, won in decided if len(p["output_1"]) != len(p["output_2"])]
+    assert gpt4["length"] == {"n": len(different),
+                              "longer_preferred": sum(longer_won(p, w) for p, w in different) / len(different)}
+    people = [(p, str(p["label"])) for p in pairs if len(p["output_1"]) != len(p["output_2"])]
+    assert report["biases"]["people"] == {"n": len(people),
+                                          "longer_preferred": sum(longer_won(p, w) for p, w in people) / len(people)}
+    assert "biases of judge gpt-4: position consistency 95.0% of 100 order pairs" in text
