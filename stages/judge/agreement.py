@@ -160,6 +160,34 @@ def agreement_block(judge: dict[Unit, str], raters: dict[str, dict[Unit, str]], 
     return {"against": against, "alpha": krippendorff_alpha(raters, units, scale)}
 
 
+def correlations(first: list[float], second: list[float]) -> dict[str, Any]:
+    """n and Spearman's ρ, Kendall's τ-b and Pearson's r of two lists of values (scipy; None where undefined)."""
+    import math
+
+    from scipy.stats import kendalltau, pearsonr, spearmanr
+
+    found: dict[str, Any] = {"n": len(first)}
+    for name, test in (("spearman", spearmanr), ("kendall", kendalltau), ("pearson", pearsonr)):
+        value = float(test(first, second).statistic) if len(first) > 2 and len(set(first)) > 1 and len(
+            set(second)) > 1 else math.nan
+        found[name] = None if math.isnan(value) else value
+    return found
+
+
+def ordinal_correlations(judge: dict[Unit, str], raters: dict[str, dict[Unit, str]], scale: str) -> dict[str, Any]:
+    """The judge's values against the raters' mean on an ordinal criterion: over every (model, item) both scored,
+    and at system level (each model's mean over those units)."""
+    values = SCALES[scale]
+    units = sorted(unit for unit in judge if any(unit in labels for labels in raters.values()))
+    theirs = {u: sum(values[labels[u]] for labels in raters.values() if u in labels) /
+              sum(u in labels for labels in raters.values()) for u in units}
+    models = sorted({model for model, _ in units})
+    per_model = [[u for u in units if u[0] == model] for model in models]
+    return {"items": correlations([values[judge[u]] for u in units], [theirs[u] for u in units]),
+            "systems": correlations([sum(values[judge[u]] for u in group) / len(group) for group in per_model],
+                                    [sum(theirs[u] for u in group) / len(group) for group in per_model])}
+
+
 def judge_agreement(judge: dict[str, dict[Unit, str]], raters: dict[str, dict[str, dict[Unit, str]]],
                     criteria: dict[str, Criterion]) -> dict[str, Any]:
     """Per criterion some rater labelled: the agreement over all models together and per model. `judge`: criterion
@@ -172,6 +200,8 @@ def judge_agreement(judge: dict[str, dict[Unit, str]], raters: dict[str, dict[st
         units = sorted(set(judge.get(name, {})) | {unit for labels in rated.values() for unit in labels})
         models = sorted({model for model, _ in units})
         found[name] = {"scale": criterion.scale, "raters": sorted(rated),
+                       "correlations": ordinal_correlations(judge.get(name, {}), rated, criterion.scale)
+                       if criterion.scale in ORDINAL_SCALES else None,
                        "kappa_weights": "quadratic" if criterion.scale in ORDINAL_SCALES else None,
                        "overall": agreement_block(judge.get(name, {}), rated, criterion.scale, units),
                        "models": {model: agreement_block(judge.get(name, {}), rated, criterion.scale,

@@ -184,7 +184,21 @@ def agreement_line(criterion: str, found: dict[str, Any]) -> str:
         parts.append(f"{rater} n={against['n']} agreement {agreement} κ {shown}")
     alpha = found["overall"]["alpha"]
     among = "" if not alpha or alpha["alpha"] is None else f"; α among raters {alpha['alpha']:.3f}"
-    return f"judge against raters on {criterion}: " + "; ".join(parts) + among
+    return f"judge against raters on {criterion}: " + "; ".join(parts) + among + correlation_text(found)
+
+
+def correlation_text(found: dict[str, Any]) -> str:
+    """An ordinal criterion's Spearman / Kendall / Pearson against the raters' mean, per item and per model."""
+    if not found.get("correlations"):
+        return ""
+
+    def three(values: dict[str, Any]) -> str:
+        shown = ("n/a" if values[name] is None else f"{values[name]:.3f}" for name in ("spearman", "kendall", "pearson"))
+        return f"{' / '.join(shown)} (n={values['n']})"
+
+    found = found["correlations"]
+    return (f"; against the raters' mean, Spearman / Kendall τ-b / Pearson: items {three(found['items'])}, "
+            f"systems {three(found['systems'])}")
 
 
 def harness_described(provenance: dict[str, Any]) -> tuple[str, str]:

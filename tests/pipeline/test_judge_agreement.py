@@ -58,6 +58,12 @@ def test_the_judge_against_two_raters_equals_scikit_learn_and_krippendorff(tmp_p
     assert list(score) == ["alice"] and score["alice"]["n"] == 5
     assert score["alice"]["kappa"] == pytest.approx(cohen_kappa_score(
         ["4", "4", "4", "4", "5"], ["5", "2", "1", "3", "5"], labels=["1", "2", "3", "4", "5"], weights="quadratic"))
+    from scipy.stats import spearmanr
+
+    items = found["criteria"]["score_1_5"]["correlations"]["items"]  # the judge's 4, 4, 4, 4, 5 against alice's
+    assert items["n"] == 5 and items["spearman"] == pytest.approx(spearmanr([4, 4, 4, 4, 5], [5, 2, 1, 3, 5]).statistic)
+    assert found["criteria"]["score_1_5"]["correlations"]["systems"]["n"] == 1  # one model: no system correlation
+    assert found["criteria"]["correct"]["correlations"] is None
     aside = {(Path(r["source"]).name, r["line"]): r["reason"] for r in found["set_aside"]}
     assert aside == {("alice.csv", 7): "no item q9 among the dataset's questions",
                      ("bob.csv", 4): "cannot read 'maybe' as one of CORRECT, INCORRECT, NOT_ATTEMPTED"}

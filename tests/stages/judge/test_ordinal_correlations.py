@@ -1,0 +1,40 @@
+"""Ordinal criteria against people: Spearman, Kendall τ-b and Pearson between the judge's 1–5 values and the raters'
+mean, per (model, item) and per model, equal to scipy on the same numbers computed by hand."""
+import random
+
+import pytest
+from scipy.stats import kendalltau, pearsonr, spearmanr
+
+from stages.judge.agreement import judge_agreement, ordinal_correlations
+from stages.judge.criteria import BUILT_IN, resolve_criteria
+
+
+def test_item_and_system_correlations_equal_scipy():
+    rng = random.Random(4)
+    units = [(model, str(i)) for model in ("m1", "m2", "m3", "m4") for i in range(30)]
+    judge = {u: str(rng.randint(1, 5)) for u in units}
+    raters = {"r1": {u: str(rng.randint(1, 5)) for u in units},
+              "r2": {u: str(rng.randint(1, 5)) for u in units[:100]}}
+    found = ordinal_correlations(judge, raters, "1-5")
+    mean = {u: sum(int(r[u]) for r in raters.values() if u in r) / sum(u in r for r in raters.values()) for u in units}
+    ours, theirs = [int(judge[u]) for u in units], [mean[u] for u in units]
+    assert found["items"]["n"] == 120
+    assert found["items"]["spearman"] == pytest.approx(spearmanr(ours, theirs).statistic)
+    assert found["items"]["kendall"] == pytest.approx(kendalltau(ours, theirs).statistic)
+    assert found["items"]["pearson"] == pytest.approx(pearsonr(ours, theirs).statistic)
+    systems = [(sum(int(judge[u]) for u in units if u[0] == m) / 30, sum(mean[u] for u in units if u[0] == m) / 30)
+               for m in ("m1", "m2", "m3", "m4")]
+    assert found["systems"]["n"] == 4
+    assert found["systems"]["pearson"] == pytest.approx(pearsonr(*zip(*systems)).statistic)
+
+
+def test_only_ordinal_criteria_get_correlations():
+    criteria = resolve_criteria(["score_1_5", "correct"], {}, "dataset.toml")
+    assert criteria["correct"] is BUILT_IN["correct"]
+    units = [("m", str(i)) for i in range(5)]
+    judge = {"score_1_5": {u: str(1 + i) for i, u in enumerate(units)},
+             "correct": {u: "CORRECT" for u in units}}
+    raters = {"r": {"score_1_5": {u: str(5 - i) for i, u in enumerate(units)}, "correct": {u: "CORRECT" for u in units}}}
+    found = judge_agreement(judge, raters, criteria)
+    assert found["score_1_5"]["correlations"]["items"]["spearman"] == pytest.approx(-1.0)
+    assert found["correct"]["correlations"] is None
