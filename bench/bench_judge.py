@@ -1,8 +1,12 @@
 """Judge throughput: N items × 2 criteria asked at concurrency C of a scripted judge server on 127.0.0.1 that takes
 50 ms per call (in its own process), through the journal; prints calls/s, the share of ideal throughput
-(C / latency), peak RSS, and a rerun's time (every call read back from the journal, none asked).
+(C / latency), peak RSS, and a rerun's time (every call read back from the journal, none asked). Then the
+leaderboard: M models × K items against a baseline (outcomes drawn from known ratings), the Bradley–Terry fit with
+its bootstrap, beside scikit-learn's logistic regression on the same outcomes (Arena-Hard-Auto's way: ties as one win
+each way) for the single fit.
 
-Usage: python bench/bench_judge.py [--items 10000] [--concurrency 16] [--latency 0.05]
+Usage: python bench/bench_judge.py [--items 10000] [--concurrency 16] [--latency 0.05] [--part judge|leaderboard|all]
+                                   [--models 20] [--board-items 5000] [--resamples 1000]
 """
 from __future__ import annotations
 
@@ -22,8 +26,66 @@ from bench_generation import serve  # noqa: E402
 
 from stages.judge import ask_judges, item_verdicts, judge_calls, judge_summary, read_judge_config  # noqa: E402
 from stages.judge.asking import render_fields  # noqa: E402
+from stages.judge.leaderboard import BASE_RATING, leaderboard  # noqa: E402
 
 VERDICT = '{"reason": "consistent with the reference", "score": 1}'
+
+
+def bench_leaderboard(models: int, items: int, resamples: int) -> None:
+    """Outcomes of every model against the baseline on every item, drawn from known ratings; the fit and its
+    bootstrap timed, and the single fit against scikit-learn's logistic regression on the same battles."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(0)
+    names = [f"m{i:02d}" for i in range(models)]
+    truth = dict(zip(names, BASE_RATING + np.linspace(-300, 300, models)))
+    baseline = names[models // 2]
+    first, second, outcome, ids = [], [], [], []
+    for name in names:
+        if name == baseline:
+            continue
+        p = 1 / (1 + 10 ** ((truth[baseline] - truth[name]) / 400))
+        draws = rng.random(items)
+        found = np.where(np.abs(draws - p) < 0.05, "tie", np.where(draws < p, "first", "second"))
+        first += [name] * items
+        second += [baseline] * items
+        outcome += found.tolist()
+        ids += [f"q{i}" for i in range(items)]
+    started = time.perf_counter()
+    single = leaderboard(first, second, outcome, ids, baseline, resamples=0)
+    fit = time.perf_counter() - started
+    started = time.perf_counter()
+    board = leaderboard(first, second, outcome, ids, baseline, resamples=resamples)
+    total = time.perf_counter() - started
+    index = {name: i for i, name in enumerate(sorted(names))}
+    rows, labels, weights = [], [], []
+    for a, b, found in zip(first, second, outcome):
+        for won, weight in ((1, 1.0 if found == "first" else 0.5 if found == "tie" else 0.0),
+                            (0, 1.0 if found == "second" else 0.5 if found == "tie" else 0.0)):
+            if weight:
+                x = np.zeros(len(names))
+                x[index[a]], x[index[b]] = np.log(10) / 400, -np.log(10) / 400
+                rows.append(x)
+                labels.append(won)
+                weights.append(weight)
+    started = time.perf_counter()
+    model = LogisticRegression(fit_intercept=False, C=np.inf, tol=1e-8, max_iter=10_000)  # no penalty
+    model.fit(np.array(rows), np.array(labels), sample_weight=np.array(weights))
+    reference = time.perf_counter() - started
+    coefficients = model.coef_[0]
+    theirs = {name: coefficients[index[name]] - coefficients[index[baseline]] + BASE_RATING for name in names}
+    ours = {row["model"]: row["rating"] for row in single["models"]}
+    gap = max(abs(ours[name] - theirs[name]) for name in names)
+    widest = max(row["high"] - row["low"] for row in board["models"] if row["model"] != baseline)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"leaderboard: {models} models × {items:,} items against a baseline = {len(outcome):,} outcomes, "
+          f"{resamples:,} bootstrap resamples")
+    print("| outcomes | fit s | fit + bootstrap s | scikit-learn fit s | × scikit-learn | max rating gap | "
+          "widest 95% interval | peak RSS MiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print(f"| {len(outcome):,} | {fit:.3f} | {total:.1f} | {reference:.2f} | {reference / fit:.0f}× faster | "
+          f"{gap:.4f} | {widest:.0f} points | {peak:.0f} |")
 
 
 def main() -> None:
@@ -31,7 +93,19 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--part", choices=("judge", "leaderboard", "all"), default="all")
+    parser.add_argument("--models", type=int, default=20)
+    parser.add_argument("--board-items", type=int, default=5_000)
+    parser.add_argument("--resamples", type=int, default=1_000)
     args = parser.parse_args()
+    if args.part in ("judge", "all"):
+        bench_judge(args)
+    if args.part in ("leaderboard", "all"):
+        bench_leaderboard(args.models, args.board_items, args.resamples)
+
+
+def bench_judge(args: argparse.Namespace) -> None:
+    """The judge's throughput through the journal, and a rerun that asks nothing."""
     criteria = ["content_correct", "style_consistent"]
     ports: multiprocessing.Queue = multiprocessing.Queue()
     server = multiprocessing.Process(target=serve, args=(ports, args.latency, VERDICT), daemon=True)
