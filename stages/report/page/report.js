@@ -12,7 +12,7 @@ function compareKeys(a, b) {
   return a[0] === 0 ? a[1] - b[1] : String(a[1]).localeCompare(b[1]);
 }
 
-document.querySelectorAll("table.sortable th").forEach(function (th) {
+document.querySelectorAll("table.sortable > thead > tr > th").forEach(function (th) {
   th.addEventListener("click", function () {
     const table = th.closest("table"), body = table.tBodies[0], col = th.cellIndex, asc = th.dataset.order !== "asc";
     table.querySelectorAll("th").forEach(function (h) { delete h.dataset.order; });
