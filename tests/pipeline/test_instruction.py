@@ -105,3 +105,18 @@ def test_the_judges_concurrency_needs_no_luigi_cfg(tmp_path, server):
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     summary = read_artifact_json(root / "outputs/open/best/B5_judge.json")["summary"]["score_1_5"]
     assert summary["mean"] == 5.0 and json.loads(json.dumps(summary))["n"] == 5
+
+
+def test_instruction_answers_are_generated_then_judged(tmp_path, server):
+    folder = tmp_path / "inputs" / "asked"
+    write_jsonl(folder / "questions.jsonl", [{"id": "1", "prompt": "Write a haiku about autumn."},
+                                             {"id": "2", "prompt": "用一句话介绍长城。"}])
+    server.replies.update({"Write a haiku": "a careful answer", "介绍长城": "meh"})
+    (folder / "dataset.toml").write_text(
+        f'kind = "instruction"\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["m"]\n'
+        f'[judge]\nurl = "{server.url}"\nmodel = "j"\ncriteria = ["score_1_5"]\n', encoding="utf-8")
+    assert _run(tmp_path) == 0
+    asked = [r["body"]["messages"][-1]["content"] for r in server.chats()]
+    assert sorted(asked[:2]) == sorted(["Write a haiku about autumn.", "用一句话介绍长城。"])  # each prompt as given
+    judged = read_artifact_json(tmp_path / "outputs/asked/m/B5_judge.json")["summary"]["score_1_5"]
+    assert judged["mean"] == 3.0 and judged["n"] == 2  # 5 for the haiku, 1 for "meh"
