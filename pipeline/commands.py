@@ -150,15 +150,14 @@ def _status(args: argparse.Namespace) -> int:
         print(printable(f"-   {dataset:<24} {'-':<20} unreadable: {problem}"))
     for spec in specs:
         for task in stage_tasks(outputs, spec, _selected_models(spec, selection)):
-            damage = artifact_damage(task.artifact_path())
             if task.complete():
                 state = "done"
             elif task.failure() is not None:
                 state = "failed"
-            elif damage is None:
-                state = "stale"
             else:
-                state = "missing" if damage == "missing" else f"damaged ({damage}; the next run rebuilds it)"
+                damage = artifact_damage(task.artifact_path())
+                state = ("stale" if damage is None else "missing" if damage == "missing"
+                         else f"damaged ({damage}; the next run rebuilds it)")
             dataset = f"{task.dataset} shard {task.shard}" if task.sharded else task.dataset
             print(f"{task.stage}  {dataset:<24} {task.model or '-':<20} {state}")
     if selection.dataset is None:

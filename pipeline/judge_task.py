@@ -219,15 +219,15 @@ def preferences_against_judge(report: StageTask, outcomes: dict[str, list], ques
     """The judge's pairwise outcomes (B5_pairwise rows) against every rater's preferences between two answers
     (labels files with model_a, model_b and winner columns; see preference_agreement), people's outcome per item
     (their majority) and what was set aside."""
-    found = {rater: data for rater, path in rater_files(report).items()
+    found = {rater: (path, data) for rater, path in rater_files(report).items()
              if is_preference_file(data := path.read_bytes())}
     if not found:
         return None, {}, []
     pairs = set(zip(outcomes["first"], outcomes["second"]))
     items = {str(i) for i in read_column(questions.artifact_path(), "id").to_pylist()}
     raters, rejects = {}, []
-    for rater, data in found.items():
-        raters[rater], set_aside = read_preferences(data, str(rater_files(report)[rater]), pairs, items)
+    for rater, (path, data) in found.items():
+        raters[rater], set_aside = read_preferences(data, str(path), pairs, items)
         rejects += set_aside
     judge, by_order = pair_outcomes(outcomes)
     return preference_agreement(judge, by_order, raters), consensus(raters), rejects
