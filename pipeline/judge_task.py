@@ -23,8 +23,11 @@ from stages import (
 from stages.core.records import Columns, Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_column, read_columns
+from stages.io.storage import location
 from stages.judge.agreement import Unit, judge_agreement, most_common_label, read_rater_labels
+from stages.judge.asking import JudgeReplies
 from stages.judge.biases import judge_biases
+from stages.judge.budget import Budget
 from stages.judge.preferences import (
     PairKey,
     consensus,
@@ -41,6 +44,9 @@ from .tasks import B1Questions, B2Predictions, stage_rows
 
 if TYPE_CHECKING:
     from upath import UPath
+
+
+NOT_VERDICTS = ("store", "price", "max_calls", "max_cost")  # [judge] settings that change no verdict asked
 
 
 class JudgeStage(StageTask):
@@ -67,6 +73,19 @@ class JudgeStage(StageTask):
         """The journal is read after asking: a call that failed now is recorded in this run's fingerprint, so the
         stage completes with it and the next run asks it again."""
         return True
+
+    def replies(self, calls: list[Any], config: JudgeConfig) -> JudgeReplies:
+        """Every call's reply through this stage's journal, the shared verdict store and the run's budget."""
+        store = self.spec.get("judge_store")
+        return ask_judges(calls, config, self.journal_path(), None if store is None else location(store),
+                          self.budget(config))
+
+    def budget(self, config: JudgeConfig) -> Budget | None:
+        """[judge] max_calls / max_cost for this run of the dataset, shared by its judge stages through a ledger."""
+        if config.max_calls is None and config.max_cost is None:
+            return None
+        ledger = location(self.outputs_dir) / self.dataset / f".judge_budget.{self.spec.get('run_token')}.json"
+        return Budget(ledger, config.max_calls, config.max_cost, config.price)
 
     def process_resources(self) -> dict[str, int]:
         """The judge's calls hold `concurrency` units of endpoint.<protocol>, like generation's."""
@@ -96,7 +115,8 @@ class B5Judge(JudgeStage):
                 "predictions": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)}
 
     def stage_params(self) -> dict[str, Any]:
-        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k not in ("pairwise", "baseline")}}
+        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k not in ("pairwise", "baseline",
+                                                                                       *NOT_VERDICTS)}}
 
     def compute(self) -> StageResult:
         config = self.config()
@@ -104,10 +124,12 @@ class B5Judge(JudgeStage):
         every = self.judged_items(stage_rows(upstream["questions"]), upstream["predictions"], config.persona)
         items = [{k: v for k, v in item.items() if k != "answered"} for item in every if item["answered"]]
         calls = judge_calls(items, config)
-        verdicts = item_verdicts(calls, ask_judges(calls, config, self.journal_path()), config)
+        replies = self.replies(calls, config)
+        verdicts = item_verdicts(calls, replies.records, config)
         counts = {"items": len(items), "unanswered": len(every) - len(items), "calls": len(calls),
-                  "failed_calls": sum(verdicts["failures"])}
-        return StageResult(verdicts, counts, body={"summary": judge_summary(verdicts, config)})
+                  "failed_calls": sum(verdicts["failures"]), "not_judged": sum(verdicts["not_judged"])}
+        return StageResult(verdicts, counts, header={"judge_usage": replies.usage},
+                           body={"summary": judge_summary(verdicts, config)})
 
 
 class B5Pairwise(JudgeStage):
@@ -122,7 +144,7 @@ class B5Pairwise(JudgeStage):
                                 for model in sorted(self.spec["predictions"])}}
 
     def stage_params(self) -> dict[str, Any]:
-        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k != "criteria"}}
+        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k not in ("criteria", *NOT_VERDICTS)}}
 
     def compute(self) -> StageResult:
         config = self.config()
@@ -134,15 +156,16 @@ class B5Pairwise(JudgeStage):
             answers[model] = {item["id"]: item["prediction"] for item in every if item["answered"]}
             items = items or [{k: v for k, v in item.items() if k not in ("answered", "prediction")} for item in every]
         calls = pairwise_calls(items, answers, config)
-        records = ask_judges(calls, config, self.journal_path())
+        replies = self.replies(calls, config)
+        records = replies.records
         rows = pairwise_rows(calls, records)
         characters = {(model, item): len(text) for model, found in answers.items() for item, text in found.items()}
         for side in ("first", "second"):
             rows[f"{side}_characters"] = [characters[(model, item)] for model, item in zip(rows[side], rows["id"])]
         counts = {"items": len(items), "pairs": len({(f, s) for f, s in zip(rows["first"], rows["second"])}),
-                  "calls": len(calls), "failed_calls": sum(rows["failures"])}
-        return StageResult(rows, counts, body={"summary": pairwise_summary(rows),
-                                               "biases": judge_biases(calls, records, characters)})
+                  "calls": len(calls), "failed_calls": sum(rows["failures"]), "not_judged": sum(rows["not_judged"])}
+        return StageResult(rows, counts, header={"judge_usage": replies.usage},
+                           body={"summary": pairwise_summary(rows), "biases": judge_biases(calls, records, characters)})
 
 
 def rater_files(report: StageTask) -> dict[str, UPath]:

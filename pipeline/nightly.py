@@ -114,7 +114,7 @@ def cmd_nightly(args: argparse.Namespace) -> int:
         if not (outputs / "nightly" / baseline / "item_scores.parquet").exists():
             raise UsageError(f"baseline {baseline}: no such night in {outputs / 'nightly'}")
     with input_facts_kept(outputs):
-        found = discover(args.inputs, Selection(), str(outputs / "nightly"))
+        found = discover(args.inputs, Selection(), str(outputs / "nightly"), str(outputs))
         if not found.specs:
             report_problems([], found.unreadable)
             return EXIT_FAILED

@@ -241,7 +241,18 @@ def luigi_cfg_section(section: str) -> dict[str, str]:
     return {key: config.get(section, key) for key in config.options(section) if key not in config.defaults()}
 
 
-def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
+JUDGE_STORE = "judge_store/verdicts.jsonl"  # under the outputs root: every run and night there shares it
+
+
+def judge_store(judge: JudgeConfig | None, store_root: str) -> str | None:
+    """Where the dataset's judge keeps verdicts across runs and nights ([judge] store: a path relative to the
+    outputs root, or false for none)."""
+    if judge is None or judge.store is False:
+        return None
+    return str(location(store_root) / (JUDGE_STORE if judge.store is True else judge.store))
+
+
+def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> dict[str, Any] | None:
     """Everything the tasks need to know about one dataset folder, or None when it has nothing to score."""
     questions = find_questions_file(folder)
     documents = folder / "ground_truth"
@@ -305,6 +316,7 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
         "generate_concurrency": 1 if generate is None else generate.concurrency,
         "judge": None if judge is None else judge.described(),
         "judge_concurrency": 1 if judge is None else judge.concurrency,
+        "judge_store": judge_store(judge, store_root or outputs),
         "kind": kind_name,
         "kind_source": "dataset.toml" if config.kind else "detected",
         "fields": fields,
@@ -318,9 +330,11 @@ def dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     }
 
 
-def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -> Discovery:
+def discover(inputs_root: str, selection: Selection, outputs: str = "outputs",
+             store_root: str | None = None) -> Discovery:
     """Dataset specs under `inputs_root` (a folder or a URL), filtered by the selection, and the datasets whose inputs
-    cannot be read (each one's own problem: the others run); a selection that matches nothing is a UsageError."""
+    cannot be read (each one's own problem: the others run); a selection that matches nothing is a UsageError.
+    `store_root`: the outputs root the judge's verdict store lives under (default: `outputs`)."""
     inputs = location(inputs_root)
     for where in (inputs, location(outputs)):
         problem = storage_problem(where)
@@ -341,7 +355,7 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -
             note_skipped(folder, "hidden (name starts with '.' or '_')")
             continue
         try:
-            spec = readable_dataset_spec(folder, outputs)
+            spec = readable_dataset_spec(folder, outputs, store_root)
         except DatasetProblem as exc:
             unreadable[folder.name] = str(exc)
             continue
@@ -361,7 +375,7 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs") -
     return Discovery(specs, unreadable)
 
 
-def readable_dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
+def readable_dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> dict[str, Any] | None:
     """dataset_spec, with anything that keeps this folder's files from being read — a name that is no name, a folder,
     FIFO or device where a file belongs, a permission, a JSON text too deep — raised as this dataset's
     DatasetProblem (a problem with how evalpipe is configured stays a UsageError)."""
@@ -369,7 +383,7 @@ def readable_dataset_spec(folder: UPath, outputs: str) -> dict[str, Any] | None:
     if problem is not None:
         raise DatasetProblem(f"the dataset name {folder.name!r} {problem}; rename the folder")
     try:
-        return dataset_spec(folder, outputs)
+        return dataset_spec(folder, outputs, store_root)
     except (UsageError, DatasetProblem):
         raise
     except Exception as exc:  # noqa: BLE001  (an unreadable input of one dataset never stops the others)

@@ -32,6 +32,7 @@ from stages.io.artifacts import (
 )
 from stages.io.storage import location, write_bytes_atomic
 from stages.judge.biases import length_preference
+from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.preferences import people_decisions
 from stages.report.aggregate import item_distribution
@@ -179,6 +180,7 @@ class B6Report(KindStage):
         judged = {model: document["summary"] for model, document in judge_documents.items()}
         if judged:
             report["judge"] = {"judges": list(self.plain_spec["judge"]["models"]), "models": judged}
+        usages = {model: document["header"].get("judge_usage") for model, document in judge_documents.items()}
         for task in self.pairwise_tasks():
             document = read_artifact_json(task.artifact_path())
             baseline = self.plain_spec["judge"].get("baseline")
@@ -195,6 +197,10 @@ class B6Report(KindStage):
                 report["leaderboard"] = with_people(report["leaderboard"], people, baseline)
             report["biases"] = {"judges": document.get("biases", {}), "people": None if not people else
                                 length_preference(people_decisions(outcomes, people))}
+            usages["(pairwise)"] = document["header"].get("judge_usage")
+        if any(usages.values()):
+            report["judge_cost"] = judge_cost({name: usage for name, usage in usages.items() if usage},
+                                              self.plain_spec["judge"].get("price"))
         harness = self.plain_spec.get("provenance", {})
         if harness:
             report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}

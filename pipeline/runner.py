@@ -13,8 +13,10 @@ import luigi
 from stages import build_summary, render_report
 from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
+from stages.io.costs import cost_line
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
+from stages.judge.costs import total_cost
 from stages.report.aggregate import leaderboard_line, render_summary
 from stages.report.health import problems_of
 
@@ -221,6 +223,7 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
         for report in reports:
             if report.get("leaderboard"):
                 print(printable(f"{report['dataset']}: {leaderboard_line(report['leaderboard'])}"))
+        print_costs(reports)
         return
     for report, spec in zip(reports, specs):
         print(f"{'=' * 80}\ndataset {spec['name']} ({spec['kind']}, {spec['kind_source']})\n{'=' * 80}")
@@ -233,6 +236,26 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
                     f"{aside['missing_predictions']} question(s) without prediction (scored 0); "
                     f"{aside['unmatched_predictions']} prediction(s) without question (ignored)"
                 )
+
+
+def print_costs(reports: list[dict[str, Any]]) -> None:
+    """What asking the servers took: the judge per dataset (and in all), each generated model; a judge whose budget
+    ran out says how many calls it left."""
+    for report in reports:
+        for model, generation in report.get("generation", {}).items():
+            cost = f", ${generation['cost']:,.2f}" if generation.get("cost") is not None else ""
+            print(printable(f"{report['dataset']} / {model}: generation: {generation['answers']:,} answers, "
+                            f"{generation['tokens_in']:,} / {generation['tokens_out']:,} tokens{cost}"))
+        if report.get("judge_cost"):
+            total = report["judge_cost"]["total"]
+            print(printable(f"{report['dataset']}: {cost_line('judge', total)}"))
+            if total["not_judged"]:
+                print(printable(f"evalpipe: {report['dataset']}: the judge's budget was reached: {total['not_judged']:,} "
+                                "call(s) not judged (left out of every mean); the next run asks them first"),
+                      file=sys.stderr)
+    everything = total_cost(reports)
+    if everything is not None and sum(bool(report.get("judge_cost")) for report in reports) > 1:
+        print(cost_line("judge, all datasets", everything))
 
 
 def report_problems(reports: list[dict[str, Any]], unreadable: dict[str, str] | None = None) -> bool:

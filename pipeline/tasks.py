@@ -81,7 +81,7 @@ class B2Predictions(StageTask):
     def stage_params(self) -> dict[str, Any]:
         params = {"fields": self.plain_spec["fields"], **_rows_param(self)}
         if self.generated:
-            params["generate"] = self.plain_spec["generate"]
+            params["generate"] = {k: v for k, v in self.plain_spec["generate"].items() if k != "price"}
         return params
 
     def fingerprint_parts(self) -> dict[str, Any]:
@@ -121,7 +121,7 @@ class B2Predictions(StageTask):
                  for qid, conversation, question, choices in zip(questions["id"], conversations,
                                                                  questions["question"], options)]
         loaded = generate_predictions(cases, config, self.model, self.answers_path())
-        summary = generation_summary(self.answers_path(), [case["id"] for case in cases])
+        summary = generation_summary(self.answers_path(), [case["id"] for case in cases], config.price)
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
                            header={"generated": True, "generation": summary})
 

@@ -21,6 +21,7 @@ from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
 from .call_pool import run_calls
 from .chat_client import ChatClient, call_with_retries
+from .costs import check_price, money
 
 PROTOCOLS = ("peppa", "openai")
 PLACEHOLDERS = ("question", "options")
@@ -49,6 +50,7 @@ class GenerateConfig:
     circuit_breaker: int = 10
     extra: dict[str, Any] = field(default_factory=dict)
     served_models: dict[str, str] = field(default_factory=dict)  # evalpipe's model name → the name the server knows
+    price: dict[str, float] | None = None  # $ per million tokens in and out (changes no answer)
 
     def described(self) -> dict[str, Any]:
         """The settings that decide the answers (for fingerprints and headers): never the key itself."""
@@ -80,6 +82,7 @@ def check_settings(table: dict[str, Any], numbers: dict[str, tuple[Any, int]], t
 def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
     """Validate dataset.toml's [generate] table (prompt_template_file already read into prompt_template)."""
     known = {f for f in GenerateConfig.__dataclass_fields__} - {"extra", "served_models"}
+    price = check_price(table.get("price"), origin, "generate")
     unknown = sorted(set(table) - known)
     if unknown:
         raise UsageError(f"{origin}: unknown [generate] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
@@ -103,7 +106,7 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
         raise UsageError(f"{origin}: [generate] stop must be text or a list of texts")
     if table.get("prompt_template") is not None:
         check_template(table["prompt_template"], origin, required=("question",))
-    return GenerateConfig(**{**table, "models": tuple(models), "served_models": dict(served)})
+    return GenerateConfig(**{**table, "models": tuple(models), "served_models": dict(served), "price": price})
 
 
 def check_template(template: str, origin: str, allowed: tuple[str, ...] = PLACEHOLDERS,
@@ -135,7 +138,9 @@ def render_prompt(template: str, question: str, options: list[str] | None) -> st
 
 
 class AnswerStore:
-    """Append-only JSON lines, one per answer or failure, fsynced as written; the last record of an id wins."""
+    """Append-only JSON lines, one per answer or failure, fsynced as written; the last record of an id wins. Appends
+    hold an exclusive lock on the file, so several processes may share one store (the judge's verdict store) and none
+    loses a record; a line torn by a kill is set aside when read and never glued to the next one."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -163,18 +168,35 @@ class AnswerStore:
         return any("prediction" not in record for record in self.load().values())
 
     def append(self, record: dict[str, Any]) -> None:
+        self.extend([record])
+
+    def extend(self, records: list[dict[str, Any]]) -> None:
+        """Append records in one write and one fsync."""
+        import fcntl
+
+        if not records:
+            return
+        data = b"".join(orjson.dumps(record) + b"\n" for record in records)
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "ab") as handle:
-                handle.write(orjson.dumps(record) + b"\n")
-                handle.flush()
-                os.fsync(handle.fileno())
+            with open(self.path, "a+b") as handle:  # read too: the last byte says whether a line was torn
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+                try:
+                    end = os.fstat(handle.fileno()).st_size
+                    if end and os.pread(handle.fileno(), 1, end - 1) != b"\n":
+                        data = b"\n" + data  # the last line was torn by a kill: keep it apart
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                finally:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def request_key(config: GenerateConfig, model: str, prompt: str) -> str:
     """What an answer on disk was asked with: a new prompt, system prompt or option asks again."""
     settings = {k: v for k, v in config.described().items() if k not in ("timeout", "retries", "backoff", "url",
-                                                                          "circuit_breaker", "models", "served_models")}
+                                                                          "circuit_breaker", "models", "served_models",
+                                                                          "price")}
     return hashlib.sha256(orjson.dumps({"model": model, "prompt": prompt, **settings},
                                        option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
@@ -269,8 +291,9 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
     return result
 
 
-def generation_summary(store_path: Path, ids: list[str]) -> dict[str, Any]:
-    """Per model for B6: answers, failures by reason, p50 / p95 latency in seconds, tokens in and out."""
+def generation_summary(store_path: Path, ids: list[str], price: dict[str, float] | None = None) -> dict[str, Any]:
+    """Per model for B6: answers, failures by reason, p50 / p95 latency in seconds, tokens in and out, and what they
+    cost at `price`."""
     records = AnswerStore(store_path).load()
     answered = [records[i] for i in ids if i in records and "prediction" in records[i]]
     failed = Counter(_reason_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
@@ -281,6 +304,8 @@ def generation_summary(store_path: Path, ids: list[str]) -> dict[str, Any]:
         "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
         "tokens_in": sum(r.get("tokens_in") or 0 for r in answered),
         "tokens_out": sum(r.get("tokens_out") or 0 for r in answered),
+        "cost": money(sum(r.get("tokens_in") or 0 for r in answered), sum(r.get("tokens_out") or 0 for r in answered),
+                      price),
     }
 
 

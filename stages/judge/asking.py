@@ -18,6 +18,7 @@ from ..io.call_pool import run_calls
 from ..io.chat_client import ChatClient, call_with_retries
 from ..io.generation import AnswerStore, CircuitBreaker
 from ..text.normalize import has_cjk
+from .budget import Budget
 from .config import JudgeConfig
 
 
@@ -77,33 +78,66 @@ class AskedCall(Protocol):
     key: str
 
 
-def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path) -> dict[str, dict[str, Any]]:
-    """Every call's journal record (key → {"prediction": reply, …} or {"error": …}): those already answered are
-    read back, the rest asked — up to `concurrency` at once, retried with backoff and Retry-After, until the
-    circuit breaker opens."""
-    store = AnswerStore(journal)
-    known = store.load()
-    todo = [call for call in calls if "prediction" not in known.get(call.key, {})]
+@dataclass(frozen=True)
+class JudgeReplies:
+    """Every call's journal record (key → {"prediction": reply, …}, {"error": …} or, past the budget, {"budget": true,
+    …}) and what getting them took this time: calls asked, verdicts reused from the store, failed calls, calls left by
+    the budget, tokens in and out."""
+
+    records: dict[str, dict[str, Any]]
+    usage: dict[str, int]
+
+
+def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, store: Path | None = None,
+               budget: Budget | None = None) -> JudgeReplies:
+    """Every call's reply: those in the journal read back, those the verdict store has (asked the same way by any
+    earlier run or night) copied into the journal, the rest asked — calls the budget left last time first — up to
+    `concurrency` at once, retried with backoff and Retry-After, until the circuit breaker opens or the budget ends."""
+    log = AnswerStore(journal)
+    known = log.load()
+    waiting = [call for call in calls if "prediction" not in known.get(call.key, {})]
+    shared = AnswerStore(store) if store is not None else None
+    stored = shared.load() if shared is not None and waiting else {}
+    reused = {call.key: stored[call.key] for call in waiting if "prediction" in stored.get(call.key, {})}
+    log.extend([{"id": key, "key": key, "prediction": record["prediction"], "attempts": 0, "reused": True}
+                for key, record in reused.items()])
+    todo = sorted((call for call in waiting if call.key not in reused),
+                  key=lambda call: not known.get(call.key, {}).get("budget"))
     breakers = {judge: CircuitBreaker(config.circuit_breaker) for judge in config.models}
     clients = {(judge, sample): ChatClient(_seeded(config, sample), judge)
                for judge in config.models for sample in range(config.samples)}
+    made: list[dict[str, Any]] = []
 
     def ask(call: AskedCall) -> None:
         breaker = breakers[call.judge]
         if breaker.open:
-            store.append({"id": call.key, "key": call.key, "error": breaker.reason(), "attempts": 0})
+            record = {"error": breaker.reason(), "attempts": 0}
+        elif budget is not None and not budget.reserve():
+            record = {"error": "not judged (budget)", "budget": True, "attempts": 0}
         else:
             client = clients[(call.judge, call.sample)]
             reply, error, attempts = call_with_retries(config, lambda: client.ask(call.prompt, []))
             breaker.record(error)
-            record = ({"prediction": reply.text, "latency": round(reply.latency, 4)} if error is None
-                      else {"error": error})
-            store.append({"id": call.key, "key": call.key, "attempts": attempts, **record})
+            record = {"attempts": attempts, **({"error": error} if error is not None else {
+                "prediction": reply.text, "latency": round(reply.latency, 4), "tokens_in": reply.tokens_in,
+                "tokens_out": reply.tokens_out})}
+            if budget is not None:
+                budget.spend(record)
+            if error is None and shared is not None:
+                shared.append({"id": call.key, "key": call.key, "prediction": reply.text, "judge": call.judge})
+        log.append({"id": call.key, "key": call.key, **record})
+        made.append(record)
         progress.advance()
 
     with Progress(f"asking the judge ({', '.join(config.models)})", len(todo)) as progress:
         run_calls([partial(ask, call) for call in todo], config.concurrency)
-    return store.load()
+    asked = [record for record in made if record["attempts"]]
+    usage = {"asked": len(asked), "reused": len(reused),
+             "failed": sum("error" in record and not record.get("budget") for record in made),
+             "not_judged": sum(bool(record.get("budget")) for record in made),
+             "tokens_in": sum(record.get("tokens_in") or 0 for record in asked),
+             "tokens_out": sum(record.get("tokens_out") or 0 for record in asked)}
+    return JudgeReplies(log.load(), usage)
 
 
 def _seeded(config: JudgeConfig, sample: int) -> JudgeConfig:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..core.errors import UsageError
 from ..core.names import check_name
+from ..io.costs import check_price
 from ..io.generation import CLIENT_NUMBERS, check_settings
 from .criteria import Criterion, resolve_criteria, resolve_pairwise
 
@@ -35,6 +36,10 @@ class JudgeConfig:
     system_prompt: str | None = None
     pairwise: Criterion | None = None  # `pairwise = true`: which of two models' answers is better, asked both ways
     baseline: str | None = None  # pairwise against this model only (N − 1 pairs), else every pair
+    store: str | bool = True  # verdicts kept across runs and nights: under the outputs root, at a path, or not (false)
+    price: dict[str, float] | None = None  # $ per million tokens in and out
+    max_calls: int | None = None  # per run of the dataset: no call beyond it
+    max_cost: float | None = None  # per run of the dataset, in $ at `price`
     top_p: float | None = field(default=None, init=False)  # what the chat client sends besides: nothing more
     stop: str | None = field(default=None, init=False)
 
@@ -64,7 +69,7 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     every problem is one line (exit 2)."""
     known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
-             "persona", "system_prompt", "pairwise", "baseline"}
+             "persona", "system_prompt", "pairwise", "baseline", "store", "price", "max_calls", "max_cost"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise UsageError(f"{origin}: unknown [judge] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
@@ -91,12 +96,20 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
             raise UsageError(f"{origin}: [judge] baseline is the model every other is compared with: it needs "
                              "pairwise = true")
         check_name(table["baseline"], "[judge] baseline", origin)
+    store = table.get("store", True)
+    if not (store is True or store is False or (isinstance(store, str) and store)):
+        raise UsageError(f"{origin}: [judge] store must be a path (kept across runs and nights) or false")
+    price = check_price(table.get("price"), origin, "judge")
+    check_settings(table, {"max_calls": (int, 0), "max_cost": ((int, float), 0)}, (), origin, "judge")
+    if "max_cost" in table and price is None:
+        raise UsageError(f"{origin}: [judge] max_cost is in dollars: it needs price = {{ input = …, output = … }}")
     rubrics = table.get("rubrics", {})
     if not isinstance(rubrics, dict):
         raise UsageError(f"{origin}: [judge.rubrics] must be a table of name = \"template\"")
     if "pairwise" in rubrics and not pairwise:
         raise UsageError(f"{origin}: [judge.rubrics] pairwise is asked only with [judge] pairwise = true")
-    settings = {k: v for k, v in table.items() if k not in ("model", "models", "criteria", "rubrics", "pairwise")}
+    settings = {k: v for k, v in table.items() if k not in ("model", "models", "criteria", "rubrics", "pairwise",
+                                                            "price")}
     return JudgeConfig(models=tuple(models), criteria=resolve_criteria(criteria, rubrics, origin, open_ended),
                        pairwise=resolve_pairwise(rubrics.get("pairwise"), origin, open_ended) if pairwise else None,
-                       **settings)
+                       price=price, **settings)

@@ -73,16 +73,17 @@ def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]])
         slots.setdefault((call.judge, call.sample), [None, None])[call.order] = call
     columns: dict[str, list] = {name: [] for name in ("first", "second", "id", "outcome", "first_order",
                                                       "second_order", "labels", "consistent", "order_pairs", "reason",
-                                                      "unparsed", "replies", "failures")}
+                                                      "unparsed", "replies", "failures", "not_judged")}
     for (first, second, item), slots in grouped.items():
-        results, labels, reasons, unparsed, failures, consistent = [], [], [], [], 0, 0
+        results, labels, reasons, unparsed, failures, not_judged, consistent = [], [], [], [], 0, 0, 0
         by_order: tuple[list[str], list[str]] = ([], [])
         for both in slots.values():
             picked = []
             for call in both:
                 record = records.get(call.key, {})
                 if "prediction" not in record:
-                    failures += 1
+                    not_judged += bool(record.get("budget"))
+                    failures += not record.get("budget")
                     labels.append(None)
                     picked.append(None)
                     continue
@@ -103,7 +104,8 @@ def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]])
                               ("first_order", _most_common(by_order[0])), ("second_order", _most_common(by_order[1])),
                               ("labels", labels), ("consistent", consistent), ("order_pairs", len(results)),
                               ("reason", reasons[0] if reasons else None), ("unparsed", unparsed),
-                              ("replies", len(labels) - failures), ("failures", failures)):
+                              ("replies", len(labels) - failures - not_judged), ("failures", failures),
+                              ("not_judged", not_judged)):
             columns[column].append(value)
     return columns
 
@@ -148,7 +150,8 @@ def pairwise_summary(rows: dict[str, list]) -> list[dict[str, Any]]:
                       "position_consistency": consistent / order_pairs if order_pairs else None,
                       "replies": replies, "unparsed": unparsed,
                       "parse_rate": (replies - unparsed) / replies if replies else None,
-                      "failed_calls": sum(rows["failures"][i] for i in picked)})
+                      "failed_calls": sum(rows["failures"][i] for i in picked),
+                      "not_judged": sum(rows["not_judged"][i] for i in picked)})
         summary.append(found)
     return summary
 

@@ -14,20 +14,22 @@ from .verdicts import parse_verdict
 
 def item_verdicts(calls: list[JudgeCall], records: dict[str, dict[str, Any]], config: JudgeConfig) -> dict[str, list]:
     """Rows of B5_judge: one per item and criterion — its combined value (None when no verdict parsed), labels per
-    judge and sample, the first reason given, raw replies that did not parse, and counts of replies and failures."""
+    judge and sample, the first reason given, raw replies that did not parse, and counts of replies, failures and
+    calls the budget left unasked."""
     grouped: dict[tuple[str, str], list[JudgeCall]] = {}
     for call in calls:
         grouped.setdefault((call.item, call.criterion), []).append(call)
     columns: dict[str, list] = {name: [] for name in ("id", "criterion", "value", "labels", "reason", "unparsed",
-                                                      "replies", "failures")}
+                                                      "replies", "failures", "not_judged")}
     for (item, name), group in grouped.items():
         scale = config.criteria[name].scale
         per_judge: dict[str, list[float]] = {}
-        labels, reasons, unparsed, failures = [], [], [], 0
+        labels, reasons, unparsed, failures, not_judged = [], [], [], 0, 0
         for call in group:
             record = records.get(call.key, {})
             if "prediction" not in record:
-                failures += 1
+                not_judged += bool(record.get("budget"))
+                failures += not record.get("budget")
                 labels.append(None)
                 continue
             verdict = parse_verdict(record["prediction"], scale)
@@ -40,7 +42,8 @@ def item_verdicts(calls: list[JudgeCall], records: dict[str, dict[str, Any]], co
                 reasons.append(verdict.reason)
         for column, value in (("id", item), ("criterion", name), ("value", combine(per_judge, scale)),
                               ("labels", labels), ("reason", reasons[0] if reasons else None),
-                              ("unparsed", unparsed), ("replies", len(group) - failures), ("failures", failures)):
+                              ("unparsed", unparsed), ("replies", len(group) - failures - not_judged),
+                              ("failures", failures), ("not_judged", not_judged)):
             columns[column].append(value)
     return columns
 
@@ -72,6 +75,7 @@ def judge_summary(rows: dict[str, list], config: JudgeConfig) -> dict[str, dict[
             "interval": metric_interval(values, "mean") if values else None,  # Wilson when every value is 0 / 1
             "n": len(values), "items": len(picked),
             "replies": replies, "unparsed": unparsed, "failed_calls": sum(rows["failures"][i] for i in picked),
+            "not_judged": sum(rows["not_judged"][i] for i in picked),
             "parse_rate": (replies - unparsed) / replies if replies else None, "labels": dict(sorted(labels.items())),
         }
         if config.samples > 1:

@@ -48,11 +48,18 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
                 rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": model,
                              "metric": f"{JUDGE_METRIC_PREFIX}{name}", "value": summary["mean"], "primary": False,
                              "code_version": code_version})
+        for stage, usage in report.get("judge_cost", {}).get("stages", {}).items():
+            for name, value in usage.items():
+                if value is not None:
+                    rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": stage,
+                                 "metric": f"{JUDGE_COST_PREFIX}{name}", "value": float(value), "primary": False,
+                                 "code_version": code_version})
     return rows
 
 
 ITEM_COLUMNS = ("dataset", "model", "metric", "test", "id", "value")
 JUDGE_METRIC_PREFIX = "judge:"  # a judge criterion as a nightly metric: judge:<criterion>
+JUDGE_COST_PREFIX = "judge_cost:"  # what a night's judging took: judge_cost:asked, …:reused, …:tokens_in, …:cost
 
 
 def item_score_columns(dataset: str, kind_name: str, model: str, scored: Columns) -> Columns:

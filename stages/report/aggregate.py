@@ -5,6 +5,7 @@ from typing import Any
 
 from ..core.records import Columns
 from ..core.text_table import format_table
+from ..io.costs import cost_line
 from ..kinds import get_kind
 
 DISTRIBUTION_BINS = 10
@@ -95,6 +96,7 @@ def render_report(report: dict[str, Any]) -> str:
     agreement = "".join(f"\n{agreement_line(name, found)}"
                         for name, found in report.get("agreement", {}).get("criteria", {}).items())
     board = f"\n{leaderboard_line(report['leaderboard'])}" if report.get("leaderboard") else ""
+    board += f"\n{cost_line('judge', report['judge_cost']['total'])}" if report.get("judge_cost") else ""
     preferred = "".join(f"\n{preference_line(name, found)}"
                         for name, found in report.get("preferences", {}).get("against", {}).items())
     biases = report.get("biases") or {"judges": {}}
@@ -154,7 +156,12 @@ def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any])
     agreement = (f", self-agreement {summary['self_agreement']:.1%}" if summary.get("self_agreement") is not None
                  else "")
     return (f"judge {judges} on {model}: {criterion} {mean}{around} n={summary['n']} of {summary['items']}, "
-            f"parsed {parsed} ({summary['unparsed']} unparsed, {summary['failed_calls']} failed calls){agreement}")
+            f"parsed {parsed} ({summary['unparsed']} unparsed, {summary['failed_calls']} failed calls"
+            f"{_not_judged(summary)}){agreement}")
+
+
+def _not_judged(summary: dict[str, Any]) -> str:
+    return f", {summary['not_judged']} not judged (budget)" if summary.get("not_judged") else ""
 
 
 def pairwise_line(judges: str, pair: dict[str, Any]) -> str:

@@ -249,11 +249,17 @@ def test_judge_criteria_are_paired_nightly_metrics_and_a_changed_rubric_is_not_c
     items = pq.read_table(workspace / "outputs/nightly/2026-11-01/item_scores.parquet").to_pylist()
     correct = {r["id"]: r["value"] for r in items if r["metric"] == "judge:correct"}
     assert correct == {"q1": 1.0, "q2": 0.0, "q3": 0.0, "q4": None, "q5": 1.0}
-    server.replies["Answer to grade: It is Paris."] = "Verdict: INCORRECT"  # the judge now fails q1
+    server.replies["Answer to grade: Lyon"] = "Verdict: INCORRECT"  # tonight m answers q1 wrong
+    answers = workspace / "inputs/capitals/predictions/m.jsonl"
+    answers.write_text(answers.read_text(encoding="utf-8").replace("It is Paris.", "Lyon"), encoding="utf-8")
     toml = workspace / "inputs/capitals/dataset.toml"
     toml.write_text(toml.read_text() + '[judge.rubrics]\nscore_1_5 = "Rate it from 1 to 5: {prediction}"\n')
+    asked = len(server.requests)
     compared = night("2026-11-02")
-    # same judge and rubric: compared item by item (each night's folder asks its own calls, so q1 is judged anew)
+    # the verdict store answers every unchanged question: only q1's new answer (2 criteria) and the new rubric's
+    # other four items are asked
+    assert len(server.requests) - asked == 2 + 4
+    # same judge and rubric: compared item by item
     assert compared["judge:correct"]["paired_items"] == 4
     assert compared["judge:correct"]["delta"] == pytest.approx(-1 / 4)
     assert compared["judge:score_1_5"]["comparable"] is False
