@@ -5,8 +5,12 @@ leaderboard: M models × K items against a baseline (outcomes drawn from known r
 its bootstrap, beside scikit-learn's logistic regression on the same outcomes (Arena-Hard-Auto's way: ties as one win
 each way) for the single fit.
 
-Usage: python bench/bench_judge.py [--items 10000] [--concurrency 16] [--latency 0.05] [--part judge|leaderboard|all]
-                                   [--models 20] [--board-items 5000] [--resamples 1000]
+The store part: two nights of N items, a tenth of the answers changed on the second, each night in its own journal
+with the verdict store shared — calls asked on night two — and the time to read 10⁶ stored verdicts.
+
+Usage: python bench/bench_judge.py [--items 10000] [--concurrency 16] [--latency 0.05]
+                                   [--part judge|leaderboard|store|all] [--models 20] [--board-items 5000]
+                                   [--resamples 1000] [--stored 1000000]
 """
 from __future__ import annotations
 
@@ -93,7 +97,8 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--latency", type=float, default=0.05)
-    parser.add_argument("--part", choices=("judge", "leaderboard", "all"), default="all")
+    parser.add_argument("--part", choices=("judge", "leaderboard", "store", "all"), default="all")
+    parser.add_argument("--stored", type=int, default=1_000_000)
     parser.add_argument("--models", type=int, default=20)
     parser.add_argument("--board-items", type=int, default=5_000)
     parser.add_argument("--resamples", type=int, default=1_000)
@@ -102,6 +107,52 @@ def main() -> None:
         bench_judge(args)
     if args.part in ("leaderboard", "all"):
         bench_leaderboard(args.models, args.board_items, args.resamples)
+    if args.part in ("store", "all"):
+        bench_store(args)
+
+
+def bench_store(args: argparse.Namespace) -> None:
+    """Two nights against one verdict store, a tenth of the answers changed on the second; then reading a store of
+    `args.stored` verdicts."""
+    import orjson
+
+    from stages.io.generation import AnswerStore
+
+    ports: multiprocessing.Queue = multiprocessing.Queue()
+    server = multiprocessing.Process(target=serve, args=(ports, args.latency, VERDICT), daemon=True)
+    server.start()
+    url = f"http://127.0.0.1:{ports.get(timeout=30)}"
+    config = read_judge_config({"url": url, "model": "judge", "criteria": ["correct"],
+                                "concurrency": args.concurrency}, "bench")
+    nights = []
+    with tempfile.TemporaryDirectory(prefix="evalpipe-store-") as scratch:
+        store = Path(scratch) / "verdicts.jsonl"
+        for night, changed in ((1, 0), (2, args.items // 10)):
+            items = [{"id": f"q{i}", **render_fields(f"Question {i}?", [f"answer {i}"],
+                                                     f"changed {i}" if i < changed else f"answer {i}", None, None)}
+                     for i in range(args.items)]
+            calls = judge_calls(items, config)
+            started = time.perf_counter()
+            usage = ask_judges(calls, config, Path(scratch) / f"night{night}.jsonl", store).usage
+            nights.append((night, len(calls), usage, time.perf_counter() - started))
+        record = {"id": "0" * 24, "key": "0" * 24, "prediction": VERDICT, "judge": "judge"}
+        with open(store, "wb") as handle:
+            for i in range(args.stored):
+                handle.write(orjson.dumps({**record, "id": f"{i:024d}", "key": f"{i:024d}"}) + b"\n")
+        size = store.stat().st_size
+        started = time.perf_counter()
+        loaded = AnswerStore(store).load({f"{i:024d}" for i in range(0, args.stored, 10)})  # a night's tenth
+        read = time.perf_counter() - started
+    server.terminate()
+    print(f"verdict store: two nights of {args.items:,} items, a tenth changed on night two; concurrency "
+          f"{args.concurrency}, {args.latency * 1000:.0f} ms server")
+    print("| night | calls needed | asked | reused | wall s |")
+    print("| --- | --- | --- | --- | --- |")
+    for night, needed, usage, wall in nights:
+        print(f"| {night} | {needed:,} | {usage['asked']:,} | {usage['reused']:,} | {wall:.1f} |")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"reading {args.stored:,} stored verdicts ({size / 2**20:.0f} MiB) for the {len(loaded):,} a night needs: "
+          f"{read:.2f} s; peak RSS {peak:.0f} MiB")
 
 
 def bench_judge(args: argparse.Namespace) -> None:

@@ -146,7 +146,8 @@ class AnswerStore:
         self.path = path
         self._lock = threading.Lock()
 
-    def load(self) -> dict[str, dict[str, Any]]:
+    def load(self, wanted: set[str] | None = None) -> dict[str, dict[str, Any]]:
+        """Every id's record (only the `wanted` ids' when given: a large shared store is read without keeping it)."""
         records: dict[str, dict[str, Any]] = {}
         if self.path.exists():
             for raw in self.path.read_bytes().splitlines():
@@ -154,7 +155,8 @@ class AnswerStore:
                     record = orjson.loads(raw)
                 except orjson.JSONDecodeError:
                     continue  # a line cut short by a kill: that answer is asked again
-                if not isinstance(record, dict) or "id" not in record:
+                if not isinstance(record, dict) or "id" not in record or (wanted is not None and
+                                                                           record["id"] not in wanted):
                     continue
                 previous = records.get(record["id"])
                 if previous is not None and "prediction" in previous and "error" in record and (

@@ -97,7 +97,7 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
     known = log.load()
     waiting = [call for call in calls if "prediction" not in known.get(call.key, {})]
     shared = AnswerStore(store) if store is not None else None
-    stored = shared.load() if shared is not None and waiting else {}
+    stored = shared.load({call.key for call in waiting}) if shared is not None and waiting else {}
     reused = {call.key: stored[call.key] for call in waiting if "prediction" in stored.get(call.key, {})}
     log.extend([{"id": key, "key": key, "prediction": record["prediction"], "attempts": 0, "reused": True}
                 for key, record in reused.items()])
