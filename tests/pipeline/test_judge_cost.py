@@ -67,6 +67,8 @@ def test_the_second_night_asks_only_what_changed_and_says_what_it_cost(tmp_path,
     assert spent[("2026-11-02", "judge_cost:asked")] == 2 and spent[("2026-11-01", "judge_cost:asked")] == 20
     assert spent[("2026-11-02", "judge_cost:cost")] == pytest.approx(dollars)
     assert "judge: 2 asked, 18 reused" in (outputs / "nightly/2026-11-02/judged/B6_report.txt").read_text()
+    page = (outputs / "nightly/2026-11-02/report.html").read_text()
+    assert "What the judging took" in page and f"${dollars:.2f}" in page
     store = outputs / "judge_store/verdicts.jsonl"
     assert len(store.read_bytes().splitlines()) == 22  # every verdict asked, once
 
