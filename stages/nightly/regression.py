@@ -7,16 +7,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..core.errors import UsageError
+from ..core.paired_tests import bootstrap_pvalue, mcnemar_pvalue, paired_test, sign_flip_pvalue
 from ..core.param_rules import at_least, within
 from ..core.records import Columns
 from .history import ITEM_COLUMNS, JUDGE_METRIC_PREFIX
 from .multiplicity import adjust_pvalues
-
-BOOTSTRAP_DRAWS = 200_000_000  # resamples × items drawn at most (about 4 s); larger sets resample less
-MIN_RESAMPLES = 1000  # below this the bootstrap is replaced by its normal limit (sets above 200k items)
-CHUNK_DRAWS = 1 << 23
-EXACT_MAX_DIFFERENCES = 20  # at most this many items that changed: the exact sign-flip test (2^20 sign patterns)
-
 
 SETTING_RULES = {"min_drop": within(0, 1), "alpha": within(0, 1, low_open=True, high_open=True),
                  "bootstrap_resamples": at_least(100, integer=True), "seed": at_least(0, integer=True)}
@@ -43,85 +38,26 @@ class RegressionSettings:
 
 def mcnemar_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> tuple[float, int, int]:
     """One-sided exact McNemar test that accuracy fell: (p, items right before and wrong now, the reverse)."""
-    from scipy.stats import binomtest
-    lost = sum(1 for b, a in zip(before, after) if b >= 0.5 > a)
-    gained = sum(1 for b, a in zip(before, after) if a >= 0.5 > b)
-    if lost + gained == 0:
-        return 1.0, 0, 0
-    return float(binomtest(lost, lost + gained, 0.5, alternative="greater").pvalue), lost, gained
+    return mcnemar_pvalue(before, after, "less")
 
 
 def paired_bootstrap_drop_pvalue(before: Sequence[float], after: Sequence[float], resamples: int = 10000,
                                  seed: int = 0) -> float:
-    """One-sided paired bootstrap test that the mean fell: the share of resampled mean differences that are not
-    below zero (items resampled with replacement, the same items on both nights)."""
-    import numpy as np
-    differences = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
-    n = differences.size
-    if n == 0:
-        return 1.0
-    rng = np.random.default_rng(seed)
-    chunk = max(1, CHUNK_DRAWS // n)
-    not_below = 0
-    for start in range(0, resamples, chunk):
-        size = min(chunk, resamples - start)
-        means = differences[rng.integers(0, n, size=(size, n))].mean(axis=1)
-        not_below += int(np.count_nonzero(means >= -1e-12))
-    return (not_below + 1) / (resamples + 1)
+    """One-sided paired bootstrap test that the mean fell (at least 1/(B+1))."""
+    return bootstrap_pvalue(before, after, "less", resamples, seed)
 
 
 def sign_flip_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> float:
-    """One-sided exact paired permutation (sign-flip) test that the mean fell: the share of the 2^m sign patterns of
-    the m non-zero item differences whose sum is at most the observed one (never 0: the observed pattern counts)."""
-    import numpy as np
-    differences = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
-    differences = differences[differences != 0]
-    m = differences.size
-    if m == 0:
-        return 1.0
-    if m > EXACT_MAX_DIFFERENCES:
-        raise ValueError(f"{m} differing items: the exact test enumerates at most {EXACT_MAX_DIFFERENCES}")
-    half = m // 2
-    sums = [_signed_sums(part) for part in (differences[:half], differences[half:])]
-    totals = sums[0][:, None] + sums[1][None, :]
-    observed = differences.sum()
-    return float(np.count_nonzero(totals <= observed + 1e-9 * max(1.0, abs(observed)))) / 2 ** m
-
-
-def _signed_sums(values):
-    """The sum of every sign pattern of `values` (2^len of them; one pattern, sum 0, for no values)."""
-    import numpy as np
-    patterns = (np.arange(2 ** values.size)[:, None] >> np.arange(values.size)) & 1
-    return (patterns * 2 - 1) @ values if values.size else np.zeros(1)
-
-
-def normal_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> float:
-    """The large-sample limit of the paired bootstrap: P(mean difference ≥ 0) under a normal with the observed
-    mean and standard error."""
-    import numpy as np
-    from scipy.stats import norm
-    differences = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
-    mean = float(differences.mean())
-    error = float(differences.std() / np.sqrt(differences.size))
-    if error == 0:
-        return 1.0 if mean >= 0 else 0.0
-    return float(norm.cdf(mean / error))
-
-
-def bootstrap_resamples(requested: int, items: int) -> int:
-    """Resamples affordable for `items` paired items: the requested number, fewer for large sets, 0 when even
-    MIN_RESAMPLES would draw more than BOOTSTRAP_DRAWS (then the normal limit is used)."""
-    affordable = BOOTSTRAP_DRAWS // max(items, 1)
-    if affordable < MIN_RESAMPLES:
-        return 0
-    return min(requested, affordable)
+    """One-sided exact paired permutation (sign-flip) test that the mean fell."""
+    return sign_flip_pvalue(before, after, "less")
 
 
 def compare_metric(before: dict[str, float | None], after: dict[str, float | None], test: str,
                    settings: RegressionSettings) -> dict[str, Any]:
-    """Compare one metric's per-item values (item id → value) of two nights on the items both scored. A mean metric
-    whose values are all 0 or 1 (F1 of one-word answers) is tested like an accuracy: with few items changed the
-    bootstrap would call a drop significant that McNemar, on the same information, does not."""
+    """Compare one metric's per-item values (item id → value) of two nights on the items both scored, by the paired
+    test that fits (stages/core/paired_tests.py). A mean metric whose values are all 0 or 1 (F1 of one-word answers)
+    is tested like an accuracy: with few items changed the bootstrap would call a drop significant that McNemar, on
+    the same information, does not."""
     paired = sorted(i for i in before.keys() & after.keys() if before[i] is not None and after[i] is not None)
     old = [float(before[i]) for i in paired]
     new = [float(after[i]) for i in paired]
@@ -133,25 +69,9 @@ def compare_metric(before: dict[str, float | None], after: dict[str, float | Non
                 "reason": "no item scored on both nights"}
     mean_before, mean_after = sum(old) / len(old), sum(new) / len(new)
     delta = mean_after - mean_before
-    zero_one = test == "mean" and all(v in (0.0, 1.0) for v in (*old, *new))
-    if test == "binary" or zero_one:
-        p_value, lost, gained = mcnemar_drop_pvalue(old, new)
-        method = "exact McNemar" + (" (every value 0 or 1)" if zero_one else "")
-        result.update(items_lost=lost, items_gained=gained, method=method)
-    elif test == "mean":
-        resamples = bootstrap_resamples(settings.bootstrap_resamples, len(paired))
-        changed = sum(1 for b, a in zip(old, new) if a != b)
-        if changed <= EXACT_MAX_DIFFERENCES:
-            p_value = sign_flip_drop_pvalue(old, new)
-            result["method"] = f"exact sign-flip permutation, {changed} item(s) changed"
-        elif resamples:
-            p_value = paired_bootstrap_drop_pvalue(old, new, resamples, settings.seed)
-            result["method"] = f"paired bootstrap, {resamples} resamples"
-        else:
-            p_value = normal_drop_pvalue(old, new)
-            result["method"] = "normal limit of the paired bootstrap"
-    else:
-        raise ValueError(f"unknown paired test {test!r}")
+    tested = paired_test(old, new, test, "less", settings.bootstrap_resamples, settings.seed)
+    p_value = tested.pop("p_value")
+    result.update(tested)
     result.update(before=mean_before, after=mean_after, delta=delta, p_value=p_value)
     return {**result, **verdict(result, settings, p_value)}
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..core.paired_tests import paired_test
+
 Z95 = 1.959963984540054
 RESAMPLES = 2000
 NORMAL_BEYOND = 20_000  # items: above this the bootstrap is replaced by its normal limit (equal to 3 digits there)
@@ -57,7 +59,7 @@ def metric_interval(values: list[float | None], test: str) -> dict[str, Any] | N
 
 def paired_difference(first: list[float | None], second: list[float | None], test: str) -> dict[str, Any] | None:
     """first − second on the items both scored: the mean difference, its bootstrap 95% interval and a two-sided
-    p-value (exact McNemar for 0/1 values, the bootstrap's otherwise)."""
+    p-value by the paired test that fits (stages/core/paired_tests.py, as the nightly uses)."""
     import numpy as np
 
     pairs = [(a, b) for a, b in zip(first, second) if a is not None and b is not None]
@@ -66,25 +68,9 @@ def paired_difference(first: list[float | None], second: list[float | None], tes
     a, b = np.asarray(pairs, dtype=np.float64).T
     differences = a - b
     low, high = bootstrap_mean_interval(differences.tolist())
-    binary = test == "binary" or bool(np.isin(np.concatenate([a, b]), [0.0, 1.0]).all())
-    if binary:
-        from scipy.stats import binomtest
-
-        wins, losses = int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
-        p_value = binomtest(wins, wins + losses, 0.5).pvalue if wins + losses else 1.0
-        method = "exact McNemar"
-    else:
-        if len(differences) > NORMAL_BEYOND:
-            from scipy.stats import norm
-
-            error = differences.std() / math.sqrt(len(differences))
-            p_value = float(2 * norm.sf(abs(differences.mean()) / error)) if error else 1.0
-        else:
-            means = _resampled_means(differences - differences.mean(), RESAMPLES, 0)
-            p_value = float((np.abs(means) >= abs(differences.mean()) - 1e-12).mean())
-        method = f"paired bootstrap ({RESAMPLES} resamples)"
+    tested = paired_test(b.tolist(), a.tolist(), test, "two-sided", RESAMPLES, 0)
     return {"difference": float(differences.mean()), "low": low, "high": high, "n": len(pairs),
-            "p_value": float(p_value), "method": method}
+            "p_value": float(tested["p_value"]), "method": tested["method"]}
 
 
 def uncertainty(paired_metrics: dict[str, str], primary: str,

@@ -105,7 +105,7 @@ def test_settings_are_checked():
 
 
 def test_large_sets_resample_less_and_very_large_ones_use_the_normal_limit():
-    from stages.nightly.regression import bootstrap_resamples, normal_drop_pvalue
+    from stages.core.paired_tests import bootstrap_resamples, normal_pvalue
 
     assert bootstrap_resamples(10000, 500) == 10000
     assert bootstrap_resamples(10000, 100_000) == 2000
@@ -114,7 +114,8 @@ def test_large_sets_resample_less_and_very_large_ones_use_the_normal_limit():
     rng = np.random.default_rng(7)
     d = rng.normal(size=400)
     d = (d - d.mean()) / d.std() * 0.5 - 0.05
-    assert normal_drop_pvalue(np.zeros(400), d) == pytest.approx(0.5 * math.erfc(2 / math.sqrt(2)), rel=1e-9)
+    assert normal_pvalue(np.zeros(400), d, "less") == pytest.approx(0.5 * math.erfc(2 / math.sqrt(2)), rel=1e-9)
+    assert normal_pvalue(np.zeros(400), d, "two-sided") == pytest.approx(math.erfc(2 / math.sqrt(2)), rel=1e-9)
     before = {str(i): 0.9 for i in range(300_000)}
     after = {str(i): 0.9 - (0.1 if i % 10 == 0 else 0.0) for i in range(300_000)}
     result = compare_metric(before, after, "mean", RegressionSettings(min_drop=0.005))

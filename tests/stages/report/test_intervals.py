@@ -67,3 +67,16 @@ def test_paired_difference_of_graded_scores_and_pairs_of_models():
                                                 "c": {"f1": same}})
     assert [(d["first"], d["second"]) for d in found["differences"]] == [("a", "b"), ("a", "c"), ("b", "c")]
     assert set(found["intervals"]) == {"a", "b", "c"}
+
+
+def test_six_items_all_worse_is_two_in_sixty_four_two_sided_by_the_nightlys_tests():
+    """B6's model against model uses the nightly's paired tests: never p = 0 from a handful of items."""
+    worse, better = [0.0] * 6, [1.0] * 6
+    found = paired_difference(worse, better, "binary")  # exact McNemar
+    assert found["p_value"] == pytest.approx(2 / 64) and found["method"] == "exact McNemar"
+    graded_worse, graded_better = [0.2, 0.1, 0.3, 0.25, 0.15, 0.05], [0.9, 0.8, 0.85, 0.95, 0.7, 0.75]
+    found = paired_difference(graded_worse, graded_better, "mean")  # exact sign-flip: ±all six
+    assert found["p_value"] == pytest.approx(2 / 64) and found["method"].startswith("exact sign-flip")
+    many = np.random.default_rng(3).random(400)
+    found = paired_difference((many - 0.3).tolist(), many.tolist(), "mean")  # every item changed: the bootstrap
+    assert found["method"].startswith("paired bootstrap") and found["p_value"] == pytest.approx(2 / 2001)  # 2 tails
