@@ -85,16 +85,17 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
     return False
 
 
-_RUN_TOKEN = [uuid.uuid4().hex]  # the latest build's: answers and judge calls that failed before are asked again
+_RUN_TOKEN = [uuid.uuid4().hex]  # the latest build's
 
 
 def with_run_token(specs: list[dict[str, Any]], new_run: bool = False) -> list[dict[str, Any]]:
-    """The specs of datasets that ask a server, carrying the run's token (in the spec, so every host agrees): a new
-    one for a new run, else the latest run's (so a summary or status after a run sees that run's stages)."""
+    """The specs carrying the run's token (in the spec, so every host agrees): a new one for a new run, else the
+    latest run's (so a summary or status after a run sees that run's stages). The token makes each run's tasks new
+    to luigid — a stage done by an earlier run is never taken as done there while its artifact is lost, whatever order
+    the driver adds the stages in — and lets answers and judge calls that failed be asked again once per run."""
     if new_run:
         _RUN_TOKEN[0] = uuid.uuid4().hex
-    return [{**spec, "run_token": _RUN_TOKEN[0]} if spec.get("generate") or spec.get("judge") else spec
-            for spec in specs]
+    return [{**spec, "run_token": _RUN_TOKEN[0]} for spec in specs]
 
 
 def storage_lost(outputs: str, failed: bool) -> bool:

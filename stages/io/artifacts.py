@@ -84,12 +84,43 @@ def read_artifact_json(path: UPath) -> dict[str, Any] | None:
     return document if isinstance(document, dict) else None
 
 
+_WHOLE: dict[tuple, tuple | None] = {}  # JSON version found whole → its rows file's version (None: rows inline)
+
+
+def _version(path: UPath) -> tuple | None:
+    """What identifies this version of the artifact's JSON (stat locally, ETag and size remotely); None when absent."""
+    try:
+        if is_local(path):
+            found = os.stat(path)
+            return str(path), found.st_mtime_ns, found.st_size, found.st_ino
+        info = path.fs.info(path.path)
+    except FileNotFoundError:
+        return None
+    return str(path), str(info.get("ETag") or info.get("etag") or ""), info.get("size"), str(info.get("LastModified"))
+
+
 def artifact_damage(path: UPath, document: dict[str, Any] | None = None) -> str | None:
     """Why the artifact cannot be read whole — missing, not JSON, its rows file missing, unreadable or of another row
-    count than recorded — or None when it is whole (`document`, its JSON when the caller has read it)."""
+    count than recorded — or None when it is whole (`document`, its JSON when the caller has read it). A version of
+    the JSON and its rows file found whole once are not read again in this process (a stat, or a HEAD, of each says
+    they are the same)."""
+    version = _version(path)
+    if version is None:
+        return "missing"
+    if version in _WHOLE:
+        rows_file = _WHOLE[version]
+        if rows_file is None or _version(location(rows_file[0])) == rows_file:
+            return None
+    document = document if document is not None else read_artifact_json(path)
+    damage = _damage(path, document)
+    if damage is None:
+        _WHOLE[version] = _version(path.with_name(document["rows_file"])) if "rows_file" in document else None
+    return damage
+
+
+def _damage(path: UPath, document: dict[str, Any] | None) -> str | None:
     import pyarrow.parquet as pq
 
-    document = document if document is not None else read_artifact_json(path)
     if document is None:
         return "missing" if read_bytes_or_none(path) is None else "not readable JSON"
     if "rows_file" not in document:
