@@ -2,7 +2,6 @@
 (`price = { input = 2.5, output = 10.0 }` in [judge] or [generate]); the same for generation and the judge."""
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from ..core.errors import UsageError
@@ -26,15 +25,6 @@ def money(tokens_in: int, tokens_out: int, price: dict[str, float] | None) -> fl
     if price is None:
         return None
     return (tokens_in * price["input"] + tokens_out * price["output"]) / 1_000_000
-
-
-def cost_of(records: Iterable[dict[str, Any]], price: dict[str, float] | None) -> dict[str, Any]:
-    """Calls asked (records answered or failed by a call made now), tokens in / out their answers used, and money."""
-    asked = [record for record in records if record.get("attempts", 0)]
-    tokens_in = sum(record.get("tokens_in") or 0 for record in asked)
-    tokens_out = sum(record.get("tokens_out") or 0 for record in asked)
-    return {"asked": len(asked), "tokens_in": tokens_in, "tokens_out": tokens_out,
-            "cost": money(tokens_in, tokens_out, price)}
 
 
 def cost_line(what: str, cost: dict[str, Any]) -> str:

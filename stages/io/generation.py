@@ -300,14 +300,13 @@ def generation_summary(store_path: Path, ids: list[str], price: dict[str, float]
     answered = [records[i] for i in ids if i in records and "prediction" in records[i]]
     failed = Counter(_reason_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
     latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))
+    tokens_in = sum(r.get("tokens_in") or 0 for r in answered)
+    tokens_out = sum(r.get("tokens_out") or 0 for r in answered)
     return {
         "answers": len(answered), "failures": dict(failed),
         "latency_p50": statistics.median(latencies) if latencies else None,
         "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
-        "tokens_in": sum(r.get("tokens_in") or 0 for r in answered),
-        "tokens_out": sum(r.get("tokens_out") or 0 for r in answered),
-        "cost": money(sum(r.get("tokens_in") or 0 for r in answered), sum(r.get("tokens_out") or 0 for r in answered),
-                      price),
+        "tokens_in": tokens_in, "tokens_out": tokens_out, "cost": money(tokens_in, tokens_out, price),
     }
 
 
