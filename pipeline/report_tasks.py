@@ -18,6 +18,7 @@ from stages import (
     render_html_report,
     render_report,
 )
+from stages.core.printable import printable
 from stages.core.records import Columns, Rows, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
@@ -315,7 +316,8 @@ def keep_human_edits(kind: Kind, path: UPath, fresh: bytes) -> tuple[bytes, dict
 
 class B6Summary(luigi.Task):
     """Every dataset's primary metric per model in outputs/B6_summary.json, and the run's outputs/report.html; a run
-    where some datasets failed summarizes the others and names the failed ones (`failed`: dataset → why)."""
+    where some datasets failed summarizes the others and names the failed ones (`failed`: dataset → why). Its failure
+    is printed in one line (it has no failure record of its own)."""
 
     outputs_dir = luigi.Parameter()
     specs = luigi.ListParameter()
@@ -349,3 +351,9 @@ class B6Summary(luigi.Task):
 
     def html_path(self) -> UPath:
         return location(self.outputs_dir) / "report.html"
+
+
+@B6Summary.event_handler(luigi.Event.FAILURE)
+def _on_summary_failure(task: B6Summary, exception: BaseException) -> None:
+    print(printable(f"FAILED B6 summary (report.html, B6_summary.json): {type(exception).__name__}: {exception}"),
+          file=sys.stderr, flush=True)

@@ -1,15 +1,15 @@
-"""An imported run written as an evalpipe dataset folder: questions.jsonl, predictions/<model>.jsonl and dataset.toml
-(kind, fields, provenance per model). Importing the same run again changes no file."""
+"""Imported runs written as evalpipe dataset folders: questions.jsonl, predictions/<model>.jsonl and dataset.toml
+(kind, fields, provenance per model). Every run is checked against the folders and against the other runs before any
+file is written, so an import is all or nothing; importing the same runs again changes no file."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 import tomli_w
 
-from ..core.errors import UsageError
 from ..core.names import check_name, safe_name
 from ..io.dataset_config import read_toml
 from ..io.readers import SUPPORTED_SUFFIXES
@@ -22,8 +22,9 @@ MULTIPLE_CHOICE_FIELDS = {**FIELDS, "gold_field": "answer"}
 
 @dataclass(frozen=True)
 class ImportOutcome:
-    """What an import did to a dataset folder: per file, "written", "replaced" or "unchanged"."""
+    """What an import does to a dataset folder for one run: per file, "written", "replaced" or "unchanged"."""
 
+    run: ImportedRun
     dataset: str
     model: str
     questions: str
@@ -32,58 +33,112 @@ class ImportOutcome:
     rows: int
 
 
-def write_imported(run: ImportedRun, inputs: Path, dataset: str | None = None,
-                   model: str | None = None) -> ImportOutcome:
-    """Write `run` under `inputs` as dataset `dataset` (default: the task's name) and model `model` (default: the
-    run's); a folder that already holds other questions or another kind is refused, naming what differs."""
-    folder = inputs / (check_name(dataset, "--dataset") if dataset else safe_name(run.task))
-    model_name = check_name(model, "--model") if model else safe_name(run.model)
+@dataclass
+class ImportPlan:
+    """The files an import writes (path → bytes), what it says per run, and the problems that stop it."""
+
+    writes: dict[Path, bytes] = field(default_factory=dict)
+    outcomes: list[ImportOutcome] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def plan_import(runs: list[ImportedRun], inputs: Path, dataset: str | None = None,
+                model: str | None = None) -> ImportPlan:
+    """The writes for `runs` under `inputs` (dataset default: the task's name; model default: the run's), or the
+    problems: a run with no usable row, a folder holding other questions or another kind, two runs that disagree."""
+    plan, folders = ImportPlan(), {}
+    for run in runs:
+        if not run.questions:
+            first = f"; first: {run.set_aside[0]}" if run.set_aside else ""
+            plan.problems.append(f"{run.file}: no usable row ({len(run.set_aside)} set aside{first})")
+            continue
+        folder = inputs / (check_name(dataset, "--dataset") if dataset else safe_name(run.task))
+        folders.setdefault(folder, []).append((run, check_name(model, "--model") if model else safe_name(run.model)))
+    for folder, members in folders.items():
+        _plan_folder(plan, folder, members)
+    return plan
+
+
+def write_planned(plan: ImportPlan) -> None:
+    """Write every file of a plan without problems, each atomically."""
+    if plan.problems:
+        raise ValueError("an import plan with problems is not written")
+    for path, data in plan.writes.items():
+        write_bytes_atomic(path, data)
+
+
+def _plan_folder(plan: ImportPlan, folder: Path, members: list[tuple[ImportedRun, str]]) -> None:
     config_path = folder / "dataset.toml"
     config = read_toml(config_path)
-    if config.get("kind", run.kind) != run.kind:
-        raise UsageError(f"{config_path}: kind {config['kind']!r}, but {run.file} is {run.kind!r}; import into "
-                         "another --dataset")
-    questions = _check_questions(folder, run)
-    predictions = _write_if_changed(folder / "predictions" / f"{model_name}.jsonl", _jsonl(run.predictions))
-    fields = MULTIPLE_CHOICE_FIELDS if run.kind == "multiple_choice" else FIELDS
-    provenance = {**config.get("provenance", {}), model_name: run.provenance()}
-    wanted = {**config, "kind": run.kind, **fields, "provenance": provenance}
-    config_outcome = "unchanged" if wanted == config else _write_if_changed(config_path, tomli_w.dumps(wanted).encode())
-    return ImportOutcome(folder.name, model_name, questions, predictions, config_outcome, len(run.questions))
+    first = members[0][0]
+    kind = config.get("kind", first.kind)
+    problems = [f"{config_path}: kind {kind!r}, but {run.file} is {run.kind!r}; import into another --dataset"
+                for run, _ in members if run.kind != kind]
+    problems = problems or _question_problems(folder, members)
+    models: dict[str, str] = {}
+    for run, model_name in members:
+        if model_name in models:
+            problems.append(f"{folder.name}: model {model_name!r} twice, from {models[model_name]} and {run.file}; "
+                            "import one of them, or each with its own --model")
+        models.setdefault(model_name, run.file)
+    if problems:
+        plan.problems.extend(problems)
+        return
+    questions = _outcome(plan, folder / "questions.jsonl", _jsonl(first.questions))
+    provenance = dict(config.get("provenance", {}))
+    predictions = {}
+    for run, model_name in members:
+        predictions[model_name] = _outcome(plan, folder / "predictions" / f"{model_name}.jsonl",
+                                           _jsonl(run.predictions))
+        provenance[model_name] = run.provenance()
+    fields = MULTIPLE_CHOICE_FIELDS if kind == "multiple_choice" else FIELDS
+    wanted = {**config, "kind": kind, **fields, "provenance": provenance}
+    config_outcome = "unchanged" if wanted == config else _outcome(plan, config_path, tomli_w.dumps(wanted).encode())
+    for run, model_name in members:
+        plan.outcomes.append(ImportOutcome(run, folder.name, model_name, questions, predictions[model_name],
+                                           config_outcome, len(run.questions)))
+
+
+def _question_problems(folder: Path, members: list[tuple[ImportedRun, str]]) -> list[str]:
+    """Why the runs' questions cannot share `folder`: another questions file there, or questions that differ from
+    what is there or from each other."""
+    others = [folder / f"questions{suffix}" for suffix in SUPPORTED_SUFFIXES if suffix != ".jsonl"
+              and (folder / f"questions{suffix}").exists()]
+    if others:
+        return [f"{folder}: already has {others[0].name}; import into another --dataset"]
+    path, reference = folder / "questions.jsonl", None
+    if path.exists():
+        try:
+            reference = {row["id"]: row for row in (orjson.loads(line) for line in path.read_bytes().splitlines()
+                                                    if line.strip())}
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            return [f"{path}: not a questions file written by evalpipe import; import into another --dataset"]
+        source = str(path)
+    else:
+        source = members[0][0].file
+    problems = []
+    for run, _ in members:
+        mine = {row["id"]: row for row in run.questions}
+        if reference is None:
+            reference = mine
+            continue
+        if mine != reference:
+            differ = sorted(set(reference) ^ set(mine)) or [i for i in mine if reference[i] != mine[i]]
+            problems.append(f"{folder.name}: {run.file} holds other questions than {source} ({len(differ)} differ, "
+                            f"first id {differ[0]!r}); import into another --dataset")
+    return problems
 
 
 def _jsonl(rows: list[dict[str, Any]]) -> bytes:
     return b"".join(orjson.dumps(row) + b"\n" for row in rows)
 
 
-def _check_questions(folder: Path, run: ImportedRun) -> str:
-    """Write questions.jsonl, or leave it when it holds the same questions; other questions are refused."""
-    others = [folder / f"questions{suffix}" for suffix in SUPPORTED_SUFFIXES if suffix != ".jsonl"
-              and (folder / f"questions{suffix}").exists()]
-    if others:
-        raise UsageError(f"{folder}: already has {others[0].name}; import into another --dataset")
-    path = folder / "questions.jsonl"
-    if path.exists():
-        try:
-            existing = {row["id"]: row for row in (orjson.loads(line) for line in path.read_bytes().splitlines()
-                                                   if line.strip())}
-        except (orjson.JSONDecodeError, KeyError, TypeError):
-            raise UsageError(f"{path}: not a questions file written by evalpipe import; import into another "
-                             "--dataset") from None
-        mine = {row["id"]: row for row in run.questions}
-        if existing != mine:
-            differ = sorted(set(existing) ^ set(mine)) or [i for i in mine if existing[i] != mine[i]]
-            raise UsageError(f"{path}: holds other questions than {run.file} ({len(differ)} differ, first id "
-                             f"{differ[0]!r}); import into another --dataset")
-        return "unchanged"
-    return _write_if_changed(path, _jsonl(run.questions))
-
-
-def _write_if_changed(path: Path, data: bytes) -> str:
+def _outcome(plan: ImportPlan, path: Path, data: bytes) -> str:
+    """Plan writing `data` to `path` unless it already holds it: "unchanged", "replaced" or "written"."""
     if path.exists():
         if path.read_bytes() == data:
             return "unchanged"
-        write_bytes_atomic(path, data)
+        plan.writes[path] = data
         return "replaced"
-    write_bytes_atomic(path, data)
+    plan.writes[path] = data
     return "written"

@@ -2,16 +2,14 @@
 registry of importers by tool name."""
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ..core.errors import UsageError
-from ..io.json_depth import load_json
-from ..io.storage import read_input_bytes
+from .wild_files import UnreadableFile, load_wild_json, read_wild_bytes
 
 
 @dataclass
@@ -31,18 +29,22 @@ class ImportedRun:
     set_aside: list[str] = field(default_factory=list)
 
     def provenance(self) -> dict[str, Any]:
-        """The dataset.toml record of where this model's predictions came from."""
+        """The dataset.toml record of where this model's predictions came from; a metric that is not finite is kept
+        as "inf" / "-inf" / "nan" (JSON artifacts have no Infinity)."""
+        metrics = {name: value if math.isfinite(value) else repr(value) for name, value in self.metrics.items()}
         described = {"tool": self.tool, "version": self.tool_version, "task": self.task, "model": self.model,
-                     "file": self.file, "metrics": self.metrics}
+                     "file": self.file, "metrics": metrics}
         return {key: value for key, value in described.items() if value not in (None, {})}
 
 
 @dataclass(frozen=True)
 class SkippedFile:
-    """A harness file that holds nothing evalpipe can score, and why."""
+    """A harness file that holds nothing evalpipe can score, and why; a refused one stops the import (a file meant as
+    the harness's output that cannot be read), others (files beside them) are only reported."""
 
     file: str
     reason: str
+    refused: bool = False
 
 
 Importer = Callable[[list[Path]], Iterator[ImportedRun | SkippedFile]]
@@ -61,8 +63,8 @@ def read_json_object(path: Path) -> dict[str, Any]:
     """A harness's side file (lm-eval's results, OpenCompass' scores) as a JSON object; {} when it is missing,
     unreadable or not an object."""
     try:
-        document = load_json(read_input_bytes(path))
-    except (OSError, orjson.JSONDecodeError):
+        document = load_wild_json(read_wild_bytes(path), str(path))
+    except (OSError, UnreadableFile):
         return {}
     return document if isinstance(document, dict) else {}
 
@@ -78,3 +80,16 @@ def files_under(paths: list[Path], pattern: str) -> list[Path]:
         else:
             raise UsageError(f"{path}: no such file or folder")
     return list(dict.fromkeys(found))
+
+
+def references_or_instructions(source: str, questions: list[dict[str, Any]], predictions: list[dict[str, Any]],
+                               set_aside: list[str], why: str) -> tuple[str, list[dict], list[dict]]:
+    """("qa", the rows with a reference) — each other row set aside with `why` — or, when no row has a reference,
+    ("instruction", every row without its empty answers) for the judge."""
+    if questions and not any(question["answers"] for question in questions):
+        return "instruction", [{key: value for key, value in q.items() if key != "answers"} for q in questions], \
+            predictions
+    kept = {question["id"] for question in questions if question["answers"]}
+    set_aside.extend(f"{source}: id {question['id']}: {why}" for question in questions
+                     if question["id"] not in kept)
+    return "qa", [q for q in questions if q["id"] in kept], [p for p in predictions if p["id"] in kept]

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
-from .imported import ImportedRun, SkippedFile, files_under, register_importer
+from .imported import ImportedRun, SkippedFile, files_under, references_or_instructions, register_importer
+from .wild_files import LFS_POINTER, LFS_REASON
 
 
 @register_importer("inspect")
@@ -19,12 +20,21 @@ def read_inspect(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
         raise UsageError("reading Inspect logs needs inspect_ai: pip install 'evalpipe[inspect]'") from None
     logs = dict.fromkeys(files_under(paths, "*.eval") + files_under(paths, "*.json"))
     for path in (path for path in logs if path.suffix.lower() in (".eval", ".json")):
+        if _starts_with(path, LFS_POINTER):
+            yield SkippedFile(str(path), LFS_REASON, refused=True)
+            continue
         try:
             log = read_eval_log(str(path))
         except Exception as exc:  # noqa: BLE001  (any file the library cannot read is skipped, with its reason)
-            yield SkippedFile(str(path), f"not an Inspect log Inspect can read ({type(exc).__name__})")
+            yield SkippedFile(str(path), f"not an Inspect log Inspect can read ({type(exc).__name__})",
+                              refused=path in paths)
             continue
         yield _run(log, path)
+
+
+def _starts_with(path: Path, prefix: bytes) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(len(prefix)) == prefix
 
 
 def _run(log: Any, path: Path) -> ImportedRun:
@@ -38,7 +48,8 @@ def _run(log: Any, path: Path) -> ImportedRun:
         if sample.error is not None or sample.output is None:
             set_aside.append(f"{path}: sample {row_id}: no completion ({sample.error or 'no output'})")
             continue
-        golds = [sample.target] if isinstance(sample.target, str) else list(sample.target)
+        golds = [text for text in ([sample.target] if isinstance(sample.target, str) else list(sample.target))
+                 if text.strip()]
         question: dict[str, Any] = {"question": _input_text(sample.input)}
         if multiple_choice:
             question.update(options=list(sample.choices or []), answer=golds[0] if golds else None)
@@ -49,8 +60,12 @@ def _run(log: Any, path: Path) -> ImportedRun:
     metrics = {f"{score.name} ({name})": float(metric.value)
                for score in (log.results.scores if log.results else []) for name, metric in score.metrics.items()
                if isinstance(metric.value, (int, float))}
+    kind = "multiple_choice"
+    if not multiple_choice:
+        kind, questions, predictions = references_or_instructions(str(path), questions, predictions, set_aside,
+                                                                  "no target")
     return ImportedRun(tool="inspect", tool_version=(log.eval.packages or {}).get("inspect_ai"), task=log.eval.task,
-                       model=log.eval.model, file=str(path), kind="multiple_choice" if multiple_choice else "qa",
+                       model=log.eval.model, file=str(path), kind=kind,
                        questions=questions, predictions=predictions, metrics=metrics, set_aside=set_aside)
 
 

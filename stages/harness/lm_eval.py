@@ -1,80 +1,140 @@
-"""lm-evaluation-harness' `--log_samples` files: samples_<task>_<time>.jsonl beside results_<time>.json."""
+"""lm-evaluation-harness' `--log_samples` files of every layout since the 2023 refactor, read as runs: generate_until
+tasks as open QA (or multiple choice when the documents carry choices and the answer's index), loglikelihood tasks as
+multiple choice, rows with prompts but no reference as instructions for the judge."""
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from ..core.records import Reject
-from ..io.fields import QUESTION_FIELDS, get_ground_truth_answer, get_record_id, gold_answer_texts, name_ignoring_case
+from ..core.names import safe_name
+from ..io.fields import QUESTION_FIELDS, get_record_id, gold_answer_texts, is_missing, name_ignoring_case
 from ..io.json_depth import load_json
-from ..io.readers import iter_records
-from .imported import ImportedRun, SkippedFile, files_under, read_json_object, register_importer
+from .imported import ImportedRun, SkippedFile, references_or_instructions, register_importer
+from .lm_eval_files import SamplesFile, find_samples, is_sample
 
-SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_(?P<time>\d{4}-\d\d-\d\dT[\d.-]+)\.jsonl$")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+DOC_REFERENCE_FIELDS = ("correct_answers", "answers", "answer", "best_answer", "target", "targets", "gold")
+DOC_CHOICE_INDEX_FIELDS = ("answer", "gold", "label")
+_NO_REFERENCE = f"no reference (a blank target and none of the doc's {', '.join(DOC_REFERENCE_FIELDS)})"
 
 
 @register_importer("lm-eval")
 def read_lm_eval(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
-    """Every samples file among `paths` (folders searched) as one run: generate_until tasks as open QA (the filtered
-    response against the golds), loglikelihood multiple-choice tasks as multiple choice (the option with the highest
-    loglikelihood against the gold index)."""
-    for path in files_under(paths, "samples_*.jsonl"):
-        named = SAMPLES_NAME.search(path.name)
-        if named is None:
-            yield SkippedFile(str(path), "not an lm-eval samples_<task>_<time>.jsonl file")
+    """Every samples file among `paths` as one run per filter (a task with several filters writes each document once
+    per filter: each becomes a model `<model>.<filter>`)."""
+    for found in find_samples(paths):
+        if isinstance(found, SkippedFile):
+            yield found
             continue
-        task, results = named["task"], read_json_object(path.with_name(f"results_{named['time']}.json"))
-        output_type = results.get("configs", {}).get(task, {}).get("output_type")
-        if output_type not in (None, "generate_until", "multiple_choice"):
-            yield SkippedFile(str(path), f"output type {output_type!r} (evalpipe scores generate_until and "
-                                         "multiple_choice tasks)")
+        output_type = _output_type(found)
+        if output_type not in ("generate_until", "multiple_choice"):
+            yield SkippedFile(str(found.path), f"output type {output_type!r} (evalpipe scores generate_until and "
+                                               "multiple_choice tasks)", refused=True)
             continue
-        records, set_aside = _samples(path)
-        if output_type is None:
-            output_type = "multiple_choice" if records and _is_loglikelihood(records[0][1]) else "generate_until"
-        read = _choice_row if output_type == "multiple_choice" else _answer_row
-        ids = _doc_ids([record for _, record in records])
-        questions, predictions = [], []
-        for (line, record), row_id in zip(records, ids):
-            try:
-                question, prediction = read(record)
-            except (KeyError, IndexError, TypeError, ValueError) as exc:
-                set_aside.append(f"{path}:{line}: {type(exc).__name__}: {exc}")
-                continue
-            questions.append({"id": row_id, **question})
-            predictions.append({"id": row_id, "prediction": prediction})
-        yield ImportedRun(
-            tool="lm-eval", tool_version=results.get("lm_eval_version"), task=task,
-            model=str(results.get("model_name") or path.parent.name), file=str(path),
-            kind="multiple_choice" if output_type == "multiple_choice" else "qa", questions=questions,
-            predictions=predictions, metrics=_metrics(results.get("results", {}).get(task, {})), set_aside=set_aside)
+        groups = _by_filter(found)
+        for index, (filter_name, records) in enumerate(groups.items()):
+            notes = list(found.records.set_aside) if index == 0 else []
+            yield _run(found, output_type, records, filter_name if len(groups) > 1 else None, notes)
 
 
-def _samples(path: Path) -> tuple[list[tuple[int, dict]], list[str]]:
-    """(line, record) for every readable line, and a note for each other one."""
-    records, set_aside = [], []
-    for item in iter_records(path):
-        if isinstance(item, Reject):
-            set_aside.append(f"{path}:{item.line}: {item.reason}")
+def _task_config(found: SamplesFile) -> dict[str, Any]:
+    configs = found.results.get("configs")
+    config = configs.get(found.task) if isinstance(configs, dict) else None
+    return config if isinstance(config, dict) else {}
+
+
+def _output_type(found: SamplesFile) -> str:
+    declared = _task_config(found).get("output_type")
+    if declared:
+        return str(declared)
+    first = next(record for _, record in found.records.records if is_sample(record))
+    return "multiple_choice" if _is_loglikelihood(first) else "generate_until"
+
+
+def _by_filter(found: SamplesFile) -> dict[str, list[tuple[int, dict]]]:
+    """The samples grouped by the filter that produced their response: the `filter` field, or, in layouts without
+    one, the n-th appearance of a doc_id (the task's n-th filter)."""
+    groups: dict[str, list[tuple[int, dict]]] = {}
+    seen: dict[Any, int] = {}
+    filters = _task_config(found).get("filter_list")
+    names = [str(f.get("name")) for f in filters if isinstance(f, dict)] if isinstance(filters, list) else []
+    for line, record in found.records.records:
+        if not is_sample(record):
+            found.records.set_aside.append(f"{found.path}:{line}: not a sample (no doc_id)")
             continue
-        line, record, _ = item
-        if isinstance(record, dict) and "doc_id" in record:
-            records.append((line, record))
+        if "filter" in record:
+            name = str(record["filter"])
         else:
-            set_aside.append(f"{path}:{line}: not a sample (no doc_id)")
-    return records, set_aside
+            key = repr(record["doc_id"])
+            seen[key] = seen.get(key, 0) + 1
+            count = seen[key]
+            name = names[count - 1] if count <= len(names) else "none" if count == 1 else f"filter{count}"
+        groups.setdefault(name, []).append((line, record))
+    return groups
+
+
+def _run(found: SamplesFile, output_type: str, records: list[tuple[int, dict]], filter_name: str | None,
+         set_aside: list[str]) -> ImportedRun:
+    docs_with_choices = [_doc_choices(record) for _, record in records]
+    multiple_choice = output_type == "multiple_choice" or (bool(records) and None not in docs_with_choices)
+    read = _choice_row if output_type == "multiple_choice" else _answer_row
+    ids = _doc_ids([record for _, record in records])
+    questions, predictions = [], []
+    for (line, record), row_id, choices in zip(records, ids, docs_with_choices):
+        try:
+            question, prediction = read(record, choices if multiple_choice else None)
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            set_aside.append(f"{found.path}:{line}: {type(exc).__name__}: {exc}")
+            continue
+        questions.append({"id": row_id, **question})
+        predictions.append({"id": row_id, "prediction": prediction})
+    kind = "multiple_choice" if multiple_choice else "qa"
+    if kind == "qa":
+        kind, questions, predictions = references_or_instructions(
+            str(found.path), questions, predictions, set_aside, _NO_REFERENCE)
+    model = _model_name(found)
+    metrics = _metrics(_task_results(found), filter_name)
+    return ImportedRun(tool="lm-eval", tool_version=found.results.get("lm_eval_version"), task=found.task,
+                       model=f"{model}.{safe_name(filter_name)}" if filter_name else model, file=str(found.path),
+                       kind=kind, questions=questions, predictions=predictions, metrics=metrics, set_aside=set_aside)
+
+
+def _model_name(found: SamplesFile) -> str:
+    """The model lm-eval recorded: model_name (≥ 0.4.3), else the pretrained= / model= of its model_args, else the
+    samples file's folder."""
+    if found.results.get("model_name"):
+        return str(found.results["model_name"])
+    config = found.results.get("config")
+    arguments = config.get("model_args") if isinstance(config, dict) else None
+    if isinstance(arguments, str):
+        pairs = dict(part.split("=", 1) for part in arguments.split(",") if "=" in part)
+        for key in ("pretrained", "model", "path", "engine"):
+            if pairs.get(key):
+                return pairs[key]
+    return found.path.parent.name
+
+
+def _task_results(found: SamplesFile) -> dict[str, Any]:
+    results = found.results.get("results")
+    task = results.get(found.task) if isinstance(results, dict) else None
+    return task if isinstance(task, dict) else {}
 
 
 def _is_loglikelihood(record: dict) -> bool:
     responses = record.get("filtered_resps")
     return isinstance(responses, list) and bool(responses) and all(
-        isinstance(item, list) and len(item) == 2 for item in responses)
+        isinstance(pair, list) and len(pair) == 2 for pair in map(_single, responses))
+
+
+def _single(value: Any) -> Any:
+    """A value with single-item lists around it unwrapped: [["x"]] → "x"."""
+    while isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return value
 
 
 def _doc_ids(records: list[dict]) -> list[str]:
@@ -85,6 +145,15 @@ def _doc_ids(records: list[dict]) -> list[str]:
     return ids
 
 
+def _requests(record: dict) -> list[list[Any]]:
+    """The arguments of each request: a list of argument lists (≤ 0.4.2) or {"gen_args_<i>": {"arg_<j>": …}}."""
+    arguments = record["arguments"]
+    if isinstance(arguments, dict):
+        return [[request[f"arg_{j}"] for j in range(len(request))]
+                for request in (arguments[f"gen_args_{i}"] for i in range(len(arguments)))]
+    return [list(request) if isinstance(request, (list, tuple)) else [request] for request in arguments]
+
+
 def _question_text(record: dict) -> str:
     """The question as the dataset states it (a question / query / prompt field of the doc), else the prompt sent."""
     doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
@@ -92,9 +161,9 @@ def _question_text(record: dict) -> str:
         key = name_ignoring_case(doc, name)
         if key is not None and isinstance(doc[key], str) and doc[key].strip():
             return doc[key]
-    prompt = record["arguments"]["gen_args_0"]["arg_0"]
-    if isinstance(prompt, list):
-        prompt = prompt[0]
+    prompt = _single(_requests(record)[0][0])
+    if not isinstance(prompt, str):
+        raise TypeError(f"the prompt is a {type(prompt).__name__}, expected text")
     try:
         messages = load_json(prompt)
         return messages[-1]["content"] if isinstance(messages, list) else prompt
@@ -102,17 +171,27 @@ def _question_text(record: dict) -> str:
         return prompt
 
 
-def _answer_row(record: dict) -> tuple[dict[str, Any], str]:
-    """A generate_until sample: (question with its golds, the filtered response)."""
-    response = record["filtered_resps"]
-    response = response[0] if isinstance(response, list) else response
+def _response(record: dict) -> str:
+    """The filtered response (the raw one where no filter ran), unwrapped from any nesting of single-item lists."""
+    response = _single(record["filtered_resps"] if "filtered_resps" in record else record["resps"])
+    if isinstance(response, list):
+        raise TypeError(f"the filtered response holds {len(response)} answers, expected one")
     if not isinstance(response, str):
-        raise TypeError(f"filtered response is a {type(response).__name__}, expected text")
-    return {"question": _question_text(record), "answers": _golds(record)}, response
+        raise TypeError(f"the filtered response is a {type(response).__name__}, expected text")
+    return response
+
+
+def _answer_row(record: dict, choices: list[str] | None) -> tuple[dict[str, Any], str]:
+    """A generate_until sample: (question with its golds — or its options and gold letter — , the response)."""
+    if choices is not None:
+        return {"question": _question_text(record), "options": choices, "answer": _doc_gold_letter(record)}, \
+            _response(record)
+    return {"question": _question_text(record), "answers": _golds(record)}, _response(record)
 
 
 def _golds(record: dict) -> list[str]:
-    """The target as a list of answers (lm-eval writes a list of golds as its Python repr), else the doc's answer."""
+    """The target as a list of answers (lm-eval writes a list of golds as its Python repr); a blank target falls back
+    to the doc's reference fields."""
     target = record.get("target")
     if isinstance(target, str) and target.startswith("[") and target.endswith("]"):
         try:
@@ -120,26 +199,65 @@ def _golds(record: dict) -> list[str]:
         except (ValueError, SyntaxError):
             pass
     golds = gold_answer_texts(target)
-    return golds or gold_answer_texts(get_ground_truth_answer(record.get("doc") or {}))
+    if golds:
+        return golds
+    doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
+    for name in DOC_REFERENCE_FIELDS:
+        key = name_ignoring_case(doc, name)
+        if key is not None and not is_missing(doc[key]) and gold_answer_texts(doc[key]):
+            return gold_answer_texts(doc[key])
+    return []
 
 
-def _choice_row(record: dict) -> tuple[dict[str, Any], str]:
+def _doc_choices(record: dict) -> list[str] | None:
+    """The doc's options when it states them (`choices`: a list, or {text: […]}) with the answer's index
+    (an integer `answer` / `gold` / `label`), else None."""
+    doc = record.get("doc")
+    if not isinstance(doc, dict):
+        return None
+    key = name_ignoring_case(doc, "choices")
+    choices = doc.get(key) if key else None
+    if isinstance(choices, dict):
+        choices = choices.get("text")
+    if not isinstance(choices, list) or not 2 <= len(choices) <= len(LETTERS) \
+            or not all(isinstance(choice, (str, int, float)) for choice in choices):
+        return None
+    index = _doc_gold_index(doc)
+    return [str(choice).strip() for choice in choices] if index is not None and 0 <= index < len(choices) else None
+
+
+def _doc_gold_index(doc: dict) -> int | None:
+    for name in DOC_CHOICE_INDEX_FIELDS:
+        key = name_ignoring_case(doc, name)
+        value = doc.get(key) if key else None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().isdigit():
+            return int(value)
+    return None
+
+
+def _doc_gold_letter(record: dict) -> str:
+    return LETTERS[_doc_gold_index(record["doc"])]
+
+
+def _choice_row(record: dict, choices: list[str] | None) -> tuple[dict[str, Any], str]:
     """A loglikelihood multiple-choice sample: (question with the options and the gold letter, the letter of the
-    option with the highest loglikelihood)."""
-    arguments = record["arguments"]
-    options = [str(arguments[f"gen_args_{i}"]["arg_1"]).strip() for i in range(len(arguments))]
-    scores = [float(pair[0]) for pair in record["filtered_resps"]]
+    option with the highest loglikelihood); the doc's options and answer index win over lm-eval's target."""
+    options = [str(_single(request)[1] if len(request) > 1 else request[0]).strip() for request in _requests(record)]
+    scores = [float(pair[0]) for pair in map(_single, record["filtered_resps"])]
     if len(scores) != len(options) or len(options) > len(LETTERS):
         raise ValueError(f"{len(scores)} loglikelihoods for {len(options)} options")
-    target = record["target"]
-    target = target[0] if isinstance(target, list) else target
+    chosen = LETTERS[max(range(len(scores)), key=scores.__getitem__)]
+    if choices is not None and len(choices) == len(options):
+        return {"question": _question_text(record), "options": choices, "answer": _doc_gold_letter(record)}, chosen
+    target = _single(record["target"])
     gold = options.index(target.strip()) if isinstance(target, str) and target.strip() in options else int(target)
     if not 0 <= gold < len(options):
         raise IndexError(f"gold index {gold} outside {len(options)} options")
-    chosen = max(range(len(scores)), key=scores.__getitem__)
     question = {"question": _question_text(record), "options": _option_texts(record, options),
                 "answer": LETTERS[gold]}
-    return question, LETTERS[chosen]
+    return question, chosen
 
 
 def _option_texts(record: dict, choices: list[str]) -> list[str]:
@@ -154,14 +272,18 @@ def _option_texts(record: dict, choices: list[str]) -> list[str]:
     return [str(doc[key]).strip() for key in keys]
 
 
-def _metrics(task_results: dict[str, Any]) -> dict[str, float]:
+def _metrics(task_results: dict[str, Any], filter_name: str | None) -> dict[str, float]:
     """lm-eval's "<metric>,<filter>" values as {metric: value} ("<metric>,<filter>" kept for filters other than
-    none); standard errors left out."""
+    none; only the run's own filter where the file held several); standard errors left out. NaN and Infinity kept."""
     metrics = {}
     for key, value in task_results.items():
-        name, _, filter_name = key.partition(",")
-        if not filter_name or name.endswith("_stderr") or isinstance(value, bool) \
+        name, _, filter_used = key.partition(",")
+        if not filter_used or name.endswith("_stderr") or isinstance(value, bool) \
                 or not isinstance(value, (int, float)):
             continue
-        metrics[name if filter_name == "none" else key] = float(value)
+        if filter_name is not None:
+            if filter_used == filter_name:
+                metrics[name] = float(value)
+            continue
+        metrics[name if filter_used == "none" else key] = float(value)
     return metrics

@@ -36,17 +36,19 @@ def read_opencompass(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
 
 
 def _run(path: Path, document: dict[str, Any]) -> ImportedRun:
-    model, task = path.parent.name, path.stem
     rows, set_aside = [], []
     for index, record in document.items():
         if not isinstance(record, dict) or not isinstance(record.get("prediction"), str):
             set_aside.append(f"{path}: [{index}]: no prediction text")
             continue
-        golds = gold_answer_texts(record.get("gold"))
-        if not golds:
-            set_aside.append(f"{path}: [{index}]: no gold (OpenCompass leaves it out for some evaluators)")
-            continue
-        rows.append((str(index), _prompt_text(record.get("origin_prompt")), golds, record["prediction"]))
+        rows.append((str(index), _prompt_text(record.get("origin_prompt")), _golds(record.get("gold")),
+                     record["prediction"]))
+    if rows and not any(golds for _, _, golds, _ in rows):
+        return _run_of(path, "instruction", [{"id": row_id, "question": prompt} for row_id, prompt, _, _ in rows],
+                       rows, set_aside)
+    set_aside.extend(f"{path}: [{row_id}]: no gold (OpenCompass leaves it out for some evaluators, and a subjective "
+                     "dataset's gold holds the judge's hints)" for row_id, _, golds, _ in rows if not golds)
+    rows = [row for row in rows if row[2]]
     options = [options_from_text(prompt) for _, prompt, _, _ in rows]
     multiple_choice = bool(rows) and all(
         found is not None and len(golds) == 1 and golds[0].strip().upper() in LETTERS[:len(found)]
@@ -54,10 +56,22 @@ def _run(path: Path, document: dict[str, Any]) -> ImportedRun:
     questions = [{"id": row_id, "question": prompt, "options": found, "answer": golds[0].strip().upper()}
                  if multiple_choice else {"id": row_id, "question": prompt, "answers": golds}
                  for (row_id, prompt, golds, _), found in zip(rows, options)]
-    return ImportedRun(tool="opencompass", tool_version=None, task=task, model=model, file=str(path),
-                       kind="multiple_choice" if multiple_choice else "qa", questions=questions,
+    return _run_of(path, "multiple_choice" if multiple_choice else "qa", questions, rows, set_aside)
+
+
+def _run_of(path: Path, kind: str, questions: list[dict[str, Any]], rows: list[tuple],
+            set_aside: list[str]) -> ImportedRun:
+    model, task = path.parent.name, path.stem
+    return ImportedRun(tool="opencompass", tool_version=None, task=task, model=model, file=str(path), kind=kind,
+                       questions=questions,
                        predictions=[{"id": row_id, "prediction": reply} for row_id, _, _, reply in rows],
                        metrics=_scores(path.parents[2] / "results" / model / f"{task}.json"), set_aside=set_aside)
+
+
+def _golds(gold: Any) -> list[str]:
+    """The reference answers in a gold; none in a subjective dataset's gold, a dict of hints for the judge
+    ({"capability": …, "question": …})."""
+    return [] if isinstance(gold, dict) else gold_answer_texts(gold)
 
 
 def _prompt_text(prompt: Any) -> str:

@@ -209,10 +209,11 @@ def correlation_text(found: dict[str, Any]) -> str:
 
 
 def harness_described(provenance: dict[str, Any]) -> tuple[str, str]:
-    """An imported model's harness ("lm-eval 0.4.13") and what it reported ("exact_match 0.6452"), on its own rules
-    and scale."""
+    """An imported model's harness ("lm-eval 0.4.13") and what it reported ("exact_match 0.6452", "mae inf"), on its
+    own rules and scale."""
     tool = " ".join(str(provenance[key]) for key in ("tool", "version") if provenance.get(key))
-    metrics = ", ".join(f"{name} {value:.4g}" for name, value in provenance.get("metrics", {}).items()) or "none"
+    metrics = ", ".join(f"{name} {value:.4g}" if isinstance(value, (int, float)) else f"{name} {value}"
+                        for name, value in provenance.get("metrics", {}).items()) or "none"
     return tool, metrics
 
 

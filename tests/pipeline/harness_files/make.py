@@ -52,13 +52,15 @@ def cmmlu_reply(question: str, index: int) -> str:
     return [f"答案是 {letter}", letter, f"{letter}. {row[letter]}", f"正确答案：{letter}"][index % 4]
 
 
-def serve(rows: list[dict]) -> ThreadingHTTPServer:
-    """An OpenAI-compatible chat server on 127.0.0.1 answering SQuAD questions with a model's replayed reply and CMMLU
-    questions (OpenCompass' prompt) with cmmlu_reply."""
+def serve(rows: list[dict], instructions: dict[str, str] | None = None) -> ThreadingHTTPServer:
+    """An OpenAI-compatible chat server on 127.0.0.1 answering SQuAD questions with a model's replayed reply, CMMLU
+    questions (OpenCompass' prompt) with cmmlu_reply and the given instructions with their reply."""
     by_question = {row["question"]: (index, row) for index, row in enumerate(rows)}
     by_cmmlu = {question: index for index, question in enumerate(cmmlu_subset(40)["Question"])}
 
     def reply(prompt: str, model: str) -> str:
+        if prompt in (instructions or {}):
+            return instructions[prompt]
         question = prompt.split("Question: ", 1)[1].rsplit("\nAnswer:", 1)[0]
         if question in by_question:
             index, row = by_question[question]

@@ -1,0 +1,151 @@
+"""Harness files as they are found in the wild, read by content rather than by name: plain, gzip or zstd; JSON lines,
+a JSON array (pretty-printed or not) or a run of pretty-printed objects; `NaN` / `Infinity` read as Python's json
+reads them; a Git LFS pointer recognised as what it is."""
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..io.json_depth import depth_problem
+from ..io.storage import read_input_bytes
+
+GZIP_MAGIC = b"\x1f\x8b"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+LFS_REASON = "a Git LFS pointer, not the file itself: run `git lfs pull` in its repository"
+COMPRESSED_SUFFIXES = (".gz", ".gzip", ".zst", ".zstd")
+
+
+class UnreadableFile(Exception):
+    """A file that holds no records at all: a Git LFS pointer, a broken archive, bytes that are not UTF-8 JSON."""
+
+
+class LfsPointer(UnreadableFile):
+    """A Git LFS pointer where the file should be."""
+
+
+@dataclass
+class WildRecords:
+    """The records of one file with their 1-based line, and a note per part that could not be read."""
+
+    records: list[tuple[int, Any]] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)
+
+
+def plain_name(path: Path) -> str:
+    """The file's name without a compression suffix: samples_x.jsonl.gz → samples_x.jsonl."""
+    name = path.name
+    for suffix in COMPRESSED_SUFFIXES:
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def is_lfs_pointer(data: bytes) -> bool:
+    """Whether `data` is a Git LFS pointer (a clone made without `git lfs pull`) instead of the file's content."""
+    return data.startswith(LFS_POINTER)
+
+
+def read_wild_bytes(path: Path) -> bytes:
+    """The file's content, decompressed when it starts with gzip's or zstd's magic bytes."""
+    data = read_input_bytes(path)
+    if is_lfs_pointer(data):
+        raise LfsPointer(LFS_REASON)
+    try:
+        if data.startswith(GZIP_MAGIC):
+            return gzip.decompress(data)
+        if data.startswith(ZSTD_MAGIC):
+            import pyarrow as pa
+
+            with pa.input_stream(pa.py_buffer(data), compression="zstd") as stream:
+                return stream.read()
+    except (OSError, EOFError, ValueError) as exc:
+        raise UnreadableFile(f"a broken compressed file ({exc})") from None
+    return data
+
+
+def load_wild_json(data: bytes, source: str) -> Any:
+    """One JSON document, `NaN` and `Infinity` included; UnreadableFile when it is not one."""
+    problem = depth_problem(data)
+    if problem is not None:
+        raise UnreadableFile(problem)
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        pass
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise UnreadableFile(f"{source}: not JSON ({exc})") from None
+
+
+def wild_records(path: Path, data: bytes | None = None) -> WildRecords:
+    """Every record of a JSON-lines file, a JSON array or a run of JSON objects, with its line."""
+    data = read_wild_bytes(path) if data is None else data
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(f"undecodable bytes (not UTF-8) at byte {exc.start}") from None
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        return _json_stream(text, str(path), array=True)
+    found = _json_lines(text, str(path))
+    if not found.records and stripped.startswith("{"):
+        stream = _json_stream(text, str(path), array=False)
+        if stream.records:
+            return stream
+    return found
+
+
+def _json_lines(text: str, source: str) -> WildRecords:
+    found = WildRecords()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        raw = line.encode()
+        problem = depth_problem(raw)
+        if problem is not None:
+            found.set_aside.append(f"{source}:{number}: {problem}")
+            continue
+        try:
+            found.records.append((number, orjson.loads(raw)))
+        except orjson.JSONDecodeError:
+            try:
+                found.records.append((number, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                found.set_aside.append(f"{source}:{number}: malformed JSON at column {exc.colno}: {exc.msg}")
+    return found
+
+
+def _json_stream(text: str, source: str, array: bool) -> WildRecords:
+    """The values of a JSON array, or of JSON values one after another, each with the line it starts on (Python's
+    decoder: NaN / Infinity read, deep nesting a RecursionError, not a crash); a malformed value ends the reading."""
+    found, decoder = WildRecords(), json.JSONDecoder()
+    position = text.index("[") + 1 if array else 0
+    while True:
+        position = _skip(text, position, ",\n\r\t " if array else "\n\r\t ")
+        if position >= len(text) or (array and text[position] == "]"):
+            if array and position >= len(text):
+                found.set_aside.append(f"{source}: the JSON array is not closed")
+            return found
+        line = text.count("\n", 0, position) + 1
+        try:
+            value, position = decoder.raw_decode(text, position)
+        except json.JSONDecodeError as exc:
+            found.set_aside.append(f"{source}:{exc.lineno}: malformed JSON ({exc.msg}); the rest is unreadable")
+            return found
+        except RecursionError:
+            found.set_aside.append(f"{source}:{line}: JSON nested too deeply; the rest is unreadable")
+            return found
+        found.records.append((line, value))
+
+
+def _skip(text: str, position: int, characters: str) -> int:
+    while position < len(text) and text[position] in characters:
+        position += 1
+    return position

@@ -1,0 +1,40 @@
+datasets=[
+    dict(abbr='alpaca_local',
+        eval_cfg=dict(
+            evaluator=dict(
+                type='LMEvaluator'),
+            pred_role='BOT'),
+        infer_cfg=dict(
+            inferencer=dict(
+                type='opencompass.openicl.icl_inferencer.GenInferencer'),
+            prompt_template=dict(
+                template=dict(
+                    round=[
+                        dict(prompt='{question}',
+                            role='HUMAN'),
+                        ]),
+                type='opencompass.openicl.icl_prompt_template.PromptTemplate'),
+            retriever=dict(
+                type='opencompass.openicl.icl_retriever.ZeroRetriever')),
+        name='alpaca_local',
+        path='/tmp/tmpjrbtgn0j',
+        reader_cfg=dict(
+            input_columns=[
+                'question',
+                ],
+            output_column='judge'),
+        type='opencompass.datasets.SubjectiveCmpDataset'),
+    ]
+models=[
+    dict(abbr='replay',
+        batch_size=1,
+        key='EMPTY',
+        max_out_len=512,
+        max_seq_len=4096,
+        openai_api_base='http://127.0.0.1:37123/v1',
+        path='replay',
+        query_per_second=10,
+        retry=1,
+        type='offline_model.OfflineOpenAISDK'),
+    ]
+work_dir='/work/main/tests/pipeline/harness_files/opencompass_subjective/20261124_064201'
