@@ -75,15 +75,17 @@ def _plan_folder(plan: ImportPlan, folder: Path, members: list[tuple[ImportedRun
     problems = [f"{config_path}: kind {kind!r}, but {run.file} is {run.kind!r}; import into another --dataset"
                 for run, _ in members if run.kind != kind]
     problems = problems or _question_problems(folder, members)
-    models: dict[str, str] = {}
+    models: dict[str, ImportedRun] = {}
     for run, model_name in members:
-        if model_name in models:
-            problems.append(f"{folder.name}: model {model_name!r} twice, from {models[model_name]} and {run.file}; "
-                            "import one of them, or each with its own --model")
-        models.setdefault(model_name, run.file)
+        if model_name in models and models[model_name].predictions != run.predictions:
+            problems.append(f"{folder.name}: model {model_name!r} twice with other answers, from "
+                            f"{models[model_name].file} and {run.file}; import one of them, or each with its own "
+                            "--model")
+        models.setdefault(model_name, run)
     if problems:
         plan.problems.extend(problems)
         return
+    members = [(run, model_name) for model_name, run in models.items()]  # the same run logged twice is imported once
     questions = _outcome(plan, folder / "questions.jsonl", _jsonl(first.questions))
     provenance = dict(config.get("provenance", {}))
     predictions = {}

@@ -227,5 +227,12 @@ def test_every_conflict_is_found_before_anything_is_written(tmp_path, capsys):
     squad.write_text("\n".join(squad.read_text().splitlines()[:-1]) + "\n")  # one question fewer
     assert _import(tmp_path, WILD, other) == 2
     err = capsys.readouterr().err
-    assert "holds other questions than" in err and "model 'bert' twice" in err and "nothing imported" in err
+    assert "holds other questions than" in err and "model 'bert' twice with other answers" in err and "nothing imported" in err
     assert _nothing_written(tmp_path)
+
+
+def test_one_run_logged_twice_imports_once(tmp_path, capsys):
+    logs = Path(__file__).resolve().parent / "harness_files" / "inspect"  # the same Inspect run as .eval and .json
+    assert _import(tmp_path, logs, "--model", "bert", tool="inspect") == 0
+    assert len(capsys.readouterr().out.strip().splitlines()) == 1
+    assert [p.name for p in (tmp_path / "inputs" / "squad_replay" / "predictions").iterdir()] == ["bert.jsonl"]
