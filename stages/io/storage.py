@@ -37,7 +37,11 @@ def location(where: str | os.PathLike) -> Path | UPath:
         return Path(os.path.abspath(text))
     from upath import UPath
 
-    return UPath(text, **{**FRESH_LISTINGS, **_OPTIONS.get(text.split("://", 1)[0], {})})
+    from .storage_retries import arm_retries
+
+    protocol = text.split("://", 1)[0]
+    arm_retries(protocol)
+    return UPath(text, **{**FRESH_LISTINGS, **_OPTIONS.get(protocol, {})})
 
 
 def is_local(path: UPath | os.PathLike) -> bool:
@@ -101,9 +105,12 @@ def storage_problem(path: UPath) -> str | None:
     in one line without secrets, or None (local paths always None)."""
     if is_local(path):
         return None
+    from .storage_retries import retries_off
+
     root = f"{path.protocol}://{path.path.split('/', 1)[0]}"
     try:
-        path.fs.info(path.path.split("/", 1)[0])
+        with retries_off():
+            path.fs.info(path.path.split("/", 1)[0])
     except PermissionError:
         return (f"{root}: the storage refused the credentials (luigi.cfg [storage] {path.protocol}_key / "
                 f"{path.protocol}_secret, or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)")
