@@ -8,9 +8,11 @@ import signal
 import socket
 import sys
 import time
+from collections import deque
 from typing import Any
 
 import luigi
+import luigi.interface
 import luigi.rpc
 import luigi.scheduler
 import luigi.worker
@@ -21,6 +23,7 @@ from .storage_config import apply_storage_config
 
 DEFAULT_PORT = 8082
 POLL_SECONDS = 1.0
+WORKERS_KEPT = 60  # a driver's workers of its last rounds (≥ worker_disconnect_delay of POLL_SECONDS rounds)
 
 
 def scheduler_address(host: str, port: int | None = None) -> tuple[str, int]:
@@ -51,15 +54,49 @@ def announce_runs(where: str) -> None:
 def build_on_luigid(targets: list[luigi.Task], workers: int, host: str, port: int, settle: Any) -> Any:
     """Schedule `targets` on luigid until every task they need is complete or one has failed. Each round this host
     runs what luigid grants it; tasks held by other workers are waited for (a round returns at once when luigid
-    grants nothing). `settle(result)` returns True (done), False (failed) or None (still running elsewhere)."""
+    grants nothing). `settle(result)` returns True (done), False (failed) or None (still running elsewhere). A run
+    that ends otherwise than done (failed, stopped by a signal) tells luigid at once that it waits for nothing more,
+    so the workers leave its remaining tasks."""
     announce_runs("run")
-    while True:
-        result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING",
-                             scheduler_host=host, scheduler_port=port)
-        outcome = settle(result)
-        if outcome is not None:
-            return outcome
-        time.sleep(POLL_SECONDS)
+    factory = RecordedWorkers()
+    done = False
+    try:
+        while True:
+            result = luigi.build(targets, workers=workers, detailed_summary=True, log_level="WARNING",
+                                 scheduler_host=host, scheduler_port=port, worker_scheduler_factory=factory)
+            outcome = settle(result)
+            if outcome is not None:
+                done = outcome
+                return outcome
+            time.sleep(POLL_SECONDS)
+    finally:
+        if not done:
+            stop_waiting(host, port, list(factory.ids))
+
+
+class RecordedWorkers(luigi.interface._WorkerSchedulerFactory):
+    """Luigi's factory for a build's scheduler and worker, keeping the ids of the driver's latest workers (one per
+    round; older ones have already timed out on luigid)."""
+
+    def __init__(self) -> None:
+        self.ids: deque[str] = deque(maxlen=WORKERS_KEPT)
+
+    def create_worker(self, scheduler: Any, worker_processes: int, assistant: bool = False) -> luigi.worker.Worker:
+        worker = super().create_worker(scheduler, worker_processes, assistant)
+        self.ids.append(worker._id)
+        return worker
+
+
+def stop_waiting(host: str, port: int, worker_ids: list[str]) -> None:
+    """Tell luigid that these driver workers wait for nothing more (`disable_worker`: they leave every task's
+    workers at once, instead of after worker_disconnect_delay); luigid unreachable, nothing is said."""
+    scheduler = luigi.rpc.RemoteScheduler(url=f"http://{host}:{port}", connect_timeout=2)
+    scheduler._rpc_retry_attempts = 1  # a stopping driver does not wait a minute for a luigid that is gone
+    for worker_id in worker_ids:
+        try:
+            scheduler.disable_worker(worker=worker_id)
+        except luigi.rpc.RPCError:
+            return
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -95,6 +132,8 @@ class ReleaseWorker(luigi.worker.Worker):
     def _get_work(self) -> luigi.worker.GetWorkResponse:  # Luigi's one hook between granting a task and running it
         response = super()._get_work()
         task = self._scheduled_tasks.get(response.task_id)
+        if task is not None and not self._awaited(response.task_id):
+            return self._leave(response, task)
         theirs, ours = getattr(task, "code_version", None), code_version()
         if theirs is None or theirs == ours:
             return response
@@ -105,6 +144,23 @@ class ReleaseWorker(luigi.worker.Worker):
         if theirs not in self._versions_left:
             self._versions_left.add(theirs)
             print(f"evalpipe worker: {line}; tasks of {theirs} are left from now on", file=sys.stderr, flush=True)
+        return response._replace(task_id=None)
+
+
+    def _awaited(self, task_id: str) -> bool:
+        """Whether a driver still waits for the task: luigid lists a (non-assistant) worker for it. A driver that
+        failed or was stopped has left it; one that vanished leaves it after worker_disconnect_delay."""
+        entry = self._scheduler.dep_graph(task_id=task_id, include_done=False).get(task_id)
+        return entry is None or bool(entry.get("workers"))
+
+    def _leave(self, response: luigi.worker.GetWorkResponse, task: luigi.Task) -> luigi.worker.GetWorkResponse:
+        """Hand back a task no driver waits for, disabled, so no worker runs or retries it; luigid prunes it
+        remove_delay later."""
+        del self._scheduled_tasks[response.task_id]
+        line = f"left {task.task_family}: no driver waits for it any more"
+        for status in (luigi.scheduler.FAILED, luigi.scheduler.DISABLED):  # a running task cannot be disabled
+            self._add_task(worker=self._id, task_id=response.task_id, status=status, runnable=False, expl=line)
+        print(f"evalpipe worker: {line}", file=sys.stderr, flush=True)
         return response._replace(task_id=None)
 
 
