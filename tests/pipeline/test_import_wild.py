@@ -10,9 +10,9 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
 from tests.pipeline.chat_server import ChatServer
+from tests.pipeline.test_import import _import, _metrics, _run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from official_squad import evaluate as official_squad_evaluate  # noqa: E402
@@ -23,19 +23,6 @@ LAYOUTS = {"0.4.0": HARNESS / "lm_eval_0.4.0", "0.4.2": HARNESS / "lm_eval_0.4.2
 WILD = LAYOUTS["0.4.13"]
 SUBJECTIVE = next((HARNESS / "opencompass_subjective").glob("*/predictions/replay/alpaca_local.json"))
 LFS_POINTER = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a2146\nsize 48213\n"
-
-
-def _import(tmp_path, *args, tool="lm-eval"):
-    return main(["import", tool, *map(str, args), "--inputs", str(tmp_path / "inputs")])
-
-
-def _run(tmp_path):
-    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
-    return tmp_path / "outputs"
-
-
-def _metrics(outputs, dataset, model):
-    return read_artifact_json(outputs / dataset / model / "B5_component_scores.json")["metrics"]
 
 
 def _report(outputs, dataset):
@@ -66,7 +53,8 @@ def _imported_questions(tmp_path, dataset):
 @pytest.mark.parametrize("version", sorted(LAYOUTS))
 def test_every_lm_eval_layout_since_2023_rescores_to_the_official_numbers(tmp_path, version, capsys):
     folder = LAYOUTS[version]
-    assert _import(tmp_path, _samples_file(folder, "squad_local"), _samples_file(folder, "cmmlu_agronomy_local")) == 0
+    assert _import(tmp_path, "lm-eval", _samples_file(folder, "squad_local"),
+                   _samples_file(folder, "cmmlu_agronomy_local")) == 0
     assert "squad_local (bert)" in capsys.readouterr().out  # 0.4.0–0.4.2: the model from model_args pretrained=
     outputs = _run(tmp_path)
     rows = _samples(_samples_file(folder, "squad_local"))
@@ -92,7 +80,7 @@ def _zstd(data: bytes) -> bytes:
 @pytest.mark.parametrize("form", ["gzip", "zstd", "renamed", "array"])
 def test_compressed_renamed_or_array_samples_read_as_the_plain_file(tmp_path, form):
     plain = _samples_file(WILD, "squad_local")
-    assert _import(tmp_path / "plain", plain) == 0
+    assert _import(tmp_path / "plain", "lm-eval", plain) == 0
     data = plain.read_bytes()
     name, content = {"gzip": (plain.name + ".gz", gzip.compress(data)), "zstd": (plain.name + ".zst", _zstd(data)),
                      "renamed": ("bert_squad_local.jsonl", data),
@@ -101,7 +89,7 @@ def test_compressed_renamed_or_array_samples_read_as_the_plain_file(tmp_path, fo
     folder.mkdir(parents=True)
     (folder / name).write_bytes(content)
     shutil.copy(next(WILD.glob("results_*.json")), folder)
-    assert _import(tmp_path, folder / name if form != "renamed" else folder) == 0
+    assert _import(tmp_path, "lm-eval", folder / name if form != "renamed" else folder) == 0
     assert _imported_questions(tmp_path, "squad_local") == _imported_questions(tmp_path / "plain", "squad_local")
     mine = tmp_path / "inputs" / "squad_local" / "predictions" / "bert.jsonl"
     assert mine.read_bytes() == (tmp_path / "plain" / "inputs" / "squad_local" / "predictions" / "bert.jsonl").read_bytes()
@@ -110,7 +98,7 @@ def test_compressed_renamed_or_array_samples_read_as_the_plain_file(tmp_path, fo
 def test_nan_and_infinity_are_read_in_samples_and_results(tmp_path):
     samples = _samples_file(WILD, "regression_local")
     assert "NaN" in samples.read_text() and "Infinity" in samples.read_text()
-    assert _import(tmp_path, samples) == 0
+    assert _import(tmp_path, "lm-eval", samples) == 0
     assert len(_imported_questions(tmp_path, "regression_local")) == 6  # no row set aside for its NaN
     config = (tmp_path / "inputs" / "regression_local" / "dataset.toml").read_text()
     assert 'version = "0.4.13"' in config and 'mae = "inf"' in config  # the results file was read, Infinity and all
@@ -124,7 +112,7 @@ def test_a_list_filter_and_a_second_filter_import_as_one_model_each(tmp_path, ca
     samples = _samples_file(WILD, "listfilter_local")
     rows = _samples(samples)
     assert {json.dumps(row["filtered_resps"])[:2] for row in rows if row["filter"] == "whole"} == {"[["}
-    assert _import(tmp_path, samples) == 0
+    assert _import(tmp_path, "lm-eval", samples) == 0
     outputs = _run(tmp_path)
     first = [row for row in rows if row["filter"] == "first"]
     official = _official_squad({row["doc"]["id"]: row["filtered_resps"][0] for row in first},
@@ -140,7 +128,7 @@ def test_a_blank_target_falls_back_to_the_docs_references(tmp_path):
     samples = _samples_file(WILD, "truthful_local")
     rows = _samples(samples)
     assert {row["target"] for row in rows} == {" "}
-    assert _import(tmp_path, samples) == 0
+    assert _import(tmp_path, "lm-eval", samples) == 0
     questions = _imported_questions(tmp_path, "truthful_local")
     assert [q["answers"] for q in questions] == [row["doc"]["correct_answers"] for row in rows]
     outputs = _run(tmp_path)
@@ -154,7 +142,7 @@ def test_choices_and_an_answer_index_in_the_doc_win_over_a_target_listing_every_
     samples = _samples_file(WILD, "letters_local")
     rows = _samples(samples)
     assert {row["target"] for row in rows} == {"['A', 'B', 'C', 'D']"}
-    assert _import(tmp_path, samples) == 0
+    assert _import(tmp_path, "lm-eval", samples) == 0
     question = _imported_questions(tmp_path, "letters_local")[0]
     assert question["options"] == rows[0]["doc"]["choices"] and question["answer"] == "ABCD"[rows[0]["doc"]["answer"]]
     outputs = _run(tmp_path)
@@ -166,7 +154,7 @@ def test_choices_and_an_answer_index_in_the_doc_win_over_a_target_listing_every_
 def test_opencompass_subjective_predictions_import_as_instructions_for_the_judge(tmp_path, capsys):
     document = json.loads(SUBJECTIVE.read_text(encoding="utf-8"))
     assert all(set(row["gold"]) == {"capability", "question"} for row in document.values())  # the judge's hints
-    assert _import(tmp_path, SUBJECTIVE.parents[2], tool="opencompass") == 0
+    assert _import(tmp_path, "opencompass", SUBJECTIVE.parents[2]) == 0
     assert "kind instruction; no reference: add a [judge] table" in capsys.readouterr().out
     questions = _imported_questions(tmp_path, "alpaca_local")
     assert [q["question"] for q in questions] == [row["origin_prompt"] for row in document.values()]
@@ -188,7 +176,7 @@ def test_a_git_lfs_pointer_stops_the_whole_import(tmp_path, capsys):
     folder = tmp_path / "clone" / "bert"
     shutil.copytree(WILD, folder)
     _samples_file(folder, "squad_local").write_text(LFS_POINTER)
-    assert _import(tmp_path, tmp_path / "clone") == 2
+    assert _import(tmp_path, "lm-eval", tmp_path / "clone") == 2
     err = capsys.readouterr().err
     assert "a Git LFS pointer, not the file itself: run `git lfs pull`" in err and "nothing imported" in err
     assert _nothing_written(tmp_path)
@@ -198,7 +186,7 @@ def test_results_without_samples_say_log_samples_writes_them(tmp_path, capsys):
     folder = tmp_path / "run" / "bert"
     folder.mkdir(parents=True)
     shutil.copy(next(WILD.glob("results_*.json")), folder)
-    assert _import(tmp_path, tmp_path / "run") == 2
+    assert _import(tmp_path, "lm-eval", tmp_path / "run") == 2
     err = capsys.readouterr().err
     assert "holds lm-eval results" in err and "--log_samples" in err and len(err.strip().splitlines()) == 1
     assert _nothing_written(tmp_path)
@@ -208,7 +196,7 @@ def test_a_file_with_no_usable_row_is_refused_not_imported_empty(tmp_path, capsy
     broken = tmp_path / "run" / "bert" / _samples_file(WILD, "squad_local").name
     broken.parent.mkdir(parents=True)
     broken.write_text("".join(line[:30] + "\n" for line in _samples_file(WILD, "squad_local").read_text().splitlines()))
-    assert _import(tmp_path, broken) == 2
+    assert _import(tmp_path, "lm-eval", broken) == 2
     assert "not an lm-eval samples file" in capsys.readouterr().err
     assert _nothing_written(tmp_path)
 
@@ -216,7 +204,7 @@ def test_a_file_with_no_usable_row_is_refused_not_imported_empty(tmp_path, capsy
 def test_lm_eval_0_3_write_out_files_are_refused_by_name(tmp_path, capsys):
     write_out = tmp_path / "squad_write_out_info.json"
     write_out.write_text("[]")
-    assert _import(tmp_path, write_out) == 2
+    assert _import(tmp_path, "lm-eval", write_out) == 2
     assert "lm-eval 0.3 --write_out file" in capsys.readouterr().err
 
 
@@ -225,7 +213,7 @@ def test_every_conflict_is_found_before_anything_is_written(tmp_path, capsys):
     shutil.copytree(WILD, other)
     squad = _samples_file(other, "squad_local")
     squad.write_text("\n".join(squad.read_text().splitlines()[:-1]) + "\n")  # one question fewer
-    assert _import(tmp_path, WILD, other) == 2
+    assert _import(tmp_path, "lm-eval", WILD, other) == 2
     err = capsys.readouterr().err
     assert "holds other questions than" in err and "model 'bert' twice with other answers" in err and "nothing imported" in err
     assert _nothing_written(tmp_path)
@@ -233,6 +221,6 @@ def test_every_conflict_is_found_before_anything_is_written(tmp_path, capsys):
 
 def test_one_run_logged_twice_imports_once(tmp_path, capsys):
     logs = Path(__file__).resolve().parent / "harness_files" / "inspect"  # the same Inspect run as .eval and .json
-    assert _import(tmp_path, logs, "--model", "bert", tool="inspect") == 0
+    assert _import(tmp_path, "inspect", logs, "--model", "bert") == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 1
     assert [p.name for p in (tmp_path / "inputs" / "squad_replay" / "predictions").iterdir()] == ["bert.jsonl"]

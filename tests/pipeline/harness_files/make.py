@@ -28,6 +28,43 @@ REAL = HERE.parents[2].parent / "shared" / "data" / "real"
 QUESTION_STEP = 350
 
 
+SQUAD_TASK = """task: squad_local
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    validation: {data}
+validation_split: validation
+output_type: generate_until
+doc_to_text: "Question: {{{{question}}}}\\nAnswer:"
+doc_to_target: answers
+generation_kwargs:
+  until: ["\\n"]
+  do_sample: false
+metric_list:
+  - metric: exact_match
+    aggregation: mean
+    higher_is_better: true
+    ignore_case: true
+    ignore_punctuation: true
+"""
+
+CMMLU_TASK = """task: cmmlu_agronomy_local
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {data}
+test_split: test
+output_type: multiple_choice
+doc_to_text: "{{{{Question.strip()}}}}\\nA. {{{{A}}}}\\nB. {{{{B}}}}\\nC. {{{{C}}}}\\nD. {{{{D}}}}\\n答案："
+doc_to_choice: ["A", "B", "C", "D"]
+doc_to_target: "{{{{['A', 'B', 'C', 'D'].index(Answer)}}}}"
+metric_list:
+  - metric: acc
+    aggregation: mean
+    higher_is_better: true
+"""
+
+
 def squad_subset() -> list[dict]:
     """Every QUESTION_STEP-th SQuAD v1.1 dev question (id, question, answers) with BERT's prediction."""
     dev = json.loads((REAL / "squad" / "dev-v1.1.json").read_text(encoding="utf-8"))
@@ -93,44 +130,12 @@ def serve(rows: list[dict], instructions: dict[str, str] | None = None) -> Threa
 def run_lm_eval(rows: list[dict], work: Path) -> None:
     data = work / "squad_subset.jsonl"
     data.write_text("".join(json.dumps({k: row[k] for k in ("id", "question", "answers")}) + "\n" for row in rows))
-    (work / "squad_local.yaml").write_text(f"""task: squad_local
-dataset_path: json
-dataset_kwargs:
-  data_files:
-    validation: {data}
-validation_split: validation
-output_type: generate_until
-doc_to_text: "Question: {{{{question}}}}\\nAnswer:"
-doc_to_target: answers
-generation_kwargs:
-  until: ["\\n"]
-  do_sample: false
-metric_list:
-  - metric: exact_match
-    aggregation: mean
-    higher_is_better: true
-    ignore_case: true
-    ignore_punctuation: true
-""")
+    (work / "squad_local.yaml").write_text(SQUAD_TASK.format(data=data))
     questions = cmmlu_subset(20)
     cmmlu = work / "cmmlu_subset.jsonl"
     cmmlu.write_text("".join(json.dumps({"id": int(i), **row}, ensure_ascii=False) + "\n"
                              for i, row in questions.iterrows()))
-    (work / "cmmlu_local.yaml").write_text(f"""task: cmmlu_agronomy_local
-dataset_path: json
-dataset_kwargs:
-  data_files:
-    test: {cmmlu}
-test_split: test
-output_type: multiple_choice
-doc_to_text: "{{{{Question.strip()}}}}\\nA. {{{{A}}}}\\nB. {{{{B}}}}\\nC. {{{{C}}}}\\nD. {{{{D}}}}\\n答案："
-doc_to_choice: ["A", "B", "C", "D"]
-doc_to_target: "{{{{['A', 'B', 'C', 'D'].index(Answer)}}}}"
-metric_list:
-  - metric: acc
-    aggregation: mean
-    higher_is_better: true
-""")
+    (work / "cmmlu_local.yaml").write_text(CMMLU_TASK.format(data=cmmlu))
     server = serve(rows)
     url = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
     out = HERE / "lm_eval"

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from make import OPENCOMPASS_MODEL, REAL, cmmlu_subset, serve, squad_subset
+from make import CMMLU_TASK, OPENCOMPASS_MODEL, REAL, SQUAD_TASK, cmmlu_subset, serve, squad_subset
 
 HERE = Path(__file__).resolve().parent
 OFFLINE = {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin", "TOKENIZERS_PARALLELISM": "0"}
@@ -90,42 +90,6 @@ class ExactMatch(evaluate.Metric):
                 references = np.char.translate(references, table=table)
         return {"exact_match": np.mean(predictions == references)}
 '''
-
-SQUAD_TASK = """task: squad_local
-dataset_path: json
-dataset_kwargs:
-  data_files:
-    validation: {data}
-validation_split: validation
-output_type: generate_until
-doc_to_text: "Question: {{{{question}}}}\\nAnswer:"
-doc_to_target: answers
-generation_kwargs:
-  until: ["\\n"]
-  do_sample: false
-metric_list:
-  - metric: exact_match
-    aggregation: mean
-    higher_is_better: true
-    ignore_case: true
-    ignore_punctuation: true
-"""
-
-CMMLU_TASK = """task: cmmlu_agronomy_local
-dataset_path: json
-dataset_kwargs:
-  data_files:
-    test: {data}
-test_split: test
-output_type: multiple_choice
-doc_to_text: "{{{{Question.strip()}}}}\\nA. {{{{A}}}}\\nB. {{{{B}}}}\\nC. {{{{C}}}}\\nD. {{{{D}}}}\\n答案："
-doc_to_choice: ["A", "B", "C", "D"]
-doc_to_target: "{{{{['A', 'B', 'C', 'D'].index(Answer)}}}}"
-metric_list:
-  - metric: acc
-    aggregation: mean
-    higher_is_better: true
-"""
 
 WILD_TASKS = {
     "truthful_local": """task: truthful_local
