@@ -18,6 +18,7 @@ from stages import (
     render_html_report,
     render_report,
 )
+from stages.core.distinct import shared_values
 from stages.core.printable import printable
 from stages.core.records import Columns, Rows, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
@@ -153,7 +154,7 @@ class B6Report(KindStage):
             if not any(problem.startswith(f"model {model}: ") for problem in problems)}, self.spec["min_paired_share"])
         if len(shards) > 1:
             problems += shard_problems(
-                [read_column(task.artifact_path(), "id") for task in (self._task(B1Questions, s) for s in shards)],
+                lambda shard: read_column(self._task(B1Questions, shard).artifact_path(), "id"), len(shards),
                 {model: [(d.get("missing_predictions", []), d.get("unmatched_predictions", [])) for d in joins]
                  for model, joins in shard_joins.items()})
         rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.score_tasks().items()}
@@ -222,13 +223,14 @@ class B6Report(KindStage):
 
     def _item_values(self, kind: Kind, rows: dict[str, Columns]) -> dict[str, dict[str, list]]:
         """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models and
-        with the questions); a columnar kind's rows are read only in the columns those values need."""
+        with the questions), each distinct value one object; a columnar kind's rows are read only in the columns
+        those values need."""
         values: dict[str, dict[str, list]] = {}
         for model, tasks in self.score_tasks().items():
             for task in tasks:
                 scored = rows[model] if model in rows else _scored_rows(kind, task)
                 for metric, items in kind.item_scores(scored).items():
-                    values.setdefault(model, {}).setdefault(metric, []).extend(items)
+                    values.setdefault(model, {}).setdefault(metric, []).extend(shared_values(items))
         return values
 
     def _explorer(self, kind: Kind, primary: str, items: dict[str, dict[str, list]], questions: list[dict],

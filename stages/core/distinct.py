@@ -86,3 +86,10 @@ def value_counts(column: pa.Array | pa.ChunkedArray) -> dict[Any, int]:
 
     counts = pc.value_counts(column)
     return dict(zip(counts.field("values").to_pylist(), counts.field("counts").to_pylist()))
+
+
+def shared_values(values: list[T]) -> list[T]:
+    """The same values, each distinct one a single object: ten million per-item scores of a few thousand distinct
+    values then take 8 bytes an item (a pointer) instead of 32 (a float object of their own)."""
+    first: dict[Any, T] = {}
+    return [first.setdefault(value, value) for value in values]

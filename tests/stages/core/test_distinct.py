@@ -2,7 +2,14 @@
 import numpy as np
 import pyarrow as pa
 
-from stages.core.distinct import combined_codes, list_codes, per_distinct_value, value_codes, value_counts
+from stages.core.distinct import (
+    combined_codes,
+    list_codes,
+    per_distinct_value,
+    shared_values,
+    value_codes,
+    value_counts,
+)
 
 
 def test_values_and_nulls_are_numbered_once_each():
@@ -30,3 +37,11 @@ def test_one_call_per_distinct_value():
     assert sorted(calls) == ["a", "b"]
     assert [results[c] for c in codes] == ["<b>", "<a>", "<b>", "<b>"]
     assert value_counts(pa.array(["b", "a", "b"])) == {"b": 2, "a": 1}
+
+
+def test_shared_values_keep_every_value_and_hold_one_object_per_distinct_value():
+    scores = [float(x) / 4 for x in (0, 4, 1, 0, 4, 3, 2)] + [None, 0.25]
+    shared = shared_values(scores)
+    assert shared == scores
+    assert len({id(value) for value in shared}) == len(set(scores))  # 0.0, 1.0, 0.25, 0.75, 0.5, None
+    assert shared[2] is shared[-1] and shared[0] is shared[3]
