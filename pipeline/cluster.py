@@ -146,7 +146,6 @@ class ReleaseWorker(luigi.worker.Worker):
             print(f"evalpipe worker: {line}; tasks of {theirs} are left from now on", file=sys.stderr, flush=True)
         return response._replace(task_id=None)
 
-
     def _awaited(self, task_id: str) -> bool:
         """Whether a driver still waits for the task: luigid lists a (non-assistant) worker for it. A driver that
         failed or was stopped has left it; one that vanished leaves it after worker_disconnect_delay."""
