@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core.errors import UsageError
 from .imported import ImportedRun, SkippedFile, files_under, references_or_instructions, register_importer
-from .wild_files import LFS_POINTER, LFS_REASON
+from .wild_files import LFS_REASON, is_lfs_pointer_file
 
 
 @register_importer("inspect")
@@ -20,7 +20,7 @@ def read_inspect(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
         raise UsageError("reading Inspect logs needs inspect_ai: pip install 'evalpipe[inspect]'") from None
     logs = dict.fromkeys(files_under(paths, "*.eval") + files_under(paths, "*.json"))
     for path in (path for path in logs if path.suffix.lower() in (".eval", ".json")):
-        if _starts_with(path, LFS_POINTER):
+        if is_lfs_pointer_file(path):
             yield SkippedFile(str(path), LFS_REASON, refused=True)
             continue
         try:
@@ -30,11 +30,6 @@ def read_inspect(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
                               refused=path in paths)
             continue
         yield _run(log, path)
-
-
-def _starts_with(path: Path, prefix: bytes) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(len(prefix)) == prefix
 
 
 def _run(log: Any, path: Path) -> ImportedRun:

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from ..core.names import safe_name
-from ..io.fields import QUESTION_FIELDS, get_record_id, gold_answer_texts, is_missing, name_ignoring_case
+from ..io.fields import QUESTION_FIELDS, get_record_id, gold_answer_texts, name_ignoring_case
 from ..io.json_depth import load_json
 from .imported import ImportedRun, SkippedFile, references_or_instructions, register_importer
 from .lm_eval_files import SamplesFile, find_samples, is_sample
@@ -204,8 +204,8 @@ def _golds(record: dict) -> list[str]:
     doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
     for name in DOC_REFERENCE_FIELDS:
         key = name_ignoring_case(doc, name)
-        if key is not None and not is_missing(doc[key]) and gold_answer_texts(doc[key]):
-            return gold_answer_texts(doc[key])
+        if key is not None and (references := gold_answer_texts(doc[key])):
+            return references
     return []
 
 

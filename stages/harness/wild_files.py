@@ -51,6 +51,12 @@ def is_lfs_pointer(data: bytes) -> bool:
     return data.startswith(LFS_POINTER)
 
 
+def is_lfs_pointer_file(path: Path) -> bool:
+    """Whether the file at `path` is a Git LFS pointer (only its first bytes are read)."""
+    with open(path, "rb") as handle:
+        return is_lfs_pointer(handle.read(len(LFS_POINTER)))
+
+
 def read_wild_bytes(path: Path) -> bytes:
     """The file's content, decompressed when it starts with gzip's or zstd's magic bytes."""
     data = read_input_bytes(path)
