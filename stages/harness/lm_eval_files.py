@@ -10,14 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
-from .imported import SkippedFile
+from .imported import SkippedFile, read_json_object
 from .wild_files import (
     LfsPointer,
     UnreadableFile,
     WildRecords,
-    load_wild_json,
     plain_name,
-    read_wild_bytes,
     wild_records,
 )
 
@@ -86,16 +84,8 @@ def _by_folder(paths: list[Path]) -> Iterator[tuple[Path, list[Path], bool]]:
 
 def _results_documents(folder: Path) -> dict[Path, dict[str, Any]]:
     """The results files in `folder` as JSON objects (NaN and Infinity read); unreadable ones as {}."""
-    documents = {}
-    for path in sorted(folder.iterdir()):
-        if not (path.is_file() and RESULTS_NAME.match(plain_name(path))):
-            continue
-        try:
-            document = load_wild_json(read_wild_bytes(path), str(path))
-        except (OSError, UnreadableFile):
-            document = {}
-        documents[path] = document if isinstance(document, dict) else {}
-    return documents
+    return {path: read_json_object(path) for path in sorted(folder.iterdir())
+            if path.is_file() and RESULTS_NAME.match(plain_name(path))}
 
 
 def _samples_file(path: Path, explicit: bool, results: dict[Path, dict[str, Any]]) -> SamplesFile | SkippedFile | None:

@@ -90,11 +90,10 @@ def load_wild_json(data: bytes, source: str) -> Any:
         raise UnreadableFile(f"{source}: not JSON ({exc})") from None
 
 
-def wild_records(path: Path, data: bytes | None = None) -> WildRecords:
+def wild_records(path: Path) -> WildRecords:
     """Every record of a JSON-lines file, a JSON array or a run of JSON objects, with its line."""
-    data = read_wild_bytes(path) if data is None else data
     try:
-        text = data.decode("utf-8-sig")
+        text = read_wild_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadableFile(f"undecodable bytes (not UTF-8) at byte {exc.start}") from None
     stripped = text.lstrip()
