@@ -116,8 +116,7 @@ def _same_numbers_as_a_local_run(tmp_path: Path, server: Weed, command: list[str
 
 
 def test_a_storage_outage_shorter_than_retry_for_is_ridden_out_in_one_line(tmp_path):
-    # 40 s: longer than botocore's own retries (~15 s at most), so the outage reaches evalpipe's wherever it begins
-    code, err, server, relay, command, env = _outage_run(tmp_path, retry_for=120, down_seconds=40)
+    code, err, server, relay, command, env = _outage_run(tmp_path, retry_for=120, down_seconds=20)
     try:
         assert relay.refused > 0  # the run asked the storage during the outage
         assert code == 0, err[-3000:]
