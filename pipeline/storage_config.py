@@ -1,29 +1,19 @@
 """Storage options from luigi.cfg [storage] (`s3_endpoint_url`, `s3_key`, `s3_secret`, any `<protocol>_<option>`);
-unset, s3fs reads the standard AWS variables. They are handed to the storage layer only, never written out.
-`retry_for` (seconds, default 120) is how long transient storage errors are asked again."""
+unset, s3fs reads the standard AWS variables. They are handed to the storage layer only, never written out."""
 from __future__ import annotations
 
 import luigi.configuration
 
-from stages.core.errors import UsageError
 from stages.io.storage import configure_storage
-from stages.io.storage_retries import configure_retries
-
-RETRY_FOR = 120.0
 
 
 def apply_storage_config() -> None:
     config = luigi.configuration.get_config()
-    has_section = config.has_section("storage")
-    retry_for = config.getfloat("storage", "retry_for", RETRY_FOR) if has_section else RETRY_FOR
-    if retry_for < 0:
-        raise UsageError(f"luigi.cfg [storage] retry_for = {retry_for:g} must be ≥ 0")
-    configure_retries(retry_for)
-    if not has_section:
+    if not config.has_section("storage"):
         return
     options: dict[str, dict[str, str]] = {}
     for key in config.options("storage"):
-        if key in config.defaults() or key == "retry_for":
+        if key in config.defaults():
             continue
         protocol, _, option = key.partition("_")
         if option:

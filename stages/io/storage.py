@@ -37,11 +37,7 @@ def location(where: str | os.PathLike) -> Path | UPath:
         return Path(os.path.abspath(text))
     from upath import UPath
 
-    from .storage_retries import arm_retries
-
-    protocol = text.split("://", 1)[0]
-    arm_retries(protocol)
-    return UPath(text, **{**FRESH_LISTINGS, **_OPTIONS.get(protocol, {})})
+    return UPath(text, **{**FRESH_LISTINGS, **_OPTIONS.get(text.split("://", 1)[0], {})})
 
 
 def is_local(path: UPath | os.PathLike) -> bool:
@@ -105,12 +101,9 @@ def storage_problem(path: UPath) -> str | None:
     in one line without secrets, or None (local paths always None)."""
     if is_local(path):
         return None
-    from .storage_retries import retries_off
-
     root = f"{path.protocol}://{path.path.split('/', 1)[0]}"
     try:
-        with retries_off():
-            path.fs.info(path.path.split("/", 1)[0])
+        path.fs.info(path.path.split("/", 1)[0])
     except PermissionError:
         return (f"{root}: the storage refused the credentials (luigi.cfg [storage] {path.protocol}_key / "
                 f"{path.protocol}_secret, or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)")

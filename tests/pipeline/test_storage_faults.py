@@ -2,13 +2,11 @@
 127.0.0.1: a wrong secret, a missing bucket, an endpoint nobody listens on (exit 2, no secret printed)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import orjson
 import pytest
 
 from pipeline.cli import main
-from tests.pipeline.servers import REPO, Relay, Weed, free_port
+from tests.pipeline.servers import REPO, Weed, free_port
 
 SECRET = "right-secret-f00d"
 
@@ -64,10 +62,7 @@ def test_with_the_right_credentials_the_run_writes_and_counts_its_artifacts(weed
     assert "artifact(s) written" in out and "0 artifact(s)" not in out
 
 
-def _outage_run(tmp_path: Path, retry_for: float, down_seconds: float) -> tuple[int, str, Weed, Relay, list, dict]:
-    """A 2-shard QA run into a real S3 server reached through a relay whose network is cut, once the first shard's
-    B1 is written, for `down_seconds` (math.inf: until the run ends), with luigi.cfg [storage] retry_for;
-    (exit code, stderr, server, relay, command, env). The relay counts the connections the run tried meanwhile."""
+def test_storage_lost_mid_run_fails_with_one_line_per_stage_and_the_rerun_completes(tmp_path):
     import os
     import subprocess
     import sys
@@ -79,72 +74,35 @@ def _outage_run(tmp_path: Path, retry_for: float, down_seconds: float) -> tuple[
 
     inputs = _qa_dataset(tmp_path, 200_000)
     (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 100000\n")
-    (tmp_path / "luigi.cfg").write_text((REPO / "luigi.cfg").read_text() + f"\n[storage]\nretry_for = {retry_for}\n")
-    server = Weed(tmp_path / "weed").__enter__()
-    relay = Relay(("127.0.0.1", int(server.endpoint.rsplit(":", 1)[1])))
-    env = {**os.environ, **server.env, "AWS_ENDPOINT_URL": f"http://127.0.0.1:{relay.port}",
-           "LUIGI_CONFIG_PATH": str(tmp_path / "luigi.cfg")}
-    fs = s3fs.S3FileSystem(endpoint_url=server.endpoint, key=server.env["AWS_ACCESS_KEY_ID"],
-                           secret=server.env["AWS_SECRET_ACCESS_KEY"], skip_instance_cache=True)
-    fs.mkdir("outage")
-    command = [sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs", "s3://outage/out"]
-    driver = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not fs.glob("outage/out/big_qa/shards/*/B1_questions.json") and time.monotonic() < deadline:
-        time.sleep(0.05)
-        fs.invalidate_cache()
-    relay.cut(down_seconds)
-    _, err = driver.communicate(timeout=300)
-    relay.restore()
-    return driver.returncode, err, server, relay, command, env
-
-
-def _same_numbers_as_a_local_run(tmp_path: Path, server: Weed, command: list[str], env: dict) -> None:
-    import subprocess
-
-    import s3fs
-
-    from stages.io.artifacts import read_artifact_json
-    from stages.io.storage import location
-
-    local = subprocess.run([*command[:-1], str(tmp_path / "local")], cwd=REPO, env=env, capture_output=True)
-    assert local.returncode == 0
-    fs = s3fs.S3FileSystem(endpoint_url=server.endpoint, key=server.env["AWS_ACCESS_KEY_ID"],
-                           secret=server.env["AWS_SECRET_ACCESS_KEY"], skip_instance_cache=True)
-    remote = orjson.loads(fs.cat_file("outage/out/B6_summary.json"))["rows"]
-    assert remote == read_artifact_json(location(str(tmp_path / "local")) / "B6_summary.json")["rows"]
-
-
-def test_a_storage_outage_shorter_than_retry_for_is_ridden_out_in_one_line(tmp_path):
-    code, err, server, relay, command, env = _outage_run(tmp_path, retry_for=120, down_seconds=20)
-    try:
-        assert relay.refused > 0  # the run asked the storage during the outage
-        assert code == 0, err[-3000:]
-        outages = [line for line in err.splitlines() if line.startswith("evalpipe: storage unreachable")]
-        assert 1 <= len(outages) <= 2 and "asking again for up to 120 s" in outages[0], err  # a line per outage
-        assert "Traceback" not in err and "FAILED" not in err, err
-        _same_numbers_as_a_local_run(tmp_path, server, command, env)
-    finally:
-        relay.close()
-        server.__exit__()
-
-
-def test_storage_lost_for_longer_than_retry_for_fails_in_one_line_per_stage_and_the_rerun_completes(tmp_path):
-    import math
-    import subprocess
-
-    code, err, server, relay, command, env = _outage_run(tmp_path, retry_for=3, down_seconds=math.inf)
-    try:
-        assert code == 1
-        lines = [line for line in err.strip().splitlines() if not line.startswith("evalpipe: storage unreachable")]
-        assert "Traceback" not in err and len(lines) < 10, err
-        assert all(line.startswith("evalpipe: B") and "failure record could not be written" in line
-                   for line in lines[:-1]), err
-        assert lines[-1].startswith("evalpipe: run failed: the outputs' storage became unusable during the run: "
-                                    "s3://outage: storage unreachable"), err
+    server = Weed(tmp_path / "weed")
+    with server:
+        env = {**os.environ, **server.env}
+        fs = s3fs.S3FileSystem(endpoint_url=server.endpoint, key=server.env["AWS_ACCESS_KEY_ID"],
+                               secret=server.env["AWS_SECRET_ACCESS_KEY"], skip_instance_cache=True)
+        fs.mkdir("outage")
+        command = [sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs", "s3://outage/out"]
+        driver = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        deadline = time.monotonic() + 60
+        while not fs.glob("outage/out/big_qa/shards/*/B1_questions.json") and time.monotonic() < deadline:
+            time.sleep(0.05)
+            fs.invalidate_cache()
+    _, err = driver.communicate(timeout=300)  # the storage is gone from here on
+    assert driver.returncode == 1
+    lines = err.strip().splitlines()
+    assert "Traceback" not in err and len(lines) < 10, err
+    assert all(line.startswith("evalpipe: B") and "failure record could not be written" in line
+               for line in lines[:-1]), err
+    assert lines[-1].startswith("evalpipe: run failed: the outputs' storage became unusable during the run: "
+                                "s3://outage: storage unreachable"), err
+    with server:  # the storage is back (same ports, same data)
         rerun = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
         assert rerun.returncode == 0, rerun.stderr[-3000:]
-        _same_numbers_as_a_local_run(tmp_path, server, command, env)
-    finally:
-        relay.close()
-        server.__exit__()
+        local = subprocess.run([*command[:-1], str(tmp_path / "local")], cwd=REPO, env=env, capture_output=True)
+        assert local.returncode == 0
+        from stages.io.artifacts import read_artifact_json
+        from stages.io.storage import location
+
+        fs.invalidate_cache()
+        remote = orjson.loads(fs.cat_file("outage/out/B6_summary.json"))["rows"]
+    assert remote == read_artifact_json(location(str(tmp_path / "local")) / "B6_summary.json")["rows"]
