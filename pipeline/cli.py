@@ -146,13 +146,13 @@ def main(argv: list[str] | None = None) -> int:
 
     from .storage_config import apply_storage_config
 
-    apply_storage_config()
     quiet_rpc_settings()
     module, _, function = args.handler.partition(":")  # "module:function" under pipeline/, imported now
     handler = getattr(import_module(f"pipeline.{module}"), function)
     previous = set_progress_sink(ProgressDisplay(sys.stderr))
     handlers = stop_on_signals()
     try:
+        apply_storage_config()
         return handler(args)
     except Interrupted as exc:
         name = signal.Signals(exc.signum).name

@@ -19,7 +19,6 @@ import luigi.worker
 
 from .exit_codes import EXIT_OK
 from .fingerprint import code_version
-from .storage_config import apply_storage_config
 
 DEFAULT_PORT = 8082
 POLL_SECONDS = 1.0
@@ -101,7 +100,6 @@ def stop_waiting(host: str, port: int, worker_ids: list[str]) -> None:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     host, port = scheduler_address(args.scheduler_host, args.scheduler_port)
-    apply_storage_config()
     from . import report_tasks, tasks  # noqa: F401  (the task classes luigid names must be importable here)
 
     announce_runs("worker")

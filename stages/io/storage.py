@@ -37,7 +37,17 @@ def location(where: str | os.PathLike) -> Path | UPath:
         return Path(os.path.abspath(text))
     from upath import UPath
 
-    return UPath(text, **{**FRESH_LISTINGS, **_OPTIONS.get(text.split("://", 1)[0], {})})
+    protocol = text.split("://", 1)[0]
+    return UPath(text, **{**FRESH_LISTINGS, **_retries(protocol), **_OPTIONS.get(protocol, {})})
+
+
+def _retries(protocol: str) -> dict[str, Any]:
+    """S3 file systems are made with the session that rides out storage blips (storage_retries)."""
+    if protocol not in ("s3", "s3a"):
+        return {}
+    from .storage_retries import retrying_session
+
+    return {"session": retrying_session()}
 
 
 def is_local(path: UPath | os.PathLike) -> bool:
@@ -102,8 +112,9 @@ def storage_problem(path: UPath) -> str | None:
     if is_local(path):
         return None
     root = f"{path.protocol}://{path.path.split('/', 1)[0]}"
-    try:
-        path.fs.info(path.path.split("/", 1)[0])
+    options = {key: value for key, value in path.storage_options.items() if key != "session"}
+    try:  # a file system of its own, without the retrying session: an unreachable store is said at once
+        type(path.fs)(**options, skip_instance_cache=True).info(path.path.split("/", 1)[0])
     except PermissionError:
         return (f"{root}: the storage refused the credentials (luigi.cfg [storage] {path.protocol}_key / "
                 f"{path.protocol}_secret, or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)")

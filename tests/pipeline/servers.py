@@ -7,8 +7,10 @@ import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -111,6 +113,77 @@ class Weed:
     def __exit__(self, *exc) -> None:
         _stop(self.process)
         self.log.close()
+
+
+class Relay:
+    """A TCP relay on a free 127.0.0.1 port to `target` (host, port), whose network can be cut: while cut, every
+    connection is closed — those open and each new one, counted in `refused` — as a network outage does."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target, self.refused, self.cut_until = target, 0, 0.0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def cut(self, seconds: float) -> None:
+        """No connection gets through for `seconds` (math.inf: until restore()); those open are closed now."""
+        with self.lock:
+            self.cut_until = time.monotonic() + seconds
+            for connection in self.open:
+                _close(connection)
+            self.open.clear()
+
+    def restore(self) -> None:
+        self.cut_until = 0.0
+
+    def is_cut(self) -> bool:
+        return time.monotonic() < self.cut_until
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.is_cut():
+                self.refused += 1
+                _close(client)
+                continue
+            try:
+                upstream = socket.create_connection(self.target)
+            except OSError:
+                _close(client)
+                continue
+            with self.lock:
+                self.open.update((client, upstream))
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for connection in (source, sink):
+                _close(connection)
+                with self.lock:
+                    self.open.discard(connection)
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut(0)
+
+
+def _close(connection: socket.socket) -> None:
+    try:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # a reset, not a FIN
+        connection.close()
+    except OSError:
+        pass
 
 
 class Luigid:

@@ -2,11 +2,13 @@
 127.0.0.1: a wrong secret, a missing bucket, an endpoint nobody listens on (exit 2, no secret printed)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import orjson
 import pytest
 
 from pipeline.cli import main
-from tests.pipeline.servers import REPO, Weed, free_port
+from tests.pipeline.servers import REPO, Relay, Weed, free_port
 
 SECRET = "right-secret-f00d"
 
@@ -62,47 +64,136 @@ def test_with_the_right_credentials_the_run_writes_and_counts_its_artifacts(weed
     assert "artifact(s) written" in out and "0 artifact(s)" not in out
 
 
-def test_storage_lost_mid_run_fails_with_one_line_per_stage_and_the_rerun_completes(tmp_path):
+@pytest.mark.parametrize("value", ["soon", "-5", "nan"])
+def test_a_retry_for_that_is_not_seconds_is_one_line_and_exit_2(tmp_path, value):
     import os
     import subprocess
     import sys
-    import time
 
-    import s3fs
+    (tmp_path / "luigi.cfg").write_text(f"[storage]\nretry_for = {value}\n")
+    env = {**os.environ, "LUIGI_CONFIG_PATH": str(tmp_path / "luigi.cfg")}
+    done = subprocess.run([sys.executable, "-m", "pipeline", "run", "--inputs", str(REPO / "inputs"), "--outputs",
+                           str(tmp_path / "out")], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"evalpipe: luigi.cfg [storage] retry_for = '{value}': seconds, a number ≥ 0 "
+                                   "(default 120)"), done.stderr
+    assert not (tmp_path / "out").exists()
 
-    from tests.pipeline.test_cluster import _qa_dataset
 
-    inputs = _qa_dataset(tmp_path, 200_000)
-    (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 100000\n")
-    server = Weed(tmp_path / "weed")
-    with server:
-        env = {**os.environ, **server.env}
-        fs = s3fs.S3FileSystem(endpoint_url=server.endpoint, key=server.env["AWS_ACCESS_KEY_ID"],
-                               secret=server.env["AWS_SECRET_ACCESS_KEY"], skip_instance_cache=True)
-        fs.mkdir("outage")
-        command = [sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs", "s3://outage/out"]
-        driver = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True)
+class Outage:
+    """A 2-shard QA run into a real S3 server reached through a relay whose network is cut, once the first shard's
+    B1 is written, for `down_seconds` (math.inf: until the run ends), with luigi.cfg [storage] retry_for. The relay
+    counts the connections the run tried meanwhile."""
+
+    def __init__(self, tmp_path: Path, retry_for: float) -> None:
+        import os
+        import sys
+
+        import s3fs
+
+        from tests.pipeline.test_cluster import _qa_dataset
+
+        self.tmp_path = tmp_path
+        inputs = _qa_dataset(tmp_path, 200_000)
+        (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 100000\n")
+        config = tmp_path / "luigi.cfg"
+        config.write_text((REPO / "luigi.cfg").read_text() + f"\n[storage]\nretry_for = {retry_for}\n")
+        self.server = Weed(tmp_path / "weed").__enter__()
+        self.relay = Relay(("127.0.0.1", int(self.server.endpoint.rsplit(":", 1)[1])))
+        self.env = {**os.environ, **self.server.env, "AWS_ENDPOINT_URL": f"http://127.0.0.1:{self.relay.port}",
+                    "LUIGI_CONFIG_PATH": str(config)}
+        self.fs = s3fs.S3FileSystem(endpoint_url=self.server.endpoint, key=self.server.env["AWS_ACCESS_KEY_ID"],
+                                    secret=self.server.env["AWS_SECRET_ACCESS_KEY"], skip_instance_cache=True)
+        self.fs.mkdir("outage")
+        self.command = [sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",
+                        "s3://outage/out"]
+
+    def run(self, down_seconds: float, scheduler: list[str] = ()) -> tuple[int, str]:
+        """(exit code, stderr) of the run with the outage."""
+        import subprocess
+        import time
+
+        driver = subprocess.Popen([*self.command, *scheduler], cwd=REPO, env=self.env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60
-        while not fs.glob("outage/out/big_qa/shards/*/B1_questions.json") and time.monotonic() < deadline:
+        while not self.fs.glob("outage/out/big_qa/shards/*/B1_questions.json") and time.monotonic() < deadline:
             time.sleep(0.05)
-            fs.invalidate_cache()
-    _, err = driver.communicate(timeout=300)  # the storage is gone from here on
-    assert driver.returncode == 1
-    lines = err.strip().splitlines()
+            self.fs.invalidate_cache()
+        self.relay.cut(down_seconds)
+        _, err = driver.communicate(timeout=300)
+        self.relay.restore()
+        return driver.returncode, err
+
+    def rerun(self) -> int:
+        import subprocess
+
+        return subprocess.run(self.command, cwd=REPO, env=self.env, capture_output=True, timeout=300).returncode
+
+    def assert_same_numbers_as_a_local_run(self) -> None:
+        import subprocess
+
+        from stages.io.artifacts import read_artifact_json
+        from stages.io.storage import location
+
+        local = str(self.tmp_path / "local")
+        assert subprocess.run([*self.command[:-1], local], cwd=REPO, env=self.env, capture_output=True).returncode == 0
+        remote = orjson.loads(self.fs.cat_file("outage/out/B6_summary.json"))["rows"]
+        assert remote == read_artifact_json(location(local) / "B6_summary.json")["rows"]
+
+    def close(self) -> None:
+        self.relay.close()
+        self.server.__exit__()
+
+
+@pytest.fixture
+def outage(tmp_path, request):
+    night = Outage(tmp_path, request.param)
+    yield night
+    night.close()
+
+
+def _ridden_out(err: str) -> None:
+    """Each process that met the outage said so once, and once that the storage answered again; nothing failed."""
+    down = [line for line in err.splitlines() if line.startswith("evalpipe: storage unreachable")]
+    back = [line for line in err.splitlines() if line.startswith("evalpipe: storage answering again after")]
+    assert 1 <= len(down) == len(back) <= 2 and "asking again for up to 120 s" in down[0], err
+    assert "Traceback" not in err and "FAILED" not in err and "failed" not in err, err
+
+
+@pytest.mark.parametrize("outage", [120], indirect=True)
+def test_a_storage_outage_shorter_than_retry_for_is_ridden_out_in_two_lines(outage):
+    code, err = outage.run(down_seconds=20)
+    assert outage.relay.refused > 0  # the run asked the storage during the outage
+    assert code == 0, err[-3000:]
+    _ridden_out(err)
+    outage.assert_same_numbers_as_a_local_run()
+
+
+@pytest.mark.parametrize("outage", [120], indirect=True)
+def test_on_luigid_the_driver_and_a_worker_ride_out_a_storage_outage(outage):
+    from tests.pipeline.servers import Luigid, Worker
+
+    with Luigid(outage.tmp_path / "luigid") as luigid, Worker(luigid, outage.env, outage.tmp_path / "w.log") as worker:
+        code, err = outage.run(20, ["--scheduler-host", "127.0.0.1", "--scheduler-port", str(luigid.port)])
+        assert outage.relay.refused > 0
+        assert code == 0, err[-3000:]
+        both = err + worker.output()
+    assert "evalpipe worker: ran" in both, both  # the worker took part
+    _ridden_out(both)
+    outage.assert_same_numbers_as_a_local_run()
+
+
+@pytest.mark.parametrize("outage", [3], indirect=True)
+def test_storage_lost_for_longer_than_retry_for_fails_in_one_line_per_stage_and_the_rerun_completes(outage):
+    import math
+
+    code, err = outage.run(down_seconds=math.inf)
+    assert code == 1
+    lines = [line for line in err.strip().splitlines() if not line.startswith("evalpipe: storage unreachable")]
     assert "Traceback" not in err and len(lines) < 10, err
     assert all(line.startswith("evalpipe: B") and "failure record could not be written" in line
                for line in lines[:-1]), err
     assert lines[-1].startswith("evalpipe: run failed: the outputs' storage became unusable during the run: "
                                 "s3://outage: storage unreachable"), err
-    with server:  # the storage is back (same ports, same data)
-        rerun = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
-        assert rerun.returncode == 0, rerun.stderr[-3000:]
-        local = subprocess.run([*command[:-1], str(tmp_path / "local")], cwd=REPO, env=env, capture_output=True)
-        assert local.returncode == 0
-        from stages.io.artifacts import read_artifact_json
-        from stages.io.storage import location
-
-        fs.invalidate_cache()
-        remote = orjson.loads(fs.cat_file("outage/out/B6_summary.json"))["rows"]
-    assert remote == read_artifact_json(location(str(tmp_path / "local")) / "B6_summary.json")["rows"]
+    assert outage.rerun() == 0
+    outage.assert_same_numbers_as_a_local_run()
