@@ -118,6 +118,9 @@ def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: li
                        unreadable: dict[str, str]) -> None:
     """One dataset's failure never takes the others' summary away: B6_summary.json and report.html are written for
     the datasets that finished, naming each failed one with its first error (and each unreadable one)."""
+    if not any(isinstance(task, StageTask) for task in incomplete):  # every dataset finished: the summary itself failed
+        print(f"evalpipe: the summary and report.html could not be written under {outputs}", file=sys.stderr)
+        return
     reasons: dict[str, str] = {}
     for task in incomplete:
         if isinstance(task, StageTask) and task.dataset not in reasons:

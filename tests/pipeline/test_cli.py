@@ -53,6 +53,17 @@ def test_run_prints_a_summary_and_verbose_the_report_and_what_was_set_aside(work
     assert "set aside for beta: 0 question row(s), 0 prediction row(s) rejected; 2 question(s) without" in out
 
 
+def test_a_summary_that_cannot_be_written_is_said_once_and_the_run_fails(workspace, capsys):
+    (workspace / "outputs" / "report.html").mkdir(parents=True)  # no file can take that name
+    assert run(workspace) == 1
+    err = capsys.readouterr().err
+    failed = [line for line in err.splitlines() if line.startswith("FAILED")]
+    assert len(failed) == 1 and failed[0].startswith("FAILED B6 summary (report.html, B6_summary.json): "), err
+    assert err.strip().endswith("evalpipe: the summary and report.html could not be written under "
+                                f"{workspace / 'outputs'}"), err
+    assert (workspace / "outputs" / "qa_small" / "B6_report.json").exists()  # the datasets' reports are kept
+
+
 def test_show_prints_rows_as_json_lines(workspace, capsysbinary):
     run(workspace)
     capsysbinary.readouterr()
