@@ -94,12 +94,18 @@ def configure_retries(retry_for: float) -> None:
 
 def retrying_session() -> Any:
     """The aiobotocore session every S3 location's file system is made with: its clients carry `retry_delay` ahead
-    of botocore's own retry handler (standard mode, which defers to it). One per process (s3fs is imported only when an S3 location is made)."""
+    of botocore's own retry handler (standard mode, which defers to it). One per process (s3fs is imported only
+    when an S3 location is made); credentials are looked up anew for each client, as s3fs's own sessions do."""
     with _LOCK:
         if _STATE["session"] is None:
             from aiobotocore.session import AioSession
 
-            session = AioSession()
+            class RetryingSession(AioSession):
+                async def get_credentials(self) -> Any:
+                    self._credentials = None  # the environment's keys of now, not of the first file system
+                    return await super().get_credentials()
+
+            session = RetryingSession()
             session.set_config_variable("retry_mode", "standard")  # legacy mode re-raises past its 5th attempt
             session.get_component("event_emitter").register_first("needs-retry.s3", retry_delay)
             logging.getLogger("asyncio").addFilter(OrphanedResetsQuiet())

@@ -68,3 +68,17 @@ def test_5xx_answers_are_retried_refusals_and_successes_are_not_and_an_answer_en
     assert retry_delay(1, response=_answer(404, "NoSuchKey"), request_dict={}) is None
     assert retry_delay(1, response=_answer(503, "SlowDown"), request_dict={}) > 0  # a new outage, said again
     assert "storage unreachable (SlowDown)" in capsys.readouterr().err
+
+
+def test_the_shared_session_takes_the_environments_keys_of_now(monkeypatch):
+    import asyncio
+
+    from stages.io.storage_retries import retrying_session
+
+    session = retrying_session()
+    keys = []
+    for key in ("first-key", "second-key"):
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", key)
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", f"{key}-secret")
+        keys.append(asyncio.run(session.get_credentials()).access_key)
+    assert keys == ["first-key", "second-key"] and retrying_session() is session
