@@ -43,7 +43,7 @@ def transient_answer(parsed: dict) -> bool:
 
 
 def backoff(attempts: int) -> float:
-    """Seconds to wait before attempt `attempts` + 1: exponential, capped, with full jitter on its upper half."""
+    """Seconds to wait before attempt `attempts` + 1: exponential, capped, then jittered to half of it or more."""
     return min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** (attempts - 1)) * random.uniform(0.5, 1.0)
 
 
