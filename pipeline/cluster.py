@@ -126,6 +126,7 @@ class ReleaseWorker(luigi.worker.Worker):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._versions_left: set[str] = set()
+        self._runs_left: set[str] = set()  # run tokens of the abandoned runs already said
 
     def _get_work(self) -> luigi.worker.GetWorkResponse:  # Luigi's one hook between granting a task and running it
         response = super()._get_work()
@@ -152,12 +153,16 @@ class ReleaseWorker(luigi.worker.Worker):
 
     def _leave(self, response: luigi.worker.GetWorkResponse, task: luigi.Task) -> luigi.worker.GetWorkResponse:
         """Hand back a task no driver waits for, disabled, so no worker runs or retries it; luigid prunes it
-        remove_delay later."""
+        remove_delay later. One line per abandoned run."""
         del self._scheduled_tasks[response.task_id]
         line = f"left {task.task_family}: no driver waits for it any more"
         for status in (luigi.scheduler.FAILED, luigi.scheduler.DISABLED):  # a running task cannot be disabled
             self._add_task(worker=self._id, task_id=response.task_id, status=status, runnable=False, expl=line)
-        print(f"evalpipe worker: {line}", file=sys.stderr, flush=True)
+        run = getattr(task, "spec", {}).get("run_token") or response.task_id
+        if run not in self._runs_left:
+            self._runs_left.add(run)
+            print(f"evalpipe worker: {line}; the rest of its run is left without a line each", file=sys.stderr,
+                  flush=True)
         return response._replace(task_id=None)
 
 

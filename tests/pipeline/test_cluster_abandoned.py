@@ -67,6 +67,7 @@ def test_luigid_is_idle_within_a_minute_after_a_failed_run_and_a_stopped_driver(
             time.sleep(1)
         idle_after = time.monotonic() - ended
         assert not _busy(scheduler) and idle_after < 60, f"luigid still busy {idle_after:.0f} s after the last driver"
-        assert "no driver waits for it any more" in worker.output()
+        left = worker.output().count("no driver waits for it any more")
+        assert 1 <= left <= 2, worker.output()  # a line per abandoned run, not per task
     assert not (failing / "big_qa" / "B6_report.json").exists()  # nobody finished the run its driver gave up
     assert not (tmp_path / "stopped" / "big_qa" / "B6_report.json").exists()
