@@ -6,6 +6,7 @@ One line when an outage starts, one when the storage answers again."""
 from __future__ import annotations
 
 import logging
+import os
 import random
 import sys
 import threading
@@ -85,6 +86,14 @@ def _storage_answered(now: float) -> None:
         since, _STATE["down_since"] = _STATE["down_since"], None
     if since is not None:
         print(f"evalpipe: storage answering again after {now - since:.0f} s", file=sys.stderr, flush=True)
+
+
+def _forget_outage_in_child() -> None:
+    """A forked task process says its own outage lines: it has not said that the storage became unreachable."""
+    _STATE["down_since"] = None
+
+
+os.register_at_fork(after_in_child=_forget_outage_in_child)
 
 
 def configure_retries(retry_for: float) -> None:

@@ -82,3 +82,13 @@ def test_the_shared_session_takes_the_environments_keys_of_now(monkeypatch):
         monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", f"{key}-secret")
         keys.append(asyncio.run(session.get_credentials()).access_key)
     assert keys == ["first-key", "second-key"] and retrying_session() is session
+
+
+def test_a_forked_task_process_says_its_own_outage(monkeypatch):
+    import os
+
+    monkeypatch.setitem(storage_retries._STATE, "down_since", 1000.0)  # the parent is in an outage
+    child = os.fork()
+    if child == 0:
+        os._exit(0 if storage_retries._STATE["down_since"] is None else 1)
+    assert os.waitpid(child, 0)[1] == 0 and storage_retries._STATE["down_since"] == 1000.0
