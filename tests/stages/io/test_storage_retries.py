@@ -37,16 +37,18 @@ def clock(monkeypatch):
     configure_retries(120)
 
 
-def test_a_request_is_retried_with_growing_jittered_waits_while_failing_for_less_than_retry_for(clock, capsys):
+def test_a_request_is_retried_with_growing_jittered_waits_while_failing_for_less_than_retry_for(clock, capsys,
+                                                                                              monkeypatch):
     request: dict = {"context": {}}
     error = EndpointConnectionError(endpoint_url="http://127.0.0.1:1")
     waits = []
-    for attempts in range(1, 8):
+    for attempts in range(1, 7):
         waits.append(retry_delay(attempts, caught_exception=error, request_dict=request))
         clock[0] += 4
     assert all(0.25 * 2 ** (n - 1) <= wait <= min(BACKOFF_CAP, 0.5 * 2 ** (n - 1))
                for n, wait in enumerate(waits[:5], start=1)), waits
-    assert waits[-1] == pytest.approx(30 - 24)  # never waits past retry_for
+    monkeypatch.setattr(storage_retries.random, "uniform", lambda low, high: high)  # the longest jittered wait: 10 s
+    assert retry_delay(7, caught_exception=error, request_dict=request) == pytest.approx(30 - 24)  # not past retry_for
     clock[0] = 1000.0 + 30
     assert retry_delay(8, caught_exception=error, request_dict=request) is None  # 30 s failing: botocore's call
     assert retry_delay(1, caught_exception=error, request_dict={"context": {}}) is None  # sent anew: same outage
