@@ -4,7 +4,6 @@ reproduce LLMBar's published figures exactly: 95 and 96 of 100 right per order (
 95%, right in both orders 93%."""
 import csv
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,14 +12,12 @@ from stages.io.artifacts import read_artifact_json
 from tests.pipeline.chat_server import ChatServer
 from tests.pipeline.conftest import write_jsonl
 
-LLMBAR = Path(__file__).resolve().parents[3] / "shared" / "data" / "real" / "llmbar" / "natural_gpt4_vanilla.json"
+LLMBAR = "llmbar/natural_gpt4_vanilla.json"  # under the real data
 
 
 @pytest.fixture(scope="module")
-def pairs():
-    if not LLMBAR.exists():
-        pytest.skip(f"{LLMBAR} is not there (the real data sits beside the repository)")
-    return json.loads(LLMBAR.read_text(encoding="utf-8"))
+def pairs(real_data):
+    return json.loads((real_data / LLMBAR).read_text(encoding="utf-8"))
 
 
 def _replay(pairs: list[dict]):

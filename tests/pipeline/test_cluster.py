@@ -21,6 +21,8 @@ from stages.io.artifacts import read_artifact_json
 from stages.io.storage import location
 from tests.pipeline.servers import REPO, Luigid, Weed, Worker
 
+pytestmark = pytest.mark.servers  # real servers on 127.0.0.1; `-m 'not servers'` leaves these out
+
 DEMO = REPO / "inputs"
 RAN = re.compile(r"evalpipe (?:worker|run): ran (B\d) (\S+) \(")
 

@@ -14,6 +14,8 @@ import pytest
 from tests.pipeline.servers import REPO, Luigid, Worker
 from tests.pipeline.test_cluster import _qa_dataset
 
+pytestmark = pytest.mark.servers  # real servers on 127.0.0.1; `-m 'not servers'` leaves these out
+
 
 def _driver(inputs: Path, outputs: Path, port: int) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",

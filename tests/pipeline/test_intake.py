@@ -8,18 +8,18 @@ import pytest
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
 
-CMMLU_AGRONOMY = Path(__file__).resolve().parents[2].parent / "shared/data/real/cmmlu/test/agronomy.csv"
+CMMLU_AGRONOMY = "cmmlu/test/agronomy.csv"  # under the real data
 
 
 def _metrics(outputs, dataset, model):
     return read_artifact_json(outputs / dataset / model / "B5_component_scores.json")["metrics"]
 
 
-def test_cmmlu_csv_as_published_scores_without_dataset_toml(tmp_path, capsys):
+def test_cmmlu_csv_as_published_scores_without_dataset_toml(tmp_path, capsys, real_data):
     dataset = tmp_path / "inputs" / "cmmlu_agronomy"
     (dataset / "predictions").mkdir(parents=True)
-    shutil.copy(CMMLU_AGRONOMY, dataset / "questions.csv")
-    questions = pd.read_csv(CMMLU_AGRONOMY, index_col=0)
+    shutil.copy(real_data / CMMLU_AGRONOMY, dataset / "questions.csv")
+    questions = pd.read_csv(real_data / CMMLU_AGRONOMY, index_col=0)
     replies = ["A" if index % 3 == 0 else answer for index, answer in zip(questions.index, questions["Answer"])]
     pd.DataFrame({"Prediction": replies}).to_csv(dataset / "predictions" / "m.csv")  # pandas writes the blank index
     expected = sum(reply == answer for reply, answer in zip(replies, questions["Answer"])) / len(questions)

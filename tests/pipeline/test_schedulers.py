@@ -9,6 +9,8 @@ import pytest
 from stages.io.artifacts import read_artifact_json
 from tests.pipeline.conftest import run
 
+pytestmark = pytest.mark.servers  # real servers on 127.0.0.1; `-m 'not servers'` leaves these out
+
 
 def _free_port() -> int:
     with socket.socket() as sock:

@@ -19,6 +19,8 @@ from stages.io.storage import location
 from tests.pipeline.servers import REPO, Luigid, Relay, Weed, Worker, free_port
 from tests.pipeline.test_cluster import _qa_dataset
 
+pytestmark = pytest.mark.servers  # real servers on 127.0.0.1; `-m 'not servers'` leaves these out
+
 SECRET = "right-secret-f00d"
 
 

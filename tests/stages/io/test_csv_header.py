@@ -1,6 +1,5 @@
 """CSV files as published: pandas' index column is the id, field names match in any case, configured fields too."""
 import json
-from pathlib import Path
 
 import pytest
 
@@ -9,7 +8,7 @@ from stages.core.records import as_columns
 from stages.io.csv_header import canonical_csv_header
 
 NO_FIELDS = {"id_field": None, "question_field": None, "gold_field": None, "prediction_field": None}
-CMMLU_AGRONOMY = Path(__file__).resolve().parents[3].parent / "shared/data/real/cmmlu/test/agronomy.csv"
+CMMLU_AGRONOMY = "cmmlu/test/agronomy.csv"  # under the real data
 
 
 @pytest.mark.parametrize("header, expected", [
@@ -24,8 +23,8 @@ def test_canonical_header(header, expected):
     assert canonical_csv_header(header) == expected
 
 
-def test_cmmlu_csv_as_published_reads_without_configuration():
-    result = load_questions(CMMLU_AGRONOMY, get_kind("multiple_choice"), NO_FIELDS)
+def test_cmmlu_csv_as_published_reads_without_configuration(real_data):
+    result = load_questions(real_data / CMMLU_AGRONOMY, get_kind("multiple_choice"), NO_FIELDS)
     columns = as_columns(result.columns)
     assert result.rejects == [] and result.accepted == 169
     assert columns["id"][:2] == ["0", "1"]
