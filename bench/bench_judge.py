@@ -116,7 +116,7 @@ def bench_store(args: argparse.Namespace) -> None:
     `args.stored` verdicts."""
     import orjson
 
-    from stages.io.generation import AnswerStore
+    from stages.chat.journal import AnswerStore
 
     ports: multiprocessing.Queue = multiprocessing.Queue()
     server = multiprocessing.Process(target=serve, args=(ports, args.latency, VERDICT), daemon=True)

@@ -18,7 +18,6 @@ from stages import (
     parse_night,
     read_dataset_config,
     read_generate_config,
-    read_judge_config,
     resolve_params,
 )
 from stages.core.names import check_name, name_problem
@@ -29,8 +28,7 @@ from stages.io.fields import LINE_ID
 from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location, require_regular_file, storage_problem
-from stages.judge.criteria import uses_reference
-from stages.kinds.instruction.kind import instruction_field, items_without_reference
+from stages.judge.dataset_checks import check_judge_fits, read_dataset_judge
 from stages.nightly.multiplicity import CORRECTIONS
 from stages.nightly.regression import SETTING_RULES
 
@@ -164,34 +162,6 @@ def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath, sect
                          f"{concurrency} (now {available}; luigid's config too when running on luigid)")
 
 
-def judge_config(table: dict[str, Any], kind: Any, shards: int, outputs: str, origin: UPath) -> JudgeConfig | None:
-    """dataset.toml [judge], checked up front: kinds with an answer text only (and open-ended kinds only with one),
-    unsharded, a local outputs folder for its journal, and concurrency within the endpoint's resource."""
-    if not table:
-        if kind.open_ended:
-            raise UsageError(f"{origin}: kind {kind.name!r} is scored by a judge: add [judge] (url, model, and "
-                             "criteria = [\"score_1_5\"] and / or pairwise = true)")
-        return None
-    if kind.document_folders:
-        raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
-    judge = read_judge_config(table, str(origin), kind.open_ended)
-    check_server_use("judge", "the judge", judge.protocol, judge.concurrency, shards, outputs, origin)
-    return judge
-
-
-def check_references(judge: JudgeConfig, questions: UPath, fields: dict[str, str | None], origin: UPath) -> None:
-    """An open-ended dataset's criteria that show the reference ({expected}) need one on every item."""
-    needing = [c.name for c in (*judge.criteria.values(), *([judge.pairwise] if judge.pairwise else []))
-               if uses_reference(c)]
-    if not needing:
-        return
-    missing, first = items_without_reference(questions, fields)
-    if missing:
-        raise UsageError(f"{origin}: [judge] {', '.join(needing)} compare(s) with a reference ({{expected}}), and "
-                         f"{missing} item(s) have none (first: {first!r}); use a criterion without one (score_1_5, "
-                         "pairwise) or give every item a reference")
-
-
 def check_server_use(section: str, doing: str, protocol: str, concurrency: int, shards: int, outputs: str,
                      origin: UPath) -> None:
     """[generate] and [judge] ask a chat server and journal every reply: unsharded, into a local outputs folder, and
@@ -290,18 +260,15 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
     if generate is not None:
         check_server_use("generate", "live generation", generate.protocol, generate.concurrency, shards, outputs,
                          folder / "dataset.toml")
-    judge = judge_config(config.judge, kind, shards, outputs, folder / "dataset.toml")
-    if judge is not None and judge.baseline is not None and judge.baseline not in predictions:
-        raise UsageError(f"{folder / 'dataset.toml'}: [judge] baseline {judge.baseline!r} is not one of the "
-                         f"dataset's models ({', '.join(sorted(predictions)) or 'none'})")
-    if judge is not None and judge.pairwise is not None and len(predictions) < 2:
-        raise UsageError(f"{folder / 'dataset.toml'}: [judge] pairwise = true compares models, and the dataset has "
-                         f"{len(predictions)} ({', '.join(predictions) or 'none'})")
+    origin = folder / "dataset.toml"
+    judge = read_dataset_judge(config.judge, kind, str(origin))
+    if judge is not None:
+        check_server_use("judge", "the judge", judge.protocol, judge.concurrency, shards, outputs, origin)
     fields = config.fields()
-    if kind.open_ended and questions is not None:
-        fields["question_field"] = fields["question_field"] or instruction_field(questions)
-        if judge is not None:
-            check_references(judge, questions, fields, folder / "dataset.toml")
+    if questions is not None:
+        fields["question_field"] = fields["question_field"] or kind.default_question_field(questions)
+    if judge is not None:
+        check_judge_fits(judge, kind, list(predictions), questions, fields, str(origin))
     if questions is not None and generate is None and not fields["id_field"] and pairs_by_position(
             questions, [folder.parent / path for path in predictions.values()]):
         fields["id_field"] = LINE_ID

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import luigi
 
 from stages import build_summary, render_report
+from stages.chat.costs import cost_line
 from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
-from stages.io.costs import cost_line
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
 from stages.judge.costs import total_cost

@@ -13,10 +13,10 @@ from typing import Any, Protocol
 
 import orjson
 
+from ..chat.call_pool import run_calls
+from ..chat.client import ChatClient, CircuitBreaker, call_with_retries
+from ..chat.journal import AnswerStore
 from ..core.progress import Progress
-from ..io.call_pool import run_calls
-from ..io.chat_client import ChatClient, call_with_retries
-from ..io.generation import AnswerStore, CircuitBreaker
 from ..text.normalize import has_cjk
 from .budget import Budget
 from .config import JudgeConfig

@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from ..io.costs import money
+from ..chat.costs import money
 
 
 class Budget:

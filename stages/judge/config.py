@@ -5,39 +5,30 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..chat.costs import check_price
+from ..chat.endpoint import CLIENT_NUMBERS, CLIENT_TEXTS, Endpoint, check_settings
 from ..core.errors import UsageError
 from ..core.names import check_name
-from ..io.costs import check_price
-from ..io.generation import CLIENT_NUMBERS, check_settings
 from .criteria import Criterion, resolve_criteria, resolve_pairwise
 
 PROTOCOLS = ("openai",)
 
 
-@dataclass(frozen=True)
-class JudgeConfig:
-    """A validated [judge] table; `criteria` resolved to their scales and rubrics."""
+@dataclass(frozen=True, kw_only=True)
+class JudgeConfig(Endpoint):
+    """A validated [judge] table: the endpoint, the judge model(s), `criteria` resolved to their scales and rubrics,
+    and what else a judge is asked (pairwise, a baseline) and kept (the verdict store, the budget)."""
 
-    url: str
     models: tuple[str, ...]
     criteria: dict[str, Criterion]
     protocol: str = "openai"
     samples: int = 1
     temperature: float = 0.0
-    seed: int | None = None
-    max_tokens: int | None = None
     concurrency: int = 4
-    timeout: float = 60.0
-    retries: int = 3
-    backoff: float = 0.5
-    circuit_breaker: int = 10
-    api_key_env: str | None = None
     persona: str | None = None
-    system_prompt: str | None = None
     pairwise: Criterion | None = None  # `pairwise = true`: which of two models' answers is better, asked both ways
     baseline: str | None = None  # pairwise against this model only (N − 1 pairs), else every pair
     store: str | bool = True  # verdicts kept across runs and nights: under the outputs root, at a path, or not (false)
-    price: dict[str, float] | None = None  # $ per million tokens in and out
     max_calls: int | None = None  # per run of the dataset: no call beyond it
     max_cost: float | None = None  # per run of the dataset, in $ at `price`
     top_p: float | None = field(default=None, init=False)  # what the chat client sends besides: nothing more
@@ -81,8 +72,7 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     if not isinstance(models, list) or not models or not all(isinstance(m, str) and m for m in models) or \
             len(set(models)) != len(models):
         raise UsageError(f"{origin}: [judge] model(s) must be distinct non-empty names")
-    check_settings(table, {**CLIENT_NUMBERS, "samples": (int, 1)}, ("url", "api_key_env", "persona", "system_prompt"),
-                   origin, "judge")
+    check_settings(table, {**CLIENT_NUMBERS, "samples": (int, 1)}, (*CLIENT_TEXTS, "persona"), origin, "judge")
     if not table.get("url"):
         raise UsageError(f"{origin}: [judge] needs url (the judge's OpenAI-compatible server)")
     pairwise = table.get("pairwise", False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..io.costs import money
+from ..chat.costs import money
 
 USAGE = ("asked", "reused", "failed", "not_judged", "tokens_in", "tokens_out")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..chat.prompts import check_template
 from ..core.errors import UsageError
-from ..io.generation import check_template
 
 PLACEHOLDERS = ("question", "context", "expected", "prediction", "persona")
 PAIRWISE_PLACEHOLDERS = ("question", "context", "expected", "answer_a", "answer_b", "persona")

@@ -11,7 +11,7 @@ from typing import Any
 from ..report.intervals import bootstrap_mean_interval, wilson_interval
 from .asking import call_key, rubric_language
 from .config import JudgeConfig
-from .verdicts import parse_verdict
+from .verdicts import VerdictTally
 
 OUTCOMES = ("first", "tie", "second")
 
@@ -75,25 +75,13 @@ def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]])
                                                       "second_order", "labels", "consistent", "order_pairs", "reason",
                                                       "unparsed", "replies", "failures", "not_judged")}
     for (first, second, item), slots in grouped.items():
-        results, labels, reasons, unparsed, failures, not_judged, consistent = [], [], [], [], 0, 0, 0
+        results, consistent, tally = [], 0, VerdictTally()
         by_order: tuple[list[str], list[str]] = ([], [])
         for both in slots.values():
             picked = []
             for call in both:
-                record = records.get(call.key, {})
-                if "prediction" not in record:
-                    not_judged += bool(record.get("budget"))
-                    failures += not record.get("budget")
-                    labels.append(None)
-                    picked.append(None)
-                    continue
-                verdict = parse_verdict(record["prediction"], "preference")
-                labels.append(verdict.label)
-                picked.append(winner(verdict.label, call.order))
-                if verdict.label is None:
-                    unparsed.append(record["prediction"])
-                elif verdict.reason:
-                    reasons.append(verdict.reason)
+                verdict = tally.read(records.get(call.key, {}), "preference")
+                picked.append(None if verdict is None else winner(verdict.label, call.order))
             for order, found in enumerate(picked):
                 if found is not None:
                     by_order[order].append(found)
@@ -102,10 +90,10 @@ def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]])
                 results.append(picked[0] if picked[0] == picked[1] else "tie")
         for column, value in (("first", first), ("second", second), ("id", item), ("outcome", _most_common(results)),
                               ("first_order", _most_common(by_order[0])), ("second_order", _most_common(by_order[1])),
-                              ("labels", labels), ("consistent", consistent), ("order_pairs", len(results)),
-                              ("reason", reasons[0] if reasons else None), ("unparsed", unparsed),
-                              ("replies", len(labels) - failures - not_judged), ("failures", failures),
-                              ("not_judged", not_judged)):
+                              ("labels", tally.labels), ("consistent", consistent), ("order_pairs", len(results)),
+                              ("reason", tally.first_reason), ("unparsed", tally.unparsed),
+                              ("replies", tally.replies), ("failures", tally.failures),
+                              ("not_judged", tally.not_judged)):
             columns[column].append(value)
     return columns
 

@@ -9,7 +9,7 @@ from ..report.intervals import metric_interval
 from .asking import JudgeCall
 from .config import JudgeConfig
 from .criteria import ORDINAL_SCALES
-from .verdicts import parse_verdict
+from .verdicts import VerdictTally
 
 
 def item_verdicts(calls: list[JudgeCall], records: dict[str, dict[str, Any]], config: JudgeConfig) -> dict[str, list]:
@@ -24,26 +24,15 @@ def item_verdicts(calls: list[JudgeCall], records: dict[str, dict[str, Any]], co
     for (item, name), group in grouped.items():
         scale = config.criteria[name].scale
         per_judge: dict[str, list[float]] = {}
-        labels, reasons, unparsed, failures, not_judged = [], [], [], 0, 0
+        tally = VerdictTally()
         for call in group:
-            record = records.get(call.key, {})
-            if "prediction" not in record:
-                not_judged += bool(record.get("budget"))
-                failures += not record.get("budget")
-                labels.append(None)
-                continue
-            verdict = parse_verdict(record["prediction"], scale)
-            labels.append(verdict.label)
-            if verdict.label is None:
-                unparsed.append(record["prediction"])
-                continue
-            per_judge.setdefault(call.judge, []).append(verdict.value)
-            if verdict.reason:
-                reasons.append(verdict.reason)
+            verdict = tally.read(records.get(call.key, {}), scale)
+            if verdict is not None and verdict.label is not None:
+                per_judge.setdefault(call.judge, []).append(verdict.value)
         for column, value in (("id", item), ("criterion", name), ("value", combine(per_judge, scale)),
-                              ("labels", labels), ("reason", reasons[0] if reasons else None),
-                              ("unparsed", unparsed), ("replies", len(group) - failures - not_judged),
-                              ("failures", failures), ("not_judged", not_judged)):
+                              ("labels", tally.labels), ("reason", tally.first_reason), ("unparsed", tally.unparsed),
+                              ("replies", tally.replies), ("failures", tally.failures),
+                              ("not_judged", tally.not_judged)):
             columns[column].append(value)
     return columns
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from .criteria import SCALES
 
@@ -68,3 +69,39 @@ def parse_verdict(reply: str, scale: str) -> Verdict:
                 return Verdict(label, SCALES[scale][label], reply[:last.start()].strip() or None)
     label = scale_label(reply, scale)
     return Verdict(label, SCALES[scale][label] if label else None, None)
+
+
+@dataclass
+class VerdictTally:
+    """What a group of journal records said: each call's label (None where it failed, was left by the budget or did
+    not parse), the reasons given, the replies that did not parse, failed calls and calls the budget left unasked."""
+
+    labels: list[str | None] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    unparsed: list[str] = field(default_factory=list)
+    failures: int = 0
+    not_judged: int = 0
+
+    def read(self, record: dict[str, Any], scale: str) -> Verdict | None:
+        """One call's journal record counted: its verdict, or None when the call failed or was not asked."""
+        if "prediction" not in record:
+            self.not_judged += bool(record.get("budget"))
+            self.failures += not record.get("budget")
+            self.labels.append(None)
+            return None
+        verdict = parse_verdict(record["prediction"], scale)
+        self.labels.append(verdict.label)
+        if verdict.label is None:
+            self.unparsed.append(record["prediction"])
+        elif verdict.reason:
+            self.reasons.append(verdict.reason)
+        return verdict
+
+    @property
+    def replies(self) -> int:
+        return len(self.labels) - self.failures - self.not_judged
+
+    @property
+    def first_reason(self) -> str | None:
+        return self.reasons[0] if self.reasons else None
+

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..chat.prompts import render_prompt
 from ..core.errors import UsageError
 from ..core.param_rules import Rule
 from ..core.records import Columns, LoadResult
 from ..core.stats import Stats
 from ..io.decoded_blocks import FieldReaders
-from ..io.generation import render_prompt
 from ..io.loading import load_predictions, load_questions
 from ..text.normalize import has_cjk
 
@@ -67,6 +67,10 @@ class Kind:
         """B2 may read predictions on the Arrow fast path: the kind reads from a prediction only fields of one value
         each (prediction_readers)."""
         return all(getattr(type(self), name) is getattr(Kind, name) for name in ("load_predictions", "prediction_fields"))
+
+    def default_question_field(self, questions: Path) -> str | None:
+        """The field to read questions from when dataset.toml names none (None: the usual fields)."""
+        return None
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record: by default each of question_readers."""

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..chat.costs import cost_line
 from ..core.records import Columns
 from ..core.text_table import format_table
-from ..io.costs import cost_line
 from ..kinds import get_kind
 
 DISTRIBUTION_BINS = 10

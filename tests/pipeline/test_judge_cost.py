@@ -12,8 +12,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.cli import main
+from stages.chat.journal import AnswerStore
 from stages.io.artifacts import read_artifact_json
-from stages.io.generation import AnswerStore
 from tests.pipeline.chat_server import ChatServer
 from tests.pipeline.conftest import write_jsonl
 

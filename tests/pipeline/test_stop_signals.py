@@ -37,7 +37,7 @@ def _dataset(root: Path, server: ChatServer, asking: str) -> Path:
 
 def _answered(path: Path) -> set[str]:
     """The keys answered in a journal or the judge's verdict store (a kill may fall between writing the two)."""
-    from stages.io.generation import AnswerStore
+    from stages.chat.journal import AnswerStore
 
     return {key for key, record in AnswerStore(path).load().items() if "prediction" in record}
 

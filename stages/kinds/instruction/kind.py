@@ -11,7 +11,7 @@ from typing import Any
 
 from ...core.records import Columns, Reject
 from ...core.text_table import format_table, percent
-from ...io.fields import get_ground_truth_answer, get_record_id, gold_answer_texts, is_missing, resolve_field
+from ...io.fields import is_missing
 from ...io.readers import iter_records
 from ..base import Kind, rank_models, register_kind
 
@@ -32,6 +32,9 @@ class Instruction(Kind):
     """Instructions without a required reference: scored by the judge; a missing answer is counted, never judged."""
 
     open_ended = True
+
+    def default_question_field(self, questions: Path) -> str | None:
+        return instruction_field(questions)
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         return None  # a reference is optional
@@ -85,20 +88,3 @@ def instruction_field(path: Path) -> str | None:
         return next((name for name in QUESTION_FIELDS if isinstance(record, dict) and not is_missing(
             record.get(name))), None)
     return None
-
-
-def items_without_reference(path: Path, fields: dict[str, str | None]) -> tuple[int, str | None]:
-    """How many readable records of the questions file have no reference answer, and the first one's id."""
-    count, first = 0, None
-    for item in iter_records(path):
-        if isinstance(item, Reject):
-            continue
-        line, record, _ = item
-        if not isinstance(record, dict):
-            continue
-        gold = resolve_field(record, fields["gold_field"], ()) if fields.get("gold_field") else \
-            get_ground_truth_answer(record)
-        if not gold_answer_texts(gold):
-            count += 1
-            first = first or get_record_id(record, line, fields.get("id_field")) or f"line {line}"
-    return count, first

@@ -4,9 +4,7 @@ for what is missing or was asked with another prompt or other options."""
 from __future__ import annotations
 
 import hashlib
-import os
 import statistics
-import threading
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -20,37 +18,23 @@ from ..core.names import name_problem, safe_name
 from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
 from .call_pool import run_calls
-from .chat_client import ChatClient, call_with_retries
+from .client import ChatClient, CircuitBreaker, call_with_retries
 from .costs import check_price, money
+from .endpoint import CLIENT_NUMBERS, Endpoint, check_settings
+from .journal import AnswerStore
+from .prompts import check_template
 
 PROTOCOLS = ("peppa", "openai")
-PLACEHOLDERS = ("question", "options")
 
 
-@dataclass(frozen=True)
-class GenerateConfig:
-    """dataset.toml [generate]: where to ask, what to send, how patiently; `api_key_env` names an environment
-    variable (the key itself is never stored)."""
+@dataclass(frozen=True, kw_only=True)
+class GenerateConfig(Endpoint):
+    """dataset.toml [generate]: the endpoint, the models to ask and the prompt template."""
 
-    protocol: str
-    url: str
     models: tuple[str, ...]
-    timeout: float = 60.0
-    retries: int = 3
-    concurrency: int = 1
-    backoff: float = 0.5
-    api_key_env: str | None = None
-    system_prompt: str | None = None
     prompt_template: str | None = None
-    temperature: float | None = None
-    max_tokens: int | None = None
-    top_p: float | None = None
-    stop: str | list[str] | None = None
-    seed: int | None = None
-    circuit_breaker: int = 10
     extra: dict[str, Any] = field(default_factory=dict)
     served_models: dict[str, str] = field(default_factory=dict)  # evalpipe's model name → the name the server knows
-    price: dict[str, float] | None = None  # $ per million tokens in and out (changes no answer)
 
     def described(self) -> dict[str, Any]:
         """The settings that decide the answers (for fingerprints and headers): never the key itself."""
@@ -59,24 +43,6 @@ class GenerateConfig:
     def served(self, model: str) -> str:
         """The model name sent to the server for evalpipe's model `model`."""
         return self.served_models.get(model, model)
-
-
-CLIENT_NUMBERS = {"timeout": ((int, float), 0), "retries": (int, 0), "concurrency": (int, 1),
-                  "backoff": ((int, float), 0), "temperature": ((int, float), 0), "max_tokens": (int, 1),
-                  "seed": (int, 0), "circuit_breaker": (int, 1)}  # a chat client's settings: types and lower bounds
-
-
-def check_settings(table: dict[str, Any], numbers: dict[str, tuple[Any, int]], texts: tuple[str, ...], origin: str,
-                   section: str) -> None:
-    """The numbers of a [generate] / [judge] table within their lower bounds and its texts as text; one line each
-    otherwise."""
-    for name, (types, low) in numbers.items():
-        value = table.get(name)
-        if value is not None and (not isinstance(value, types) or isinstance(value, bool) or value < low):
-            raise UsageError(f"{origin}: [{section}] {name} = {value!r} must be a number ≥ {low}")
-    for name in texts:
-        if table.get(name) is not None and not isinstance(table[name], str):
-            raise UsageError(f"{origin}: [{section}] {name} must be text")
 
 
 def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
@@ -109,91 +75,6 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
     return GenerateConfig(**{**table, "models": tuple(models), "served_models": dict(served), "price": price})
 
 
-def check_template(template: str, origin: str, allowed: tuple[str, ...] = PLACEHOLDERS,
-                   what: str = "prompt template", required: tuple[str, ...] = ()) -> None:
-    """A template may name only the `allowed` placeholders and must name the `required` ones (a template without the
-    item's own text asks every item the same thing); write {{ and }} for literal braces. One line otherwise."""
-    import string
-
-    try:
-        names = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-    except ValueError as exc:
-        raise UsageError(f"{origin}: {what} is malformed ({exc})") from None
-    unknown = sorted(names - set(allowed))
-    if unknown:
-        raise UsageError(f"{origin}: {what} names {', '.join('{' + n + '}' for n in unknown)}; it may use "
-                         f"{', '.join('{' + p + '}' for p in allowed)}")
-    missing = [name for name in required if name not in names]
-    if missing:
-        raise UsageError(f"{origin}: {what} must use {', '.join('{' + n + '}' for n in missing)} (else every item is "
-                         "asked the same thing)")
-
-
-def render_prompt(template: str, question: str, options: list[str] | None) -> str:
-    """The prompt for one question: the template with {question} and {options} ("A. …" lines) filled in."""
-    from string import ascii_uppercase
-
-    lines = "\n".join(f"{letter}. {text}" for letter, text in zip(ascii_uppercase, options or []))
-    return template.format(question=question, options=lines)
-
-
-class AnswerStore:
-    """Append-only JSON lines, one per answer or failure, fsynced as written; the last record of an id wins. Appends
-    hold an exclusive lock on the file, so several processes may share one store (the judge's verdict store) and none
-    loses a record; a line torn by a kill is set aside when read and never glued to the next one."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-
-    def load(self, wanted: set[str] | None = None) -> dict[str, dict[str, Any]]:
-        """Every id's record (only the `wanted` ids' when given: a large shared store is read without keeping it)."""
-        records: dict[str, dict[str, Any]] = {}
-        if self.path.exists():
-            for raw in self.path.read_bytes().splitlines():
-                try:
-                    record = orjson.loads(raw)
-                except orjson.JSONDecodeError:
-                    continue  # a line cut short by a kill: that answer is asked again
-                if not isinstance(record, dict) or "id" not in record or (wanted is not None and
-                                                                           record["id"] not in wanted):
-                    continue
-                previous = records.get(record["id"])
-                if previous is not None and "prediction" in previous and "error" in record and (
-                        previous.get("key") == record.get("key")):
-                    continue  # an answer is never undone by a later failure of the same request
-                records[record["id"]] = record
-        return records
-
-    def has_failures(self) -> bool:
-        """Whether some case has only failed attempts on disk."""
-        return any("prediction" not in record for record in self.load().values())
-
-    def append(self, record: dict[str, Any]) -> None:
-        self.extend([record])
-
-    def extend(self, records: list[dict[str, Any]]) -> None:
-        """Append records in one write and one fsync."""
-        import fcntl
-
-        if not records:
-            return
-        data = b"".join(orjson.dumps(record) + b"\n" for record in records)
-        with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a+b") as handle:  # read too: the last byte says whether a line was torn
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-                try:
-                    end = os.fstat(handle.fileno()).st_size
-                    if end and os.pread(handle.fileno(), 1, end - 1) != b"\n":
-                        data = b"\n" + data  # the last line was torn by a kill: keep it apart
-                    handle.write(data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                finally:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
 def request_key(config: GenerateConfig, model: str, prompt: str) -> str:
     """What an answer on disk was asked with: a new prompt, system prompt or option asks again."""
     settings = {k: v for k, v in config.described().items() if k not in ("timeout", "retries", "backoff", "url",
@@ -201,25 +82,6 @@ def request_key(config: GenerateConfig, model: str, prompt: str) -> str:
                                                                           "price")}
     return hashlib.sha256(orjson.dumps({"model": model, "prompt": prompt, **settings},
                                        option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
-
-
-class CircuitBreaker:
-    """Stops asking after `limit` consecutive calls that failed (after their retries); says why."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit, self.failures, self.last = limit, 0, ""
-        self._lock = threading.Lock()
-
-    def record(self, error: str | None) -> None:
-        with self._lock:
-            self.failures, self.last = (0, self.last) if error is None else (self.failures + 1, error)
-
-    @property
-    def open(self) -> bool:
-        return self.failures >= self.limit
-
-    def reason(self) -> str:
-        return f"circuit open after {self.failures} consecutive failures (last: {self.last})"
 
 
 def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: dict[str, dict], store: AnswerStore,

@@ -5,32 +5,17 @@ from __future__ import annotations
 import json
 import os
 import random
+import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ..core.stopping import check_stop, wait_unless_stopped
+from .endpoint import Endpoint
 
 ANSWER_FIELDS = ("response", "reply", "answer", "content", "message", "text")
 OPTION_NAMES = ("temperature", "max_tokens", "top_p", "stop", "seed")
 RETRY_STATUSES = (429, 500, 502, 503, 504)
-
-
-class ChatSettings(Protocol):
-    """What a client needs of dataset.toml's [generate] (GenerateConfig has it)."""
-
-    protocol: str
-    url: str
-    timeout: float
-    retries: int
-    backoff: float
-    api_key_env: str | None
-    system_prompt: str | None
-    temperature: float | None
-    max_tokens: int | None
-    top_p: float | None
-    stop: str | list[str] | None
-    seed: int | None
 
 
 @dataclass(frozen=True)
@@ -61,7 +46,7 @@ def _retry_after(value: str | None) -> float | None:
 class ChatClient:
     """One model on one server, in the dataset's protocol; the API key is read from the environment per call."""
 
-    def __init__(self, config: ChatSettings, model: str) -> None:
+    def __init__(self, config: Endpoint, model: str) -> None:
         self.config, self.model = config, model
 
     def _post(self, path: str, body: dict[str, Any] | None) -> Any:
@@ -123,7 +108,7 @@ class ChatClient:
         return Reply(answer, time.monotonic() - started, tokens_in, tokens_out)
 
 
-def call_with_retries(config: ChatSettings, call, sleep=wait_unless_stopped) -> tuple[Any, str | None, int]:
+def call_with_retries(config: Endpoint, call, sleep=wait_unless_stopped) -> tuple[Any, str | None, int]:
     """(result, last error or None, attempts): up to 1 + retries attempts; between them the server's Retry-After
     when it gives one, else a random wait up to backoff · 2^(attempt-1) (full jitter, so clients do not retry in step).
     Raises Stopped, sending nothing more, once a stop is asked for."""
@@ -139,3 +124,22 @@ def call_with_retries(config: ChatSettings, call, sleep=wait_unless_stopped) -> 
             wait = exc.retry_after if exc.retry_after is not None else random.uniform(0, config.backoff * 2 ** (attempt - 1))
             sleep(wait)
     return None, error, config.retries + 1
+
+
+class CircuitBreaker:
+    """Stops asking after `limit` consecutive calls that failed (after their retries); says why."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.failures, self.last = limit, 0, ""
+        self._lock = threading.Lock()
+
+    def record(self, error: str | None) -> None:
+        with self._lock:
+            self.failures, self.last = (0, self.last) if error is None else (self.failures + 1, error)
+
+    @property
+    def open(self) -> bool:
+        return self.failures >= self.limit
+
+    def reason(self) -> str:
+        return f"circuit open after {self.failures} consecutive failures (last: {self.last})"

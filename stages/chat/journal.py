@@ -1,0 +1,66 @@
+"""The journal every reply is kept in: append-only JSON lines, fsynced as written, shared safely by processes."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+
+class AnswerStore:
+    """Append-only JSON lines, one per answer or failure, fsynced as written; the last record of an id wins. Appends
+    hold an exclusive lock on the file, so several processes may share one store (the judge's verdict store) and none
+    loses a record; a line torn by a kill is set aside when read and never glued to the next one."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+
+    def load(self, wanted: set[str] | None = None) -> dict[str, dict[str, Any]]:
+        """Every id's record (only the `wanted` ids' when given: a large shared store is read without keeping it)."""
+        records: dict[str, dict[str, Any]] = {}
+        if self.path.exists():
+            for raw in self.path.read_bytes().splitlines():
+                try:
+                    record = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    continue  # a line cut short by a kill: that answer is asked again
+                if not isinstance(record, dict) or "id" not in record or (wanted is not None and
+                                                                           record["id"] not in wanted):
+                    continue
+                previous = records.get(record["id"])
+                if previous is not None and "prediction" in previous and "error" in record and (
+                        previous.get("key") == record.get("key")):
+                    continue  # an answer is never undone by a later failure of the same request
+                records[record["id"]] = record
+        return records
+
+    def has_failures(self) -> bool:
+        """Whether some case has only failed attempts on disk."""
+        return any("prediction" not in record for record in self.load().values())
+
+    def append(self, record: dict[str, Any]) -> None:
+        self.extend([record])
+
+    def extend(self, records: list[dict[str, Any]]) -> None:
+        """Append records in one write and one fsync."""
+        import fcntl
+
+        if not records:
+            return
+        data = b"".join(orjson.dumps(record) + b"\n" for record in records)
+        with self._lock:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "a+b") as handle:  # read too: the last byte says whether a line was torn
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+                try:
+                    end = os.fstat(handle.fileno()).st_size
+                    if end and os.pread(handle.fileno(), 1, end - 1) != b"\n":
+                        data = b"\n" + data  # the last line was torn by a kill: keep it apart
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                finally:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

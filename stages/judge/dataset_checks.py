@@ -1,0 +1,64 @@
+"""A dataset's [judge] against the dataset it judges: a kind with an answer text, a baseline among its models, two
+models for pairwise, and a reference on every item for criteria that show one."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import UsageError
+from ..core.records import Reject
+from ..io.fields import get_ground_truth_answer, get_record_id, gold_answer_texts, resolve_field
+from ..io.readers import iter_records
+from .config import JudgeConfig, read_judge_config
+from .criteria import uses_reference
+
+
+def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str) -> JudgeConfig | None:
+    """dataset.toml [judge] for a dataset of `kind`: required for open-ended kinds, refused for kinds without an answer
+    text; None when there is none."""
+    if not table:
+        if kind.open_ended:
+            raise UsageError(f"{origin}: kind {kind.name!r} is scored by a judge: add [judge] (url, model, and "
+                             "criteria = [\"score_1_5\"] and / or pairwise = true)")
+        return None
+    if kind.document_folders:
+        raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
+    return read_judge_config(table, origin, kind.open_ended)
+
+
+def check_judge_fits(judge: JudgeConfig, kind: Any, models: list[str], questions: Path | None,
+                     fields: dict[str, str | None], origin: str) -> None:
+    """The judge's baseline is one of the dataset's models, pairwise has two to compare, and criteria that show the
+    reference ({expected}) of an open-ended dataset find one on every item."""
+    if judge.baseline is not None and judge.baseline not in models:
+        raise UsageError(f"{origin}: [judge] baseline {judge.baseline!r} is not one of the dataset's models "
+                         f"({', '.join(sorted(models)) or 'none'})")
+    if judge.pairwise is not None and len(models) < 2:
+        raise UsageError(f"{origin}: [judge] pairwise = true compares models, and the dataset has "
+                         f"{len(models)} ({', '.join(models) or 'none'})")
+    needing = [c.name for c in (*judge.criteria.values(), *([judge.pairwise] if judge.pairwise else []))
+               if uses_reference(c)]
+    if not needing or questions is None or not kind.open_ended:
+        return
+    missing, first = items_without_reference(questions, fields)
+    if missing:
+        raise UsageError(f"{origin}: [judge] {', '.join(needing)} compare(s) with a reference ({{expected}}), and "
+                         f"{missing} item(s) have none (first: {first!r}); use a criterion without one (score_1_5, "
+                         "pairwise) or give every item a reference")
+
+
+def items_without_reference(path: Path, fields: dict[str, str | None]) -> tuple[int, str | None]:
+    """How many readable records of the questions file have no reference answer, and the first one's id."""
+    count, first = 0, None
+    for item in iter_records(path):
+        if isinstance(item, Reject):
+            continue
+        line, record, _ = item
+        if not isinstance(record, dict):
+            continue
+        gold = resolve_field(record, fields["gold_field"], ()) if fields.get("gold_field") else \
+            get_ground_truth_answer(record)
+        if not gold_answer_texts(gold):
+            count += 1
+            first = first or get_record_id(record, line, fields.get("id_field")) or f"line {line}"
+    return count, first
