@@ -18,6 +18,7 @@ from stages.io.artifacts import artifact_damage, artifact_paths, iter_rows, read
 from stages.io.storage import is_local, location, remove
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
+from .leaderboard_task import B5Leaderboard
 from .plan import Selection, discover
 from .report_tasks import B6Report, B6Summary
 from .run_lock import outputs_lock
@@ -46,6 +47,9 @@ def stage_tasks(outputs: str, spec: dict[str, Any], models: list[str]) -> list[S
     for stage, cls in MODEL_TASKS.items():
         tasks.extend(cls(outputs_dir=outputs, spec=spec, model=model, shard=shard) for model in models
                      for shard in shards)
+    if spec.get("leaderboard"):
+        tasks.extend(B5Leaderboard(outputs_dir=outputs, spec=spec, model=model) for model in models
+                     if model != spec["leaderboard"]["baseline"])
     tasks.append(B6Report(outputs_dir=outputs, spec=spec))
     return tasks
 
@@ -159,7 +163,7 @@ def _status(args: argparse.Namespace) -> int:
                 state = ("stale" if damage is None else "missing" if damage == "missing"
                          else f"damaged ({damage}; the next run rebuilds it)")
             dataset = f"{task.dataset} shard {task.shard}" if task.sharded else task.dataset
-            print(f"{task.stage}  {dataset:<24} {task.model or '-':<20} {state}")
+            print(f"{task.stage:<4}{dataset:<24} {task.model or '-':<20} {state}")
     if selection.dataset is None:
         summary = B6Summary(outputs_dir=outputs, specs=specs)
         state = "done" if summary.complete() else "stale" if summary.artifact_path().exists() else "missing"

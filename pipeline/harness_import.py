@@ -6,12 +6,17 @@ import sys
 from pathlib import Path
 
 from stages.core.errors import UsageError
+from stages.core.names import check_name
 from stages.core.printable import printable
 from stages.harness import importer
 from stages.harness.dataset_folder import plan_import, write_planned
 from stages.harness.imported import ImportedRun, SkippedFile
+from stages.leaderboards.alpaca_eval_files import DEFAULT_BASELINE, read_alpaca_eval
+from stages.leaderboards.folder import plan_leaderboard_import
 
 from .exit_codes import EXIT_OK
+
+LEADERBOARD_TOOLS = {"alpaca-eval": ("alpaca_eval", read_alpaca_eval, DEFAULT_BASELINE)}
 
 _NEXT_STEP = {"instruction": "; no reference: add a [judge] table to its dataset.toml to judge the answers"}
 
@@ -19,6 +24,10 @@ _NEXT_STEP = {"instruction": "; no reference: add a [judge] table to its dataset
 def cmd_import(args: argparse.Namespace) -> int:
     """Import every run found in the paths when none is refused and none conflicts; else say each problem, exit 2,
     and write nothing."""
+    if args.tool in LEADERBOARD_TOOLS:
+        return import_leaderboard(args)
+    if args.baseline:
+        raise UsageError(f"--baseline is a leaderboard's ({', '.join(LEADERBOARD_TOOLS)}), not {args.tool}'s")
     found = list(importer(args.tool)([Path(path) for path in args.paths]))
     runs = [item for item in found if isinstance(item, ImportedRun)]
     skipped = [item for item in found if isinstance(item, SkippedFile)]
@@ -47,4 +56,28 @@ def cmd_import(args: argparse.Namespace) -> int:
                         f"dataset.toml ({outcome.config}); kind {run.kind}{_NEXT_STEP.get(run.kind, '')}"))
         for note in run.set_aside:
             print(printable(f"evalpipe: set aside {note}"), file=sys.stderr)
+    return EXIT_OK
+
+
+def import_leaderboard(args: argparse.Namespace) -> int:
+    """A leaderboard's folder as one instruction dataset (every model, the baseline's answers, the recorded
+    verdicts); each problem one line, exit 2, nothing written."""
+    name, read, default_baseline = LEADERBOARD_TOOLS[args.tool]
+    if len(args.paths) != 1 or args.model:
+        raise UsageError(f"evalpipe import {args.tool} takes one folder (its checkout or results/) and no --model")
+    root = Path(args.paths[0])
+    if not root.is_dir():
+        raise UsageError(f"{root} is not a folder")
+    baseline = args.baseline or default_baseline
+    folder = Path(args.inputs) / check_name(args.dataset or name, "--dataset")
+    found = read(root, baseline)
+    plan = plan_leaderboard_import(found, name, args.tool, baseline, folder)
+    if plan.problems:
+        for problem in plan.problems[:-1]:
+            print(printable(f"evalpipe: {problem}"), file=sys.stderr)
+        raise UsageError(f"{plan.problems[-1]} (nothing imported)")
+    write_planned(plan)
+    judged = f"; {len(found.verdicts)} verdicts of {found.judge}" if found.judge else "; no recorded verdicts"
+    print(printable(f"{args.tool} → {folder}: {len(found.questions)} instructions, {len(found.answers)} models "
+                    f"(baseline {baseline}){judged}; {len(plan.writes)} file(s) written, the rest unchanged"))
     return EXIT_OK

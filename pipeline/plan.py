@@ -23,12 +23,13 @@ from stages import (
 from stages.core.names import check_name, name_problem
 from stages.core.param_rules import one_of
 from stages.core.printable import printable
-from stages.io.dataset_files import TEMPLATE_MAX_BYTES, dataset_file
+from stages.io.dataset_files import TEMPLATE_MAX_BYTES, VERDICTS_MAX_BYTES, dataset_file
 from stages.io.fields import LINE_ID
 from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location, require_regular_file, storage_problem
 from stages.judge.dataset_checks import check_judge_fits, read_dataset_judge
+from stages.leaderboards.config import LeaderboardConfig, read_leaderboard_config
 from stages.nightly.multiplicity import CORRECTIONS
 from stages.nightly.regression import SETTING_RULES
 
@@ -162,6 +163,19 @@ def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath, sect
                          f"{concurrency} (now {available}; luigid's config too when running on luigid)")
 
 
+def check_leaderboard(leaderboard: LeaderboardConfig, kind: Any, folder: UPath, models: list[str]) -> None:
+    """[leaderboard] scores open-ended instructions, its baseline is one of the dataset's models, and its recorded
+    verdicts are a file inside the dataset folder."""
+    origin = str(folder / "dataset.toml")
+    if not kind.open_ended:
+        raise UsageError(f"{origin}: [leaderboard] scores open-ended instructions (kind = \"instruction\"), not "
+                         f"kind {kind.name!r}")
+    if leaderboard.baseline not in models:
+        raise UsageError(f"{origin}: [leaderboard] baseline {leaderboard.baseline!r} is not one of the dataset's "
+                         f"models ({', '.join(sorted(models)) or 'none'})")
+    dataset_file(folder, leaderboard.verdicts, "[leaderboard] verdicts", origin, VERDICTS_MAX_BYTES)
+
+
 def check_server_use(section: str, doing: str, protocol: str, concurrency: int, shards: int, outputs: str,
                      origin: UPath) -> None:
     """[generate] and [judge] ask a chat server and journal every reply: unsharded, into a local outputs folder, and
@@ -261,7 +275,10 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
         check_server_use("generate", "live generation", generate.protocol, generate.concurrency, shards, outputs,
                          folder / "dataset.toml")
     origin = folder / "dataset.toml"
-    judge = read_dataset_judge(config.judge, kind, str(origin))
+    leaderboard = read_leaderboard_config(config.leaderboard, str(origin))
+    if leaderboard is not None:
+        check_leaderboard(leaderboard, kind, folder, list(predictions))
+    judge = read_dataset_judge(config.judge, kind, str(origin), recorded=leaderboard is not None)
     if judge is not None:
         check_server_use("judge", "the judge", judge.protocol, judge.concurrency, shards, outputs, origin)
     fields = config.fields()
@@ -284,6 +301,8 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
         "judge": None if judge is None else judge.described(),
         "judge_concurrency": 1 if judge is None else judge.concurrency,
         "judge_store": judge_store(judge, store_root or outputs),
+        "leaderboard": None if leaderboard is None else {
+            **leaderboard.described(), "verdicts": f"{folder.name}/{leaderboard.verdicts}"},
         "kind": kind_name,
         "kind_source": "dataset.toml" if config.kind else "detected",
         "fields": fields,

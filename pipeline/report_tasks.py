@@ -37,6 +37,7 @@ from stages.judge.biases import length_preference
 from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.preferences import people_decisions
+from stages.leaderboards.sections import LEADERBOARD_TOOLS, leaderboard_section
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -60,6 +61,7 @@ from .judge_task import (
     preferences_against_judge,
     rater_digests,
 )
+from .leaderboard_task import B5Leaderboard
 from .task_base import CodeVersionParameter, StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
@@ -83,7 +85,8 @@ class B6Report(KindStage):
     stage, artifact_name = "B6", ARTIFACT_NAMES["B6"]
 
     def requires(self) -> dict[str, dict[str, Any]]:
-        return {"scores": self.score_tasks(), "judge": self.judge_tasks(), "pairwise": self.pairwise_tasks()}
+        return {"scores": self.score_tasks(), "judge": self.judge_tasks(), "pairwise": self.pairwise_tasks(),
+                "leaderboard": self.leaderboard_tasks()}
 
     def score_tasks(self) -> dict[str, list[StageTask]]:
         """Each model's B5 per shard."""
@@ -103,6 +106,14 @@ class B6Report(KindStage):
         if not self.spec.get("judge") or not self.spec["judge"].get("pairwise"):
             return []
         return [B5Pairwise(outputs_dir=self.outputs_dir, spec=self.spec)]
+
+    def leaderboard_tasks(self) -> dict[str, StageTask]:
+        """Each model's B5L against the [leaderboard]'s baseline, when the dataset has one."""
+        board = self.spec.get("leaderboard")
+        if not board:
+            return {}
+        return {model: B5Leaderboard(outputs_dir=self.outputs_dir, spec=self.spec, model=model)
+                for model in sorted(self.spec["predictions"]) if model != board["baseline"]}
 
     def fingerprint_parts(self) -> dict[str, Any]:
         """With a judge, the raters' labels too (the agreement is measured against them)."""
@@ -203,7 +214,10 @@ class B6Report(KindStage):
         if any(usages.values()):
             report["judge_cost"] = judge_cost({name: usage for name, usage in usages.items() if usage},
                                               self.plain_spec["judge"].get("price"))
-        harness = self.plain_spec.get("provenance", {})
+        if self.leaderboard_tasks():
+            report["leaderboards"] = self._leaderboards()
+        harness = {model: found for model, found in self.plain_spec.get("provenance", {}).items()
+                   if "published" not in found and found.get("tool") not in LEADERBOARD_TOOLS}
         if harness:
             report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
@@ -217,6 +231,16 @@ class B6Report(KindStage):
                 report.setdefault("human_edits", {})[name] = outcome
             write_bytes_atomic(path, data)
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
+
+    def _leaderboards(self) -> dict[str, Any]:
+        """Each model's figures under the leaderboard's name, with the names its own tool prints."""
+        board = self.plain_spec["leaderboard"]
+        documents = {model: read_artifact_json(task.artifact_path()) for model, task in self.leaderboard_tasks().items()}
+        published = {model: found["published"] for model, found in self.plain_spec.get("provenance", {}).items()
+                     if "published" in found}
+        return {board["name"]: leaderboard_section(board, {model: d["figures"] for model, d in documents.items()},
+                                                   {model: d["header"]["counts"] for model, d in documents.items()},
+                                                   published)}
 
     def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)

@@ -86,16 +86,16 @@ def _plan_folder(plan: ImportPlan, folder: Path, members: list[tuple[ImportedRun
         plan.problems.extend(problems)
         return
     members = [(run, model_name) for model_name, run in models.items()]  # the same run logged twice is imported once
-    questions = _outcome(plan, folder / "questions.jsonl", _jsonl(first.questions))
+    questions = plan_write(plan, folder / "questions.jsonl", _jsonl(first.questions))
     provenance = dict(config.get("provenance", {}))
     predictions = {}
     for run, model_name in members:
-        predictions[model_name] = _outcome(plan, folder / "predictions" / f"{model_name}.jsonl",
+        predictions[model_name] = plan_write(plan, folder / "predictions" / f"{model_name}.jsonl",
                                            _jsonl(run.predictions))
         provenance[model_name] = run.provenance()
     fields = MULTIPLE_CHOICE_FIELDS if kind == "multiple_choice" else FIELDS
     wanted = {**config, "kind": kind, **fields, "provenance": provenance}
-    config_outcome = "unchanged" if wanted == config else _outcome(plan, config_path, tomli_w.dumps(wanted).encode())
+    config_outcome = "unchanged" if wanted == config else plan_write(plan, config_path, tomli_w.dumps(wanted).encode())
     for run, model_name in members:
         plan.outcomes.append(ImportOutcome(run, folder.name, model_name, questions, predictions[model_name],
                                            config_outcome, len(run.questions)))
@@ -135,7 +135,7 @@ def _jsonl(rows: list[dict[str, Any]]) -> bytes:
     return b"".join(orjson.dumps(row) + b"\n" for row in rows)
 
 
-def _outcome(plan: ImportPlan, path: Path, data: bytes) -> str:
+def plan_write(plan: ImportPlan, path: Path, data: bytes) -> str:
     """Plan writing `data` to `path` unless it already holds it: "unchanged", "replaced" or "written"."""
     if path.exists():
         if path.read_bytes() == data:

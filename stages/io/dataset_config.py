@@ -11,8 +11,8 @@ from ..core.param_rules import Rule, within
 from .storage import read_input_bytes
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
-KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "judge", "nightly", "max_rejected_share", "min_paired_share",
-              "provenance", *FIELD_KEYS}
+KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "judge", "leaderboard", "nightly", "max_rejected_share",
+              "min_paired_share", "provenance", *FIELD_KEYS}
 DEFAULT_MAX_REJECTED_SHARE = 0.5
 DEFAULT_MIN_PAIRED_SHARE = 0.5
 
@@ -30,6 +30,7 @@ class DatasetConfig:
     taxonomies: dict[str, str] = field(default_factory=dict)
     generate: dict[str, Any] = field(default_factory=dict)
     judge: dict[str, Any] = field(default_factory=dict)
+    leaderboard: dict[str, Any] = field(default_factory=dict)
     nightly: dict[str, Any] = field(default_factory=dict)
     max_rejected_share: float = DEFAULT_MAX_REJECTED_SHARE  # above it, a dataset fails the run (B1 or any model's B2)
     min_paired_share: float = DEFAULT_MIN_PAIRED_SHARE  # below it (questions with a prediction), the dataset fails
@@ -72,6 +73,9 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     judge = data.get("judge", {})
     if not isinstance(judge, dict):
         raise UsageError(f"{path}: [judge] must be a table")
+    leaderboard = data.get("leaderboard", {})
+    if not isinstance(leaderboard, dict):
+        raise UsageError(f"{path}: [leaderboard] must be a table")
     nightly = data.get("nightly", {})
     if not isinstance(nightly, dict):
         raise UsageError(f"{path}: [nightly] must be a table")
@@ -85,7 +89,8 @@ def read_dataset_config(path: Path) -> DatasetConfig:
         problem = within(0, 1)(shares[name])
         if problem is not None:
             raise UsageError(f"{path}: {name} = {shares[name]!r} {problem}")
-    return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, judge=judge, nightly=nightly,
+    return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, judge=judge,
+                         leaderboard=leaderboard, nightly=nightly,
                          provenance=provenance,
                          **{name: float(value) for name, value in shares.items()},
                          **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 TEMPLATE_MAX_BYTES = 256 << 10
 TAXONOMY_MAX_BYTES = 16 << 20
+VERDICTS_MAX_BYTES = 1 << 30  # a leaderboard's recorded verdicts
 
 
 def dataset_file(folder: Path | UPath, relative: str, what: str, origin: str, max_bytes: int) -> Path | UPath:

@@ -13,13 +13,14 @@ from .config import JudgeConfig, read_judge_config
 from .criteria import uses_reference
 
 
-def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str) -> JudgeConfig | None:
-    """dataset.toml [judge] for a dataset of `kind`: required for open-ended kinds, refused for kinds without an answer
-    text; None when there is none."""
+def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str, recorded: bool = False) -> JudgeConfig | None:
+    """dataset.toml [judge] for a dataset of `kind`: required for open-ended kinds (unless a leaderboard's `recorded`
+    verdicts score it), refused for kinds without an answer text; None when there is none."""
     if not table:
-        if kind.open_ended:
+        if kind.open_ended and not recorded:
             raise UsageError(f"{origin}: kind {kind.name!r} is scored by a judge: add [judge] (url, model, and "
-                             "criteria = [\"score_1_5\"] and / or pairwise = true)")
+                             "criteria = [\"score_1_5\"] and / or pairwise = true), or a [leaderboard] with its "
+                             "recorded verdicts")
         return None
     if kind.document_folders:
         raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")

@@ -66,16 +66,19 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
     for report in reports:
         metric = report["comparison"]["primary_metric"]
         headline = get_kind(report["kind"]).headline_metrics or (metric,)
+        board = leaderboard_headline(report)
         for model, metrics in report["models"].items():
             aside = report["set_aside"].get(model, {})
+            figure = None if board is None else board[1].get(model)
             rows.append(
                 {
                     "dataset": report["dataset"],
                     "kind": report["kind"],
                     "model": model,
-                    "metric": metric,
-                    "value": metrics.get(metric),
-                    "headline": {name: metrics.get(name) for name in headline},
+                    "metric": metric if board is None else board[0],
+                    "value": metrics.get(metric) if board is None else figure,
+                    "headline": ({name: metrics.get(name) for name in headline} if board is None
+                                 else {board[0]: figure}),
                     "rows": metrics.get("rows"),
                     **aside,
                 }
@@ -83,9 +86,40 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
     return {"datasets": [r["dataset"] for r in reports], "rows": rows}
 
 
+def leaderboard_headline(report: dict[str, Any]) -> tuple[str, dict[str, float | None]] | None:
+    """For a dataset scored by a published leaderboard's rules, its headline figure (`<leaderboard>:<figure>`, in the
+    tool's own units) per model; None for other datasets."""
+    for name, section in report.get("leaderboards", {}).items():
+        return (f"{name}:{section['headline']}",
+                {model: found.get(section["headline"]) for model, found in section["models"].items()})
+    return None
+
+
+def leaderboard_tables(report: dict[str, Any]) -> str:
+    """Each leaderboard's figures per model under the names its tool prints, best first, with what they rest on."""
+    parts = []
+    for section in report.get("leaderboards", {}).values():
+        rows = []
+        for model, found in section["models"].items():
+            rows.append([model, *(_figure(found.get(column)) for column in section["columns"]), str(found["not_judged"])])
+            published = section.get("published", {}).get(model)
+            if published:
+                rows.append(["  (published)", *(_figure(published.get(column)) for column in section["columns"]), ""])
+        notes = "".join(f"\nnote: {note}" for note in section["notes"])
+        parts.append(f"{section['title']} (judge {section['judge']}, baseline {section['baseline']}):\n"
+                     + format_table(["model", *section["columns"], "not judged"], rows) + notes + "\n")
+    return "".join(parts)
+
+
+def _figure(value: Any) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
 def render_report(report: dict[str, Any]) -> str:
-    """The dataset report as console text, in the kind's own layout, after any problems."""
-    rendered = get_kind(report["kind"]).render(report["dataset"], report)
+    """The dataset report as console text, in the kind's own layout, after any problems and a leaderboard's figures."""
+    rendered = leaderboard_tables(report) + get_kind(report["kind"]).render(report["dataset"], report)
     generation = "".join(f"\n{_generation_line(model, g)}" for model, g in report.get("generation", {}).items())
     harness = "".join(f"\n{harness_line(model, p)}" for model, p in report.get("harness", {}).items())
     judged = report.get("judge", {"models": {}})

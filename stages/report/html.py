@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..kinds import get_kind
-from .aggregate import harness_described
+from .aggregate import harness_described, leaderboard_headline
 from .charts import bar_chart, heatmap, line_chart
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 
@@ -55,19 +55,22 @@ def summary_values(reports: list[dict[str, Any]]) -> dict[str, Any]:
     for report in reports:
         kind = get_kind(report["kind"])
         metric = report["comparison"]["primary_metric"]
+        board = leaderboard_headline(report)
         for model, metrics in report["models"].items():
             aside = report["set_aside"].get(model, {})
-            rows.append({"dataset": report["dataset"], "kind": report["kind"], "model": model, "metric": metric,
-                         "score": metrics.get(metric),
-                         "interval": report.get("intervals", {}).get(model, {}).get(metric),
+            figure = None if board is None else board[1].get(model)
+            rows.append({"dataset": report["dataset"], "kind": report["kind"], "model": model,
+                         "metric": metric if board is None else board[0],
+                         "score": metrics.get(metric) if board is None else None if figure is None else figure / 100,
+                         "interval": None if board else report.get("intervals", {}).get(model, {}).get(metric),
                          "parse_rate": kind.parse_rate(metrics), "coverage": _coverage(report, model),
                          "rows": metrics.get("rows"),
                          "set_aside": sum(aside.get(k, 0) for k in ("question_rows_rejected", "prediction_rows_rejected"))})
     models = sorted({m for r in reports for m in r["models"]})
     datasets = [r["dataset"] for r in reports]
+    scores = {(row["dataset"], row["model"]): row["score"] for row in rows}
     charts = [bar_chart("Primary metric per dataset", datasets, {
-        m: [r["models"][m].get(r["comparison"]["primary_metric"]) if m in r["models"] else None for r in reports]
-        for m in models}, y_max=1.0)]
+        m: [scores.get((dataset, m)) for dataset in datasets] for m in models}, y_max=1.0)]
     parsed = [r for r in reports if any(get_kind(r["kind"]).parse_rate(x) is not None for x in r["models"].values())]
     if parsed:
         charts.append(bar_chart("Extraction / parse rate", [r["dataset"] for r in parsed], {

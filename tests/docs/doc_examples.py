@@ -56,13 +56,17 @@ def make_templates(root: Path) -> tuple[Path, Path]:
 
 
 def write_instruction_dataset(folder: Path) -> None:
-    """Three instructions with a reference each, answered by two models (one the examples' baseline)."""
+    """Three instructions with a reference each, answered by three models (the examples' baselines among them), with
+    an AlpacaEval annotator's recorded verdicts."""
     (folder / "predictions").mkdir(parents=True)
+    (folder / "verdicts").mkdir()
+    (folder / "verdicts" / "weighted_alpaca_eval_gpt4_turbo.jsonl").write_text(
+        "".join(f'{{"id": "{i}", "model": "model_a", "preference": 1.5}}\n' for i in "123"), encoding="utf-8")
     rows = [("1", "Write a haiku about rain.", "Soft rain on the roof"), ("2", "Name three primes.", "2, 3, 5"),
             ("3", "用一句话介绍北京。", "北京是中国的首都。")]
     (folder / "questions.jsonl").write_text("".join(
         f'{{"id": "{i}", "instruction": "{text}", "answer": "{ref}"}}\n' for i, text, ref in rows), encoding="utf-8")
-    for model in ("gpt-4-0314", "model_a"):
+    for model in ("gpt-4-0314", "gpt4_1106_preview", "model_a"):
         (folder / "predictions" / f"{model}.jsonl").write_text("".join(
             f'{{"id": "{i}", "output": "{model} answers {i}"}}\n' for i, _, _ in rows), encoding="utf-8")
 

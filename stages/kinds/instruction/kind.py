@@ -27,14 +27,27 @@ def answer_length(text: str | None) -> tuple[int | None, int | None]:
     return len(text), len(_WORDS.findall(text))
 
 
+def _difficulty(value: Any) -> float | None:
+    """An instruction's difficulty as AlpacaEval's GLM takes it: a finite number, else none."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if value == value and abs(value) != float("inf") else None
+
+
 @register_kind("instruction")
 class Instruction(Kind):
     """Instructions without a required reference: scored by the judge; a missing answer is counted, never judged."""
 
     open_ended = True
+    question_readers = {"instruction_difficulty": _difficulty}  # AlpacaEval's, when given
 
     def default_question_field(self, questions: Path) -> str | None:
         return instruction_field(questions)
+
+    def question_types(self) -> dict[str, Any]:
+        import pyarrow as pa
+
+        return {"instruction_difficulty": pa.float64()}
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         return None  # a reference is optional

@@ -1,0 +1,114 @@
+"""AlpacaEval 2 as published (../shared/data/real/leaderboards/alpaca_eval): the folder imported as it is, the two
+models' published win rates, standard errors, wins, draws and average lengths reproduced from their annotations with
+no server; the published figures shown beside; broken verdict rows set aside with file, line and reason."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+
+import orjson
+import pytest
+
+from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json
+
+BOARD = "leaderboards/alpaca_eval"
+MODELS = ("alpaca-7b", "falcon-7b-instruct")
+
+
+def _published(real_data) -> dict[str, dict[str, str]]:
+    with open(real_data / BOARD / "weighted_alpaca_eval_gpt4_turbo_leaderboard.csv", newline="") as handle:
+        return {row[""]: row for row in csv.DictReader(handle) if row[""] in MODELS}
+
+
+def _import_and_run(tmp_path, source, capsys) -> dict:
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    assert main(["import", "alpaca-eval", str(source), "--inputs", str(inputs)]) == 0
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+    capsys.readouterr()
+    return read_artifact_json(outputs / "alpaca_eval" / "B6_report.json")["report"]
+
+
+def test_published_figures_reproduced_from_the_annotations_without_a_server(tmp_path, real_data, capsys):
+    report = _import_and_run(tmp_path, real_data / BOARD, capsys)
+    section = report["leaderboards"]["alpaca_eval"]
+    assert (section["judge"], section["baseline"]) == ("weighted_alpaca_eval_gpt4_turbo", "gpt4_1106_preview")
+    for model, row in _published(real_data).items():
+        found = section["models"][model]
+        for name in ("win_rate", "standard_error", "discrete_win_rate"):
+            assert found[name] == pytest.approx(float(row[name]), abs=0.01), (model, name)
+        for name in ("n_wins", "n_wins_base", "n_draws", "n_total", "avg_length"):
+            assert found[name] == int(row[name]), (model, name)
+        assert found["not_judged"] == 0
+        assert section["published"][model]["win_rate"] == pytest.approx(float(row["win_rate"]))
+        assert section["published"][model]["length_controlled_winrate"] == pytest.approx(
+            float(row["length_controlled_winrate"]))
+    # no instruction difficulty in these files: no LC figure is made up, and the report says why
+    assert section["models"]["alpaca-7b"]["length_controlled_winrate"] is None and section["notes"]
+    assert section["headline"] == "win_rate"
+
+
+def test_the_console_and_the_text_report_lead_with_the_leaderboard(tmp_path, real_data, capsys):
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    assert main(["import", "alpaca-eval", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    assert "805 instructions, 3 models (baseline gpt4_1106_preview); 1610 verdicts" in capsys.readouterr().out
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+    console = capsys.readouterr().out
+    assert "alpaca_eval:win_rate  2.5915" in console and "answer_rate" not in console
+    text = (outputs / "alpaca_eval" / "B6_report.txt").read_text()
+    assert text.startswith("AlpacaEval 2 (judge weighted_alpaca_eval_gpt4_turbo, baseline gpt4_1106_preview)")
+    assert "(published)" in text
+    summary = json.loads((outputs / "B6_summary.json").read_text())
+    row = next(r for r in summary["rows"] if r["model"] == "falcon-7b-instruct")
+    assert row["metric"] == "alpaca_eval:win_rate" and row["value"] == pytest.approx(2.146617553167702)
+    # importing the same folder again changes nothing
+    assert main(["import", "alpaca-eval", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    assert "0 file(s) written" in capsys.readouterr().out
+
+
+def test_broken_verdict_rows_are_set_aside_with_their_line(tmp_path, real_data, capsys):
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    assert main(["import", "alpaca-eval", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    verdicts = inputs / "alpaca_eval" / "verdicts" / "weighted_alpaca_eval_gpt4_turbo.jsonl"
+    lines = verdicts.read_bytes().splitlines()
+    first = orjson.loads(lines[0])
+    lines[0] = orjson.dumps({**first, "preference": "lost"})
+    lines[1] = b'{"id": "1", "model": "alpaca-7b", "preference": '  # cut short
+    verdicts.write_bytes(b"\n".join(lines) + b"\n")
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+    capsys.readouterr()
+    b5l = read_artifact_json(outputs / "alpaca_eval" / "alpaca-7b" / "B5_leaderboard.json")
+    reasons = {r["line"]: r["reason"] for r in b5l["rejects"]}
+    assert set(reasons) == {1, 2} and "not in [1, 2]" in reasons[1]
+    assert all(r["source"] == str(verdicts) for r in b5l["rejects"])
+    counts = b5l["header"]["counts"]
+    assert (counts["judged"], counts["not_judged"], counts["both_answered"]) == (803, 2, 805)
+    report = read_artifact_json(outputs / "alpaca_eval" / "B6_report.json")["report"]
+    assert report["leaderboards"]["alpaca_eval"]["models"]["alpaca-7b"]["n_total"] == 803
+    assert report["leaderboards"]["alpaca_eval"]["models"]["alpaca-7b"]["not_judged"] == 2
+
+
+def test_instruction_difficulty_beside_results_gives_the_lc_figure(tmp_path, real_data, capsys):
+    source = tmp_path / "alpaca_eval"
+    shutil.copytree(real_data / BOARD / "results", source / "results")
+    (source / "instruction_difficulty.csv").write_text(
+        "index,instruction_difficulty\n" + "".join(f"{i},{(i % 7) / 3 - 1}\n" for i in range(805)))
+    report = _import_and_run(tmp_path, source, capsys)
+    section = report["leaderboards"]["alpaca_eval"]
+    lc = section["models"]["alpaca-7b"]["length_controlled_winrate"]
+    assert lc is not None and 0 < lc < 100 and section["headline"] == "length_controlled_winrate"
+    assert not section["notes"]
+
+
+def test_a_baseline_that_is_not_a_model_is_one_line(tmp_path, real_data, capsys):
+    inputs = tmp_path / "inputs"
+    assert main(["import", "alpaca-eval", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    assert main(["import", "alpaca-eval", str(real_data / BOARD), "--inputs", str(tmp_path / "other"),
+                 "--baseline", "gpt5"]) == 2
+    assert "gpt5/model_outputs.json: the baseline's outputs are not there" in capsys.readouterr().err
+    assert not (tmp_path / "other").exists()
+    config = inputs / "alpaca_eval" / "dataset.toml"
+    config.write_text(config.read_text().replace('baseline = "gpt4_1106_preview"', 'baseline = "nobody"'))
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "outputs")]) == 2
+    assert "[leaderboard] baseline 'nobody' is not one of the dataset's models" in capsys.readouterr().err
