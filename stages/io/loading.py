@@ -64,6 +64,8 @@ class GoldRules(Protocol):
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None: ...
 
+    def check_question(self, question: str | None) -> str | None: ...
+
     def question_types(self) -> dict[str, pa.DataType]: ...
 
     def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
@@ -253,6 +255,9 @@ def _question_row(
     golds = gold_answer_texts(gold_value)
     question = resolve_field(record, fields.get("question_field"), QUESTION_FIELDS)
     question = None if is_missing(question) else str(question)
+    problem = kind.check_question(question)
+    if problem is not None:
+        return problem, ()
     try:
         extra = kind.question_fields(record, question)
     except (TypeError, ValueError) as exc:

@@ -72,6 +72,10 @@ class Kind:
         """The field to read questions from when dataset.toml names none (None: the usual fields)."""
         return None
 
+    def check_question(self, question: str | None) -> str | None:
+        """Why a row's question keeps it from being scored (None: it can be); read row by row."""
+        return None
+
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         """Extra B1 columns this kind needs from a question record: by default each of question_readers."""
         return {name: read(record.get(name)) for name, read in self.question_readers.items()}

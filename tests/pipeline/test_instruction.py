@@ -120,3 +120,20 @@ def test_instruction_answers_are_generated_then_judged(tmp_path, server):
     assert sorted(asked[:2]) == sorted(["Write a haiku about autumn.", "用一句话介绍长城。"])  # each prompt as given
     judged = read_artifact_json(tmp_path / "outputs/asked/m/B5_judge.json")["summary"]["score_1_5"]
     assert judged["mean"] == 3.0 and judged["n"] == 2  # 5 for the haiku, 1 for "meh"
+
+
+def test_an_empty_instruction_is_set_aside_and_never_sent_to_the_judge(tmp_path, server, capsys):
+    root = _dataset(tmp_path, 'criteria = ["score_1_5"]\n', server)
+    folder = root / "inputs" / "open"
+    rows = [{"id": "p0", "instruction": ""}] + [{"id": f"p{i}", "instruction": p} for i, p in enumerate(PROMPTS)][1:]
+    rows.append({"id": "p9", "instruction": "   "})
+    write_jsonl(folder / "questions.jsonl", rows)
+    assert _run(root) == 0
+    capsys.readouterr()
+    b1 = read_artifact_json(root / "outputs/open/B1_questions.json")
+    assert {(r["line"], r["reason"]) for r in b1["rejects"]} == {
+        (1, "empty instruction (nothing to answer or judge)"), (6, "empty instruction (nothing to answer or judge)")}
+    assert b1["header"]["counts"]["accepted"] == 4
+    asked = [r["body"]["messages"][-1]["content"] for r in server.chats()]
+    assert len(asked) == 4 * 3  # four instructions, three models, one criterion
+    assert all(any(prompt in text for prompt in PROMPTS[1:]) for text in asked)  # each shows its instruction

@@ -49,6 +49,9 @@ class Instruction(Kind):
 
         return {"instruction_difficulty": pa.float64()}
 
+    def check_question(self, question: str | None) -> str | None:
+        return "empty instruction (nothing to answer or judge)" if question is None or not question.strip() else None
+
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         return None  # a reference is optional
 
@@ -92,12 +95,14 @@ class Instruction(Kind):
 
 
 def instruction_field(path: Path) -> str | None:
-    """The field holding the instruction in the questions file's first record (instruction, prompt, question, input —
-    the first present), or None when its first record has none of them."""
+    """The field holding the instructions: of instruction, prompt, question, input, the first that the first record
+    with any of them filled in has (an empty first instruction does not hide the field); None when no record has."""
     for item in iter_records(path):
         if isinstance(item, Reject):
             continue
         _, record, _ = item
-        return next((name for name in QUESTION_FIELDS if isinstance(record, dict) and not is_missing(
-            record.get(name))), None)
+        found = next((name for name in QUESTION_FIELDS if isinstance(record, dict) and not is_missing(
+            record.get(name)) and str(record.get(name)).strip()), None)
+        if found is not None:
+            return found
     return None
