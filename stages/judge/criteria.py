@@ -14,11 +14,12 @@ SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion'
     "binary": {"0": 0.0, "1": 1.0},
     "correct": {"CORRECT": 1.0, "INCORRECT": 0.0, "NOT_ATTEMPTED": 0.0},
     "1-5": {str(n): float(n) for n in range(1, 6)},
+    "1-10": {f"{n / 2:g}": n / 2 for n in range(2, 21)},  # MT-Bench's [[rating]]: 1 to 10, halves allowed
     "preference": {"A": 1.0, "B": 0.0, "TIE": 0.5},  # pairwise only: which position's answer is better
     "outcome": {"first": 1.0, "tie": 0.5, "second": 0.0},  # a pair's outcome for its first model, judge or people
 }
-CRITERION_SCALES = ("binary", "correct", "1-5")
-ORDINAL_SCALES = ("1-5",)  # combined by mean across a panel (others by majority) and compared by weighted κ
+CRITERION_SCALES = ("binary", "correct", "1-5", "1-10")
+ORDINAL_SCALES = ("1-5", "1-10")  # combined by mean across a panel (others by majority) and compared by weighted κ
 
 _JSON_ANSWER = {
     "en": 'Answer with one JSON object and nothing else: {{{{"reason": "<one sentence>", "{key}": {values}}}}}',
@@ -145,7 +146,7 @@ def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str,
                      open_ended: bool = False) -> dict[str, Criterion]:
     """The dataset's criteria by name: built-ins (for `open_ended` instructions, those that need no reference where
     one exists), overridden or added by [judge.rubrics] (`name = "template"`, or `name = {template = "…", scale =
-    "binary" | "correct" | "1-5"}`; an added one defaults to the 1–5 scale)."""
+    "binary" | "correct" | "1-5" | "1-10"}`; an added one defaults to the 1–5 scale)."""
     chosen: dict[str, Criterion] = {}
     for name in names:
         given = rubrics.get(name)

@@ -14,6 +14,7 @@ _BRACKETS = re.compile(r"\[\[\s*([^\[\]]+?)\s*\]\]")
 _LABELLED = re.compile(r"(?:rating|verdict|score|评分|判定|结论)\s*[:：]\s*\**\s*\"?([A-Za-z_]+(?:[ _][A-Za-z]+)?|[0-9.]+)",
                        re.I)
 _REASON_KEYS = ("reason", "explanation", "rationale", "理由")
+_FASTCHAT_RATING = (re.compile(r"\[\[(\d+\.?\d*)\]\]"), re.compile(r"\[(\d+\.?\d*)\]"))
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,10 @@ def scale_label(text: object, scale: str) -> str | None:
 
 def parse_verdict(reply: str, scale: str) -> Verdict:
     """The verdict in a judge's reply on `scale`: the last JSON object with a score / verdict key, else the last
-    [[x]], else the last "Rating: x" / "Verdict: x", else the whole reply as a bare value."""
+    [[x]], else the last "Rating: x" / "Verdict: x", else the whole reply as a bare value; on the 1–10 scale,
+    FastChat's rule instead."""
+    if scale == "1-10":
+        return fastchat_rating(reply)
     for raw in reversed(_JSON_OBJECT.findall(reply)):
         try:
             found = json.loads(raw)
@@ -69,6 +73,18 @@ def parse_verdict(reply: str, scale: str) -> Verdict:
                 return Verdict(label, SCALES[scale][label], reply[:last.start()].strip() or None)
     label = scale_label(reply, scale)
     return Verdict(label, SCALES[scale][label] if label else None, None)
+
+
+def fastchat_rating(reply: str) -> Verdict:
+    """MT-Bench's rating as FastChat reads it: the first [[x]], else the first [x]; a number outside 1–10 (in halves)
+    or none at all is unparsed, never 0. The text before it is the judge's reason."""
+    for pattern in _FASTCHAT_RATING:
+        found = pattern.search(reply)
+        if found:
+            label = scale_label(found.group(1), "1-10")
+            value = SCALES["1-10"].get(label) if label else None
+            return Verdict(label, value, reply[:found.start()].strip() or None if label else None)
+    return Verdict(None, None, None)
 
 
 @dataclass

@@ -62,3 +62,29 @@ def test_the_interval_is_wilson_for_0_1_items_and_bootstrap_when_samples_or_a_sp
     agreed = {key: record for key, record in records.items() if not key.startswith("i2")}
     summary = judge_summary(item_verdicts([c for c in calls if c.item != "i2"], agreed, config), config)
     assert summary["content_correct"]["interval"]["method"] == "Wilson score"
+
+
+@pytest.mark.parametrize("reply, label", [
+    ("The answer is thorough.\n\nRating: [[8]]", "8"),
+    ("Rating: [[7.5]]", "7.5"),
+    ("first [6] then [[9]]", "9"),  # [[x]] wins over an earlier [x], as FastChat searches [[x]] first
+    ("Rating: [[3]] and later [[10]]", "3"),  # FastChat takes the first match, not the last
+    ("only single brackets [4]", "4"),
+    ("Rating: 9 out of 10", None),  # no brackets: unparsed, never 0
+    ("[[11]]", None),
+    ("[[0]]", None),
+    ('{"score": 8}', None),  # FastChat's rule reads no JSON
+])
+def test_one_to_ten_ratings_are_read_by_fastchats_rule(reply, label):
+    verdict = parse_verdict(reply, "1-10")
+    assert verdict.label == label
+    assert verdict.value == (None if label is None else float(label))
+
+
+def test_a_one_to_ten_rubric_is_accepted_and_a_one_to_five_one_reads_no_eight():
+    from stages.judge import read_judge_config
+
+    config = read_judge_config({"url": "http://127.0.0.1:1", "model": "j", "criteria": ["mt"], "rubrics": {
+        "mt": {"template": "Q: {question}\nA: {prediction}\nRating: [[rating]]", "scale": "1-10"}}}, "t")
+    assert config.criteria["mt"].scale == "1-10"
+    assert parse_verdict("Rating: [[8]]", "1-5").label is None  # out of a 1–5 scale: unparsed, not dropped to a 5
