@@ -158,14 +158,15 @@ class B5Pairwise(JudgeStage):
         calls = pairwise_calls(items, answers, config)
         replies = self.replies(calls, config)
         records = replies.records
-        rows = pairwise_rows(calls, records)
+        rows = pairwise_rows(calls, records, config.pairwise.scale)
         characters = {(model, item): len(text) for model, found in answers.items() for item, text in found.items()}
         for side in ("first", "second"):
             rows[f"{side}_characters"] = [characters[(model, item)] for model, item in zip(rows[side], rows["id"])]
         counts = {"items": len(items), "pairs": len({(f, s) for f, s in zip(rows["first"], rows["second"])}),
                   "calls": len(calls), "failed_calls": sum(rows["failures"]), "not_judged": sum(rows["not_judged"])}
         return StageResult(rows, counts, header={"judge_usage": replies.usage},
-                           body={"summary": pairwise_summary(rows), "biases": judge_biases(calls, records, characters)})
+                           body={"summary": pairwise_summary(rows), "biases": judge_biases(calls, records, characters,
+                                                                                    config.pairwise.scale)})
 
 
 def rater_files(report: StageTask) -> dict[str, UPath]:

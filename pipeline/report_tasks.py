@@ -37,6 +37,7 @@ from stages.judge.biases import length_preference
 from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.preferences import people_decisions
+from stages.leaderboards.arena_hard import arena_hard_figures, battles_from_pairwise
 from stages.leaderboards.sections import LEADERBOARD_TOOLS, leaderboard_section
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
@@ -210,6 +211,8 @@ class B6Report(KindStage):
                 report["leaderboard"] = with_people(report["leaderboard"], people, baseline)
             report["biases"] = {"judges": document.get("biases", {}), "people": None if not people else
                                 length_preference(people_decisions(outcomes, people))}
+            if self.plain_spec["judge"]["pairwise"]["scale"] == "five_way":
+                report.setdefault("leaderboards", {})["arena_hard"] = self._arena_hard(outcomes, baseline)
             usages["(pairwise)"] = document["header"].get("judge_usage")
         if any(usages.values()):
             report["judge_cost"] = judge_cost({name: usage for name, usage in usages.items() if usage},
@@ -241,6 +244,18 @@ class B6Report(KindStage):
         return {board["name"]: leaderboard_section(board, {model: d["figures"] for model, d in documents.items()},
                                                    {model: d["header"]["counts"] for model, d in documents.items()},
                                                    published)}
+
+    def _arena_hard(self, outcomes: Columns, baseline: str) -> dict[str, Any]:
+        """Arena-Hard-Auto's scores from the five-way pairwise verdicts against the baseline, with every model's
+        answers for the style features."""
+        answers = {}
+        for model in sorted(self.spec["predictions"]):
+            rows = read_columns(self._task(B2Predictions, 0, model).artifact_path())
+            answers[model] = {str(i): text for i, text in zip(rows["id"], rows["prediction"]) if text is not None}
+        battles, missing = battles_from_pairwise(outcomes, baseline)
+        board = {"name": "arena_hard", "judge": ", ".join(self.plain_spec["judge"]["models"]), "baseline": baseline}
+        figures = arena_hard_figures(battles, baseline, answers)
+        return leaderboard_section(board, figures, {model: {"not_judged": missing.get(model, 0)} for model in figures})
 
     def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)

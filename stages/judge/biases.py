@@ -22,14 +22,14 @@ def length_preference(decisions: list[tuple[str, int, int]]) -> dict[str, Any]:
 
 
 def judge_biases(calls: list[PairwiseCall], records: dict[str, dict[str, Any]],
-                 characters: dict[tuple[str, str], int]) -> dict[str, dict[str, Any]]:
+                 characters: dict[tuple[str, str], int], scale: str = "preference") -> dict[str, dict[str, Any]]:
     """Per judge model over its order pairs (both orders of one pair, item and sample, both parsed): position
     consistency, and among the pairs whose choice flipped, the share that chose A both times (followed position A)
     and B both times; its length preference over the pairs it decided. `characters`: (model, item) → length."""
     slots: dict[tuple[str, str, str, str, int], list[str | None]] = {}
     for call in calls:
         record = records.get(call.key, {})
-        label = parse_verdict(record["prediction"], "preference").label if "prediction" in record else None
+        label = parse_verdict(record["prediction"], scale).label if "prediction" in record else None
         slots.setdefault((call.judge, call.first, call.second, call.item, call.sample), [None, None])[call.order] = label
     found: dict[str, dict[str, Any]] = {}
     for (judge, first, second, item, _), labels in slots.items():

@@ -98,8 +98,12 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
         raise UsageError(f"{origin}: [judge.rubrics] must be a table of name = \"template\"")
     if "pairwise" in rubrics and not pairwise:
         raise UsageError(f"{origin}: [judge.rubrics] pairwise is asked only with [judge] pairwise = true")
+    resolved_pairwise = resolve_pairwise(rubrics.get("pairwise"), origin, open_ended) if pairwise else None
+    if resolved_pairwise is not None and resolved_pairwise.scale == "five_way" and "baseline" not in table:
+        raise UsageError(f"{origin}: [judge.rubrics] pairwise on the five_way scale scores models against a baseline "
+                         "(Arena-Hard's rules): set [judge] baseline")
     settings = {k: v for k, v in table.items() if k not in ("model", "models", "criteria", "rubrics", "pairwise",
                                                             "price")}
     return JudgeConfig(models=tuple(models), criteria=resolve_criteria(criteria, rubrics, origin, open_ended),
-                       pairwise=resolve_pairwise(rubrics.get("pairwise"), origin, open_ended) if pairwise else None,
+                       pairwise=resolved_pairwise,
                        price=price, **settings)

@@ -16,10 +16,12 @@ SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion'
     "1-5": {str(n): float(n) for n in range(1, 6)},
     "1-10": {f"{n / 2:g}": n / 2 for n in range(2, 21)},  # MT-Bench's [[rating]]: 1 to 10, halves allowed
     "preference": {"A": 1.0, "B": 0.0, "TIE": 0.5},  # pairwise only: which position's answer is better
+    "five_way": {"A>>B": 1.0, "A>B": 0.75, "A=B": 0.5, "B>A": 0.25, "B>>A": 0.0},  # pairwise: Arena-Hard's verdicts
     "outcome": {"first": 1.0, "tie": 0.5, "second": 0.0},  # a pair's outcome for its first model, judge or people
 }
 CRITERION_SCALES = ("binary", "correct", "1-5", "1-10")
-ORDINAL_SCALES = ("1-5", "1-10")  # combined by mean across a panel (others by majority) and compared by weighted κ
+ORDINAL_SCALES = ("1-5", "1-10")
+PAIRWISE_SCALES = ("preference", "five_way")  # combined by mean across a panel (others by majority) and compared by weighted κ
 
 _JSON_ANSWER = {
     "en": 'Answer with one JSON object and nothing else: {{{{"reason": "<one sentence>", "{key}": {values}}}}}',
@@ -132,14 +134,18 @@ def uses_reference(criterion: Criterion) -> bool:
 
 def resolve_pairwise(rubric: object, origin: str, open_ended: bool = False) -> Criterion:
     """The pairwise question: built in (without a reference for `open_ended` instructions), or [judge.rubrics]
-    pairwise = "template" over PAIRWISE_PLACEHOLDERS."""
+    pairwise = "template" over PAIRWISE_PLACEHOLDERS, or {template = "…", scale = "preference" | "five_way"} (A / B /
+    TIE, or Arena-Hard's [[A>>B]] … [[B>>A]])."""
     if rubric is None:
         return OPEN_ENDED["pairwise"] if open_ended else PAIRWISE
-    if not isinstance(rubric, str):
-        raise UsageError(f"{origin}: [judge.rubrics] pairwise must be a template text")
-    check_template(rubric, f"{origin} [judge.rubrics] pairwise", PAIRWISE_PLACEHOLDERS, "rubric",
+    table = rubric if isinstance(rubric, dict) else {"template": rubric}
+    template, scale = table.get("template"), table.get("scale", "preference")
+    if not isinstance(template, str) or set(table) - {"template", "scale"} or scale not in PAIRWISE_SCALES:
+        raise UsageError(f"{origin}: [judge.rubrics] pairwise must be a template text, or {{template = \"…\", scale = "
+                         f"{' | '.join(repr(s) for s in PAIRWISE_SCALES)}}}")
+    check_template(template, f"{origin} [judge.rubrics] pairwise", PAIRWISE_PLACEHOLDERS, "rubric",
                    required=("answer_a", "answer_b"))
-    return Criterion("pairwise", "preference", {"en": rubric})
+    return Criterion("pairwise", scale, {"en": template})
 
 
 def resolve_criteria(names: list[str], rubrics: dict[str, object], origin: str,

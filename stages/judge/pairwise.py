@@ -54,15 +54,17 @@ def pairwise_calls(items: list[dict[str, Any]], answers: dict[str, dict[str, str
 
 
 def winner(label: str | None, order: int) -> str | None:
-    """Which model a verdict in one order prefers: "first", "second" or "tie" (None when unparsed)."""
+    """Which model a verdict in one order prefers: "first", "second" or "tie" (None when unparsed); Arena-Hard's
+    five-way labels by their direction (A>>B and A>B prefer A)."""
     if label is None:
         return None
-    if label == "TIE":
+    if label in ("TIE", "A=B"):
         return "tie"
-    return "first" if (label == "A") == (order == 0) else "second"
+    return "first" if label.startswith("A") == (order == 0) else "second"
 
 
-def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]]) -> dict[str, list]:
+def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]],
+                  scale: str = "preference") -> dict[str, list]:
     """Rows of B5_pairwise: per pair and item the outcome (the most common over judges and samples of each order
     pair's result — its winner when both orders agree, else a tie; None when no order pair parsed), the outcome of
     each order taken alone (first_order: the first model shown as A; second_order: shown as B), the labels asked,
@@ -80,7 +82,7 @@ def pairwise_rows(calls: list[PairwiseCall], records: dict[str, dict[str, Any]])
         for both in slots.values():
             picked = []
             for call in both:
-                verdict = tally.read(records.get(call.key, {}), "preference")
+                verdict = tally.read(records.get(call.key, {}), scale)
                 picked.append(None if verdict is None else winner(verdict.label, call.order))
             for order, found in enumerate(picked):
                 if found is not None:

@@ -14,6 +14,7 @@ _BRACKETS = re.compile(r"\[\[\s*([^\[\]]+?)\s*\]\]")
 _LABELLED = re.compile(r"(?:rating|verdict|score|评分|判定|结论)\s*[:：]\s*\**\s*\"?([A-Za-z_]+(?:[ _][A-Za-z]+)?|[0-9.]+)",
                        re.I)
 _REASON_KEYS = ("reason", "explanation", "rationale", "理由")
+_ARENA_HARD_LABEL = re.compile(r"\[\[([AB<>=]+)\]\]")
 _FASTCHAT_RATING = (re.compile(r"\[\[(\d+\.?\d*)\]\]"), re.compile(r"\[(\d+\.?\d*)\]"))
 
 
@@ -52,6 +53,8 @@ def parse_verdict(reply: str, scale: str) -> Verdict:
     FastChat's rule instead."""
     if scale == "1-10":
         return fastchat_rating(reply)
+    if scale == "five_way":
+        return arena_hard_verdict(reply)
     for raw in reversed(_JSON_OBJECT.findall(reply)):
         try:
             found = json.loads(raw)
@@ -85,6 +88,16 @@ def fastchat_rating(reply: str) -> Verdict:
             value = SCALES["1-10"].get(label) if label else None
             return Verdict(label, value, reply[:found.start()].strip() or None if label else None)
     return Verdict(None, None, None)
+
+
+def arena_hard_verdict(reply: str) -> Verdict:
+    """Arena-Hard's verdict: the [[…]] labels of A, B, <, >, = in the reply; exactly one distinct label, and one of
+    A>>B, A>B, A=B, B>A, B>>A, is the verdict; none, or two different ones, is no verdict."""
+    found = [label for label in _ARENA_HARD_LABEL.findall(reply) if label]
+    if len(set(found)) != 1 or found[0] not in SCALES["five_way"]:
+        return Verdict(None, None, None)
+    first = _ARENA_HARD_LABEL.search(reply)
+    return Verdict(found[0], SCALES["five_way"][found[0]], reply[:first.start()].strip() or None)
 
 
 @dataclass

@@ -6,12 +6,13 @@ from typing import Any
 
 from .alpaca_eval import LC_NEEDS_DIFFICULTY
 
-TITLES = {"alpaca_eval": "AlpacaEval 2"}
+TITLES = {"alpaca_eval": "AlpacaEval 2", "arena_hard": "Arena-Hard-Auto"}
 LEADERBOARD_TOOLS = ("alpaca-eval",)  # `evalpipe import` names whose provenance is a leaderboard's, not a harness's
 COLUMNS = {"alpaca_eval": ("length_controlled_winrate", "win_rate", "standard_error", "n_wins", "n_wins_base",
-                           "n_draws", "n_total", "discrete_win_rate", "avg_length")}
-PRIMARY = {"alpaca_eval": "length_controlled_winrate"}
-FALLBACK = {"alpaca_eval": "win_rate"}  # the headline when the primary figure cannot be computed
+                           "n_draws", "n_total", "discrete_win_rate", "avg_length"),
+           "arena_hard": ("score", "lower", "upper", "style_controlled_score", "battles", "avg_length")}
+PRIMARY = {"alpaca_eval": "length_controlled_winrate", "arena_hard": "score"}
+FALLBACK = {"alpaca_eval": "win_rate", "arena_hard": "score"}  # the headline when the primary figure cannot be computed
 
 
 def leaderboard_section(board: dict[str, Any], figures: dict[str, dict[str, Any]], counts: dict[str, dict[str, Any]],

@@ -1,0 +1,155 @@
+"""Arena-Hard-Auto's scores (its show_result.py, v0.1): two games per question and model against the baseline, each
+judged with five-way verdicts; a strong preference counts as three battles, a tie half a win each way; a Bradley–Terry
+fit (logistic regression on the Elo scale) anchored at the baseline's 1000 gives each model's score as its expected
+win rate against the baseline in percent, with a 95% interval from a bootstrap over battles; and the style-controlled
+score beside it (the same fit with answer length and markdown headers, lists and bold as features)."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+STRONG = 3  # battles a strong preference (A>>B, B>>A) counts as
+BOOTSTRAP_ROUNDS = 100
+GAME_WINNERS = ({"A>>B": ("baseline", STRONG), "A>B": ("baseline", 1), "A=B": ("tie", 1), "B>A": ("model", 1),
+                 "B>>A": ("model", STRONG)},  # game 1: the baseline is A
+                {"A>>B": ("model", STRONG), "A>B": ("model", 1), "A=B": ("tie", 1), "B>A": ("baseline", 1),
+                 "B>>A": ("baseline", STRONG)})  # game 2: the model is A
+_HEADERS = re.compile(r"^#{1,6}\s", re.MULTILINE)
+_LISTS = (re.compile(r"^\s*\d+\.\s", re.MULTILINE), re.compile(r"^\s*[-*+]\s", re.MULTILINE))
+_BOLD = (re.compile(r"\*\*[^*\n]+\*\*"), re.compile(r"__[^_\n]+__"))
+
+
+@dataclass(frozen=True)
+class Battle:
+    """One battle row of show_result: the baseline against a model on one question, and who won it."""
+
+    model: str
+    item: str
+    winner: str  # "baseline", "model" or "tie"
+
+
+def game_battles(model: str, item: str, game_labels: tuple[str | None, str | None]) -> list[Battle]:
+    """The battles of one question's two games (labels of game 1, baseline as A, and game 2, the model as A); a game
+    without a verdict gives none."""
+    battles = []
+    for game, label in enumerate(game_labels):
+        found = GAME_WINNERS[game].get(label) if label is not None else None
+        if found is not None:
+            battles.extend([Battle(model, item, found[0])] * found[1])
+    return battles
+
+
+def _fit(rows: list[tuple[int, int, float]], models: int, style: list[list[float]] | None = None) -> list[float]:
+    """Coefficients of the logistic regression show_result fits (no intercept, no penalty): each row (a, b, weight of
+    "a won") once per battle, +ln 10 for a and −ln 10 for b, the style features after the models when given."""
+    import numpy as np
+    from scipy.optimize import minimize
+    from scipy.special import expit, log_expit
+
+    a = np.array([r[0] for r in rows])
+    b = np.array([r[1] for r in rows])
+    y = np.array([r[2] for r in rows], float)
+    width = models + (len(style[0]) if style else 0)
+    x = np.zeros((len(rows), width))
+    x[np.arange(len(rows)), a] += math.log(10)
+    x[np.arange(len(rows)), b] -= math.log(10)
+    if style:
+        x[:, models:] = np.asarray(style, float)
+
+    def loss(w: np.ndarray) -> float:
+        z = x @ w
+        return -float(np.sum(y * log_expit(z) + (1 - y) * log_expit(-z)))
+
+    def gradient(w: np.ndarray) -> np.ndarray:
+        return x.T @ (expit(x @ w) - y)
+
+    return list(minimize(loss, np.zeros(width), jac=gradient, method="L-BFGS-B",
+                         options={"gtol": 1e-10, "maxiter": 10_000}).x)
+
+
+def _rows(battles: list[Battle], index: dict[str, int], baseline: str) -> list[tuple[int, int, float]]:
+    """show_result's duplicated battles: a win twice for its winner, a tie once each way (baseline as model_a)."""
+    rows = []
+    for battle in battles:
+        a, b = index[baseline], index[battle.model]
+        outcome = {"baseline": (1.0, 1.0), "model": (0.0, 0.0), "tie": (1.0, 0.0)}[battle.winner]
+        rows += [(a, b, outcome[0]), (a, b, outcome[1])]
+    return rows
+
+
+def elo_ratings(battles: list[Battle], baseline: str, style: list[list[float]] | None = None) -> dict[str, float]:
+    """Each model's Elo rating (400 · coefficient + 1000), the baseline's set at 1000."""
+    models = sorted({baseline, *(b.model for b in battles)})
+    index = {model: i for i, model in enumerate(models)}
+    doubled = [row for row in style for _ in range(2)] if style else None  # as _rows doubles each battle
+    coefficients = _fit(_rows(battles, index, baseline), len(models), doubled)
+    ratings = {model: 400 * coefficients[index[model]] + 1000 for model in models}
+    return {model: rating + 1000 - ratings[baseline] for model, rating in ratings.items()}
+
+
+def win_rate(rating: float, baseline_rating: float = 1000.0) -> float:
+    """The expected win rate against the baseline, in percent."""
+    return 100 / (1 + 10 ** ((baseline_rating - rating) / 400))
+
+
+def style_features(answer: str) -> tuple[int, int, int, int]:
+    """(length in characters, markdown headers, list items, bold spans) of an answer."""
+    return (len(answer), len(_HEADERS.findall(answer)), sum(len(p.findall(answer)) for p in _LISTS),
+            sum(len(p.findall(answer)) for p in _BOLD))
+
+
+def style_matrix(battles: list[Battle], answers: dict[str, dict[str, str]], baseline: str) -> list[list[float]]:
+    """Per battle the normalized style differences (baseline − model) / (baseline + model) of each feature (0 when
+    both are 0), each standardized over the battles."""
+    import numpy as np
+
+    base = np.array([style_features(answers[baseline][b.item]) for b in battles], float)
+    them = np.array([style_features(answers[b.model][b.item]) for b in battles], float)
+    total = base + them
+    diff = np.divide(base - them, total, out=np.zeros_like(total), where=total > 0)
+    spread = diff.std(axis=0)
+    diff = (diff - diff.mean(axis=0)) / np.where(spread > 0, spread, 1)
+    return diff.tolist()
+
+
+def arena_hard_figures(battles: list[Battle], baseline: str, answers: dict[str, dict[str, str]],
+                       seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Per model (the baseline included, at 50): score, lower and upper (the 2.5th and 97.5th percentiles of the
+    bootstrap's ratings as win rates), the style-controlled score, battles and average answer length in
+    characters."""
+    import numpy as np
+
+    point = elo_ratings(battles, baseline)
+    rng = np.random.default_rng(seed)
+    rounds = []
+    for _ in range(BOOTSTRAP_ROUNDS):
+        drawn = rng.integers(0, len(battles), len(battles))
+        rounds.append(elo_ratings([battles[i] for i in drawn], baseline))
+    styled = elo_ratings(battles, baseline, style_matrix(battles, answers, baseline))
+    figures = {}
+    for model, rating in sorted(point.items(), key=lambda kv: -kv[1]):
+        drawn_ratings = [found.get(model, rating) for found in rounds]
+        texts = answers.get(model, {})
+        figures[model] = {
+            "score": win_rate(rating), "lower": win_rate(float(np.percentile(drawn_ratings, 2.5))),
+            "upper": win_rate(float(np.percentile(drawn_ratings, 97.5))),
+            "style_controlled_score": win_rate(styled[model]),
+            "battles": sum(b.model == model for b in battles),
+            "avg_length": int(sum(map(len, texts.values())) / len(texts)) if texts else None}
+    return figures
+
+
+def battles_from_pairwise(rows: dict[str, list], baseline: str) -> tuple[list[Battle], dict[str, int]]:
+    """Battles from B5P rows of models judged against the baseline with five-way verdicts (labels in pairs per judge
+    and sample: first shown as A, then the baseline as A), and per model the games without a verdict."""
+    battles, missing = [], {}
+    for first, second, item, labels in zip(rows["first"], rows["second"], rows["id"], rows["labels"]):
+        if second != baseline:
+            continue
+        for start in range(0, len(labels), 2):
+            model_first, baseline_first = labels[start], labels[start + 1]
+            battles += game_battles(first, item, (baseline_first, model_first))
+            missing[first] = missing.get(first, 0) + (model_first is None) + (baseline_first is None)
+    return battles, missing
