@@ -13,10 +13,12 @@ from stages.harness.dataset_folder import plan_import, write_planned
 from stages.harness.imported import ImportedRun, SkippedFile
 from stages.leaderboards.alpaca_eval_files import DEFAULT_BASELINE, read_alpaca_eval
 from stages.leaderboards.folder import plan_leaderboard_import
+from stages.leaderboards.mt_bench_files import read_mt_bench
 
 from .exit_codes import EXIT_OK
 
-LEADERBOARD_TOOLS = {"alpaca-eval": ("alpaca_eval", read_alpaca_eval, DEFAULT_BASELINE)}
+LEADERBOARD_TOOLS = {"alpaca-eval": ("alpaca_eval", read_alpaca_eval, DEFAULT_BASELINE),
+                     "mt-bench": ("mt_bench", read_mt_bench, None)}
 
 _NEXT_STEP = {"instruction": "; no reference: add a [judge] table to its dataset.toml to judge the answers"}
 
@@ -68,16 +70,21 @@ def import_leaderboard(args: argparse.Namespace) -> int:
     root = Path(args.paths[0])
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder")
+    if args.baseline and default_baseline is None:
+        raise UsageError(f"{args.tool} rates each model's answers on their own: it takes no --baseline")
     baseline = args.baseline or default_baseline
     folder = Path(args.inputs) / check_name(args.dataset or name, "--dataset")
     found = read(root, baseline)
-    plan = plan_leaderboard_import(found, name, args.tool, baseline, folder)
+    plan = plan_leaderboard_import(found, args.tool, folder)
     if plan.problems:
         for problem in plan.problems[:-1]:
             print(printable(f"evalpipe: {problem}"), file=sys.stderr)
         raise UsageError(f"{plan.problems[-1]} (nothing imported)")
     write_planned(plan)
-    judged = f"; {len(found.verdicts)} verdicts of {found.judge}" if found.judge else "; no recorded verdicts"
-    print(printable(f"{args.tool} → {folder}: {len(found.questions)} instructions, {len(found.answers)} models "
-                    f"(baseline {baseline}){judged}; {len(plan.writes)} file(s) written, the rest unchanged"))
+    against = f" (baseline {baseline})" if baseline else ""
+    judged = (f"; {len(found.verdicts)} verdicts of {found.judge}" if found.verdicts else
+              "; its judge's prompts beside them: add [judge] url and model to ask the ratings" if found.files else
+              "; no recorded verdicts")
+    print(printable(f"{args.tool} → {folder}: {len(found.questions)} instructions, {len(found.answers)} models"
+                    f"{against}{judged}; {len(plan.writes)} file(s) written, the rest unchanged"))
     return EXIT_OK

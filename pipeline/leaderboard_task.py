@@ -1,50 +1,81 @@
-"""B5L as a Luigi task: one model against the [leaderboard]'s baseline by the verdicts its judge recorded, scored by
-the leaderboard's own rules."""
+"""B5L as a Luigi task: one model scored by a [leaderboard]'s own rules — against the baseline by the verdicts its
+judge recorded (AlpacaEval 2), or each turn rated by the [judge] with the leaderboard's prompts (MT-Bench)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stages.core.records import as_columns
+import orjson
+
+from stages.core.records import Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_columns
 from stages.leaderboards.alpaca_eval import alpaca_eval_figures
+from stages.leaderboards.mt_bench import (
+    judged_turn_calls,
+    mt_bench_figures,
+    prompt_names_missing,
+    rating_of,
+    turn_calls,
+)
 from stages.leaderboards.recorded import read_recorded_verdicts
 
+from .judge_task import NOT_VERDICTS, JudgeStage
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions
 
 if TYPE_CHECKING:
     from upath import UPath
 
+NEEDS_JUDGE = "no [judge] to ask: add url and model to ask the ratings"
 
-class B5Leaderboard(StageTask):
-    """Per item the recorded preference of the model's answer over the baseline's, with both answers' lengths; the
-    leaderboard's figures for the model (AlpacaEval 2's win rate, standard error, wins, draws, average length and
-    length-controlled win rate)."""
 
-    stage, artifact_name = "B5L", ARTIFACT_NAMES["B5L"]
+class B5Leaderboard(JudgeStage):
+    """Per item what the leaderboard's rules take from it (a recorded preference with both answers' lengths, or each
+    turn's rating), and the model's figures under the names the leaderboard's tool prints."""
+
+    stage, artifact_name, journal_name = "B5L", ARTIFACT_NAMES["B5L"], "B5_leaderboard_calls.jsonl"
+
+    @property
+    def board(self) -> dict[str, Any]:
+        return self.plain_spec["leaderboard"]
+
+    def asks(self) -> bool:
+        """Whether this leaderboard's verdicts are asked of the [judge] (MT-Bench's ratings, when there is one)."""
+        return self.board["name"] == "mt_bench" and bool(self.spec.get("judge"))
 
     def requires(self) -> dict[str, StageTask]:
-        baseline = self.spec["leaderboard"]["baseline"]
-        return {"questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
-                "answers": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model),
-                "baseline": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=baseline)}
-
-    def verdicts_path(self) -> UPath:
-        return self.input_location(self.spec["leaderboard"]["verdicts"])
+        found = {"questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
+                 "answers": B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model)}
+        if self.board.get("baseline"):
+            found["baseline"] = B2Predictions(outputs_dir=self.outputs_dir, spec=self.spec,
+                                              model=self.board["baseline"])
+        return found
 
     def input_files(self) -> dict[str, UPath]:
-        return {self.spec["leaderboard"]["verdicts"]: self.verdicts_path()}
+        return {self.board[key]: self.input_location(self.board[key]) for key in ("verdicts", "prompts")
+                if self.board.get(key)}
 
     def stage_params(self) -> dict[str, Any]:
-        return {"leaderboard": self.plain_spec["leaderboard"]}
+        params = {"leaderboard": self.board}
+        if self.asks():
+            params["judge"] = {k: v for k, v in self.plain_spec["judge"].items() if k not in NOT_VERDICTS}
+        return params
+
+    def fingerprint_after_compute(self) -> bool:
+        return self.asks()
+
+    def process_resources(self) -> dict[str, int]:
+        return super().process_resources() if self.asks() else {}
 
     def compute(self) -> StageResult:
+        return self._mt_bench() if self.board["name"] == "mt_bench" else self._alpaca_eval()
+
+    def _alpaca_eval(self) -> StageResult:
         upstream = self.requires()
         questions = read_columns(upstream["questions"].artifact_path())
         answers = _answers(upstream["answers"])
         baseline = _answers(upstream["baseline"])
-        recorded, rejects = read_recorded_verdicts(self.verdicts_path(), self.model)
+        recorded, rejects = read_recorded_verdicts(self.input_location(self.board["verdicts"]), self.model)
         difficulty = dict(zip(map(str, questions["id"]), questions.get("instruction_difficulty") or []))
         both = [item for item in map(str, questions["id"]) if item in answers and item in baseline]
         judged = [item for item in both if item in recorded]
@@ -58,8 +89,76 @@ class B5Leaderboard(StageTask):
                   "not_judged": len(both) - len(judged)}
         return StageResult(rows, counts, rejects, body={"figures": figures})
 
+    def _mt_bench(self) -> StageResult:
+        upstream = self.requires()
+        questions = as_columns(read_columns(upstream["questions"].artifact_path()))
+        answers = as_columns(read_columns(upstream["answers"].artifact_path()))
+        turns_of = {str(i): turns or [text] for i, text, turns in zip(
+            answers["id"], answers["prediction"], answers.get("turns") or [None] * len(answers["id"]))
+            if text is not None}
+        prompts, rejects = _prompts(self.input_location(self.board["prompts"]))
+        calls = []
+        for item, question, turns, category, references in zip(
+                map(str, questions["id"]), questions["question"],
+                questions.get("turns") or [None] * len(questions["id"]),
+                questions.get("category") or [None] * len(questions["id"]),
+                questions.get("references") or [None] * len(questions["id"])):
+            if item in turns_of:
+                calls += turn_calls(self.model, item, category, turns or [question], turns_of[item], references,
+                                    prompts)
+        missing = prompt_names_missing(prompts)
+        if missing:
+            raise ValueError(f"{self.board['prompts']}: lacks FastChat's prompts {', '.join(missing)}")
+        header: dict[str, Any] = {}
+        per_turn: dict[tuple[str, int], float | None] = {}
+        replied: set[tuple[str, int]] = set()
+        failures = 0
+        if self.asks():
+            config = self.config()
+            asked = judged_turn_calls(calls, config)
+            replies = self.replies(asked, config)
+            header["judge_usage"] = replies.usage
+            ratings: dict[tuple[str, int], list[float]] = {}
+            for call in asked:
+                record = replies.records.get(call.key, {})
+                if "prediction" not in record:
+                    failures += not record.get("budget")
+                    continue
+                replied.add((call.item, call.turn))
+                rating = rating_of(record["prediction"])
+                if rating is not None:
+                    ratings.setdefault((call.item, call.turn), []).append(rating)
+            per_turn = {key: sum(values) / len(values) for key, values in ratings.items()}
+        rows = {"id": [c.item for c in calls], "turn": [c.turn for c in calls],
+                "prompt": [c.prompt_name for c in calls],
+                "rating": [per_turn.get((c.item, c.turn)) for c in calls]}
+        figures = mt_bench_figures([(c.item, c.turn, per_turn.get((c.item, c.turn))) for c in calls
+                                    if (c.item, c.turn) in replied])
+        counts = {"items": len(questions["id"]), "answered": len(turns_of), "turns": len(calls),
+                  "rated": figures["rated"], "failed_calls": failures,
+                  "not_judged": sum((c.item, c.turn) not in replied for c in calls)}
+        body = {"figures": figures, **({} if self.asks() else {"note": NEEDS_JUDGE})}
+        return StageResult(rows, counts, rejects, header=header, body=body)
+
 
 def _answers(task: StageTask) -> dict[str, str]:
     """A model's answers by item id (B2 rows)."""
     rows = as_columns(read_columns(task.artifact_path()))
     return {str(item): text for item, text in zip(rows["id"], rows["prediction"]) if text is not None}
+
+
+def _prompts(path: UPath) -> tuple[dict[str, dict[str, str]], list[Reject]]:
+    """FastChat's judge prompts by name; a line that is not a prompt record is set aside with its line."""
+    prompts, rejects = {}, []
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+        try:
+            record = orjson.loads(line) if line.strip() else None
+        except orjson.JSONDecodeError:
+            record = "broken"
+        if record is None:
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("prompt_template"), str):
+            rejects.append(Reject(str(path), number, "not a judge prompt record (name, system_prompt, prompt_template)"))
+            continue
+        prompts[record.get("name")] = record
+    return prompts, rejects

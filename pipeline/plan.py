@@ -164,16 +164,18 @@ def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath, sect
 
 
 def check_leaderboard(leaderboard: LeaderboardConfig, kind: Any, folder: UPath, models: list[str]) -> None:
-    """[leaderboard] scores open-ended instructions, its baseline is one of the dataset's models, and its recorded
-    verdicts are a file inside the dataset folder."""
+    """[leaderboard] scores open-ended instructions, its baseline (when it has one) is one of the dataset's models, and
+    its recorded verdicts and judge prompts are files inside the dataset folder."""
     origin = str(folder / "dataset.toml")
     if not kind.open_ended:
         raise UsageError(f"{origin}: [leaderboard] scores open-ended instructions (kind = \"instruction\"), not "
                          f"kind {kind.name!r}")
-    if leaderboard.baseline not in models:
+    if leaderboard.baseline is not None and leaderboard.baseline not in models:
         raise UsageError(f"{origin}: [leaderboard] baseline {leaderboard.baseline!r} is not one of the dataset's "
                          f"models ({', '.join(sorted(models)) or 'none'})")
-    dataset_file(folder, leaderboard.verdicts, "[leaderboard] verdicts", origin, VERDICTS_MAX_BYTES)
+    for key in ("verdicts", "prompts"):
+        if getattr(leaderboard, key) is not None:
+            dataset_file(folder, getattr(leaderboard, key), f"[leaderboard] {key}", origin, VERDICTS_MAX_BYTES)
 
 
 def check_server_use(section: str, doing: str, protocol: str, concurrency: int, shards: int, outputs: str,
@@ -302,7 +304,8 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
         "judge_concurrency": 1 if judge is None else judge.concurrency,
         "judge_store": judge_store(judge, store_root or outputs),
         "leaderboard": None if leaderboard is None else {
-            **leaderboard.described(), "verdicts": f"{folder.name}/{leaderboard.verdicts}"},
+            **leaderboard.described(), **{key: f"{folder.name}/{value}" for key in ("verdicts", "prompts")
+                                          if (value := getattr(leaderboard, key)) is not None}},
         "kind": kind_name,
         "kind_source": "dataset.toml" if config.kind else "detected",
         "fields": fields,

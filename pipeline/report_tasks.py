@@ -214,11 +214,14 @@ class B6Report(KindStage):
             if self.plain_spec["judge"]["pairwise"]["scale"] == "five_way":
                 report.setdefault("leaderboards", {})["arena_hard"] = self._arena_hard(outcomes, baseline)
             usages["(pairwise)"] = document["header"].get("judge_usage")
+        if self.leaderboard_tasks():
+            report["leaderboards"] = {**self._leaderboards(), **report.get("leaderboards", {})}
+            for model, task in self.leaderboard_tasks().items():
+                usages[f"{model} ({self.spec['leaderboard']['name']})"] = read_artifact_json(
+                    task.artifact_path())["header"].get("judge_usage")
         if any(usages.values()):
             report["judge_cost"] = judge_cost({name: usage for name, usage in usages.items() if usage},
                                               self.plain_spec["judge"].get("price"))
-        if self.leaderboard_tasks():
-            report["leaderboards"] = self._leaderboards()
         harness = {model: found for model, found in self.plain_spec.get("provenance", {}).items()
                    if "published" not in found and found.get("tool") not in LEADERBOARD_TOOLS}
         if harness:
@@ -241,9 +244,12 @@ class B6Report(KindStage):
         documents = {model: read_artifact_json(task.artifact_path()) for model, task in self.leaderboard_tasks().items()}
         published = {model: found["published"] for model, found in self.plain_spec.get("provenance", {}).items()
                      if "published" in found}
+        notes = sorted({d["note"] for d in documents.values() if d.get("note")})
+        if board["name"] == "mt_bench" and self.spec.get("judge"):
+            board = {**board, "judge": ", ".join(self.plain_spec["judge"]["models"])}
         return {board["name"]: leaderboard_section(board, {model: d["figures"] for model, d in documents.items()},
                                                    {model: d["header"]["counts"] for model, d in documents.items()},
-                                                   published)}
+                                                   published, notes)}
 
     def _arena_hard(self, outcomes: Columns, baseline: str) -> dict[str, Any]:
         """Arena-Hard-Auto's scores from the five-way pairwise verdicts against the baseline, with every model's

@@ -11,6 +11,7 @@ from stages import (
     get_kind,
     join_predictions,
 )
+from stages.chat.turns import gather_turns, turn_cases
 from stages.core.records import Rows, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_column, read_columns, read_table
@@ -115,12 +116,19 @@ class B2Predictions(StageTask):
         config = GenerateConfig(**{**settings, "models": tuple(settings["models"]),
                                    "concurrency": self.spec["generate_concurrency"]})
         options = questions.get("options") or [None] * len(questions["id"])
-        conversations = questions.get(kind.conversation_column) if kind.conversation_column else questions["id"]
-        cases = [{"id": qid, "conversation": conversation,
-                  "prompt": kind.generation_prompt(question or "", choices, config.prompt_template)}
-                 for qid, conversation, question, choices in zip(questions["id"], conversations,
-                                                                 questions["question"], options)]
-        loaded = generate_predictions(cases, config, self.model, self.answers_path())
+        turns = questions.get("turns")
+        if turns and any(turns):
+            cases = turn_cases(questions["id"], turns, questions["question"],
+                               lambda text: kind.generation_prompt(text, None, config.prompt_template))
+            loaded = gather_turns(generate_predictions(cases, config, self.model, self.answers_path()),
+                                  questions["id"], turns)
+        else:
+            conversations = questions.get(kind.conversation_column) if kind.conversation_column else questions["id"]
+            cases = [{"id": qid, "conversation": conversation,
+                      "prompt": kind.generation_prompt(question or "", choices, config.prompt_template)}
+                     for qid, conversation, question, choices in zip(questions["id"], conversations,
+                                                                     questions["question"], options)]
+            loaded = generate_predictions(cases, config, self.model, self.answers_path())
         summary = generation_summary(self.answers_path(), [case["id"] for case in cases], config.price)
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
                            header={"generated": True, "generation": summary})

@@ -70,7 +70,8 @@ def call_key(prompt: str, judge: str, sample: int, config: JudgeConfig) -> str:
 
 
 class AskedCall(Protocol):
-    """What asking needs of a call (a JudgeCall, or pairwise's PairwiseCall)."""
+    """What asking needs of a call (a JudgeCall, pairwise's PairwiseCall, a leaderboard's call, which may also carry
+    its own `system` prompt)."""
 
     judge: str
     sample: int
@@ -104,8 +105,8 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
     todo = sorted((call for call in waiting if call.key not in reused),
                   key=lambda call: not known.get(call.key, {}).get("budget"))
     breakers = {judge: CircuitBreaker(config.circuit_breaker) for judge in config.models}
-    clients = {(judge, sample): ChatClient(_seeded(config, sample), judge)
-               for judge in config.models for sample in range(config.samples)}
+    clients = {(call.judge, call.sample, _system(call)): ChatClient(_asked_with(config, call), call.judge)
+               for call in todo}
     made: list[dict[str, Any]] = []
 
     def ask(call: AskedCall) -> None:
@@ -115,7 +116,7 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
         elif budget is not None and not budget.reserve():
             record = {"error": "not judged (budget)", "budget": True, "attempts": 0}
         else:
-            client = clients[(call.judge, call.sample)]
+            client = clients[(call.judge, call.sample, _system(call))]
             reply, error, attempts = call_with_retries(config, lambda: client.ask(call.prompt, []))
             breaker.record(error)
             record = {"attempts": attempts, **({"error": error} if error is not None else {
@@ -143,3 +144,14 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
 def _seeded(config: JudgeConfig, sample: int) -> JudgeConfig:
     """The settings a sample is asked with: seed + sample (so repeated samples are distinct, reproducible draws)."""
     return config if config.seed is None or sample == 0 else replace(config, seed=config.seed + sample)
+
+
+def _system(call: AskedCall) -> str | None:
+    """A call's own system prompt (a leaderboard's prompts carry one each), or None for the [judge] one."""
+    return getattr(call, "system", None)
+
+
+def _asked_with(config: JudgeConfig, call: AskedCall) -> JudgeConfig:
+    """The settings one call is asked with: its sample's seed, and its own system prompt when it has one."""
+    seeded = _seeded(config, call.sample)
+    return seeded if _system(call) is None else replace(seeded, system_prompt=_system(call))

@@ -55,9 +55,11 @@ class JudgeConfig(Endpoint):
         return described
 
 
-def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = False) -> JudgeConfig:
-    """Validate dataset.toml's [judge] table (built-in rubrics without a reference for `open_ended` instructions);
-    every problem is one line (exit 2)."""
+def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = False,
+                      leaderboard: bool = False) -> JudgeConfig:
+    """Validate dataset.toml's [judge] table (built-in rubrics without a reference for `open_ended` instructions; for a
+    dataset with a [leaderboard], whose rules say what to ask, criteria may be left out); every problem is one line
+    (exit 2)."""
     known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
              "persona", "system_prompt", "pairwise", "baseline", "store", "price", "max_calls", "max_cost"}
@@ -78,8 +80,9 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     pairwise = table.get("pairwise", False)
     if not isinstance(pairwise, bool):
         raise UsageError(f"{origin}: [judge] pairwise must be true or false")
-    criteria = table.get("criteria", [] if pairwise else None)
-    if not isinstance(criteria, list) or not (criteria or pairwise) or not all(isinstance(c, str) for c in criteria):
+    criteria = table.get("criteria", [] if pairwise or leaderboard else None)
+    if not isinstance(criteria, list) or not (criteria or pairwise or leaderboard) or not all(
+            isinstance(c, str) for c in criteria):
         raise UsageError(f"{origin}: [judge] criteria must be a list of names (non-empty unless pairwise = true)")
     if "baseline" in table:
         if not pairwise:

@@ -15,7 +15,8 @@ from .criteria import uses_reference
 
 def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str, recorded: bool = False) -> JudgeConfig | None:
     """dataset.toml [judge] for a dataset of `kind`: required for open-ended kinds (unless a leaderboard's `recorded`
-    verdicts score it), refused for kinds without an answer text; None when there is none."""
+    verdicts score it, or its rules ask the judge), refused for kinds without an answer text; None when there is
+    none."""
     if not table:
         if kind.open_ended and not recorded:
             raise UsageError(f"{origin}: kind {kind.name!r} is scored by a judge: add [judge] (url, model, and "
@@ -24,7 +25,7 @@ def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str, recorded: 
         return None
     if kind.document_folders:
         raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
-    return read_judge_config(table, origin, kind.open_ended)
+    return read_judge_config(table, origin, kind.open_ended, leaderboard=recorded)
 
 
 def check_judge_fits(judge: JudgeConfig, kind: Any, models: list[str], questions: Path | None,

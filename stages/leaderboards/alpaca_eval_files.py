@@ -5,31 +5,15 @@ annotator's verdicts."""
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ..core.names import safe_name
 from ..harness.wild_files import UnreadableFile, load_wild_json, read_wild_bytes
+from .files import LeaderboardFiles
 
 DEFAULT_BASELINE = "gpt4_1106_preview"
 DIFFICULTY_FILE = "instruction_difficulty.csv"  # AlpacaEval's per-instruction difficulty, when placed beside results/
-
-
-@dataclass
-class LeaderboardFiles:
-    """One leaderboard's files read: questions, each model's answers, the recorded verdicts, the judge, and the
-    problems that stop the import (each one line)."""
-
-    questions: list[dict[str, Any]] = field(default_factory=list)
-    answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    verdicts: list[dict[str, Any]] = field(default_factory=list)
-    judge: str | None = None
-    sources: dict[str, str] = field(default_factory=dict)  # model → the file its answers came from
-    published: dict[str, dict[str, Any]] = field(default_factory=dict)  # model → the leaderboard's published figures
-    problems: list[str] = field(default_factory=list)
 
 
 def read_alpaca_eval(root: Path, baseline: str = DEFAULT_BASELINE) -> LeaderboardFiles:
@@ -69,6 +53,8 @@ def read_alpaca_eval(root: Path, baseline: str = DEFAULT_BASELINE) -> Leaderboar
                 _add_verdicts(annotations, model, baseline, ids, found)
     if found.judge is not None:
         _add_published(root, found)
+        found.board = {"name": "alpaca_eval", "baseline": safe_name(baseline), "judge": found.judge,
+                       "verdicts": f"verdicts/{found.judge}.jsonl"}
     if len(found.answers) < 2 and not found.problems:
         found.problems.append(f"{results}: no model_outputs.json besides the baseline's")
     return found
@@ -164,7 +150,3 @@ def _add_difficulty(root: Path, found: LeaderboardFiles) -> None:
     for question in found.questions:
         if question["id"] in values:
             question["instruction_difficulty"] = values[question["id"]]
-
-
-def jsonl(rows: list[dict[str, Any]]) -> bytes:
-    return b"".join(orjson.dumps(row) + b"\n" for row in rows)

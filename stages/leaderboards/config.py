@@ -1,5 +1,6 @@
-"""dataset.toml [leaderboard]: which published leaderboard's rules score the dataset, its baseline model, and the
-verdicts its judge recorded (a file in the dataset folder, as `evalpipe import` writes it)."""
+"""dataset.toml [leaderboard]: which published leaderboard's rules score the dataset, and what those rules need from
+the dataset folder — AlpacaEval 2: the baseline model and the verdicts its annotator recorded; MT-Bench: FastChat's
+judge prompts (the ratings are asked of [judge])."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -8,18 +9,21 @@ from typing import Any
 from ..core.errors import UsageError
 from ..core.names import check_name
 
-LEADERBOARDS = ("alpaca_eval",)  # AlpacaEval 2: every model against the baseline, preferences in [1, 2]
-KEYS = ("name", "baseline", "judge", "verdicts")
+REQUIRED = {"alpaca_eval": ("baseline", "judge", "verdicts"),  # every model against the baseline, recorded verdicts
+            "mt_bench": ("prompts",)}  # each turn rated 1–10 with FastChat's prompts, asked of [judge]
+LEADERBOARDS = tuple(REQUIRED)
+KEYS = ("name", "baseline", "judge", "verdicts", "prompts")
 
 
 @dataclass(frozen=True)
 class LeaderboardConfig:
-    """A validated [leaderboard] table; `verdicts` is relative to the dataset folder."""
+    """A validated [leaderboard] table; `verdicts` and `prompts` are relative to the dataset folder."""
 
     name: str
-    baseline: str
-    judge: str
-    verdicts: str
+    baseline: str | None = None
+    judge: str | None = None
+    verdicts: str | None = None
+    prompts: str | None = None
 
     def described(self) -> dict[str, Any]:
         return asdict(self)
@@ -32,13 +36,14 @@ def read_leaderboard_config(table: dict[str, Any], origin: str) -> LeaderboardCo
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
         raise UsageError(f"{origin}: unknown [leaderboard] key(s) {', '.join(unknown)} (allowed: {', '.join(KEYS)})")
-    missing = [key for key in KEYS if not isinstance(table.get(key), str) or not table[key]]
-    if missing:
-        raise UsageError(f"{origin}: [leaderboard] needs {', '.join(missing)} (text): name = "
-                         f"{' | '.join(repr(n) for n in LEADERBOARDS)}, the baseline model, the judge whose verdicts "
-                         "were recorded, and the verdicts file in the dataset folder")
-    if table["name"] not in LEADERBOARDS:
-        raise UsageError(f"{origin}: [leaderboard] name {table['name']!r} is not one evalpipe reproduces "
+    if table.get("name") not in REQUIRED:
+        raise UsageError(f"{origin}: [leaderboard] name {table.get('name')!r} is not one evalpipe reproduces "
                          f"({', '.join(LEADERBOARDS)})")
-    check_name(table["baseline"], "[leaderboard] baseline", origin)
-    return LeaderboardConfig(**{key: table[key] for key in KEYS})
+    wrong = [key for key in KEYS if key in table and (not isinstance(table[key], str) or not table[key])]
+    missing = [key for key in REQUIRED[table["name"]] if key not in table]
+    if wrong or missing:
+        raise UsageError(f"{origin}: [leaderboard] {table['name']} needs {', '.join(REQUIRED[table['name']])} as text"
+                         f" ({', '.join(wrong + missing)} {'is' if len(wrong + missing) == 1 else 'are'} not)")
+    if "baseline" in table:
+        check_name(table["baseline"], "[leaderboard] baseline", origin)
+    return LeaderboardConfig(**{key: table[key] for key in KEYS if key in table})

@@ -7,15 +7,14 @@ from pathlib import Path
 
 import tomli_w
 
-from ..core.names import safe_name
 from ..harness.dataset_folder import ImportPlan, plan_write
 from ..io.dataset_config import read_toml
-from .alpaca_eval_files import LeaderboardFiles, jsonl
+from .files import LeaderboardFiles, jsonl
 
 FIELDS = {"id_field": "id", "question_field": "instruction", "prediction_field": "output"}
 
 
-def plan_leaderboard_import(found: LeaderboardFiles, name: str, tool: str, baseline: str, folder: Path) -> ImportPlan:
+def plan_leaderboard_import(found: LeaderboardFiles, tool: str, folder: Path) -> ImportPlan:
     """The writes for one leaderboard's files into `folder`, or the problems that stop them."""
     plan = ImportPlan(problems=list(found.problems))
     if plan.problems:
@@ -27,13 +26,14 @@ def plan_leaderboard_import(found: LeaderboardFiles, name: str, tool: str, basel
     plan_write(plan, questions, jsonl(found.questions))
     for model, answers in found.answers.items():
         plan_write(plan, folder / "predictions" / f"{model}.jsonl", jsonl(answers))
+    if found.board.get("verdicts"):
+        plan_write(plan, folder / found.board["verdicts"], jsonl(found.verdicts))
+    for name, data in found.files.items():
+        plan_write(plan, folder / name, data)
     config = read_toml(folder / "dataset.toml")
     wanted = {**config, "kind": "instruction", **FIELDS}
-    if found.judge is not None:
-        verdicts = f"verdicts/{found.judge}.jsonl"
-        plan_write(plan, folder / verdicts, jsonl(found.verdicts))
-        wanted["leaderboard"] = {"name": name, "baseline": safe_name(baseline), "judge": found.judge,
-                                 "verdicts": verdicts}
+    if found.board:
+        wanted["leaderboard"] = dict(found.board)
     wanted["provenance"] = {**config.get("provenance", {}), **{
         model: {"tool": tool, "file": source, **({"published": found.published[model]} if model in found.published
                                                   else {})} for model, source in found.sources.items()}}

@@ -6,17 +6,18 @@ from typing import Any
 
 from .alpaca_eval import LC_NEEDS_DIFFICULTY
 
-TITLES = {"alpaca_eval": "AlpacaEval 2", "arena_hard": "Arena-Hard-Auto"}
+TITLES = {"alpaca_eval": "AlpacaEval 2", "arena_hard": "Arena-Hard-Auto", "mt_bench": "MT-Bench"}
 LEADERBOARD_TOOLS = ("alpaca-eval",)  # `evalpipe import` names whose provenance is a leaderboard's, not a harness's
 COLUMNS = {"alpaca_eval": ("length_controlled_winrate", "win_rate", "standard_error", "n_wins", "n_wins_base",
                            "n_draws", "n_total", "discrete_win_rate", "avg_length"),
-           "arena_hard": ("score", "lower", "upper", "style_controlled_score", "battles", "avg_length")}
-PRIMARY = {"alpaca_eval": "length_controlled_winrate", "arena_hard": "score"}
-FALLBACK = {"alpaca_eval": "win_rate", "arena_hard": "score"}  # the headline when the primary figure cannot be computed
+           "arena_hard": ("score", "lower", "upper", "style_controlled_score", "battles", "avg_length"),
+           "mt_bench": ("turn_1", "turn_2", "overall", "rated", "unparsed")}
+PRIMARY = {"alpaca_eval": "length_controlled_winrate", "arena_hard": "score", "mt_bench": "overall"}
+FALLBACK = {"alpaca_eval": "win_rate", "arena_hard": "score", "mt_bench": "overall"}  # the headline when the primary figure cannot be computed
 
 
 def leaderboard_section(board: dict[str, Any], figures: dict[str, dict[str, Any]], counts: dict[str, dict[str, Any]],
-                        published: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+                        published: dict[str, dict[str, Any]] | None = None, notes: list[str] = ()) -> dict[str, Any]:
     """The report's section for one leaderboard: title, judge, baseline, columns, the headline figure, and per model
     its figures; items a model answered without a recorded verdict are counted (`not_judged`); the figures the
     leaderboard published for a model, when its import found them, beside (`published`)."""
@@ -25,8 +26,8 @@ def leaderboard_section(board: dict[str, Any], figures: dict[str, dict[str, Any]
     if any(found.get(primary) is None for found in figures.values()):
         primary = FALLBACK[name]
     notes = sorted({found["length_controlled_note"] for found in figures.values()
-                    if found.get("length_controlled_note")} & {LC_NEEDS_DIFFICULTY})
-    return {"title": TITLES[name], "judge": board["judge"], "baseline": board["baseline"],
+                    if found.get("length_controlled_note")} & {LC_NEEDS_DIFFICULTY} | set(notes))
+    return {"title": TITLES[name], "judge": board.get("judge"), "baseline": board.get("baseline"),
             "columns": list(COLUMNS[name]), "headline": primary, "notes": notes,
             "models": {model: {**{c: found.get(c) for c in COLUMNS[name]}, "not_judged": counts[model]["not_judged"]}
                        for model, found in sorted(figures.items(), key=lambda kv: -(kv[1].get(primary) or 0))},

@@ -34,12 +34,27 @@ def _difficulty(value: Any) -> float | None:
     return float(value) if value == value and abs(value) != float("inf") else None
 
 
+def _texts(value: Any) -> list[str] | None:
+    """A list of texts (a multi-turn item's turns or references), or None; any other value is a wrong type."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(text, str) for text in value):
+        raise ValueError(f"expected a list of texts, got {str(value)[:80]!r}")
+    return value
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 @register_kind("instruction")
 class Instruction(Kind):
     """Instructions without a required reference: scored by the judge; a missing answer is counted, never judged."""
 
     open_ended = True
-    question_readers = {"instruction_difficulty": _difficulty}  # AlpacaEval's, when given
+    question_readers = {"instruction_difficulty": _difficulty, "turns": _texts, "references": _texts,
+                        "category": _text}  # AlpacaEval's difficulty; MT-Bench's turns, references and category
+    prediction_readers = {"turns": _texts}  # a multi-turn answer: one text per turn
 
     def default_question_field(self, questions: Path) -> str | None:
         return instruction_field(questions)
@@ -47,7 +62,13 @@ class Instruction(Kind):
     def question_types(self) -> dict[str, Any]:
         import pyarrow as pa
 
-        return {"instruction_difficulty": pa.float64()}
+        return {"instruction_difficulty": pa.float64(), "turns": pa.list_(pa.string()),
+                "references": pa.list_(pa.string()), "category": pa.string()}
+
+    def prediction_types(self) -> dict[str, Any]:
+        import pyarrow as pa
+
+        return {"turns": pa.list_(pa.string())}
 
     def check_question(self, question: str | None) -> str | None:
         return "empty instruction (nothing to answer or judge)" if question is None or not question.strip() else None

@@ -1,0 +1,90 @@
+"""MT-Bench (FastChat's llm_judge): each turn of a model's two-turn conversation rated 1–10 by the judge with
+FastChat's prompts — single-v1 for turn 1, single-v1-multi-turn (the whole conversation) for turn 2, and the math
+variants, which show the reference answers, for math, reasoning and coding questions — and per model the turn 1,
+turn 2 and overall means as FastChat's show_result gives them, with bootstrap intervals."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import Any
+
+from ..judge.asking import call_key
+from ..judge.config import JudgeConfig
+from ..judge.verdicts import fastchat_rating
+
+NEED_REFERENCE = ("math", "reasoning", "coding", "arena-hard-200")  # FastChat's NEED_REF_CATS
+PROMPT_NAMES = {(1, False): "single-v1", (2, False): "single-v1-multi-turn", (1, True): "single-math-v1",
+                (2, True): "single-math-v1-multi-turn"}
+
+
+@dataclass(frozen=True)
+class TurnCall:
+    """One rating asked of the judge: a model's answer to one turn of one question, in FastChat's prompt."""
+
+    model: str
+    item: str
+    turn: int
+    prompt_name: str
+    system: str
+    prompt: str
+    judge: str = ""
+    sample: int = 0
+    key: str = ""
+
+
+def prompt_names_missing(prompts: dict[str, dict[str, str]]) -> list[str]:
+    """FastChat's single-answer prompts that a judge_prompts.jsonl lacks."""
+    return sorted(set(PROMPT_NAMES.values()) - set(prompts))
+
+
+def turn_calls(model: str, item: str, category: str | None, questions: list[str], answers: list[str],
+               references: list[str] | None, prompts: dict[str, dict[str, str]]) -> list[TurnCall]:
+    """The ratings of one model's conversation on one question, one per turn it answered (at most two, as FastChat):
+    the prompt named for the turn and whether the category needs the reference (when the question has one)."""
+    reference = category in NEED_REFERENCE and bool(references)
+    calls = []
+    for turn in range(1, min(len(questions), len(answers), 2) + 1):
+        name = PROMPT_NAMES[(turn, reference)]
+        values: dict[str, str] = {}
+        if turn == 1:
+            values = {"question": questions[0], "answer": answers[0]}
+        else:
+            values = {"question_1": questions[0], "question_2": questions[1], "answer_1": answers[0],
+                      "answer_2": answers[1]}
+        if reference:
+            values.update({f"ref_answer_{i + 1}": text for i, text in enumerate(references[:2])})
+        template = prompts[name]
+        calls.append(TurnCall(model, item, turn, name, template["system_prompt"],
+                              template["prompt_template"].format(**values)))
+    return calls
+
+
+def judged_turn_calls(calls: list[TurnCall], config: JudgeConfig) -> list[TurnCall]:
+    """Every call for each judge model and sample, keyed as the judge's calls are (prompt, judge, sampling settings
+    with the prompt's own system prompt), so the journal and the verdict store serve them like any other."""
+    return [replace(call, judge=judge, sample=sample,
+                    key=call_key(call.prompt, judge, sample, replace(config, system_prompt=call.system)))
+            for call in calls for judge, sample in product(config.models, range(config.samples))]
+
+
+def rating_of(reply: str) -> float | None:
+    """A turn's rating as FastChat reads it: [[x]], else [x]; None when there is none (its −1)."""
+    return fastchat_rating(reply).value
+
+
+def mt_bench_figures(ratings: list[tuple[str, int, float | None]]) -> dict[str, Any]:
+    """One model's figures from (item, turn, rating) rows: turn_1 and turn_2 (means over the questions rated in that
+    turn), overall (the mean over every rated turn), each with its percentile-bootstrap 95% interval over items, and
+    the counts rated and unparsed."""
+    from ..report.intervals import bootstrap_mean_interval
+
+    figures: dict[str, Any] = {}
+    parsed = [(item, turn, value) for item, turn, value in ratings if value is not None]
+    for name, picked in (("turn_1", [v for _, t, v in parsed if t == 1]), ("turn_2", [v for _, t, v in parsed if t == 2]),
+                         ("overall", [v for _, _, v in parsed])):
+        figures[name] = sum(picked) / len(picked) if picked else None
+        low, high = bootstrap_mean_interval(picked) if len(picked) > 1 else (figures[name], figures[name])
+        figures[f"{name}_interval"] = None if not picked else [low, high]
+    figures["rated"] = len(parsed)
+    figures["unparsed"] = len(ratings) - len(parsed)
+    return figures
