@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from upath import UPath
 
 
-NOT_VERDICTS = ("store", "price", "max_calls", "max_cost")  # [judge] settings that change no verdict asked
+NOT_VERDICTS = ("store", "price", "max_calls", "max_cost", "min_parse_rate")  # [judge] settings that change no verdict
 
 
 class JudgeStage(StageTask):

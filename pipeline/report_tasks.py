@@ -36,6 +36,7 @@ from stages.io.storage import location, write_bytes_atomic
 from stages.judge.biases import length_preference
 from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
+from stages.judge.parse_health import parse_problems
 from stages.judge.preferences import people_decisions
 from stages.leaderboards.arena_hard import arena_hard_figures, battles_from_pairwise
 from stages.leaderboards.sections import LEADERBOARD_TOOLS, leaderboard_section
@@ -128,6 +129,8 @@ class B6Report(KindStage):
                   "min_paired_share": self.spec["min_paired_share"]}
         if self.plain_spec.get("provenance"):
             params["harness"] = self.plain_spec["provenance"]
+        if self.plain_spec.get("judge"):
+            params["min_parse_rate"] = self.plain_spec["judge"]["min_parse_rate"]
         return params
 
     def compute(self) -> StageResult:
@@ -214,6 +217,11 @@ class B6Report(KindStage):
             if self.plain_spec["judge"]["pairwise"]["scale"] == "five_way":
                 report.setdefault("leaderboards", {})["arena_hard"] = self._arena_hard(outcomes, baseline)
             usages["(pairwise)"] = document["header"].get("judge_usage")
+        if self.plain_spec.get("judge"):
+            judge = self.plain_spec["judge"]
+            report["problems"] = report.get("problems", []) + parse_problems(
+                judged, report.get("pairwise", {}).get("pairs", []), (judge.get("pairwise") or {}).get("scale"),
+                judge["min_parse_rate"])
         if self.leaderboard_tasks():
             report["leaderboards"] = {**self._leaderboards(), **report.get("leaderboards", {})}
             for model, task in self.leaderboard_tasks().items():

@@ -31,6 +31,7 @@ class JudgeConfig(Endpoint):
     store: str | bool = True  # verdicts kept across runs and nights: under the outputs root, at a path, or not (false)
     max_calls: int | None = None  # per run of the dataset: no call beyond it
     max_cost: float | None = None  # per run of the dataset, in $ at `price`
+    min_parse_rate: float = 0.5  # a criterion or comparison parsed below it makes the dataset unfit to publish
     top_p: float | None = field(default=None, init=False)  # what the chat client sends besides: nothing more
     stop: str | None = field(default=None, init=False)
 
@@ -62,7 +63,8 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     (exit 2)."""
     known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
-             "persona", "system_prompt", "pairwise", "baseline", "store", "price", "max_calls", "max_cost"}
+             "persona", "system_prompt", "pairwise", "baseline", "store", "price", "max_calls", "max_cost",
+             "min_parse_rate"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise UsageError(f"{origin}: unknown [judge] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
@@ -94,6 +96,9 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
         raise UsageError(f"{origin}: [judge] store must be a path (kept across runs and nights) or false")
     price = check_price(table.get("price"), origin, "judge")
     check_settings(table, {"max_calls": (int, 0), "max_cost": ((int, float), 0)}, (), origin, "judge")
+    rate = table.get("min_parse_rate", 0.5)
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
+        raise UsageError(f"{origin}: [judge] min_parse_rate = {rate!r} must be a share within [0, 1]")
     if "max_cost" in table and price is None:
         raise UsageError(f"{origin}: [judge] max_cost is in dollars: it needs price = {{ input = …, output = … }}")
     rubrics = table.get("rubrics", {})

@@ -139,6 +139,7 @@ def pairwise_summary(rows: dict[str, list]) -> list[dict[str, Any]]:
         found.update({"order_pairs": order_pairs,
                       "position_consistency": consistent / order_pairs if order_pairs else None,
                       "replies": replies, "unparsed": unparsed,
+                      "unparsed_example": next((text for i in picked for text in rows["unparsed"][i]), None),
                       "parse_rate": (replies - unparsed) / replies if replies else None,
                       "failed_calls": sum(rows["failures"][i] for i in picked),
                       "not_judged": sum(rows["not_judged"][i] for i in picked)})

@@ -64,6 +64,7 @@ def judge_summary(rows: dict[str, list], config: JudgeConfig) -> dict[str, dict[
             "interval": metric_interval(values, "mean") if values else None,  # Wilson when every value is 0 / 1
             "n": len(values), "items": len(picked),
             "replies": replies, "unparsed": unparsed, "failed_calls": sum(rows["failures"][i] for i in picked),
+            "unparsed_example": next((text for i in picked for text in rows["unparsed"][i]), None),
             "not_judged": sum(rows["not_judged"][i] for i in picked),
             "parse_rate": (replies - unparsed) / replies if replies else None, "labels": dict(sorted(labels.items())),
         }

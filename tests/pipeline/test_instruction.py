@@ -137,3 +137,21 @@ def test_an_empty_instruction_is_set_aside_and_never_sent_to_the_judge(tmp_path,
     asked = [r["body"]["messages"][-1]["content"] for r in server.chats()]
     assert len(asked) == 4 * 3  # four instructions, three models, one criterion
     assert all(any(prompt in text for prompt in PROMPTS[1:]) for text in asked)  # each shows its instruction
+
+
+def test_a_judge_whose_replies_mostly_cannot_be_read_fails_the_dataset_in_one_line(tmp_path, capsys):
+    with ChatServer() as chat:
+        chat.answer = lambda message: "Rating: [[4]]" if "Suggest a name" in message else "I like this answer a lot."
+        root = _dataset(tmp_path, 'criteria = ["score_1_5"]\n', chat)
+        assert _run(root) == 1
+    err = capsys.readouterr().err
+    problems = [line for line in err.splitlines() if line.startswith("PROBLEM open")]
+    assert len(problems) == 3  # one per model: 1 of 5 replies parsed
+    assert ("judge criterion score_1_5 of model best: 20% of 5 replies parsed (below 50%); expected a rating 1–5 "
+            '({"score": 4}, [[4]] or "Rating: 4"); got e.g. \'I like this answer a lot.\'') in problems[0]
+    report = read_artifact_json(root / "outputs/open/B6_report.json")["report"]
+    assert len(report["problems"]) == 3
+    config = root / "inputs/open/dataset.toml"
+    config.write_text(config.read_text() + "min_parse_rate = 0.2\n")
+    assert _run(root) == 0  # the verdicts are reused: only the threshold changed
+    capsys.readouterr()
