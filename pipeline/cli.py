@@ -92,13 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     _correction_option(compare)
     compare.set_defaults(handler="compare:cmd_compare")
     imports = commands.add_parser("import", help="turn another harness's output files into datasets under --inputs")
-    imports.add_argument("tool", choices=("lm-eval", "inspect", "opencompass", "alpaca-eval", "mt-bench"),
+    imports.add_argument("tool", choices=("lm-eval", "inspect", "opencompass", "alpaca-eval", "arena-hard", "mt-bench"),
                          help="the harness or leaderboard that wrote them")
     imports.add_argument("paths", nargs="+", metavar="PATH", help="its output files or folders")
     imports.add_argument("--inputs", default="inputs", help="folder of datasets to write into (default: inputs)")
     imports.add_argument("--dataset", help="dataset name (default: the harness's task name)")
     imports.add_argument("--model", help="model name (default: the one the harness recorded)")
-    imports.add_argument("--baseline", help="a leaderboard's baseline model (alpaca-eval: gpt4_1106_preview)")
+    imports.add_argument("--baseline", help="a leaderboard's baseline model (alpaca-eval: gpt4_1106_preview, arena-hard: gpt-4-0314)")
     imports.set_defaults(handler="harness_import:cmd_import")
     worker = commands.add_parser("worker", help="a long-running Luigi assistant: run whatever luigid hands it")
     _scheduler_options(worker, required=True)

@@ -12,12 +12,15 @@ from stages.harness import importer
 from stages.harness.dataset_folder import plan_import, write_planned
 from stages.harness.imported import ImportedRun, SkippedFile
 from stages.leaderboards.alpaca_eval_files import DEFAULT_BASELINE, read_alpaca_eval
+from stages.leaderboards.arena_hard_files import DEFAULT_BASELINE as ARENA_HARD_BASELINE
+from stages.leaderboards.arena_hard_files import read_arena_hard
 from stages.leaderboards.folder import plan_leaderboard_import
 from stages.leaderboards.mt_bench_files import read_mt_bench
 
 from .exit_codes import EXIT_OK
 
 LEADERBOARD_TOOLS = {"alpaca-eval": ("alpaca_eval", read_alpaca_eval, DEFAULT_BASELINE),
+                     "arena-hard": ("arena_hard", read_arena_hard, ARENA_HARD_BASELINE),
                      "mt-bench": ("mt_bench", read_mt_bench, None)}
 
 _NEXT_STEP = {"instruction": "; no reference: add a [judge] table to its dataset.toml to judge the answers"}
@@ -84,6 +87,7 @@ def import_leaderboard(args: argparse.Namespace) -> int:
     against = f" (baseline {baseline})" if baseline else ""
     judged = (f"; {len(found.verdicts)} verdicts of {found.judge}" if found.verdicts else
               "; its judge's prompts beside them: add [judge] url and model to ask the ratings" if found.files else
+              f"; [judge] asks {found.judge} Arena-Hard's way once you add its url" if found.judge_table else
               "; no recorded verdicts")
     print(printable(f"{args.tool} → {folder}: {len(found.questions)} instructions, {len(found.answers)} models"
                     f"{against}{judged}; {len(plan.writes)} file(s) written, the rest unchanged"))

@@ -18,6 +18,8 @@ from stages import (
     history_rows,
     item_score_columns,
     judge_item_columns,
+    leaderboard_item_columns,
+    pairwise_item_columns,
     parse_night,
     previous_night,
     primary_trends,
@@ -36,7 +38,8 @@ from stages.nightly.runs import parameter_changes, run_item_scores, run_reports,
 from .commands import held_outputs
 from .exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REGRESSION
 from .fingerprint import code_version
-from .judge_task import B5Judge
+from .judge_task import B5Judge, B5Pairwise
+from .leaderboard_task import B5Leaderboard
 from .plan import Discovery, Selection, discover, night_settings
 from .runner import build, input_facts_kept, print_reports, read_reports, report_problems
 from .tasks import B5Score
@@ -53,7 +56,8 @@ ITEM_SCHEMA = pa.schema([(name, pa.float64() if name == "value" else pa.string()
 
 def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
     """Every model's per-item values of its kind's paired metrics, read shard by shard from the night's B5
-    artifacts, and of its judge criteria (judge:<criterion>) from B5J."""
+    artifacts, of its judge criteria (judge:<criterion>) from B5J, of its leaderboard figure from B5L and of its
+    pairwise outcomes (pairwise:<other model>) from B5P."""
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
     for spec in specs:
         for model in sorted(spec["predictions"]):
@@ -65,6 +69,16 @@ def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
                 judged = B5Judge(outputs_dir=str(night_dir), spec=spec, model=model).artifact_path()
                 for name, values in judge_item_columns(spec["name"], model, read_columns(judged)).items():
                     columns[name].extend(values)
+            board = spec.get("leaderboard")
+            if board and model != board.get("baseline"):
+                path = B5Leaderboard(outputs_dir=str(night_dir), spec=spec, model=model).artifact_path()
+                for name, values in leaderboard_item_columns(spec["name"], model, board["name"],
+                                                             read_columns(path)).items():
+                    columns[name].extend(values)
+        if spec.get("judge") and spec["judge"].get("pairwise"):
+            path = B5Pairwise(outputs_dir=str(night_dir), spec=spec).artifact_path()
+            for name, values in pairwise_item_columns(spec["name"], read_columns(path)).items():
+                columns[name].extend(values)
     return columns
 
 

@@ -227,6 +227,8 @@ class B6Report(KindStage):
             for model, task in self.leaderboard_tasks().items():
                 usages[f"{model} ({self.spec['leaderboard']['name']})"] = read_artifact_json(
                     task.artifact_path())["header"].get("judge_usage")
+        if self.plain_spec.get("judge") and not self.plain_spec["judge"]["url"]:
+            report["judge_without_url"] = True
         if any(usages.values()):
             report["judge_cost"] = judge_cost({name: usage for name, usage in usages.items() if usage},
                                               self.plain_spec["judge"].get("price"))
@@ -268,8 +270,11 @@ class B6Report(KindStage):
             answers[model] = {str(i): text for i, text in zip(rows["id"], rows["prediction"]) if text is not None}
         battles, missing = battles_from_pairwise(outcomes, baseline)
         board = {"name": "arena_hard", "judge": ", ".join(self.plain_spec["judge"]["models"]), "baseline": baseline}
-        figures = arena_hard_figures(battles, baseline, answers)
-        return leaderboard_section(board, figures, {model: {"not_judged": missing.get(model, 0)} for model in figures})
+        figures = arena_hard_figures(battles, baseline, answers) if battles else {}
+        published = {model: found["published"] for model, found in self.plain_spec.get("provenance", {}).items()
+                     if "published" in found}
+        return leaderboard_section(board, figures, {model: {"not_judged": missing.get(model, 0)} for model in figures},
+                                   published)
 
     def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)

@@ -253,10 +253,13 @@ def print_costs(reports: list[dict[str, Any]]) -> None:
         if report.get("judge_cost"):
             total = report["judge_cost"]["total"]
             print(printable(f"{report['dataset']}: {cost_line('judge', total)}"))
-            if total["not_judged"]:
+            if total["not_judged"] and not report.get("judge_without_url"):
                 print(printable(f"evalpipe: {report['dataset']}: the judge's budget was reached: {total['not_judged']:,} "
                                 "call(s) not judged (left out of every mean); the next run asks them first"),
                       file=sys.stderr)
+            elif total["not_judged"]:
+                print(printable(f"evalpipe: {report['dataset']}: [judge] has no url: {total['not_judged']:,} call(s) "
+                                "not judged (left out of every mean); add its url to ask them"), file=sys.stderr)
     everything = total_cost(reports)
     if everything is not None and sum(bool(report.get("judge_cost")) for report in reports) > 1:
         print(cost_line("judge, all datasets", everything))

@@ -49,7 +49,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "kinds.numeric.scoring": ("compare_numeric",),
     "kinds.qa": ("qa_em_f1", "token_f1"),
     "nightly.history": (
-        "ITEM_COLUMNS", "flatten_metrics", "history_rows", "item_score_columns", "judge_item_columns", "parse_night",
+        "ITEM_COLUMNS", "flatten_metrics", "history_rows", "item_score_columns", "judge_item_columns",
+        "leaderboard_item_columns", "pairwise_item_columns", "parse_night",
         "previous_night", "primary_trends",
     ),
     "nightly.multiplicity": ("adjust_pvalues",),

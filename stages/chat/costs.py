@@ -35,7 +35,7 @@ def cost_line(what: str, cost: dict[str, Any]) -> str:
     if cost.get("failed"):
         parts.append(f"{cost['failed']:,} failed")
     if cost.get("not_judged"):
-        parts.append(f"{cost['not_judged']:,} not judged (budget)")
+        parts.append(f"{cost['not_judged']:,} not judged")
     parts.append(f"{cost['tokens_in']:,} / {cost['tokens_out']:,} tokens")
     if cost.get("cost") is not None:
         parts.append(f"${cost['cost']:,.2f}")

@@ -81,9 +81,9 @@ class AskedCall(Protocol):
 
 @dataclass(frozen=True)
 class JudgeReplies:
-    """Every call's journal record (key → {"prediction": reply, …}, {"error": …} or, past the budget, {"budget": true,
-    …}) and what getting them took this time: calls asked, verdicts reused from the store, failed calls, calls left by
-    the budget, tokens in and out."""
+    """Every call's journal record (key → {"prediction": reply, …}, {"error": …} or, for a call not asked — past the
+    budget, or with no [judge] url — {"budget": true, …}) and what getting them took this time: calls asked, verdicts
+    reused from the store, failed calls, calls not asked, tokens in and out."""
 
     records: dict[str, dict[str, Any]]
     usage: dict[str, int]
@@ -111,7 +111,9 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
 
     def ask(call: AskedCall) -> None:
         breaker = breakers[call.judge]
-        if breaker.open:
+        if not config.url:
+            record = {"error": "not judged: [judge] has no url", "budget": True, "attempts": 0}
+        elif breaker.open:
             record = {"error": breaker.reason(), "attempts": 0}
         elif budget is not None and not budget.reserve():
             record = {"error": "not judged (budget)", "budget": True, "attempts": 0}

@@ -77,8 +77,9 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
             len(set(models)) != len(models):
         raise UsageError(f"{origin}: [judge] model(s) must be distinct non-empty names")
     check_settings(table, {**CLIENT_NUMBERS, "samples": (int, 1)}, (*CLIENT_TEXTS, "persona"), origin, "judge")
-    if not table.get("url"):
-        raise UsageError(f"{origin}: [judge] needs url (the judge's OpenAI-compatible server)")
+    if "url" not in table and not leaderboard:
+        raise UsageError(f"{origin}: [judge] needs url (the judge's OpenAI-compatible server; url = \"\" asks nothing "
+                         "and scores the verdicts on hand)")
     pairwise = table.get("pairwise", False)
     if not isinstance(pairwise, bool):
         raise UsageError(f"{origin}: [judge] pairwise must be true or false")

@@ -20,8 +20,8 @@ SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion'
     "outcome": {"first": 1.0, "tie": 0.5, "second": 0.0},  # a pair's outcome for its first model, judge or people
 }
 CRITERION_SCALES = ("binary", "correct", "1-5", "1-10")
-ORDINAL_SCALES = ("1-5", "1-10")
-PAIRWISE_SCALES = ("preference", "five_way")  # combined by mean across a panel (others by majority) and compared by weighted κ
+ORDINAL_SCALES = ("1-5", "1-10")  # combined by mean across a panel (others by majority) and compared by weighted κ
+PAIRWISE_SCALES = ("preference", "five_way")
 
 _JSON_ANSWER = {
     "en": 'Answer with one JSON object and nothing else: {{{{"reason": "<one sentence>", "{key}": {values}}}}}',

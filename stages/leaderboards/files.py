@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import orjson
+
+from ..harness.wild_files import UnreadableFile, load_wild_json, read_wild_bytes
 
 
 @dataclass
@@ -20,8 +23,29 @@ class LeaderboardFiles:
     published: dict[str, dict[str, Any]] = field(default_factory=dict)  # model → the leaderboard's published figures
     files: dict[str, bytes] = field(default_factory=dict)  # other files for the dataset folder (its judge prompts)
     board: dict[str, str] = field(default_factory=dict)  # the dataset's [leaderboard] table (paths in its folder)
+    judge_table: dict[str, Any] = field(default_factory=dict)  # the dataset's [judge] as the leaderboard asks (no url)
     problems: list[str] = field(default_factory=list)
 
 
 def jsonl(rows: list[dict[str, Any]]) -> bytes:
     return b"".join(orjson.dumps(row) + b"\n" for row in rows)
+
+
+def read_json_lines(path: Path, found: LeaderboardFiles) -> list[dict[str, Any]] | None:
+    """A JSON-lines file's records; None when it is missing, a problem when a line is not a JSON object."""
+    if not path.is_file():
+        return None
+    records = []
+    for number, line in enumerate(read_wild_bytes(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = load_wild_json(line, f"{path}:{number}")
+        except UnreadableFile as exc:
+            found.problems.append(f"{path}: line {number} is not JSON ({exc})")
+            return None
+        if not isinstance(record, dict):
+            found.problems.append(f"{path}: line {number} is not a JSON object")
+            return None
+        records.append(record)
+    return records

@@ -34,6 +34,8 @@ def plan_leaderboard_import(found: LeaderboardFiles, tool: str, folder: Path) ->
     wanted = {**config, "kind": "instruction", **FIELDS}
     if found.board:
         wanted["leaderboard"] = dict(found.board)
+    if found.judge_table:
+        wanted["judge"] = {**found.judge_table, **config.get("judge", {})}  # a url given since is kept
     wanted["provenance"] = {**config.get("provenance", {}), **{
         model: {"tool": tool, "file": source, **({"published": found.published[model]} if model in found.published
                                                   else {})} for model, source in found.sources.items()}}

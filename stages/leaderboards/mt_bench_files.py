@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.names import safe_name
-from ..harness.wild_files import UnreadableFile, load_wild_json, read_wild_bytes
-from .files import LeaderboardFiles
+from .files import LeaderboardFiles, read_json_lines
 from .mt_bench import prompt_names_missing
 
 PROMPTS_FILE = "judge_prompts.jsonl"
@@ -20,11 +19,11 @@ def read_mt_bench(root: Path, baseline: str | None = None) -> LeaderboardFiles:
     """Every model under `root`/model_answer on `root`/question.jsonl, with the references and FastChat's judge
     prompts; `baseline` is not used (MT-Bench rates each answer on its own)."""
     found = LeaderboardFiles()
-    questions = _lines(root / "question.jsonl", found)
+    questions = read_json_lines(root / "question.jsonl", found)
     if questions is None:
         found.problems.append(f"{root / 'question.jsonl'}: not there (give FastChat's data/mt_bench folder)")
         return found
-    references = {str(r.get("question_id")): _turns(r) for r in _lines(
+    references = {str(r.get("question_id")): _turns(r) for r in read_json_lines(
         root / "reference_answer" / f"{REFERENCE_MODEL}.jsonl", found) or []}
     for record in questions:
         turns = record.get("turns")
@@ -39,7 +38,7 @@ def read_mt_bench(root: Path, baseline: str | None = None) -> LeaderboardFiles:
         found.questions.append(row)
     ids = {row["id"] for row in found.questions}
     for path in sorted((root / "model_answer").glob("*.jsonl")):
-        rows = _lines(path, found)
+        rows = read_json_lines(path, found)
         answers = []
         for record in rows or []:
             item, turns = str(record.get("question_id")), _turns(record)
@@ -54,33 +53,13 @@ def read_mt_bench(root: Path, baseline: str | None = None) -> LeaderboardFiles:
     if prompts_path is None:
         found.problems.append(f"{root}: FastChat's {PROMPTS_FILE} is neither in it nor beside it")
     else:
-        prompts = {r.get("name"): r for r in _lines(prompts_path, found) or []}
+        prompts = {r.get("name"): r for r in read_json_lines(prompts_path, found) or []}
         missing = prompt_names_missing(prompts)
         if missing:
             found.problems.append(f"{prompts_path}: lacks FastChat's prompts {', '.join(missing)}")
         found.files[PROMPTS_FILE] = prompts_path.read_bytes()
         found.board = {"name": "mt_bench", "prompts": PROMPTS_FILE}
     return found
-
-
-def _lines(path: Path, found: LeaderboardFiles) -> list[dict[str, Any]] | None:
-    """A JSON-lines file's records; None when it is missing, a problem when a line is not a JSON object."""
-    if not path.is_file():
-        return None
-    records = []
-    for number, line in enumerate(read_wild_bytes(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = load_wild_json(line, f"{path}:{number}")
-        except UnreadableFile as exc:
-            found.problems.append(f"{path}: line {number} is not JSON ({exc})")
-            return None
-        if not isinstance(record, dict):
-            found.problems.append(f"{path}: line {number} is not a JSON object")
-            return None
-        records.append(record)
-    return records
 
 
 def _turns(record: dict[str, Any]) -> list[str] | None:

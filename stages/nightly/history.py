@@ -37,12 +37,27 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
     """One night's rows: date, dataset, kind, model, metric, value, whether it is the dataset's primary metric."""
     rows = []
     for report in reports:
-        primary = report["comparison"]["primary_metric"]
+        boards = report.get("leaderboards", {})
+        headline = next((f"{name}:{section['headline']}" for name, section in boards.items()), None)
+        primary = headline or report["comparison"]["primary_metric"]
         for model, metrics in report["models"].items():
             for metric, value in flatten_metrics(metrics).items():
                 rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": model,
                              "metric": metric, "value": value, "primary": metric == primary,
                              "code_version": code_version})
+        for name, section in boards.items():
+            for model, found in section["models"].items():
+                for figure in section["columns"]:
+                    value = found.get(figure)
+                    if isinstance(value, (int, float)) and not isinstance(value, bool):
+                        rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"],
+                                     "model": model, "metric": f"{name}:{figure}", "value": float(value),
+                                     "primary": f"{name}:{figure}" == primary, "code_version": code_version})
+        for pair in report.get("pairwise", {}).get("pairs", []):
+            if pair.get("win_ties_half_rate") is not None:
+                rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"],
+                             "model": pair["first"], "metric": f"{PAIRWISE_METRIC_PREFIX}{pair['second']}",
+                             "value": pair["win_ties_half_rate"], "primary": False, "code_version": code_version})
         for model, criteria in report.get("judge", {}).get("models", {}).items():
             for name, summary in criteria.items():
                 rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": model,
@@ -60,6 +75,8 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
 ITEM_COLUMNS = ("dataset", "model", "metric", "test", "id", "value")
 JUDGE_METRIC_PREFIX = "judge:"  # a judge criterion as a nightly metric: judge:<criterion>
 JUDGE_COST_PREFIX = "judge_cost:"  # what a night's judging took: judge_cost:asked, …:reused, …:tokens_in, …:cost
+PAIRWISE_METRIC_PREFIX = "pairwise:"  # a model's win rate (ties half) against another: pairwise:<other model>
+LEADERBOARD_ITEM_METRICS = {"alpaca_eval": "alpaca_eval:win_rate", "mt_bench": "mt_bench:overall"}
 
 
 def item_score_columns(dataset: str, kind_name: str, model: str, scored: Columns) -> Columns:
@@ -85,6 +102,28 @@ def judge_item_columns(dataset: str, model: str, judged: Columns) -> Columns:
     return {"dataset": [dataset] * n, "model": [model] * n,
             "metric": [f"{JUDGE_METRIC_PREFIX}{name}" for name in judged["criterion"]], "test": ["mean"] * n,
             "id": [str(item) for item in judged["id"]], "value": list(judged["value"])}
+
+
+def leaderboard_item_columns(dataset: str, model: str, name: str, rows: Columns) -> Columns:
+    """A model's B5L rows as item-score columns, compared by the mean test: AlpacaEval's preference − 1 per item
+    (alpaca_eval:win_rate), MT-Bench's rating per item and turn (mt_bench:overall, item ids <id>#turn<n>)."""
+    n = len(rows["id"])
+    if name == "mt_bench":
+        ids, values = [f"{item}#turn{turn}" for item, turn in zip(rows["id"], rows["turn"])], list(rows["rating"])
+    else:
+        ids, values = [str(item) for item in rows["id"]], [p - 1 for p in rows["preference"]]
+    return {"dataset": [dataset] * n, "model": [model] * n, "metric": [LEADERBOARD_ITEM_METRICS[name]] * n,
+            "test": ["mean"] * n, "id": ids, "value": values}
+
+
+def pairwise_item_columns(dataset: str, rows: Columns) -> Columns:
+    """B5P rows as item-score columns: per first model, its outcome against the second on each item (1 a win, 0.5 a
+    tie, 0 a loss; none without an outcome) as pairwise:<second>, compared by the mean test."""
+    n = len(rows["id"])
+    values = {"first": 1.0, "tie": 0.5, "second": 0.0}
+    return {"dataset": [dataset] * n, "model": list(rows["first"]),
+            "metric": [f"{PAIRWISE_METRIC_PREFIX}{second}" for second in rows["second"]], "test": ["mean"] * n,
+            "id": [str(item) for item in rows["id"]], "value": [values.get(o) for o in rows["outcome"]]}
 
 
 def previous_night(nights: list[str], night: str) -> str | None:

@@ -10,7 +10,7 @@ from ..core.errors import UsageError
 from ..core.paired_tests import bootstrap_pvalue, mcnemar_pvalue, paired_test, sign_flip_pvalue
 from ..core.param_rules import at_least, within
 from ..core.records import Columns
-from .history import ITEM_COLUMNS, JUDGE_METRIC_PREFIX
+from .history import ITEM_COLUMNS, JUDGE_METRIC_PREFIX, PAIRWISE_METRIC_PREFIX
 from .multiplicity import adjust_pvalues
 
 SETTING_RULES = {"min_drop": within(0, 1), "alpha": within(0, 1, low_open=True, high_open=True),
@@ -127,14 +127,25 @@ def compare_nights(before: Columns, after: Columns, settings_by_dataset: dict[st
         if key not in grouped_before:
             comparisons.append({**untested, "reason": "not scored on the earlier night"})
             continue
-        changed = (not_comparable or {}).get(
-            (dataset, model, metric) if metric.startswith(JUDGE_METRIC_PREFIX) else (dataset, model))
+        changed = (not_comparable or {}).get(_change_key(dataset, model, metric))
         if changed is not None:
             comparisons.append({**untested, "comparable": False, "reason": f"not comparable: {changed}"})
             continue
         settings = settings_by_dataset.get(dataset, RegressionSettings())
         comparisons.append({**row, **compare_metric(grouped_before[key][1], items, test, settings)})
     return correct_together(comparisons, settings_by_dataset, correction)
+
+
+def _change_key(dataset: str, model: str, metric: str) -> tuple[str, ...]:
+    """Where a metric's scoring changes are keyed in `not_comparable`: a judge criterion by itself, a pairwise win
+    rate under "pairwise", a leaderboard's figure under "leaderboard", the kind's metrics under (dataset, model)."""
+    if metric.startswith(JUDGE_METRIC_PREFIX):
+        return dataset, model, metric
+    if metric.startswith(PAIRWISE_METRIC_PREFIX):
+        return dataset, model, "pairwise"
+    if ":" in metric:
+        return dataset, model, "leaderboard"
+    return dataset, model
 
 
 def _group(columns: Columns) -> dict[tuple[str, str, str], tuple[str, dict[str, float | None]]]:

@@ -9,7 +9,14 @@ from ..core.errors import UsageError
 from ..core.records import Columns
 from ..io.artifacts import artifact_paths, read_artifact_json, read_columns, read_columns_parquet
 from ..io.storage import location
-from .history import ITEM_COLUMNS, JUDGE_METRIC_PREFIX, item_score_columns, judge_item_columns
+from .history import (
+    ITEM_COLUMNS,
+    JUDGE_METRIC_PREFIX,
+    item_score_columns,
+    judge_item_columns,
+    leaderboard_item_columns,
+    pairwise_item_columns,
+)
 
 SCORING_STAGES = ("B1", "B3", "B4", "B5")
 NOT_SCORING = frozenset({"rows", "shard_rows"})  # how rows are split, not how they are scored
@@ -49,6 +56,18 @@ def run_item_scores(folder: str | os.PathLike, reports: dict[str, dict[str, Any]
             if document is not None:
                 for name, values in judge_item_columns(dataset, model, read_columns(judged, document)).items():
                     columns[name].extend(values)
+            boarded = artifact_paths(folder, "B5L", dataset, model)[0]
+            document = read_artifact_json(boarded)
+            if document is not None:
+                board = document["header"]["parameters"]["leaderboard"]["name"]
+                for name, values in leaderboard_item_columns(dataset, model, board,
+                                                             read_columns(boarded, document)).items():
+                    columns[name].extend(values)
+        paired = artifact_paths(folder, "B5P", dataset)[0]
+        document = read_artifact_json(paired)
+        if document is not None:
+            for name, values in pairwise_item_columns(dataset, read_columns(paired, document)).items():
+                columns[name].extend(values)
     return columns
 
 
@@ -66,6 +85,10 @@ def scoring_parameters(folder: str | os.PathLike, reports: dict[str, dict[str, A
             judged = read_artifact_json(artifact_paths(folder, "B5J", dataset, model)[0])
             if judged is not None:
                 parameters["judge"] = criterion_settings(judged["header"]["parameters"]["judge"])
+            for stage, name in (("B5L", "leaderboard"), ("B5P", "pairwise")):
+                document = read_artifact_json(artifact_paths(folder, stage, dataset, model if stage == "B5L" else None)[0])
+                if document is not None:
+                    parameters[name] = _verdict_settings(document["header"]["parameters"])
             found[(dataset, model)] = parameters
     return found
 
@@ -92,6 +115,9 @@ def parameter_changes(before: dict[tuple[str, str], dict[str, Any]],
             changed += ["judge rubric changed"] if was.get("rubrics") != now.get("rubrics") else []
             if changed:
                 changes[(*key, f"{JUDGE_METRIC_PREFIX}{name}")] = "; ".join(changed)
+        for name in ("leaderboard", "pairwise"):
+            if name in old and name in new and old[name] != new[name]:
+                changes[(*key, name)] = f"{name} settings changed ({_changed(old[name], new[name])})"
         if old["kind"] != new["kind"]:
             changes[key] = f"kind {old['kind']} → {new['kind']}"
             continue
@@ -101,3 +127,19 @@ def parameter_changes(before: dict[tuple[str, str], dict[str, Any]],
         if differences:
             changes[key] = "; ".join(differences)
     return changes
+
+
+def _verdict_settings(parameters: dict[str, Any]) -> dict[str, Any]:
+    """What decides a leaderboard's or pairwise stage's verdicts: its rules and the judge's, not the server's address,
+    timeouts or retries."""
+    judge = parameters.get("judge") or {}
+    return {"leaderboard": parameters.get("leaderboard"),
+            "judge": {name: judge.get(name) for name in (*VERDICT_SETTINGS, "pairwise", "baseline") if name in judge}}
+
+
+def _changed(was: dict[str, Any], now: dict[str, Any]) -> str:
+    """The top-level settings that differ, named."""
+    names = sorted({name for part in ("leaderboard", "judge") for name in ((was.get(part) or {}).keys()
+                    | (now.get(part) or {}).keys()) if (was.get(part) or {}).get(name) != (now.get(part) or {}).get(name)})
+    return ", ".join(names) or "settings"
+

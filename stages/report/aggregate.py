@@ -195,7 +195,7 @@ def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any])
 
 
 def _not_judged(summary: dict[str, Any]) -> str:
-    return f", {summary['not_judged']} not judged (budget)" if summary.get("not_judged") else ""
+    return f", {summary['not_judged']} not judged" if summary.get("not_judged") else ""
 
 
 def pairwise_line(judges: str, pair: dict[str, Any]) -> str:

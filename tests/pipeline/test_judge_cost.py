@@ -117,7 +117,7 @@ def test_two_runs_writing_one_store_at_once_lose_nothing_and_a_killed_one_leaves
     runs = []
     for name, shift in (("a", 0), ("b", 1000)):
         inputs = tmp_path / name / "inputs"
-        folder = _dataset(inputs, server, f'store = "{store}"\n', items=60)
+        folder = _dataset(inputs, server, f'store = "{store}"\nmin_parse_rate = 0\n', items=60)  # the store, not parsing
         write_jsonl(folder / "predictions" / "m.jsonl", [{"id": f"q{i}", "prediction": f"a{i + shift}"}
                                                          for i in range(60)])
         runs.append(subprocess.Popen(_command(inputs, tmp_path / name / "outputs"), cwd=REPO,

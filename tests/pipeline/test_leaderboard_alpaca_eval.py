@@ -112,3 +112,26 @@ def test_a_baseline_that_is_not_a_model_is_one_line(tmp_path, real_data, capsys)
     config.write_text(config.read_text().replace('baseline = "gpt4_1106_preview"', 'baseline = "nobody"'))
     assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "outputs")]) == 2
     assert "[leaderboard] baseline 'nobody' is not one of the dataset's models" in capsys.readouterr().err
+
+
+def test_the_leaderboard_figures_are_nightly_metrics_with_alarms(tmp_path, real_data, capsys):
+    import pyarrow.parquet as pq
+
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    assert main(["import", "alpaca-eval", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    night = ["nightly", "--inputs", str(inputs), "--outputs", str(outputs)]
+    assert main([*night, "--date", "2026-11-01"]) == 0
+    verdicts = inputs / "alpaca_eval" / "verdicts" / "weighted_alpaca_eval_gpt4_turbo.jsonl"
+    rows = [orjson.loads(line) for line in verdicts.read_bytes().splitlines()]
+    verdicts.write_bytes(b"".join(orjson.dumps({**row, "preference": 1.0} if row["model"] == "alpaca-7b" else row)
+                                  + b"\n" for row in rows))  # the annotator now prefers the baseline every time
+    capsys.readouterr()
+    assert main([*night, "--date", "2026-11-02"]) == 3
+    out = capsys.readouterr().out
+    assert "REGRESSION alpaca_eval / alpaca-7b / alpaca_eval:win_rate: 0.0259 → 0.0000" in out
+    assert "falcon-7b-instruct / alpaca_eval:win_rate" not in out
+    history = pq.read_table(outputs / "nightly" / "history.parquet").to_pylist()
+    found = {(r["date"], r["model"]): r["value"] for r in history if r["metric"] == "alpaca_eval:win_rate"}
+    assert found[("2026-11-01", "alpaca-7b")] == pytest.approx(2.591450540223603)
+    assert found[("2026-11-02", "alpaca-7b")] == 0.0
+    assert all(r["primary"] == (r["metric"] == "alpaca_eval:win_rate") for r in history)

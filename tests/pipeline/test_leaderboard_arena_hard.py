@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import re
+import tomllib
 
 import numpy as np
 import pytest
@@ -141,3 +142,39 @@ def test_arena_hard_scores_equal_show_results_rule(tmp_path, real_data, capsys):
                    for c in chats)
     assert unparsed > 0 and sum(f["not_judged"] for f in section["models"].values()) == unparsed
     assert "arena_hard:score" in out
+
+
+def test_the_folder_imports_as_published_and_adding_a_url_asks_its_way(tmp_path, real_data, capsys):
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    assert main(["import", "arena-hard", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    assert "500 instructions, 3 models (baseline gpt-4-0314); [judge] asks gpt-4-1106-preview" in capsys.readouterr().out
+    folder = inputs / "arena_hard"
+    config = yaml.safe_load((real_data / BOARD / "config" / "judge_config_v0.1.yaml").read_text())
+    written = tomllib.loads((folder / "dataset.toml").read_text())
+    assert written["judge"]["url"] == "" and written["judge"]["system_prompt"] == config["system_prompt"]
+    assert written["judge"]["rubrics"]["pairwise"]["scale"] == "five_way"
+    assert written["provenance"]["gpt-4-0613"]["published"] == {"score": 37.9, "lower": 35.6, "upper": 40.36}
+    # no url: nothing is asked, every game is counted as not judged, and the run says why
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+    assert "[judge] has no url: 2,000 call(s) not judged" in capsys.readouterr().err
+    # a url: the first 30 questions asked Arena-Hard's way, scored by show_result's rule, published beside
+    lines = (folder / "questions.jsonl").read_text().splitlines()[:30]
+    (folder / "questions.jsonl").write_text("\n".join(lines) + "\n")
+    with ChatServer() as server:
+        server.answer = _judge
+        (folder / "dataset.toml").write_text((folder / "dataset.toml").read_text().replace(
+            'url = ""', f'url = "{server.url}"'))
+        assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+        chats = server.chats()
+    capsys.readouterr()
+    assert len(chats) == 2 * 2 * 30
+    answers = {}
+    for model in MODELS:
+        rows = [json.loads(line) for line in (folder / "predictions" / f"{model}.jsonl").open()]
+        answers[model] = {r["id"]: r["output"] for r in rows}
+    expected = _show_result(chats, answers)
+    section = read_artifact_json(outputs / "arena_hard/B6_report.json")["report"]["leaderboards"]["arena_hard"]
+    for model in MODELS:
+        assert section["models"][model]["score"] == pytest.approx(expected[model], abs=0.01)
+    assert section["published"]["gpt-4-0613"]["score"] == 37.9
+    assert (folder / "dataset.toml").read_text().count(server.url) == 1

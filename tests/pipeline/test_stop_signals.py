@@ -24,7 +24,8 @@ def _dataset(root: Path, server: ChatServer, asking: str) -> Path:
                 [{"id": str(i), "question": f"question {i}?", "answers": ["x"]} for i in range(QUESTIONS)])
     if asking == "judge":
         write_jsonl(folder / "predictions" / "m.jsonl", [{"id": str(i), "prediction": "x"} for i in range(QUESTIONS)])
-        table = f'[judge]\nurl = "{server.url}"\nmodel = "j"\ncriteria = ["correct"]\nconcurrency = {CONCURRENCY}\n'
+        table = (f'[judge]\nurl = "{server.url}"\nmodel = "j"\ncriteria = ["correct"]\nconcurrency = {CONCURRENCY}\n'
+                 "min_parse_rate = 0\n")  # the server echoes: this is about stopping, not parsing
         journal = root / "outputs" / "qa" / "m" / "B5_judge_calls.jsonl"
     else:
         table = (f'[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["m"]\n'
