@@ -38,8 +38,7 @@ from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.parse_health import parse_problems
 from stages.judge.preferences import people_decisions
-from stages.leaderboards.arena_hard import arena_hard_figures, battles_from_pairwise
-from stages.leaderboards.sections import LEADERBOARD_TOOLS, leaderboard_section
+from stages.leaderboards.sections import LEADERBOARD_TOOLS
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -63,6 +62,7 @@ from .judge_task import (
     preferences_against_judge,
     rater_digests,
 )
+from .leaderboard_report import arena_hard_section, recorded_sections
 from .leaderboard_task import B5Leaderboard
 from .task_base import CodeVersionParameter, StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
@@ -215,7 +215,7 @@ class B6Report(KindStage):
             report["biases"] = {"judges": document.get("biases", {}), "people": None if not people else
                                 length_preference(people_decisions(outcomes, people))}
             if self.plain_spec["judge"]["pairwise"]["scale"] == "five_way":
-                report.setdefault("leaderboards", {})["arena_hard"] = self._arena_hard(outcomes, baseline)
+                report.setdefault("leaderboards", {})["arena_hard"] = arena_hard_section(self, outcomes, baseline)
             usages["(pairwise)"] = document["header"].get("judge_usage")
         if self.plain_spec.get("judge"):
             judge = self.plain_spec["judge"]
@@ -223,7 +223,7 @@ class B6Report(KindStage):
                 judged, report.get("pairwise", {}).get("pairs", []), (judge.get("pairwise") or {}).get("scale"),
                 judge["min_parse_rate"])
         if self.leaderboard_tasks():
-            report["leaderboards"] = {**self._leaderboards(), **report.get("leaderboards", {})}
+            report["leaderboards"] = {**recorded_sections(self), **report.get("leaderboards", {})}
             for model, task in self.leaderboard_tasks().items():
                 usages[f"{model} ({self.spec['leaderboard']['name']})"] = read_artifact_json(
                     task.artifact_path())["header"].get("judge_usage")
@@ -247,34 +247,6 @@ class B6Report(KindStage):
                 report.setdefault("human_edits", {})[name] = outcome
             write_bytes_atomic(path, data)
         return StageResult(None, {"models": len(metrics)}, body={"report": report})
-
-    def _leaderboards(self) -> dict[str, Any]:
-        """Each model's figures under the leaderboard's name, with the names its own tool prints."""
-        board = self.plain_spec["leaderboard"]
-        documents = {model: read_artifact_json(task.artifact_path()) for model, task in self.leaderboard_tasks().items()}
-        published = {model: found["published"] for model, found in self.plain_spec.get("provenance", {}).items()
-                     if "published" in found}
-        notes = sorted({d["note"] for d in documents.values() if d.get("note")})
-        if board["name"] == "mt_bench" and self.spec.get("judge"):
-            board = {**board, "judge": ", ".join(self.plain_spec["judge"]["models"])}
-        return {board["name"]: leaderboard_section(board, {model: d["figures"] for model, d in documents.items()},
-                                                   {model: d["header"]["counts"] for model, d in documents.items()},
-                                                   published, notes)}
-
-    def _arena_hard(self, outcomes: Columns, baseline: str) -> dict[str, Any]:
-        """Arena-Hard-Auto's scores from the five-way pairwise verdicts against the baseline, with every model's
-        answers for the style features."""
-        answers = {}
-        for model in sorted(self.spec["predictions"]):
-            rows = read_columns(self._task(B2Predictions, 0, model).artifact_path())
-            answers[model] = {str(i): text for i, text in zip(rows["id"], rows["prediction"]) if text is not None}
-        battles, missing = battles_from_pairwise(outcomes, baseline)
-        board = {"name": "arena_hard", "judge": ", ".join(self.plain_spec["judge"]["models"]), "baseline": baseline}
-        figures = arena_hard_figures(battles, baseline, answers) if battles else {}
-        published = {model: found["published"] for model, found in self.plain_spec.get("provenance", {}).items()
-                     if "published" in found}
-        return leaderboard_section(board, figures, {model: {"not_judged": missing.get(model, 0)} for model in figures},
-                                   published)
 
     def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)

@@ -1,0 +1,47 @@
+"""What B6 reports of a dataset's leaderboard: each model's B5L figures under the leaderboard's name, or Arena-Hard's
+scores from the five-way pairwise verdicts — with the names its own tool prints and the published figures beside."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stages.core.records import Columns
+from stages.io.artifacts import read_artifact_json, read_columns
+from stages.leaderboards.arena_hard import arena_hard_figures, battles_from_pairwise
+from stages.leaderboards.sections import leaderboard_section
+
+from .tasks import B2Predictions
+
+if TYPE_CHECKING:
+    from .report_tasks import B6Report
+
+
+def published_figures(report: B6Report) -> dict[str, dict[str, Any]]:
+    """Per imported model, the figures its leaderboard published (from the dataset's provenance)."""
+    return {model: found["published"] for model, found in report.plain_spec.get("provenance", {}).items()
+            if "published" in found}
+
+
+def recorded_sections(report: B6Report) -> dict[str, Any]:
+    """The [leaderboard]'s section: each model's B5L figures and counts, the notes they carry."""
+    board = report.plain_spec["leaderboard"]
+    documents = {model: read_artifact_json(task.artifact_path()) for model, task in report.leaderboard_tasks().items()}
+    notes = sorted({d["note"] for d in documents.values() if d.get("note")})
+    if board["name"] == "mt_bench" and report.spec.get("judge"):
+        board = {**board, "judge": ", ".join(report.plain_spec["judge"]["models"])}
+    return {board["name"]: leaderboard_section(board, {model: d["figures"] for model, d in documents.items()},
+                                               {model: d["header"]["counts"] for model, d in documents.items()},
+                                               published_figures(report), notes)}
+
+
+def arena_hard_section(report: B6Report, outcomes: Columns, baseline: str) -> dict[str, Any]:
+    """Arena-Hard-Auto's scores from the five-way pairwise verdicts against the baseline, with every model's answers
+    for the style features."""
+    answers = {}
+    for model in sorted(report.spec["predictions"]):
+        rows = read_columns(B2Predictions(outputs_dir=report.outputs_dir, spec=report.spec, model=model).artifact_path())
+        answers[model] = {str(i): text for i, text in zip(rows["id"], rows["prediction"]) if text is not None}
+    battles, missing = battles_from_pairwise(outcomes, baseline)
+    board = {"name": "arena_hard", "judge": ", ".join(report.plain_spec["judge"]["models"]), "baseline": baseline}
+    figures = arena_hard_figures(battles, baseline, answers) if battles else {}
+    return leaderboard_section(board, figures, {model: {"not_judged": missing.get(model, 0)} for model in figures},
+                               published_figures(report))
