@@ -92,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     _correction_option(compare)
     compare.set_defaults(handler="compare:cmd_compare")
     imports = commands.add_parser("import", help="turn another harness's output files into datasets under --inputs")
-    imports.add_argument("tool", choices=("lm-eval", "inspect", "opencompass", "alpaca-eval", "arena-hard", "mt-bench"),
+    imports.add_argument("tool", choices=("lm-eval", "inspect", "opencompass", "alpaca-eval", "arena-hard", "mt-bench",
+                                                  "alignbench"),
                          help="the harness or leaderboard that wrote them")
     imports.add_argument("paths", nargs="+", metavar="PATH", help="its output files or folders")
     imports.add_argument("--inputs", default="inputs", help="folder of datasets to write into (default: inputs)")

@@ -11,6 +11,7 @@ from stages.core.printable import printable
 from stages.harness import importer
 from stages.harness.dataset_folder import plan_import, write_planned
 from stages.harness.imported import ImportedRun, SkippedFile
+from stages.leaderboards.alignbench_files import read_alignbench
 from stages.leaderboards.alpaca_eval_files import DEFAULT_BASELINE, read_alpaca_eval
 from stages.leaderboards.arena_hard_files import DEFAULT_BASELINE as ARENA_HARD_BASELINE
 from stages.leaderboards.arena_hard_files import read_arena_hard
@@ -21,7 +22,8 @@ from .exit_codes import EXIT_OK
 
 LEADERBOARD_TOOLS = {"alpaca-eval": ("alpaca_eval", read_alpaca_eval, DEFAULT_BASELINE),
                      "arena-hard": ("arena_hard", read_arena_hard, ARENA_HARD_BASELINE),
-                     "mt-bench": ("mt_bench", read_mt_bench, None)}
+                     "mt-bench": ("mt_bench", read_mt_bench, None),
+                     "alignbench": ("alignbench", read_alignbench, None)}
 
 _NEXT_STEP = {"instruction": "; no reference: add a [judge] table to its dataset.toml to judge the answers"}
 
@@ -85,7 +87,8 @@ def import_leaderboard(args: argparse.Namespace) -> int:
         raise UsageError(f"{plan.problems[-1]} (nothing imported)")
     write_planned(plan)
     against = f" (baseline {baseline})" if baseline else ""
-    judged = (f"; {len(found.verdicts)} verdicts of {found.judge}" if found.verdicts else
+    judged = ("; no model's answers: add [generate] to ask them" if not found.answers else
+              f"; {len(found.verdicts)} verdicts of {found.judge}" if found.verdicts else
               "; its judge's prompts beside them: add [judge] url and model to ask the ratings" if found.files else
               f"; [judge] asks {found.judge} Arena-Hard's way once you add its url" if found.judge_table else
               "; no recorded verdicts")

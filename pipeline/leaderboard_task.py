@@ -1,5 +1,6 @@
 """B5L as a Luigi task: one model scored by a [leaderboard]'s own rules — against the baseline by the verdicts its
-judge recorded (AlpacaEval 2), or each turn rated by the [judge] with the leaderboard's prompts (MT-Bench)."""
+judge recorded (AlpacaEval 2), or rated by the [judge] with the leaderboard's prompts (MT-Bench's turns, AlignBench's
+answers)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -9,8 +10,10 @@ import orjson
 from stages.core.records import Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_columns
+from stages.leaderboards.alignbench import CONFIG_KEYS, alignbench_figures, judge_prompt, read_ratings
 from stages.leaderboards.alpaca_eval import alpaca_eval_figures
 from stages.leaderboards.mt_bench import (
+    TurnCall,
     judged_turn_calls,
     mt_bench_figures,
     prompt_names_missing,
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
     from upath import UPath
 
 NEEDS_JUDGE = "no [judge] to ask: add url and model to ask the ratings"
+ASKED = ("mt_bench", "alignbench")  # leaderboards whose ratings are asked of the [judge]
 
 
 class B5Leaderboard(JudgeStage):
@@ -41,7 +45,7 @@ class B5Leaderboard(JudgeStage):
 
     def asks(self) -> bool:
         """Whether this leaderboard's verdicts are asked of the [judge] (MT-Bench's ratings, when there is one)."""
-        return self.board["name"] == "mt_bench" and bool(self.spec.get("judge"))
+        return self.board["name"] in ASKED and bool(self.spec.get("judge"))
 
     def requires(self) -> dict[str, StageTask]:
         found = {"questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
@@ -68,7 +72,8 @@ class B5Leaderboard(JudgeStage):
         return super().process_resources() if self.asks() else {}
 
     def compute(self) -> StageResult:
-        return self._mt_bench() if self.board["name"] == "mt_bench" else self._alpaca_eval()
+        found = {"alpaca_eval": self._alpaca_eval, "mt_bench": self._mt_bench, "alignbench": self._alignbench}
+        return found[self.board["name"]]()
 
     def _alpaca_eval(self) -> StageResult:
         upstream = self.requires()
@@ -109,26 +114,7 @@ class B5Leaderboard(JudgeStage):
         missing = prompt_names_missing(prompts)
         if missing:
             raise ValueError(f"{self.board['prompts']}: lacks FastChat's prompts {', '.join(missing)}")
-        header: dict[str, Any] = {}
-        per_turn: dict[tuple[str, int], float | None] = {}
-        replied: set[tuple[str, int]] = set()
-        failures = 0
-        if self.asks():
-            config = self.config()
-            asked = judged_turn_calls(calls, config)
-            replies = self.replies(asked, config)
-            header["judge_usage"] = replies.usage
-            ratings: dict[tuple[str, int], list[float]] = {}
-            for call in asked:
-                record = replies.records.get(call.key, {})
-                if "prediction" not in record:
-                    failures += not record.get("budget")
-                    continue
-                replied.add((call.item, call.turn))
-                rating = rating_of(record["prediction"])
-                if rating is not None:
-                    ratings.setdefault((call.item, call.turn), []).append(rating)
-            per_turn = {key: sum(values) / len(values) for key, values in ratings.items()}
+        header, per_turn, replied, failures = self._ask(calls, rating_of)
         rows = {"id": [c.item for c in calls], "turn": [c.turn for c in calls],
                 "prompt": [c.prompt_name for c in calls],
                 "rating": [per_turn.get((c.item, c.turn)) for c in calls]}
@@ -139,6 +125,61 @@ class B5Leaderboard(JudgeStage):
                   "not_judged": sum((c.item, c.turn) not in replied for c in calls)}
         body = {"figures": figures, **({} if self.asks() else {"note": NEEDS_JUDGE})}
         return StageResult(rows, counts, rejects, header=header, body=body)
+
+    def _alignbench(self) -> StageResult:
+        upstream = self.requires()
+        questions = as_columns(read_columns(upstream["questions"].artifact_path()))
+        answers = _answers(upstream["answers"])
+        config = orjson.loads(self.input_location(self.board["prompts"]).read_bytes())
+        missing = [key for key in CONFIG_KEYS if key not in config]
+        if missing:
+            raise ValueError(f"{self.board['prompts']}: lacks {', '.join(missing)}")
+        n = len(questions["id"])
+        calls, categories = [], {}
+        for item, question, golds, category, subcategory in zip(
+                map(str, questions["id"]), questions["question"], questions["golds"],
+                questions.get("category") or [None] * n, questions.get("subcategory") or [None] * n):
+            if item in answers:
+                prompt = judge_prompt(category, subcategory, question, " / ".join(golds or []), answers[item], config)
+                calls.append(TurnCall(self.model, item, 1, "alignbench", None, prompt))
+                categories[item] = category
+        dimensions: dict[str, str] = {}
+        header, scores, replied, failures = self._ask(calls, lambda reply: read_ratings(reply)[1], dimensions)
+        rows = {"id": [c.item for c in calls], "category": [categories[c.item] for c in calls],
+                "score": [scores.get((c.item, 1)) for c in calls],
+                "ratings": [dimensions.get(c.item) for c in calls]}
+        figures = alignbench_figures([(categories[c.item], scores.get((c.item, 1))) for c in calls
+                                      if (c.item, 1) in replied])
+        counts = {"items": n, "answered": len(answers), "rated": figures["rated"], "failed_calls": failures,
+                  "not_judged": sum((c.item, 1) not in replied for c in calls)}
+        body = {"figures": figures, **({} if self.asks() else {"note": NEEDS_JUDGE})}
+        return StageResult(rows, counts, [], header=header, body=body)
+
+    def _ask(self, calls: list[TurnCall], read: Any, ratings_by_item: dict[str, str] | None = None,
+             ) -> tuple[dict[str, Any], dict[tuple[str, int], float], set[tuple[str, int]], int]:
+        """Each call asked of the [judge] (when there is one) through its journal, the verdict store and the budget:
+        (header with the judge's usage, per (item, turn) the mean of the values `read` found, the (item, turn)s with
+        a reply, failed calls); with `ratings_by_item`, AlignBench's dimension ratings of each item's first reply."""
+        if not self.asks():
+            return {}, {}, set(), 0
+        config = self.config()
+        asked = judged_turn_calls(calls, config)
+        replies = self.replies(asked, config)
+        values: dict[tuple[str, int], list[float]] = {}
+        replied, failures = set(), 0
+        for call in asked:
+            record = replies.records.get(call.key, {})
+            if "prediction" not in record:
+                failures += not record.get("budget")
+                continue
+            replied.add((call.item, call.turn))
+            value = read(record["prediction"])
+            if value is not None:
+                values.setdefault((call.item, call.turn), []).append(value)
+            if ratings_by_item is not None and call.item not in ratings_by_item:
+                ratings_by_item[call.item] = orjson.dumps(read_ratings(record["prediction"])[0]).decode()
+        means = {key: sum(found) / len(found) for key, found in values.items()}
+        return {"judge_usage": replies.usage}, means, replied, failures
 
 
 def _answers(task: StageTask) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """dataset.toml [leaderboard]: which published leaderboard's rules score the dataset, and what those rules need from
 the dataset folder — AlpacaEval 2: the baseline model and the verdicts its annotator recorded; MT-Bench: FastChat's
-judge prompts (the ratings are asked of [judge])."""
+judge prompts, AlignBench: its judge template and dimension tables (the ratings are asked of [judge])."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -10,7 +10,8 @@ from ..core.errors import UsageError
 from ..core.names import check_name
 
 REQUIRED = {"alpaca_eval": ("baseline", "judge", "verdicts"),  # every model against the baseline, recorded verdicts
-            "mt_bench": ("prompts",)}  # each turn rated 1–10 with FastChat's prompts, asked of [judge]
+            "mt_bench": ("prompts",),  # each turn rated 1–10 with FastChat's prompts, asked of [judge]
+            "alignbench": ("prompts",)}  # each answer rated on its dimensions against the reference, asked of [judge]
 LEADERBOARDS = tuple(REQUIRED)
 KEYS = ("name", "baseline", "judge", "verdicts", "prompts")
 

@@ -36,9 +36,11 @@ def plan_leaderboard_import(found: LeaderboardFiles, tool: str, folder: Path) ->
         wanted["leaderboard"] = dict(found.board)
     if found.judge_table:
         wanted["judge"] = {**found.judge_table, **config.get("judge", {})}  # a url given since is kept
-    wanted["provenance"] = {**config.get("provenance", {}), **{
+    provenance = {**config.get("provenance", {}), **{
         model: {"tool": tool, "file": source, **({"published": found.published[model]} if model in found.published
                                                   else {})} for model, source in found.sources.items()}}
+    if provenance:
+        wanted["provenance"] = provenance
     if wanted != config:
         plan_write(plan, folder / "dataset.toml", tomli_w.dumps(wanted).encode())
     return plan

@@ -25,7 +25,7 @@ class TurnCall:
     item: str
     turn: int
     prompt_name: str
-    system: str
+    system: str | None  # None: the [judge]'s own system prompt
     prompt: str
     judge: str = ""
     sample: int = 0

@@ -76,7 +76,8 @@ ITEM_COLUMNS = ("dataset", "model", "metric", "test", "id", "value")
 JUDGE_METRIC_PREFIX = "judge:"  # a judge criterion as a nightly metric: judge:<criterion>
 JUDGE_COST_PREFIX = "judge_cost:"  # what a night's judging took: judge_cost:asked, …:reused, …:tokens_in, …:cost
 PAIRWISE_METRIC_PREFIX = "pairwise:"  # a model's win rate (ties half) against another: pairwise:<other model>
-LEADERBOARD_ITEM_METRICS = {"alpaca_eval": "alpaca_eval:win_rate", "mt_bench": "mt_bench:overall"}
+LEADERBOARD_ITEM_METRICS = {"alpaca_eval": "alpaca_eval:win_rate", "mt_bench": "mt_bench:overall",
+                            "alignbench": "alignbench:score"}  # the paired item metric of each leaderboard
 
 
 def item_score_columns(dataset: str, kind_name: str, model: str, scored: Columns) -> Columns:
@@ -106,10 +107,13 @@ def judge_item_columns(dataset: str, model: str, judged: Columns) -> Columns:
 
 def leaderboard_item_columns(dataset: str, model: str, name: str, rows: Columns) -> Columns:
     """A model's B5L rows as item-score columns, compared by the mean test: AlpacaEval's preference − 1 per item
-    (alpaca_eval:win_rate), MT-Bench's rating per item and turn (mt_bench:overall, item ids <id>#turn<n>)."""
+    (alpaca_eval:win_rate), MT-Bench's rating per item and turn (mt_bench:overall, item ids <id>#turn<n>),
+    AlignBench's score per item (alignbench:score)."""
     n = len(rows["id"])
     if name == "mt_bench":
         ids, values = [f"{item}#turn{turn}" for item, turn in zip(rows["id"], rows["turn"])], list(rows["rating"])
+    elif name == "alignbench":
+        ids, values = [str(item) for item in rows["id"]], list(rows["score"])
     else:
         ids, values = [str(item) for item in rows["id"]], [p - 1 for p in rows["preference"]]
     return {"dataset": [dataset] * n, "model": [model] * n, "metric": [LEADERBOARD_ITEM_METRICS[name]] * n,

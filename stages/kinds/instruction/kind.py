@@ -53,7 +53,8 @@ class Instruction(Kind):
 
     open_ended = True
     question_readers = {"instruction_difficulty": _difficulty, "turns": _texts, "references": _texts,
-                        "category": _text}  # AlpacaEval's difficulty; MT-Bench's turns, references and category
+                        "category": _text, "subcategory": _text}  # AlpacaEval's difficulty; MT-Bench's turns,
+    # references and category; AlignBench's category and subcategory
     prediction_readers = {"turns": _texts}  # a multi-turn answer: one text per turn
 
     def default_question_field(self, questions: Path) -> str | None:
@@ -63,7 +64,7 @@ class Instruction(Kind):
         import pyarrow as pa
 
         return {"instruction_difficulty": pa.float64(), "turns": pa.list_(pa.string()),
-                "references": pa.list_(pa.string()), "category": pa.string()}
+                "references": pa.list_(pa.string()), "category": pa.string(), "subcategory": pa.string()}
 
     def prediction_types(self) -> dict[str, Any]:
         import pyarrow as pa
