@@ -86,6 +86,8 @@ def import_leaderboard(args: argparse.Namespace) -> int:
             print(printable(f"evalpipe: {problem}"), file=sys.stderr)
         raise UsageError(f"{plan.problems[-1]} (nothing imported)")
     write_planned(plan)
+    for note in found.notes:
+        print(printable(f"evalpipe: skipped {note}"), file=sys.stderr)
     against = f" (baseline {baseline})" if baseline else ""
     judged = ("; no model's answers: add [generate] to ask them" if not found.answers else
               f"; {len(found.verdicts)} verdicts of {found.judge}" if found.verdicts else

@@ -38,6 +38,7 @@ from stages.judge.preferences import (
 )
 from stages.kinds.dialogue.human_annotation import read_annotation_csv
 from stages.kinds.dialogue.kind import ANNOTATION_CSV
+from stages.leaderboards.recorded import read_recorded
 
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, stage_rows
@@ -146,6 +147,23 @@ class B5Pairwise(JudgeStage):
     def stage_params(self) -> dict[str, Any]:
         return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k not in ("criteria", *NOT_VERDICTS)}}
 
+    def recorded_path(self) -> UPath | None:
+        """Arena-Hard's recorded games ([leaderboard] verdicts), whose questions are not asked again."""
+        board = self.spec.get("leaderboard") or {}
+        return self.input_location(board["verdicts"]) if board.get("name") == "arena_hard" else None
+
+    def input_files(self) -> dict[str, UPath]:
+        path = self.recorded_path()
+        return {} if path is None else {self.spec["leaderboard"]["verdicts"]: path}
+
+    def recorded_questions(self) -> set[tuple[str, str]]:
+        """(model, item) whose two games the leaderboard's judge recorded."""
+        path = self.recorded_path()
+        if path is None:
+            return set()
+        return {(model, item) for model in self.spec["predictions"]
+                for (item, _), games in read_recorded(path, model, "arena_hard")[0].items() if None not in games}
+
     def compute(self) -> StageResult:
         config = self.config()
         upstream = self.requires()
@@ -155,7 +173,8 @@ class B5Pairwise(JudgeStage):
             every = self.judged_items(questions, task, config.persona)
             answers[model] = {item["id"]: item["prediction"] for item in every if item["answered"]}
             items = items or [{k: v for k, v in item.items() if k not in ("answered", "prediction")} for item in every]
-        calls = pairwise_calls(items, answers, config)
+        recorded = self.recorded_questions()
+        calls = [call for call in pairwise_calls(items, answers, config) if (call.first, call.item) not in recorded]
         replies = self.replies(calls, config)
         records = replies.records
         rows = pairwise_rows(calls, records, config.pairwise.scale)

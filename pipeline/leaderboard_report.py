@@ -24,6 +24,8 @@ def published_figures(report: B6Report) -> dict[str, dict[str, Any]]:
 def recorded_sections(report: B6Report) -> dict[str, Any]:
     """The [leaderboard]'s section: each model's B5L figures and counts, the notes they carry."""
     board = report.plain_spec["leaderboard"]
+    if board["name"] == "arena_hard":
+        return {}  # its scores come from every game together: arena_hard_section
     documents = {model: read_artifact_json(task.artifact_path()) for model, task in report.leaderboard_tasks().items()}
     notes = sorted({d["note"] for d in documents.values() if d.get("note")})
     if board["name"] == "mt_bench" and report.spec.get("judge"):
@@ -34,13 +36,18 @@ def recorded_sections(report: B6Report) -> dict[str, Any]:
 
 
 def arena_hard_section(report: B6Report, outcomes: Columns, baseline: str) -> dict[str, Any]:
-    """Arena-Hard-Auto's scores from the five-way pairwise verdicts against the baseline, with every model's answers
-    for the style features."""
+    """Arena-Hard-Auto's scores from the five-way pairwise verdicts against the baseline — the recorded games where a
+    question was not asked —, with every model's answers for the style features."""
     answers = {}
     for model in sorted(report.spec["predictions"]):
         rows = read_columns(B2Predictions(outputs_dir=report.outputs_dir, spec=report.spec, model=model).artifact_path())
         answers[model] = {str(i): text for i, text in zip(rows["id"], rows["prediction"]) if text is not None}
-    battles, missing = battles_from_pairwise(outcomes, baseline)
+    recorded = {}
+    for model, task in report.leaderboard_tasks().items():
+        rows = read_columns(task.artifact_path())
+        recorded.update({(model, str(item)): (first, second)
+                         for item, first, second in zip(rows["id"], rows["game_1"], rows["game_2"])})
+    battles, missing = battles_from_pairwise(outcomes, baseline, recorded)
     board = {"name": "arena_hard", "judge": ", ".join(report.plain_spec["judge"]["models"]), "baseline": baseline}
     figures = arena_hard_figures(battles, baseline, answers) if battles else {}
     return leaderboard_section(board, figures, {model: {"not_judged": missing.get(model, 0)} for model in figures},

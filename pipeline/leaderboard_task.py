@@ -20,7 +20,7 @@ from stages.leaderboards.mt_bench import (
     rating_of,
     turn_calls,
 )
-from stages.leaderboards.recorded import read_recorded_verdicts
+from stages.leaderboards.recorded import read_recorded
 
 from .judge_task import NOT_VERDICTS, JudgeStage
 from .task_base import StageResult, StageTask
@@ -72,7 +72,8 @@ class B5Leaderboard(JudgeStage):
         return super().process_resources() if self.asks() else {}
 
     def compute(self) -> StageResult:
-        found = {"alpaca_eval": self._alpaca_eval, "mt_bench": self._mt_bench, "alignbench": self._alignbench}
+        found = {"alpaca_eval": self._alpaca_eval, "mt_bench": self._mt_bench, "alignbench": self._alignbench,
+                 "arena_hard": self._arena_hard}
         return found[self.board["name"]]()
 
     def _alpaca_eval(self) -> StageResult:
@@ -80,7 +81,8 @@ class B5Leaderboard(JudgeStage):
         questions = read_columns(upstream["questions"].artifact_path())
         answers = _answers(upstream["answers"])
         baseline = _answers(upstream["baseline"])
-        recorded, rejects = read_recorded_verdicts(self.input_location(self.board["verdicts"]), self.model)
+        found, rejects = read_recorded(self.input_location(self.board["verdicts"]), self.model, "alpaca_eval")
+        recorded = {item: value for (item, _), value in found.items()}
         difficulty = dict(zip(map(str, questions["id"]), questions.get("instruction_difficulty") or []))
         both = [item for item in map(str, questions["id"]) if item in answers and item in baseline]
         judged = [item for item in both if item in recorded]
@@ -114,7 +116,9 @@ class B5Leaderboard(JudgeStage):
         missing = prompt_names_missing(prompts)
         if missing:
             raise ValueError(f"{self.board['prompts']}: lacks FastChat's prompts {', '.join(missing)}")
-        header, per_turn, replied, failures = self._ask(calls, rating_of)
+        recorded, recorded_rejects = self._recorded()
+        header, per_turn, replied, failures = self._ask(calls, rating_of, recorded)
+        rejects += recorded_rejects
         rows = {"id": [c.item for c in calls], "turn": [c.turn for c in calls],
                 "prompt": [c.prompt_name for c in calls],
                 "rating": [per_turn.get((c.item, c.turn)) for c in calls]}
@@ -123,7 +127,7 @@ class B5Leaderboard(JudgeStage):
         counts = {"items": len(questions["id"]), "answered": len(turns_of), "turns": len(calls),
                   "rated": figures["rated"], "failed_calls": failures,
                   "not_judged": sum((c.item, c.turn) not in replied for c in calls)}
-        body = {"figures": figures, **({} if self.asks() else {"note": NEEDS_JUDGE})}
+        body = {"figures": figures, **({} if self.asks() or not counts["not_judged"] else {"note": NEEDS_JUDGE})}
         return StageResult(rows, counts, rejects, header=header, body=body)
 
     def _alignbench(self) -> StageResult:
@@ -144,7 +148,9 @@ class B5Leaderboard(JudgeStage):
                 calls.append(TurnCall(self.model, item, 1, "alignbench", None, prompt))
                 categories[item] = category
         dimensions: dict[str, str] = {}
-        header, scores, replied, failures = self._ask(calls, lambda reply: read_ratings(reply)[1], dimensions)
+        recorded, rejects = self._recorded()
+        header, scores, replied, failures = self._ask(calls, lambda reply: read_ratings(reply)[1], recorded,
+                                                      dimensions)
         rows = {"id": [c.item for c in calls], "category": [categories[c.item] for c in calls],
                 "score": [scores.get((c.item, 1)) for c in calls],
                 "ratings": [dimensions.get(c.item) for c in calls]}
@@ -152,21 +158,40 @@ class B5Leaderboard(JudgeStage):
                                       if (c.item, 1) in replied])
         counts = {"items": n, "answered": len(answers), "rated": figures["rated"], "failed_calls": failures,
                   "not_judged": sum((c.item, 1) not in replied for c in calls)}
-        body = {"figures": figures, **({} if self.asks() else {"note": NEEDS_JUDGE})}
-        return StageResult(rows, counts, [], header=header, body=body)
+        body = {"figures": figures, **({} if self.asks() or not counts["not_judged"] else {"note": NEEDS_JUDGE})}
+        return StageResult(rows, counts, rejects, header=header, body=body)
 
-    def _ask(self, calls: list[TurnCall], read: Any, ratings_by_item: dict[str, str] | None = None,
+    def _recorded(self) -> tuple[dict[tuple[str, int], Any], list[Reject]]:
+        """This model's recorded verdicts by (item, turn), and the rows set aside; none without a verdicts file."""
+        if not self.board.get("verdicts"):
+            return {}, []
+        return read_recorded(self.input_location(self.board["verdicts"]), self.model, self.board["name"])
+
+    def _arena_hard(self) -> StageResult:
+        """Arena-Hard's recorded games of this model against the baseline (B6 fits them with the games asked)."""
+        recorded, rejects = self._recorded()
+        items = sorted(item for item, _ in recorded)
+        rows = {"id": items, "game_1": [recorded[(i, 1)][0] for i in items],
+                "game_2": [recorded[(i, 1)][1] for i in items]}
+        return StageResult(rows, {"recorded": len(items), "not_judged": 0}, rejects, body={"figures": {}})
+
+    def _ask(self, calls: list[TurnCall], read: Any, recorded: dict[tuple[str, int], Any],
+             ratings_by_item: dict[str, str] | None = None,
              ) -> tuple[dict[str, Any], dict[tuple[str, int], float], set[tuple[str, int]], int]:
-        """Each call asked of the [judge] (when there is one) through its journal, the verdict store and the budget:
-        (header with the judge's usage, per (item, turn) the mean of the values `read` found, the (item, turn)s with
-        a reply, failed calls); with `ratings_by_item`, AlignBench's dimension ratings of each item's first reply."""
-        if not self.asks():
-            return {}, {}, set(), 0
+        """The recorded verdicts, and each call they lack asked of the [judge] (when there is one) through its
+        journal, the verdict store and the budget: (header with the judge's usage, per (item, turn) the mean of the
+        values, the (item, turn)s with a verdict or a reply, failed calls); with `ratings_by_item`, AlignBench's
+        dimension ratings of each item's first reply."""
+        wanted = {(c.item, c.turn) for c in calls}
+        values = {key: [value] for key, value in recorded.items() if key in wanted and value is not None}
+        replied = wanted & set(recorded)
+        pending = [c for c in calls if (c.item, c.turn) not in recorded]
+        if not self.asks() or not pending:
+            return {}, {key: found[0] for key, found in values.items()}, replied, 0
         config = self.config()
-        asked = judged_turn_calls(calls, config)
+        asked = judged_turn_calls(pending, config)
         replies = self.replies(asked, config)
-        values: dict[tuple[str, int], list[float]] = {}
-        replied, failures = set(), 0
+        failures = 0
         for call in asked:
             record = replies.records.get(call.key, {})
             if "prediction" not in record:

@@ -1,7 +1,7 @@
 """AlignBench's files as its repository keeps them: data/data_v1.1_release.jsonl (question_id, category, subcategory,
-question, reference), data/model_answer/<model>.jsonl (answer) and config/ (dimension_set.json,
-subcategory_question_mapping.json, dimension_definition.json); read into one Chinese instruction dataset with the
-judge's dimensions beside it."""
+question, reference), data/model_answer/<model>.jsonl (answer), data/judgment/<model>.jsonl (rating, score) and
+config/ (dimension_set.json, subcategory_question_mapping.json, dimension_definition.json); read into one Chinese
+instruction dataset with the judge's dimensions and the recorded judgments beside it."""
 from __future__ import annotations
 
 import json
@@ -11,6 +11,7 @@ from ..core.names import safe_name
 from .alignbench import TEMPLATE
 from .files import LeaderboardFiles, read_json_lines
 
+RECORDED_JUDGE = "gpt-4"  # AlignBench's judge.py asks gpt-4; its judgment files do not name the judge
 CONFIG_FILE = "alignbench.json"  # written beside the dataset: the judge template and AlignBench's dimension tables
 CONFIG_SOURCES = {"dimension_set": "dimension_set.json", "dimension_definition": "dimension_definition.json",
                   "subcategory_mapping": "subcategory_question_mapping.json"}
@@ -52,4 +53,13 @@ def read_alignbench(root: Path, baseline: str | None = None) -> LeaderboardFiles
         found.problems.append(f"{root / 'config'}: subcategories without an answer type: {', '.join(unmapped[:5])}")
     found.files[CONFIG_FILE] = json.dumps(tables, ensure_ascii=False, indent=1).encode() + b"\n"
     found.board = {"name": "alignbench", "prompts": CONFIG_FILE}
+    for path in sorted((root / "data" / "judgment").glob("*.jsonl")):
+        for record in read_json_lines(path, found) or []:
+            model = safe_name(str(record.get("model_id") or path.stem))
+            if model in found.answers and str(record.get("question_id")) in ids:
+                found.verdicts.append({"id": str(record["question_id"]), "model": model, "score": record.get("score"),
+                                       "rating": record.get("rating")})
+    if found.verdicts:
+        found.judge = RECORDED_JUDGE
+        found.board.update({"judge": RECORDED_JUDGE, "verdicts": f"verdicts/{RECORDED_JUDGE}.jsonl"})
     return found

@@ -141,15 +141,22 @@ def arena_hard_figures(battles: list[Battle], baseline: str, answers: dict[str, 
     return figures
 
 
-def battles_from_pairwise(rows: dict[str, list], baseline: str) -> tuple[list[Battle], dict[str, int]]:
+def battles_from_pairwise(rows: dict[str, list], baseline: str,
+                          recorded: dict[tuple[str, str], tuple[str | None, str | None]] | None = None,
+                          ) -> tuple[list[Battle], dict[str, int]]:
     """Battles from B5P rows of models judged against the baseline with five-way verdicts (labels in pairs per judge
-    and sample: first shown as A, then the baseline as A), and per model the games without a verdict."""
-    battles, missing = [], {}
+    and sample: first shown as A, then the baseline as A) and from the recorded games ((model, item) → game 1,
+    game 2) of the questions not asked (or asked without a verdict); per model the games without a verdict."""
+    recorded = dict(recorded or {})
+    asked: dict[tuple[str, str], list[tuple[str | None, str | None]]] = {}
     for first, second, item, labels in zip(rows["first"], rows["second"], rows["id"], rows["labels"]):
-        if second != baseline:
-            continue
-        for start in range(0, len(labels), 2):
-            model_first, baseline_first = labels[start], labels[start + 1]
-            battles += game_battles(first, item, (baseline_first, model_first))
-            missing[first] = missing.get(first, 0) + (model_first is None) + (baseline_first is None)
+        if second == baseline:
+            asked[(first, str(item))] = [(labels[start + 1], labels[start]) for start in range(0, len(labels), 2)]
+    battles, missing = [], {}
+    for (model, item), games in sorted({**{key: [games] for key, games in recorded.items()}, **{
+            key: games for key, games in asked.items()
+            if key not in recorded or any(game != (None, None) for game in games)}}.items()):
+        for game in games:
+            battles += game_battles(model, item, game)
+            missing[model] = missing.get(model, 0) + sum(label is None for label in game)
     return battles, missing

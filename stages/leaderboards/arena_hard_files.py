@@ -1,7 +1,8 @@
 """Arena-Hard-Auto's files as its repository keeps them: data/<bench>/question.jsonl (question_id, turns[0].content),
-data/<bench>/model_answer/<model>.jsonl (choices[0].turns[0].content), config/judge_config.yaml (judge model,
-system prompt, prompt template, baseline) and leaderboard/*.csv (the published scores); read into one instruction
-dataset whose [judge] asks Arena-Hard's way once a url is added."""
+data/<bench>/model_answer/<model>.jsonl (choices[0].turns[0].content), data/<bench>/model_judgment/<judge>/<model>.jsonl (the
+published judgments), config/judge_config.yaml (judge model, system prompt, prompt template, baseline) and
+leaderboard/*.csv (the published scores); read into one instruction dataset whose [judge] asks Arena-Hard's way what
+the judgments lack once a url is added."""
 from __future__ import annotations
 
 import csv
@@ -68,7 +69,26 @@ def read_arena_hard(root: Path, baseline: str = DEFAULT_BASELINE) -> Leaderboard
             found.judge_table["max_tokens"] = config["max_tokens"]
         found.judge = safe_name(str(config.get("judge_model")))
     _add_published(root, found)
+    _add_judgments(bench, ids, found)
+    if found.verdicts:
+        found.board = {"name": "arena_hard", "baseline": safe_name(baseline), "judge": found.judge,
+                       "verdicts": f"verdicts/{found.judge}.jsonl"}
     return found
+
+
+def _add_judgments(bench: Path, ids: set[str], found: LeaderboardFiles) -> None:
+    """Arena-Hard's published judgments of the judge named by its config (model_judgment/<judge>/<model>.jsonl:
+    question_id, model, games = [{score}, {score}] — game 1 with the baseline as A), as recorded verdicts."""
+    folder = bench / "model_judgment" / str(found.judge)
+    for path in sorted(folder.glob("*.jsonl")):
+        model = safe_name(path.stem)
+        if model not in found.answers:
+            continue
+        for record in read_json_lines(path, found) or []:
+            games = record.get("games")
+            if str(record.get("question_id")) in ids and isinstance(games, list) and len(games) == 2:
+                found.verdicts.append({"id": str(record["question_id"]), "model": model,
+                                       "games": [g.get("score") if isinstance(g, dict) else None for g in games]})
 
 
 def _first_turn(turns: Any) -> str | None:

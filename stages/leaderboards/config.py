@@ -11,7 +11,8 @@ from ..core.names import check_name
 
 REQUIRED = {"alpaca_eval": ("baseline", "judge", "verdicts"),  # every model against the baseline, recorded verdicts
             "mt_bench": ("prompts",),  # each turn rated 1–10 with FastChat's prompts, asked of [judge]
-            "alignbench": ("prompts",)}  # each answer rated on its dimensions against the reference, asked of [judge]
+            "alignbench": ("prompts",),  # each answer rated on its dimensions against the reference, asked of [judge]
+            "arena_hard": ("baseline", "verdicts")}  # recorded games beside the five-way pairwise verdicts asked
 LEADERBOARDS = tuple(REQUIRED)
 KEYS = ("name", "baseline", "judge", "verdicts", "prompts")
 

@@ -25,6 +25,7 @@ class LeaderboardFiles:
     board: dict[str, str] = field(default_factory=dict)  # the dataset's [leaderboard] table (paths in its folder)
     judge_table: dict[str, Any] = field(default_factory=dict)  # the dataset's [judge] as the leaderboard asks (no url)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # files read past, each with why (said on the console)
 
 
 def jsonl(rows: list[dict[str, Any]]) -> bytes:

@@ -49,6 +49,7 @@ def read_mt_bench(root: Path, baseline: str | None = None) -> LeaderboardFiles:
             found.sources[safe_name(path.stem)] = str(path)
     if not found.answers:
         found.problems.append(f"{root / 'model_answer'}: no model's answers (<model>.jsonl with choices[0].turns)")
+    _add_judgments(root, ids, found)
     prompts_path = next((p for p in (root / PROMPTS_FILE, root.parent / PROMPTS_FILE) if p.is_file()), None)
     if prompts_path is None:
         found.problems.append(f"{root}: FastChat's {PROMPTS_FILE} is neither in it nor beside it")
@@ -59,7 +60,29 @@ def read_mt_bench(root: Path, baseline: str | None = None) -> LeaderboardFiles:
             found.problems.append(f"{prompts_path}: lacks FastChat's prompts {', '.join(missing)}")
         found.files[PROMPTS_FILE] = prompts_path.read_bytes()
         found.board = {"name": "mt_bench", "prompts": PROMPTS_FILE}
+        if found.verdicts:
+            found.board.update({"judge": found.judge, "verdicts": f"verdicts/{found.judge}_single.jsonl"})
     return found
+
+
+def _add_judgments(root: Path, ids: set[str], found: LeaderboardFiles) -> None:
+    """FastChat's single-answer judgments (model_judgment/<judge>_single.jsonl: question_id, model, judge = [judge
+    model, prompt name], turn, score, −1 for none) of the imported models, as recorded verdicts; pairwise judgment
+    files are read past with a note."""
+    for path in sorted((root / "model_judgment").glob("*_pair.jsonl")):
+        found.notes.append(f"{path}: MT-Bench's pairwise judgments are not read (its pairwise mode is not built in)")
+    for path in sorted((root / "model_judgment").glob("*_single.jsonl")):
+        for record in read_json_lines(path, found) or []:
+            judge = record.get("judge")
+            model = safe_name(str(record.get("model")))
+            if model not in found.answers or str(record.get("question_id")) not in ids:
+                continue
+            if not isinstance(judge, list) or not judge or found.judge not in (None, safe_name(str(judge[0]))):
+                found.problems.append(f"{path}: judgments of several judges; import one judge's file")
+                return
+            found.judge = safe_name(str(judge[0]))
+            found.verdicts.append({"id": str(record["question_id"]), "model": model, "turn": record.get("turn"),
+                                   "score": record.get("score")})
 
 
 def _turns(record: dict[str, Any]) -> list[str] | None:

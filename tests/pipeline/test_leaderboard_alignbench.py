@@ -7,12 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import statistics
 
 import pytest
 
 from pipeline.cli import main
-from stages.io.artifacts import read_artifact_json
+from stages.io.artifacts import read_artifact_json, read_columns
 from tests.pipeline.chat_server import ChatServer
 
 BOARD = "leaderboards/alignbench"
@@ -90,3 +91,47 @@ def test_alignbench_rated_live_equals_its_show_result(tmp_path, real_data, capsy
     assert found["总分"] == pytest.approx((reasoning + language) / 2)
     assert found["unparsed"] == sum(s == -1 for found in scores.values() for s in found)
     assert section["headline"] == "总分"
+
+
+def test_published_judgments_imported_give_the_same_scores_without_a_call(tmp_path, real_data, capsys):
+    """AlignBench's data/judgment/<model>.jsonl as judge.py writes it (the answer record with rating and score, −1
+    for none), and data/model_answer/<model>.jsonl as get_answers.py writes it, made from a live run; imported, no
+    [judge]: the same figures."""
+    live_inputs, live_outputs = tmp_path / "live" / "inputs", tmp_path / "live" / "outputs"
+    assert main(["import", "alignbench", str(real_data / BOARD), "--inputs", str(live_inputs)]) == 0
+    folder = live_inputs / "alignbench"
+    rows = [json.loads(line) for line in (folder / "questions.jsonl").open()][:40]
+    (folder / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    with ChatServer() as server:
+        server.answer = _judge
+        (folder / "dataset.toml").write_text((folder / "dataset.toml").read_text() + (
+            f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n'
+            f'\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4"\n'))
+        assert main(["run", "--inputs", str(live_inputs), "--outputs", str(live_outputs)]) == 0
+    capsys.readouterr()
+    live = read_artifact_json(live_outputs / "alignbench/B6_report.json")["report"]["leaderboards"]["alignbench"]
+    answers = read_columns(live_outputs / "alignbench/fresh/B2_predictions.json")
+    judged = read_columns(live_outputs / "alignbench/fresh/B5_leaderboard.json")
+    source = tmp_path / "AlignBench"
+    shutil.copytree(real_data / BOARD / "config", source / "config")
+    (source / "data" / "model_answer").mkdir(parents=True)
+    (source / "data" / "judgment").mkdir()
+    (source / "data" / "data_v1.1_release.jsonl").write_text("".join(
+        json.dumps({"question_id": int(r["id"]), "category": r["category"], "subcategory": r["subcategory"],
+                    "question": r["instruction"], "reference": r["answer"]}, ensure_ascii=False) + "\n" for r in rows))
+    by_id = {str(i): text for i, text in zip(answers["id"], answers["prediction"])}
+    (source / "data" / "model_answer" / "fresh.jsonl").write_text("".join(
+        json.dumps({"question_id": int(i), "model_id": "fresh", "answer": text}, ensure_ascii=False) + "\n"
+        for i, text in by_id.items()))
+    (source / "data" / "judgment" / "fresh.jsonl").write_text("".join(
+        json.dumps({"question_id": int(i), "model_id": "fresh", "answer": by_id[str(i)], "judgment": "…",
+                    "rating": json.loads(r) if r else {}, "score": -1 if s is None else s}, ensure_ascii=False) + "\n"
+        for i, s, r in zip(judged["id"], judged["score"], judged["ratings"])))
+    inputs = tmp_path / "again" / "inputs"
+    assert main(["import", "alignbench", str(source), "--inputs", str(inputs)]) == 0
+    assert "1 models; 40 verdicts of gpt-4" in capsys.readouterr().out
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "again" / "outputs")]) == 0
+    capsys.readouterr()
+    again = read_artifact_json(tmp_path / "again/outputs/alignbench/B6_report.json")["report"]["leaderboards"]
+    for figure, value in live["models"]["fresh"].items():
+        assert again["alignbench"]["models"]["fresh"][figure] == pytest.approx(value), figure

@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import re
+import shutil
 import tomllib
 
 import numpy as np
@@ -16,7 +17,7 @@ import tomli_w
 import yaml
 
 from pipeline.cli import main
-from stages.io.artifacts import read_artifact_json
+from stages.io.artifacts import read_artifact_json, read_columns
 from stages.leaderboards.arena_hard import style_features
 from tests.pipeline.chat_server import ChatServer
 from tests.pipeline.conftest import write_jsonl
@@ -178,3 +179,42 @@ def test_the_folder_imports_as_published_and_adding_a_url_asks_its_way(tmp_path,
         assert section["models"][model]["score"] == pytest.approx(expected[model], abs=0.01)
     assert section["published"]["gpt-4-0613"]["score"] == 37.9
     assert (folder / "dataset.toml").read_text().count(server.url) == 1
+
+
+def test_published_judgments_imported_give_the_same_scores_without_a_call(tmp_path, real_data, capsys):
+    """Arena-Hard's model_judgment/<judge>/<model>.jsonl as gen_judgment writes it (question_id, model, judge, two
+    games with their score), made from a live run's verdicts; imported with the bench, url = "": the same scores."""
+    with ChatServer() as server:
+        server.answer = _judge
+        _dataset(tmp_path, real_data, server)
+        assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    capsys.readouterr()
+    live = read_artifact_json(tmp_path / "outputs/arena/B6_report.json")["report"]["leaderboards"]["arena_hard"]
+    rows = read_columns(tmp_path / "outputs/arena/B5_pairwise.json")
+    source = tmp_path / "arena-hard-auto"
+    bench = source / "data" / "arena-hard-v0.1"
+    (bench / "model_answer").mkdir(parents=True)
+    (source / "config").mkdir()
+    shutil.copy(real_data / BOARD / "config" / "judge_config_v0.1.yaml", source / "config" / "judge_config.yaml")
+    questions = [json.loads(line) for line in (real_data / BOARD / "arena-hard-v0.1/question.jsonl").open()][:QUESTIONS]
+    (bench / "question.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions))
+    for model in MODELS:
+        published = (real_data / BOARD / "arena-hard-v0.1/model_answer" / f"{model}.jsonl").read_text().splitlines()
+        (bench / "model_answer" / f"{model}.jsonl").write_text("\n".join(published) + "\n")
+    judged = bench / "model_judgment" / "gpt-4-1106-preview"
+    judged.mkdir(parents=True)
+    for model in MODELS[1:]:
+        games = [json.dumps({"question_id": item, "model": model, "judge": "gpt-4-1106-preview", "games": [
+            {"user_prompt": "…", "judgment": "…", "score": labels[1]}, {"user_prompt": "…", "judgment": "…",
+                                                                         "score": labels[0]}]})
+                 for first, item, labels in zip(rows["first"], rows["id"], rows["labels"]) if first == model]
+        (judged / f"{model}.jsonl").write_text("\n".join(games) + "\n")
+    inputs = tmp_path / "again" / "inputs"
+    assert main(["import", "arena-hard", str(source), "--inputs", str(inputs)]) == 0
+    assert f"{2 * QUESTIONS} verdicts of gpt-4-1106-preview" in capsys.readouterr().out
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "again" / "outputs")]) == 0
+    capsys.readouterr()
+    again = read_artifact_json(tmp_path / "again/outputs/arena_hard/B6_report.json")["report"]["leaderboards"]
+    for model in MODELS:
+        for figure in ("score", "style_controlled_score", "battles"):
+            assert again["arena_hard"]["models"][model][figure] == pytest.approx(live["models"][model][figure])

@@ -7,12 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import statistics
 
 import pytest
 
 from pipeline.cli import main
-from stages.io.artifacts import read_artifact_json
+from stages.io.artifacts import read_artifact_json, read_columns
 from tests.pipeline.chat_server import ChatServer
 
 BOARD = "leaderboards/mt_bench"
@@ -137,3 +138,37 @@ def test_turn_and_overall_means_equal_fastchats_show_result(night, real_data):
         assert found["overall"] == pytest.approx(statistics.mean(s for _, s in kept)), model
         assert found["unparsed"] == len(rows) - len(kept) and found["rated"] == len(kept)
     assert section["headline"] == "overall"
+
+
+def test_published_judgments_imported_give_the_same_scores_without_a_call(night, real_data, tmp_path, capsys):
+    """FastChat's model_judgment/gpt-4_single.jsonl as gen_judgment writes it (question_id, model, judge, turn,
+    score, −1 for none), made from the live night's ratings; imported beside the questions, no [judge]: the same
+    figures, nothing asked."""
+    folder, outputs, _ = night
+    live = read_artifact_json(outputs / "mt_bench" / "B6_report.json")["report"]["leaderboards"]["mt_bench"]
+    source = tmp_path / "mt_bench_with_judgments"
+    shutil.copytree(real_data / BOARD, source)
+    for path in (source / "model_answer").glob("*.jsonl"):
+        if path.stem not in KEPT:
+            path.unlink()
+    lines = []
+    for model in KEPT:
+        found = read_columns(outputs / "mt_bench" / model / "B5_leaderboard.json")
+        for item, turn, prompt, rating in zip(found["id"], found["turn"], found["prompt"], found["rating"]):
+            lines.append(json.dumps({"question_id": int(item), "model": model, "judge": ["gpt-4", prompt],
+                                     "user_prompt": "…", "judgment": "…", "score": -1 if rating is None else rating,
+                                     "turn": turn, "tstamp": 0.0}))
+    (source / "model_judgment").mkdir()
+    (source / "model_judgment" / "gpt-4_single.jsonl").write_text("\n".join(lines) + "\n")
+    (source / "model_judgment" / "gpt-4_pair.jsonl").write_text("")
+    inputs = tmp_path / "again" / "inputs"
+    assert main(["import", "mt-bench", str(source), "--inputs", str(inputs)]) == 0
+    captured = capsys.readouterr()
+    assert "verdicts of gpt-4" in captured.out and "pairwise judgments are not read" in captured.err
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "again" / "outputs")]) == 0
+    capsys.readouterr()
+    section = read_artifact_json(tmp_path / "again/outputs/mt_bench/B6_report.json")["report"]["leaderboards"]
+    for model in KEPT:
+        for figure in ("turn_1", "turn_2", "overall", "rated", "unparsed"):
+            assert section["mt_bench"]["models"][model][figure] == pytest.approx(live["models"][model][figure])
+        assert section["mt_bench"]["models"][model]["not_judged"] == 0
