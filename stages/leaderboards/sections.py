@@ -15,6 +15,7 @@ COLUMNS = {"alpaca_eval": ("length_controlled_winrate", "win_rate", "standard_er
            "arena_hard": ("score", "lower", "upper", "style_controlled_score", "battles", "avg_length"),
            "mt_bench": ("turn_1", "turn_2", "overall", "rated", "unparsed"),
            "alignbench": (*REASONING, *LANGUAGE, "中文推理", "中文语言", "总分", "rated", "unparsed")}
+UNITS = {"alpaca_eval": "percent", "arena_hard": "percent", "mt_bench": "score", "alignbench": "score"}
 PRIMARY = {"alpaca_eval": "length_controlled_winrate", "arena_hard": "score", "mt_bench": "overall",
            "alignbench": "总分"}
 FALLBACK = {"alpaca_eval": "win_rate", "arena_hard": "score", "mt_bench": "overall", "alignbench": "总分"}  # the headline when the primary figure cannot be computed
@@ -32,7 +33,7 @@ def leaderboard_section(board: dict[str, Any], figures: dict[str, dict[str, Any]
     notes = sorted({found["length_controlled_note"] for found in figures.values()
                     if found.get("length_controlled_note")} & {LC_NEEDS_DIFFICULTY} | set(notes))
     return {"title": TITLES[name], "judge": board.get("judge"), "baseline": board.get("baseline"),
-            "columns": list(COLUMNS[name]), "headline": primary, "notes": notes,
+            "columns": list(COLUMNS[name]), "headline": primary, "unit": UNITS[name], "notes": notes,
             "models": {model: {**{c: found.get(c) for c in COLUMNS[name]}, "not_judged": counts[model]["not_judged"]}
                        for model, found in sorted(figures.items(), key=lambda kv: -(kv[1].get(primary) or 0))},
             "published": {model: values for model, values in (published or {}).items() if model in figures}}

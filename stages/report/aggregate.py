@@ -86,12 +86,28 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
     return {"datasets": [r["dataset"] for r in reports], "rows": rows}
 
 
-def leaderboard_headline(report: dict[str, Any]) -> tuple[str, dict[str, float | None]] | None:
-    """For a dataset scored by a published leaderboard's rules, its headline figure (`<leaderboard>:<figure>`, in the
-    tool's own units) per model; None for other datasets."""
+RATE_SCALES = ("binary", "correct")  # judge scales whose mean is a rate in [0, 1]
+
+
+def leaderboard_headline(report: dict[str, Any]) -> tuple[str, dict[str, float | None], str] | None:
+    """The figure a judged dataset is read by, in place of its kind's primary metric: a leaderboard's headline
+    (`<leaderboard>:<figure>`), else for open-ended instructions the first judge criterion's mean (`judge:<name>`) or
+    the pairwise win rate (ties half) against the other model (`pairwise:win_rate`); per model, with its unit
+    ("percent", "rate" in [0, 1] or "score"). None for other datasets."""
     for name, section in report.get("leaderboards", {}).items():
         return (f"{name}:{section['headline']}",
-                {model: found.get(section["headline"]) for model, found in section["models"].items()})
+                {model: found.get(section["headline"]) for model, found in section["models"].items()},
+                section.get("unit", "percent"))
+    if report["kind"] != "instruction":
+        return None
+    for model, criteria in report.get("judge", {}).get("models", {}).items():
+        name, summary = next(iter(criteria.items()))
+        values = {m: found.get(name, {}).get("mean") for m, found in report["judge"]["models"].items()}
+        return f"judge:{name}", values, "rate" if summary["scale"] in RATE_SCALES else "score"
+    pairs = report.get("pairwise", {}).get("pairs", [])
+    if pairs:
+        return "pairwise:win_rate", {pair["first"]: pair["win_ties_half_rate"] for pair in pairs
+                                     if pair["second"] == pairs[0]["second"]}, "rate"
     return None
 
 

@@ -59,16 +59,19 @@ def summary_values(reports: list[dict[str, Any]]) -> dict[str, Any]:
         for model, metrics in report["models"].items():
             aside = report["set_aside"].get(model, {})
             figure = None if board is None else board[1].get(model)
+            if board is not None and figure is not None and board[2] == "percent":
+                figure = figure / 100
             rows.append({"dataset": report["dataset"], "kind": report["kind"], "model": model,
                          "metric": metric if board is None else board[0],
-                         "score": metrics.get(metric) if board is None else None if figure is None else figure / 100,
+                         "score": metrics.get(metric) if board is None else figure,
+                         "as_rate": board is None or board[2] != "score",
                          "interval": None if board else report.get("intervals", {}).get(model, {}).get(metric),
                          "parse_rate": kind.parse_rate(metrics), "coverage": _coverage(report, model),
                          "rows": metrics.get("rows"),
                          "set_aside": sum(aside.get(k, 0) for k in ("question_rows_rejected", "prediction_rows_rejected"))})
     models = sorted({m for r in reports for m in r["models"]})
     datasets = [r["dataset"] for r in reports]
-    scores = {(row["dataset"], row["model"]): row["score"] for row in rows}
+    scores = {(row["dataset"], row["model"]): row["score"] for row in rows if row["as_rate"]}
     charts = [bar_chart("Primary metric per dataset", datasets, {
         m: [scores.get((dataset, m)) for dataset in datasets] for m in models}, y_max=1.0)]
     parsed = [r for r in reports if any(get_kind(r["kind"]).parse_rate(x) is not None for x in r["models"].values())]

@@ -155,3 +155,20 @@ def test_a_judge_whose_replies_mostly_cannot_be_read_fails_the_dataset_in_one_li
     config.write_text(config.read_text() + "min_parse_rate = 0.2\n")
     assert _run(root) == 0  # the verdicts are reused: only the threshold changed
     capsys.readouterr()
+
+
+def test_the_headline_of_a_judged_instruction_dataset_is_the_judges_score_not_the_answer_rate(tmp_path, server,
+                                                                                               capsys):
+    root = _dataset(tmp_path, 'criteria = ["score_1_5"]\npairwise = true\nbaseline = "weak"\n', server)
+    assert _run(root) == 0
+    console = capsys.readouterr().out
+    rows = [line.split() for line in console.splitlines() if line.startswith("open ")]
+    assert {(r[1], r[2], r[3]) for r in rows} == {("best", "judge:score_1_5", "5.0000"),
+                                                  ("good", "judge:score_1_5", "3.0000"),
+                                                  ("weak", "judge:score_1_5", "1.0000")}
+    summary = json.loads((root / "outputs/B6_summary.json").read_text())
+    assert {r["metric"] for r in summary["rows"]} == {"judge:score_1_5"}
+    page = (root / "outputs/report.html").read_text()
+    summary_table = page[page.index("<h2>Summary</h2>"):page.index("</table>", page.index("<h2>Summary</h2>"))]
+    assert "answer_rate" not in summary_table and "judge:score_1_5" in summary_table
+    assert 'data-value="5.0">5</td>' in summary_table  # a 1–5 mean shown as itself, not as 500%
