@@ -30,6 +30,8 @@ def recorded_sections(report: B6Report) -> dict[str, Any]:
     notes = sorted({d["note"] for d in documents.values() if d.get("note")})
     if board["name"] == "mt_bench" and report.spec.get("judge"):
         board = {**board, "judge": ", ".join(report.plain_spec["judge"]["models"])}
+    if board["name"] == "mt_bench" and board.get("baseline"):
+        board = {**board, "name": "mt_bench_pairwise"}  # FastChat's pairwise-baseline mode
     return {board["name"]: leaderboard_section(board, {model: d["figures"] for model, d in documents.items()},
                                                {model: d["header"]["counts"] for model, d in documents.items()},
                                                published_figures(report), notes)}

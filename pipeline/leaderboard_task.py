@@ -16,6 +16,10 @@ from stages.leaderboards.mt_bench import (
     TurnCall,
     judged_turn_calls,
     mt_bench_figures,
+    pair_figures,
+    pair_outcome,
+    pair_turn_calls,
+    pair_winner,
     prompt_names_missing,
     rating_of,
     turn_calls,
@@ -97,6 +101,8 @@ class B5Leaderboard(JudgeStage):
         return StageResult(rows, counts, rejects, body={"figures": figures})
 
     def _mt_bench(self) -> StageResult:
+        if self.board.get("baseline"):
+            return self._mt_bench_pairwise()
         upstream = self.requires()
         questions = as_columns(read_columns(upstream["questions"].artifact_path()))
         answers = as_columns(read_columns(upstream["answers"].artifact_path()))
@@ -127,6 +133,49 @@ class B5Leaderboard(JudgeStage):
         counts = {"items": len(questions["id"]), "answered": len(turns_of), "turns": len(calls),
                   "rated": figures["rated"], "failed_calls": failures,
                   "not_judged": sum((c.item, c.turn) not in replied for c in calls)}
+        body = {"figures": figures, **({} if self.asks() or not counts["not_judged"] else {"note": NEEDS_JUDGE})}
+        return StageResult(rows, counts, rejects, header=header, body=body)
+
+    def _mt_bench_pairwise(self) -> StageResult:
+        """FastChat's pairwise-baseline mode: each turn judged against the baseline's answer in both orders."""
+        upstream = self.requires()
+        questions = as_columns(read_columns(upstream["questions"].artifact_path()))
+        mine, theirs = _turns(upstream["answers"]), _turns(upstream["baseline"])
+        prompts, rejects = _prompts(self.input_location(self.board["prompts"]))
+        missing = prompt_names_missing(prompts, pairwise=True)
+        if missing:
+            raise ValueError(f"{self.board['prompts']}: lacks FastChat's prompts {', '.join(missing)}")
+        n = len(questions["id"])
+        calls = []
+        for item, question, turns, category, references in zip(
+                map(str, questions["id"]), questions["question"], questions.get("turns") or [None] * n,
+                questions.get("category") or [None] * n, questions.get("references") or [None] * n):
+            if item in mine and item in theirs:
+                calls += pair_turn_calls(self.model, self.board["baseline"], item, category, turns or [question],
+                                         mine[item], theirs[item], references, prompts)
+        games: dict[tuple[str, int], dict[int, str | None]] = {}
+        header, failures, asked = {}, 0, set()
+        if self.asks():
+            config = self.config()
+            judged = judged_turn_calls(calls, config)
+            replies = self.replies(judged, config)
+            header["judge_usage"] = replies.usage
+            for call in judged:
+                record = replies.records.get(call.key, {})
+                if "prediction" not in record:
+                    failures += not record.get("budget")
+                    continue
+                asked.add((call.item, call.turn))
+                games.setdefault((call.item, call.turn), {})[int(call.prompt_name[-1])] = pair_winner(
+                    record["prediction"])
+        turns = sorted({(c.item, c.turn) for c in calls})
+        outcomes = [pair_outcome(games.get(key, {}).get(1), games.get(key, {}).get(2)) for key in turns]
+        rows = {"id": [item for item, _ in turns], "turn": [turn for _, turn in turns],
+                "game_1": [games.get(key, {}).get(1) for key in turns],
+                "game_2": [games.get(key, {}).get(2) for key in turns], "outcome": outcomes}
+        figures = pair_figures([o for key, o in zip(turns, outcomes) if key in asked])
+        counts = {"items": n, "turns": len(turns), "rated": figures["rated"], "failed_calls": failures,
+                  "not_judged": sum(key not in asked for key in turns)}
         body = {"figures": figures, **({} if self.asks() or not counts["not_judged"] else {"note": NEEDS_JUDGE})}
         return StageResult(rows, counts, rejects, header=header, body=body)
 
@@ -205,6 +254,14 @@ class B5Leaderboard(JudgeStage):
                 ratings_by_item[call.item] = orjson.dumps(read_ratings(record["prediction"])[0]).decode()
         means = {key: sum(found) / len(found) for key, found in values.items()}
         return {"judge_usage": replies.usage}, means, replied, failures
+
+
+def _turns(task: StageTask) -> dict[str, list[str]]:
+    """A model's answers by item id as their turns (B2 rows; a one-turn answer is its text)."""
+    rows = as_columns(read_columns(task.artifact_path()))
+    every = rows.get("turns") or [None] * len(rows["id"])
+    return {str(item): turns or [text] for item, text, turns in zip(rows["id"], rows["prediction"], every)
+            if text is not None}
 
 
 def _answers(task: StageTask) -> dict[str, str]:

@@ -40,6 +40,8 @@ def scale_label(text: object, scale: str) -> str | None:
     candidate = cleaned.upper().replace(" ", "_").replace("-", "_")
     if candidate in labels:
         return candidate
+    if scale == "preference" and candidate == "C":
+        return "TIE"  # FastChat's pairwise prompts ask for [[C]] for a tie
     try:
         number = float(cleaned)
     except ValueError:

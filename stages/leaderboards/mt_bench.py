@@ -15,6 +15,8 @@ from ..judge.verdicts import fastchat_rating
 NEED_REFERENCE = ("math", "reasoning", "coding", "arena-hard-200")  # FastChat's NEED_REF_CATS
 PROMPT_NAMES = {(1, False): "single-v1", (2, False): "single-v1-multi-turn", (1, True): "single-math-v1",
                 (2, True): "single-math-v1-multi-turn"}
+PAIR_PROMPT_NAMES = {(1, False): "pair-v2", (2, False): "pair-v2-multi-turn", (1, True): "pair-math-v1",
+                     (2, True): "pair-math-v1-multi-turn"}
 
 
 @dataclass(frozen=True)
@@ -32,9 +34,9 @@ class TurnCall:
     key: str = ""
 
 
-def prompt_names_missing(prompts: dict[str, dict[str, str]]) -> list[str]:
-    """FastChat's single-answer prompts that a judge_prompts.jsonl lacks."""
-    return sorted(set(PROMPT_NAMES.values()) - set(prompts))
+def prompt_names_missing(prompts: dict[str, dict[str, str]], pairwise: bool = False) -> list[str]:
+    """FastChat's single-answer (or pairwise) prompts that a judge_prompts.jsonl lacks."""
+    return sorted(set((PAIR_PROMPT_NAMES if pairwise else PROMPT_NAMES).values()) - set(prompts))
 
 
 def turn_calls(model: str, item: str, category: str | None, questions: list[str], answers: list[str],
@@ -57,6 +59,63 @@ def turn_calls(model: str, item: str, category: str | None, questions: list[str]
         calls.append(TurnCall(model, item, turn, name, template["system_prompt"],
                               template["prompt_template"].format(**values)))
     return calls
+
+
+def pair_turn_calls(model: str, baseline: str, item: str, category: str | None, questions: list[str],
+                    answers: list[str], baseline_answers: list[str], references: list[str] | None,
+                    prompts: dict[str, dict[str, str]]) -> list[TurnCall]:
+    """FastChat's pairwise-baseline judging of one question: per turn both games — the model as A (game 1), then the
+    baseline as A (game 2) — in pair-v2 / pair-v2-multi-turn (the math variants with the references); `prompt_name`
+    carries the game (<name>#g1, <name>#g2)."""
+    reference = category in NEED_REFERENCE and bool(references)
+    calls = []
+    for turn in range(1, min(len(questions), len(answers), len(baseline_answers), 2) + 1):
+        name = PAIR_PROMPT_NAMES[(turn, reference)]
+        for game, (a, b) in enumerate(((answers, baseline_answers), (baseline_answers, answers)), start=1):
+            if turn == 1:
+                values = {"question": questions[0], "answer_a": a[0], "answer_b": b[0]}
+            else:
+                values = {"question_1": questions[0], "question_2": questions[1], "answer_a_1": a[0],
+                          "answer_a_2": a[1], "answer_b_1": b[0], "answer_b_2": b[1]}
+            if reference:
+                values.update({f"ref_answer_{i + 1}": text for i, text in enumerate(references[:2])})
+            template = prompts[name]
+            calls.append(TurnCall(model, item, turn, f"{name}#g{game}", template["system_prompt"],
+                                  template["prompt_template"].format(**values)))
+    return calls
+
+
+def pair_winner(reply: str) -> str | None:
+    """FastChat's pairwise verdict: [[A]], else [[B]], else [[C]] (a tie); None for none (its "error")."""
+    for mark, winner in (("[[A]]", "A"), ("[[B]]", "B"), ("[[C]]", "tie")):
+        if mark in reply:
+            return winner
+    return None
+
+
+def pair_outcome(game_1: str | None, game_2: str | None) -> float | None:
+    """One turn's outcome for the model (1 a win, 0 a loss, 0.5 a tie or the two games disagreeing), as FastChat's
+    show_result counts it; None when a game has no verdict (FastChat drops those)."""
+    if game_1 is None or game_2 is None:
+        return None
+    model_1 = {"A": "model", "B": "baseline", "tie": "tie"}[game_1]
+    model_2 = {"A": "baseline", "B": "model", "tie": "tie"}[game_2]
+    if model_1 == "tie" or model_1 != model_2:
+        return 0.5
+    return 1.0 if model_1 == "model" else 0.0
+
+
+def pair_figures(outcomes: list[float | None]) -> dict[str, Any]:
+    """FastChat's pairwise-baseline figures over the turns with both verdicts: win, loss, tie, win_rate, loss_rate and
+    win_rate_adjusted (a tie half a win)."""
+    kept = [o for o in outcomes if o is not None]
+    total = len(kept)
+    win, loss = kept.count(1.0), kept.count(0.0)
+    tie = total - win - loss
+    return {"win": win, "loss": loss, "tie": tie, "win_rate": win / total if total else None,
+            "loss_rate": loss / total if total else None,
+            "win_rate_adjusted": (win + 0.5 * tie) / total if total else None,
+            "rated": total, "unparsed": len(outcomes) - total}
 
 
 def judged_turn_calls(calls: list[TurnCall], config: JudgeConfig) -> list[TurnCall]:

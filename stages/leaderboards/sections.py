@@ -8,17 +8,20 @@ from .alignbench import LANGUAGE, REASONING
 from .alpaca_eval import LC_NEEDS_DIFFICULTY
 
 TITLES = {"alpaca_eval": "AlpacaEval 2", "arena_hard": "Arena-Hard-Auto", "mt_bench": "MT-Bench",
-          "alignbench": "AlignBench"}
+          "alignbench": "AlignBench", "mt_bench_pairwise": "MT-Bench (pairwise against the baseline)"}
 LEADERBOARD_TOOLS = ("alpaca-eval",)  # `evalpipe import` names whose provenance is a leaderboard's, not a harness's
 COLUMNS = {"alpaca_eval": ("length_controlled_winrate", "win_rate", "standard_error", "n_wins", "n_wins_base",
                            "n_draws", "n_total", "discrete_win_rate", "avg_length"),
            "arena_hard": ("score", "lower", "upper", "style_controlled_score", "battles", "avg_length"),
            "mt_bench": ("turn_1", "turn_2", "overall", "rated", "unparsed"),
-           "alignbench": (*REASONING, *LANGUAGE, "中文推理", "中文语言", "总分", "rated", "unparsed")}
-UNITS = {"alpaca_eval": "percent", "arena_hard": "percent", "mt_bench": "score", "alignbench": "score"}
+           "alignbench": (*REASONING, *LANGUAGE, "中文推理", "中文语言", "总分", "rated", "unparsed"),
+           "mt_bench_pairwise": ("win", "loss", "tie", "win_rate", "loss_rate", "win_rate_adjusted", "rated",
+                                 "unparsed")}
+UNITS = {"alpaca_eval": "percent", "arena_hard": "percent", "mt_bench": "score", "alignbench": "score",
+         "mt_bench_pairwise": "rate"}
 PRIMARY = {"alpaca_eval": "length_controlled_winrate", "arena_hard": "score", "mt_bench": "overall",
-           "alignbench": "总分"}
-FALLBACK = {"alpaca_eval": "win_rate", "arena_hard": "score", "mt_bench": "overall", "alignbench": "总分"}  # the headline when the primary figure cannot be computed
+           "alignbench": "总分", "mt_bench_pairwise": "win_rate_adjusted"}
+FALLBACK = {**PRIMARY, "alpaca_eval": "win_rate"}  # the headline when the primary figure cannot be computed
 
 
 def leaderboard_section(board: dict[str, Any], figures: dict[str, dict[str, Any]], counts: dict[str, dict[str, Any]],

@@ -110,6 +110,11 @@ def leaderboard_item_columns(dataset: str, model: str, name: str, rows: Columns)
     (alpaca_eval:win_rate), MT-Bench's rating per item and turn (mt_bench:overall, item ids <id>#turn<n>),
     AlignBench's score per item (alignbench:score)."""
     n = len(rows["id"])
+    if name == "mt_bench" and "outcome" in rows:
+        metric = "mt_bench_pairwise:win_rate_adjusted"
+        ids, values = [f"{item}#turn{turn}" for item, turn in zip(rows["id"], rows["turn"])], list(rows["outcome"])
+        return {"dataset": [dataset] * n, "model": [model] * n, "metric": [metric] * n, "test": ["mean"] * n,
+                "id": ids, "value": values}
     if name == "mt_bench":
         ids, values = [f"{item}#turn{turn}" for item, turn in zip(rows["id"], rows["turn"])], list(rows["rating"])
     elif name == "alignbench":

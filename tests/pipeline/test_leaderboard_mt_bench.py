@@ -172,3 +172,77 @@ def test_published_judgments_imported_give_the_same_scores_without_a_call(night,
         for figure in ("turn_1", "turn_2", "overall", "rated", "unparsed"):
             assert section["mt_bench"]["models"][model][figure] == pytest.approx(live["models"][model][figure])
         assert section["mt_bench"]["models"][model]["not_judged"] == 0
+
+
+def _pair_judge(message: str) -> str | None:
+    """A scripted pairwise judge: [[A]], [[B]] or [[C]] drawn from the prompt's hash, or no verdict now and then."""
+    if "Assistant A" not in message:
+        return None
+    draw = int(hashlib.sha256(message.encode()).hexdigest(), 16)
+    return ["My verdict: [[A]]", "My verdict: [[B]]", "It is a tie: [[C]]", "Hard to say."][draw % 7 % 4]
+
+
+def _fastchat_pair_winner(reply: str) -> str:
+    """FastChat's run_judge_pair: [[A]], else [[B]], else [[C]] (tie), else error."""
+    return "A" if "[[A]]" in reply else "B" if "[[B]]" in reply else "tie" if "[[C]]" in reply else "error"
+
+
+def test_pairwise_against_a_baseline_as_fastchats_pairwise_baseline_mode(tmp_path, real_data, capsys):
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    assert main(["import", "mt-bench", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    folder = inputs / "mt_bench"
+    models = ("gpt-4", "vicuna-13b-v1.3", "gpt-3.5-turbo")
+    for path in (folder / "predictions").glob("*.jsonl"):
+        if path.stem not in models:
+            path.unlink()
+    with ChatServer() as server:
+        server.answer = _pair_judge
+        config = (folder / "dataset.toml").read_text().replace(
+            'prompts = "judge_prompts.jsonl"', 'prompts = "judge_prompts.jsonl"\nbaseline = "gpt-3.5-turbo"')
+        (folder / "dataset.toml").write_text(config + f'\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4"\n')
+        assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+        chats = server.chats()
+    capsys.readouterr()
+    questions = [json.loads(line) for line in (folder / "questions.jsonl").open()]
+    answers = {m: {json.loads(line)["id"]: json.loads(line)["turns"]
+                   for line in (folder / "predictions" / f"{m}.jsonl").open()} for m in models}
+    asked = {c["body"]["messages"][-1]["content"] for c in chats}
+    section = read_artifact_json(outputs / "mt_bench/B6_report.json")["report"]["leaderboards"]["mt_bench_pairwise"]
+    for model in models[:2]:
+        win = loss = tie = 0
+        for item in questions:
+            for turn in (1, 2):
+                g1, g2 = (_fastchat_prompt_pair(real_data, item, first, second, turn) for first, second in (
+                    (answers[model][item["id"]], answers["gpt-3.5-turbo"][item["id"]]),
+                    (answers["gpt-3.5-turbo"][item["id"]], answers[model][item["id"]])))
+                assert g1 in asked and g2 in asked
+                w1, w2 = _fastchat_pair_winner(_pair_judge(g1)), _fastchat_pair_winner(_pair_judge(g2))
+                if "error" in (w1, w2):
+                    continue  # show_result drops a match with an error
+                m1 = {"A": "model", "B": "base", "tie": "tie"}[w1]
+                m2 = {"A": "base", "B": "model", "tie": "tie"}[w2]
+                if m1 == "tie" or m1 != m2:
+                    tie += 1
+                elif m1 == "model":
+                    win += 1
+                else:
+                    loss += 1
+        found = section["models"][model]
+        total = win + loss + tie
+        assert (found["win"], found["loss"], found["tie"]) == (win, loss, tie), model
+        assert found["win_rate_adjusted"] == pytest.approx((win + 0.5 * tie) / total)
+        assert found["win_rate"] == pytest.approx(win / total)
+
+
+def _fastchat_prompt_pair(real_data, item: dict, a: list[str], b: list[str], turn: int) -> str:
+    """The pairwise prompt FastChat renders for one game (the first answer as A), written independently."""
+    prompts = {json.loads(line)["name"]: json.loads(line) for line in (real_data / BOARD / "judge_prompts.jsonl").open()}
+    math = item["category"] in ("math", "reasoning", "coding") and bool(item.get("references"))
+    name = {(1, False): "pair-v2", (2, False): "pair-v2-multi-turn", (1, True): "pair-math-v1",
+            (2, True): "pair-math-v1-multi-turn"}[(turn, math)]
+    values = ({"question": item["turns"][0], "answer_a": a[0], "answer_b": b[0]} if turn == 1 else
+              {"question_1": item["turns"][0], "question_2": item["turns"][1], "answer_a_1": a[0], "answer_a_2": a[1],
+               "answer_b_1": b[0], "answer_b_2": b[1]})
+    if math:
+        values.update({"ref_answer_1": item["references"][0], "ref_answer_2": item["references"][1]})
+    return prompts[name]["prompt_template"].format(**values)

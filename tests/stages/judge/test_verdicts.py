@@ -88,3 +88,8 @@ def test_a_one_to_ten_rubric_is_accepted_and_a_one_to_five_one_reads_no_eight():
         "mt": {"template": "Q: {question}\nA: {prediction}\nRating: [[rating]]", "scale": "1-10"}}}, "t")
     assert config.criteria["mt"].scale == "1-10"
     assert parse_verdict("Rating: [[8]]", "1-5").label is None  # out of a 1–5 scale: unparsed, not dropped to a 5
+
+
+@pytest.mark.parametrize("reply, label", [("[[A]]", "A"), ("[[B]]", "B"), ("[[TIE]]", "TIE"), ("[[C]]", "TIE")])
+def test_fastchats_c_is_a_tie_on_the_preference_scale(reply, label):
+    assert parse_verdict(reply, "preference").label == label
