@@ -11,7 +11,7 @@ from stages.core.records import Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_columns
 from stages.leaderboards.alignbench import CONFIG_KEYS, alignbench_figures, judge_prompt, read_ratings
-from stages.leaderboards.alpaca_eval import alpaca_eval_figures
+from stages.leaderboards.alpaca_eval import alpaca_eval_figures, annotator_prompt, preference_of, shows_model_first
 from stages.leaderboards.mt_bench import (
     TurnCall,
     judged_turn_calls,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from upath import UPath
 
 NEEDS_JUDGE = "no [judge] to ask: add url and model to ask the ratings"
-ASKED = ("mt_bench", "alignbench")  # leaderboards whose ratings are asked of the [judge]
+ASKED = ("mt_bench", "alignbench", "alpaca_eval")  # leaderboards whose verdicts are asked of the [judge]
 
 
 class B5Leaderboard(JudgeStage):
@@ -49,7 +49,8 @@ class B5Leaderboard(JudgeStage):
 
     def asks(self) -> bool:
         """Whether this leaderboard's verdicts are asked of the [judge] (MT-Bench's ratings, when there is one)."""
-        return self.board["name"] in ASKED and bool(self.spec.get("judge"))
+        return (self.board["name"] in ASKED and bool(self.spec.get("judge"))
+                and (self.board["name"] != "alpaca_eval" or bool(self.board.get("prompts"))))
 
     def requires(self) -> dict[str, StageTask]:
         found = {"questions": B1Questions(outputs_dir=self.outputs_dir, spec=self.spec),
@@ -85,20 +86,47 @@ class B5Leaderboard(JudgeStage):
         questions = read_columns(upstream["questions"].artifact_path())
         answers = _answers(upstream["answers"])
         baseline = _answers(upstream["baseline"])
-        found, rejects = read_recorded(self.input_location(self.board["verdicts"]), self.model, "alpaca_eval")
-        recorded = {item: value for (item, _), value in found.items()}
+        recorded, rejects = self._recorded()
         difficulty = dict(zip(map(str, questions["id"]), questions.get("instruction_difficulty") or []))
         both = [item for item in map(str, questions["id"]) if item in answers and item in baseline]
-        judged = [item for item in both if item in recorded]
-        rows = {"id": judged, "preference": [recorded[item] for item in judged],
-                "length": [len(answers[item]) for item in judged],
-                "baseline_length": [len(baseline[item]) for item in judged]}
+        preferences = {item: recorded[(item, 1)] for item in both if (item, 1) in recorded}
+        header, failures, unparsed = {}, 0, 0
+        pending = [item for item in both if item not in preferences]
+        if self.asks() and pending:
+            texts = dict(zip(map(str, questions["id"]), questions["question"]))
+            prompts = orjson.loads(self.input_location(self.board["prompts"]).read_bytes())
+            calls = []
+            for item in pending:
+                first = shows_model_first(item)
+                pair = (answers[item], baseline[item]) if first else (baseline[item], answers[item])
+                calls.append(TurnCall(self.model, item, 1, "alpaca_eval", prompts.get("system"),
+                                      annotator_prompt(prompts, texts[item], *pair)))
+            config = self.config()
+            judged = judged_turn_calls(calls, config)
+            replies = self.replies(judged, config)
+            header["judge_usage"] = replies.usage
+            values: dict[str, list[float]] = {}
+            for call in judged:
+                record = replies.records.get(call.key, {})
+                if "prediction" not in record:
+                    failures += not record.get("budget")
+                    continue
+                value = preference_of(record["prediction"], record.get("top_logprobs"), shows_model_first(call.item))
+                unparsed += value is None
+                if value is not None:
+                    values.setdefault(call.item, []).append(value)
+            preferences.update({item: sum(found) / len(found) for item, found in values.items()})
+        judged_items = [item for item in both if item in preferences]
+        rows = {"id": judged_items, "preference": [preferences[item] for item in judged_items],
+                "length": [len(answers[item]) for item in judged_items],
+                "baseline_length": [len(baseline[item]) for item in judged_items]}
         figures = alpaca_eval_figures(rows["preference"], rows["length"], rows["baseline_length"],
-                                      [difficulty.get(item) for item in judged] if difficulty else None)
+                                      [difficulty.get(item) for item in judged_items] if difficulty else None)
         figures["avg_length"] = int(sum(map(len, answers.values())) / len(answers)) if answers else None
-        counts = {"items": len(questions["id"]), "both_answered": len(both), "judged": len(judged),
-                  "not_judged": len(both) - len(judged)}
-        return StageResult(rows, counts, rejects, body={"figures": figures})
+        counts = {"items": len(questions["id"]), "both_answered": len(both), "judged": len(judged_items),
+                  "recorded": sum((item, 1) in recorded for item in both), "unparsed": unparsed,
+                  "failed_calls": failures, "not_judged": len(both) - len(judged_items)}
+        return StageResult(rows, counts, rejects, header=header, body={"figures": figures})
 
     def _mt_bench(self) -> StageResult:
         if self.board.get("baseline"):

@@ -26,6 +26,7 @@ class Reply:
     latency: float
     tokens_in: int | None = None
     tokens_out: int | None = None
+    top_logprobs: dict[str, float] | None = None  # the first token's alternatives → logprob, when asked for
 
 
 class CallFailed(Exception):
@@ -95,7 +96,10 @@ class ChatClient:
         else:
             path = "" if self.config.url.rstrip("/").endswith("/chat/completions") else "/v1/chat/completions"
             options = {name: getattr(self.config, name) for name in OPTION_NAMES if getattr(self.config, name) is not None}
+            if self.config.top_logprobs:
+                options.update({"logprobs": True, "top_logprobs": self.config.top_logprobs})
             body = self._post(path, {"model": self.model, "messages": self.messages(prompt, history), **options})
+            top_logprobs = first_token_logprobs(body) if self.config.top_logprobs else None
             try:
                 answer = body["choices"][0]["message"]["content"]
             except (KeyError, IndexError, TypeError):
@@ -105,7 +109,18 @@ class ChatClient:
                 tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
         if not isinstance(answer, str):
             raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
-        return Reply(answer, time.monotonic() - started, tokens_in, tokens_out)
+        return Reply(answer, time.monotonic() - started, tokens_in, tokens_out,
+                     top_logprobs if self.config.protocol != "peppa" else None)
+
+
+def first_token_logprobs(body: Any) -> dict[str, float] | None:
+    """The first generated token's alternatives and their logprobs (OpenAI's choices[0].logprobs.content[0]
+    .top_logprobs), or None when the reply has none."""
+    try:
+        alternatives = body["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+        return {str(a["token"]): float(a["logprob"]) for a in alternatives}
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
 
 
 def call_with_retries(config: Endpoint, call, sleep=wait_unless_stopped) -> tuple[Any, str | None, int]:

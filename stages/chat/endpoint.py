@@ -32,6 +32,7 @@ class Endpoint:
     top_p: float | None = None
     stop: str | list[str] | None = None
     seed: int | None = None
+    top_logprobs: int | None = None  # ask for the first token's most likely alternatives and their logprobs
     price: dict[str, float] | None = None  # $ per million tokens in and out (changes no answer)
 
 

@@ -25,6 +25,7 @@ from .journal import AnswerStore
 from .prompts import check_template
 
 PROTOCOLS = ("peppa", "openai")
+LATER_SETTINGS = ("top_logprobs",)  # [generate] settings added after answers were journaled without them
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,7 +66,7 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
             hint = f'{{ "{safe_name(name.rsplit("/", 1)[-1])}" = "{name}" }}'
             raise UsageError(f"{origin}: [generate] model {name!r} {name_problem(name)}: it names the model's folder "
                              f"of artifacts; give the server's name a folder name: models = {hint}")
-    check_settings(table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0)},
+    check_settings(table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1)},
                    ("system_prompt", "prompt_template", "api_key_env"), origin, "generate")
     stop = table.get("stop")
     if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):
@@ -79,7 +80,8 @@ def request_key(config: GenerateConfig, model: str, prompt: str) -> str:
     """What an answer on disk was asked with: a new prompt, system prompt or option asks again."""
     settings = {k: v for k, v in config.described().items() if k not in ("timeout", "retries", "backoff", "url",
                                                                           "circuit_breaker", "models", "served_models",
-                                                                          "price")}
+                                                                          "price")
+                and not (k in LATER_SETTINGS and v is None)}  # a setting added later keys only answers that use it
     return hashlib.sha256(orjson.dumps({"model": model, "prompt": prompt, **settings},
                                        option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 

@@ -100,7 +100,8 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
     shared = AnswerStore(store) if store is not None else None
     stored = shared.load({call.key for call in waiting}) if shared is not None and waiting else {}
     reused = {call.key: stored[call.key] for call in waiting if "prediction" in stored.get(call.key, {})}
-    log.extend([{"id": key, "key": key, "prediction": record["prediction"], "attempts": 0, "reused": True}
+    log.extend([{"id": key, "key": key, "prediction": record["prediction"], "attempts": 0, "reused": True,
+                 **({"top_logprobs": record["top_logprobs"]} if "top_logprobs" in record else {})}
                 for key, record in reused.items()])
     todo = sorted((call for call in waiting if call.key not in reused),
                   key=lambda call: not known.get(call.key, {}).get("budget"))
@@ -124,10 +125,13 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
             record = {"attempts": attempts, **({"error": error} if error is not None else {
                 "prediction": reply.text, "latency": round(reply.latency, 4), "tokens_in": reply.tokens_in,
                 "tokens_out": reply.tokens_out})}
+            if error is None and reply.top_logprobs is not None:
+                record["top_logprobs"] = reply.top_logprobs
             if budget is not None:
                 budget.spend(record)
             if error is None and shared is not None:
-                shared.append({"id": call.key, "key": call.key, "prediction": reply.text, "judge": call.judge})
+                shared.append({"id": call.key, "key": call.key, "prediction": reply.text, "judge": call.judge,
+                               **({"top_logprobs": reply.top_logprobs} if reply.top_logprobs is not None else {})})
         log.append({"id": call.key, "key": call.key, **record})
         made.append(record)
         progress.advance()

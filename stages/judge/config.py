@@ -37,8 +37,9 @@ class JudgeConfig(Endpoint):
 
     def sampling(self) -> dict[str, Any]:
         """The settings that decide a verdict besides the prompt and judge model (part of every call's key)."""
-        return {"temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens,
-                "system_prompt": self.system_prompt}
+        found = {"temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens,
+                 "system_prompt": self.system_prompt}
+        return found if self.top_logprobs is None else {**found, "top_logprobs": self.top_logprobs}
 
     @classmethod
     def from_described(cls, described: dict[str, Any], concurrency: int) -> JudgeConfig:
@@ -64,7 +65,7 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
              "persona", "system_prompt", "pairwise", "baseline", "store", "price", "max_calls", "max_cost",
-             "min_parse_rate"}
+             "min_parse_rate", "top_logprobs"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise UsageError(f"{origin}: unknown [judge] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
@@ -76,7 +77,8 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     if not isinstance(models, list) or not models or not all(isinstance(m, str) and m for m in models) or \
             len(set(models)) != len(models):
         raise UsageError(f"{origin}: [judge] model(s) must be distinct non-empty names")
-    check_settings(table, {**CLIENT_NUMBERS, "samples": (int, 1)}, (*CLIENT_TEXTS, "persona"), origin, "judge")
+    check_settings(table, {**CLIENT_NUMBERS, "samples": (int, 1), "top_logprobs": (int, 1)}, (*CLIENT_TEXTS, "persona"),
+                   origin, "judge")
     if "url" not in table and not leaderboard:
         raise UsageError(f"{origin}: [judge] needs url (the judge's OpenAI-compatible server; url = \"\" asks nothing "
                          "and scores the verdicts on hand)")

@@ -84,3 +84,42 @@ def alpaca_eval_figures(preferences: list[Any], lengths: list[int], baseline_len
         figures["length_controlled_winrate"] = None
         figures["length_controlled_note"] = LC_NEEDS_DIFFICULTY
     return figures
+
+
+SYSTEM = "You compare two AI models' answers to the same instruction and say which answer a careful person prefers."
+TEMPLATE = ("Instruction:\n{instruction}\n\nModel m answered:\n{output_1}\n\nModel M answered:\n{output_2}\n\n"
+            "Which model's answer is better? Reply with the single letter m or M and nothing else.")
+
+
+def shows_model_first(item: str) -> bool:
+    """Whether the model's answer is output_1 for this item: the order is drawn from the item's id (AlpacaEval
+    randomizes it per instruction, so position bias cancels out over the set)."""
+    import hashlib
+
+    return hashlib.sha256(item.encode()).digest()[0] % 2 == 1
+
+
+def annotator_prompt(prompts: dict[str, str], instruction: str, output_1: str, output_2: str) -> str:
+    """The annotator's question: its template with the instruction and the two outputs."""
+    return prompts["template"].format(instruction=instruction, output_1=output_1, output_2=output_2)
+
+
+def preference_of(reply: str, top_logprobs: dict[str, float] | None, model_first: bool) -> float | None:
+    """The preference for the model's answer in AlpacaEval's scale (1 the baseline's, 2 the model's): from the first
+    token's logprobs of m and M when the server gave them (1 + P(M) / (P(m) + P(M))), else from the letter replied;
+    None when neither says."""
+    import math
+
+    second = None
+    if top_logprobs:
+        found = {token.strip(): math.exp(value) for token, value in top_logprobs.items() if token.strip() in "mM"
+                 and token.strip()}
+        if found:
+            second = found.get("M", 0.0) / (found.get("m", 0.0) + found.get("M", 0.0))
+    if second is None:
+        letter = reply.strip().strip(".:*'\"")
+        second = {"m": 0.0, "M": 1.0}.get(letter)
+    if second is None:
+        return None
+    return 1 + (1 - second if model_first else second)
+

@@ -5,15 +5,20 @@ annotator's verdicts."""
 from __future__ import annotations
 
 import csv
+import json
+import re
 from pathlib import Path
 from typing import Any
 
 from ..core.names import safe_name
 from ..harness.wild_files import UnreadableFile, load_wild_json, read_wild_bytes
+from .alpaca_eval import SYSTEM, TEMPLATE
 from .files import LeaderboardFiles
 
 DEFAULT_BASELINE = "gpt4_1106_preview"
-DIFFICULTY_FILE = "instruction_difficulty.csv"  # AlpacaEval's per-instruction difficulty, when placed beside results/
+DIFFICULTY_FILE = "instruction_difficulty.csv"
+PROMPT_FILE = "alpaca_eval_prompt.json"  # the annotator's system prompt and template, to ask [judge] what is missing
+_CHAT_PART = re.compile(r"<\|im_start\|>(system|user)\n(.*?)<\|im_end\|>", re.S)  # AlpacaEval's per-instruction difficulty, when placed beside results/
 
 
 def read_alpaca_eval(root: Path, baseline: str = DEFAULT_BASELINE) -> LeaderboardFiles:
@@ -54,7 +59,9 @@ def read_alpaca_eval(root: Path, baseline: str = DEFAULT_BASELINE) -> Leaderboar
     if found.judge is not None:
         _add_published(root, found)
         found.board = {"name": "alpaca_eval", "baseline": safe_name(baseline), "judge": found.judge,
-                       "verdicts": f"verdicts/{found.judge}.jsonl"}
+                       "verdicts": f"verdicts/{found.judge}.jsonl", "prompts": PROMPT_FILE}
+        found.files[PROMPT_FILE] = json.dumps(annotator_template(root, found.judge), ensure_ascii=False,
+                                              indent=1).encode() + b"\n"
     if len(found.answers) < 2 and not found.problems:
         found.problems.append(f"{results}: no model_outputs.json besides the baseline's")
     return found
@@ -131,6 +138,17 @@ def _number(text: str | None) -> float | int | None:
     except ValueError:
         return None
     return int(value) if value is not None and value.is_integer() and "." not in str(text) else value
+
+
+def annotator_template(root: Path, annotator: str) -> dict[str, str]:
+    """The annotator's own prompt when the checkout has it (evaluators_configs/<annotator>/*.txt, AlpacaEval's
+    <|im_start|>system / user parts over {instruction}, {output_1}, {output_2}), else evalpipe's AlpacaEval-style
+    one; either asks for m or M."""
+    for path in sorted(root.rglob(f"evaluators_configs/{annotator}/*.txt")):
+        parts = dict(_CHAT_PART.findall(path.read_text(encoding="utf-8")))
+        if "user" in parts and all(name in parts["user"] for name in ("{instruction}", "{output_1}", "{output_2}")):
+            return {"system": parts.get("system", "").strip(), "template": parts["user"].strip(), "source": str(path)}
+    return {"system": SYSTEM, "template": TEMPLATE, "source": "evalpipe"}
 
 
 def _add_difficulty(root: Path, found: LeaderboardFiles) -> None:

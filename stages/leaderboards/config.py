@@ -9,7 +9,7 @@ from typing import Any
 from ..core.errors import UsageError
 from ..core.names import check_name
 
-REQUIRED = {"alpaca_eval": ("baseline", "judge", "verdicts"),  # every model against the baseline, recorded verdicts
+REQUIRED = {"alpaca_eval": ("baseline",),  # every model against the baseline: recorded verdicts, or the annotator asked
             "mt_bench": ("prompts",),  # each turn rated 1–10 with FastChat's prompts, asked of [judge]
             "alignbench": ("prompts",),  # each answer rated on its dimensions against the reference, asked of [judge]
             "arena_hard": ("baseline", "verdicts")}  # recorded games beside the five-way pairwise verdicts asked
@@ -46,6 +46,9 @@ def read_leaderboard_config(table: dict[str, Any], origin: str) -> LeaderboardCo
     if wrong or missing:
         raise UsageError(f"{origin}: [leaderboard] {table['name']} needs {', '.join(REQUIRED[table['name']])} as text"
                          f" ({', '.join(wrong + missing)} {'is' if len(wrong + missing) == 1 else 'are'} not)")
+    if table["name"] == "alpaca_eval" and not {"verdicts", "prompts"} & set(table):
+        raise UsageError(f"{origin}: [leaderboard] alpaca_eval needs verdicts (the annotator's recorded ones), prompts "
+                         "(the annotator's template, to ask [judge]) or both")
     if "baseline" in table:
         check_name(table["baseline"], "[leaderboard] baseline", origin)
     return LeaderboardConfig(**{key: table[key] for key in KEYS if key in table})

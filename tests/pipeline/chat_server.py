@@ -15,7 +15,8 @@ class QuietServer(ThreadingHTTPServer):
 
 class ChatServer:
     """Answers "<model> says: <message> [turn N]", or `replies[text]` when the message contains `text` (or what
-    `answer(message)` says, when set). `faults` is
+    `answer(message)` says, when set), with the first token's `logprobs(message)` when the request asks for logprobs.
+    `faults` is
     consumed one per chat request: 500, 400, "malformed", ("delay", seconds), ("429", retry_after_seconds) or None;
     messages containing ALWAYS500 always fail. OpenAI answers carry token usage (words in and out)."""
 
@@ -24,6 +25,7 @@ class ChatServer:
         self.faults: list = []
         self.replies: dict[str, str] = {}
         self.answer = None  # or a function of the message giving the reply
+        self.logprobs = None  # or a function of the message giving the first token's {token: logprob}
         self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
@@ -64,6 +66,10 @@ class ChatServer:
                     answer = {"choices": [{"message": {"role": "assistant", "content": content}}],
                               "usage": {"prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
                                         "completion_tokens": len(content.split())}}
+                    if body.get("logprobs") and server.logprobs is not None:
+                        top = server.logprobs(message)
+                        answer["choices"][0]["logprobs"] = {"content": [{"token": content[:1], "top_logprobs": [
+                            {"token": token, "logprob": value} for token, value in top.items()]}]}
                 self._send(200, json.dumps(answer, ensure_ascii=False).encode())
 
             def _send(self, status: int, data: bytes, headers: dict | None = None) -> None:

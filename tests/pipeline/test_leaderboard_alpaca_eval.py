@@ -6,12 +6,14 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import statistics
 
 import orjson
 import pytest
 
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
+from tests.pipeline.chat_server import ChatServer
 
 BOARD = "leaderboards/alpaca_eval"
 MODELS = ("alpaca-7b", "falcon-7b-instruct")
@@ -135,3 +137,52 @@ def test_the_leaderboard_figures_are_nightly_metrics_with_alarms(tmp_path, real_
     assert found[("2026-11-01", "alpaca-7b")] == pytest.approx(2.591450540223603)
     assert found[("2026-11-02", "alpaca-7b")] == 0.0
     assert all(r["primary"] == (r["metric"] == "alpaca_eval:win_rate") for r in history)
+
+
+def test_verdicts_the_annotations_lack_are_asked_and_weighted_by_the_servers_logprobs(tmp_path, real_data, capsys):
+    """Ten of alpaca-7b's annotations removed: those ten, and only those, are asked of a scripted annotator that
+    answers m or M with logprobs; each becomes 1 + P(model's letter) as AlpacaEval's weighted annotator computes it,
+    the order of the two outputs drawn per instruction."""
+    import hashlib
+    import math
+
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    assert main(["import", "alpaca-eval", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    folder = inputs / "alpaca_eval"
+    verdicts = folder / "verdicts" / "weighted_alpaca_eval_gpt4_turbo.jsonl"
+    rows = [orjson.loads(line) for line in verdicts.read_bytes().splitlines()]
+    removed = {row["id"] for row in rows if row["model"] == "alpaca-7b"}
+    removed = set(sorted(removed, key=int)[:10])
+    verdicts.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows
+                                  if not (row["model"] == "alpaca-7b" and row["id"] in removed)))
+
+    def p_second(message: str) -> float:
+        return 0.05 + 0.9 * (int(hashlib.sha256(message.encode()).hexdigest(), 16) % 1000) / 1000
+
+    with ChatServer() as server:
+        server.answer = lambda message: "M" if p_second(message) > 0.5 else "m"
+        server.logprobs = lambda message: {"M": math.log(p_second(message)), "m": math.log(1 - p_second(message)),
+                                           "The": -9.0}
+        with open(folder / "dataset.toml", "a") as handle:
+            handle.write(f'\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4-1106-preview"\nmax_tokens = 1\n'
+                         "top_logprobs = 5\n")
+        assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+        chats = server.chats()
+    capsys.readouterr()
+    assert len(chats) == 10 and all(c["body"]["logprobs"] is True and c["body"]["top_logprobs"] == 5 for c in chats)
+    outputs_7b = {r["instruction"]: r["output"] for r in json.loads(
+        (real_data / BOARD / "results/alpaca-7b/model_outputs.json").read_text())}
+    asked = {}
+    for chat in chats:
+        message = chat["body"]["messages"][-1]["content"]
+        instruction = message.split("Instruction:\n", 1)[1].split("\n\nModel m answered:", 1)[0]
+        first = message.split("Model m answered:\n", 1)[1].split("\n\nModel M answered:", 1)[0]
+        model_first = first == outputs_7b[instruction]
+        asked[instruction] = 1 + ((1 - p_second(message)) if model_first else p_second(message))
+    b5l = read_artifact_json(outputs / "alpaca_eval" / "alpaca-7b" / "B5_leaderboard.json")
+    assert b5l["header"]["counts"]["recorded"] == 795 and b5l["header"]["counts"]["not_judged"] == 0
+    recorded = [row["preference"] for row in rows if row["model"] == "alpaca-7b" and row["id"] not in removed]
+    every = recorded + list(asked.values())
+    section = read_artifact_json(outputs / "alpaca_eval/B6_report.json")["report"]["leaderboards"]["alpaca_eval"]
+    assert section["models"]["alpaca-7b"]["win_rate"] == pytest.approx(statistics.mean(p - 1 for p in every) * 100)
+    assert section["models"]["falcon-7b-instruct"]["win_rate"] == pytest.approx(2.146617553167702)

@@ -71,3 +71,25 @@ def test_without_instruction_difficulty_the_lc_figure_is_not_made_up():
 def test_values_that_are_no_preference_are_set_aside_not_scored():
     found = alpaca_eval_figures([2, 1, "broken", 3.0], [10, 10, 10, 10], [20, 20, 20, 20])
     assert found["n_total"] == 2 and found["not_preferences"] == 2 and found["win_rate"] == pytest.approx(50.0)
+
+
+@pytest.mark.parametrize("reply, logprobs, model_first, expected", [
+    ("M", None, False, 2.0), ("m", None, False, 1.0), ("M", None, True, 1.0), (" m.", None, True, 2.0),
+    ("maybe", None, False, None),
+    ("M", {"M": math.log(0.75), "m": math.log(0.25), "x": -3.0}, False, 1.75),
+    ("M", {"M": math.log(0.75), "m": math.log(0.25)}, True, 1.25),
+    ("m", {" M": math.log(0.3), " m": math.log(0.3)}, False, 1.5),  # tokens with a leading space
+    ("M", {"Sure": -0.1}, False, 2.0),  # no m / M among the logprobs: the letter replied
+])
+def test_a_reply_becomes_alpaca_evals_weighted_preference(reply, logprobs, model_first, expected):
+    from stages.leaderboards.alpaca_eval import preference_of
+
+    found = preference_of(reply, logprobs, model_first)
+    assert found == (None if expected is None else pytest.approx(expected))
+
+
+def test_the_order_of_the_outputs_is_drawn_per_item_and_balanced():
+    from stages.leaderboards.alpaca_eval import shows_model_first
+
+    drawn = [shows_model_first(str(i)) for i in range(805)]
+    assert drawn == [shows_model_first(str(i)) for i in range(805)] and 350 < sum(drawn) < 455
