@@ -89,11 +89,12 @@ def import_leaderboard(args: argparse.Namespace) -> int:
     for note in found.notes:
         print(printable(f"evalpipe: skipped {note}"), file=sys.stderr)
     against = f" (baseline {baseline})" if baseline else ""
-    judged = ("; no model's answers: add [generate] to ask them" if not found.answers else
-              f"; {len(found.verdicts)} verdicts of {found.judge}" if found.verdicts else
-              "; its judge's prompts beside them: add [judge] url and model to ask the ratings" if found.files else
-              f"; [judge] asks {found.judge} Arena-Hard's way once you add its url" if found.judge_table else
-              "; no recorded verdicts")
+    judged = "; no model's answers: add [generate] to ask them" if not found.answers else (
+        f"; {len(found.verdicts)} verdicts of {found.judge}" if found.verdicts else "; no recorded verdicts")
+    if found.judge_table:
+        judged += f"; [judge] asks {found.judge_table['model']} what is missing once you give its url"
+    elif found.board.get("prompts"):
+        judged += "; add [judge] url and model to ask what is missing"
     print(printable(f"{args.tool} → {folder}: {len(found.questions)} instructions, {len(found.answers)} models"
                     f"{against}{judged}; {len(plan.writes)} file(s) written, the rest unchanged"))
     return EXIT_OK

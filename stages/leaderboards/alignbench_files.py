@@ -59,6 +59,7 @@ def read_alignbench(root: Path, baseline: str | None = None) -> LeaderboardFiles
             if model in found.answers and str(record.get("question_id")) in ids:
                 found.verdicts.append({"id": str(record["question_id"]), "model": model, "score": record.get("score"),
                                        "rating": record.get("rating")})
+    found.judge_table = {"url": "", "model": RECORDED_JUDGE, "temperature": 0}
     if found.verdicts:
         found.judge = RECORDED_JUDGE
         found.board.update({"judge": RECORDED_JUDGE, "verdicts": f"verdicts/{RECORDED_JUDGE}.jsonl"})

@@ -62,6 +62,7 @@ def read_mt_bench(root: Path, baseline: str | None = None) -> LeaderboardFiles:
         found.board = {"name": "mt_bench", "prompts": PROMPTS_FILE}
         if found.verdicts:
             found.board.update({"judge": found.judge, "verdicts": f"verdicts/{found.judge}_single.jsonl"})
+        found.judge_table = {"url": "", "model": found.judge or REFERENCE_MODEL, "temperature": 0}
     return found
 
 

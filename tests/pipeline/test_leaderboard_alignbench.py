@@ -62,9 +62,9 @@ def test_alignbench_rated_live_equals_its_show_result(tmp_path, real_data, capsy
     config = json.loads((folder / "alignbench.json").read_text())
     with ChatServer() as server:
         server.answer = _judge
-        (folder / "dataset.toml").write_text((folder / "dataset.toml").read_text() + (
-            f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n'
-            f'\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4"\ntemperature = 0\n'))
+        table = (folder / "dataset.toml").read_text().replace('url = ""', f'url = "{server.url}"')  # the judge's
+        (folder / "dataset.toml").write_text(
+            table + f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n')
         assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
         chats = server.chats()
     capsys.readouterr()
@@ -104,9 +104,9 @@ def test_published_judgments_imported_give_the_same_scores_without_a_call(tmp_pa
     (folder / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     with ChatServer() as server:
         server.answer = _judge
-        (folder / "dataset.toml").write_text((folder / "dataset.toml").read_text() + (
-            f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n'
-            f'\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4"\n'))
+        table = (folder / "dataset.toml").read_text().replace('url = ""', f'url = "{server.url}"')  # the judge's
+        (folder / "dataset.toml").write_text(
+            table + f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n')
         assert main(["run", "--inputs", str(live_inputs), "--outputs", str(live_outputs)]) == 0
     capsys.readouterr()
     live = read_artifact_json(live_outputs / "alignbench/B6_report.json")["report"]["leaderboards"]["alignbench"]

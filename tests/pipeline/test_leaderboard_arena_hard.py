@@ -148,7 +148,8 @@ def test_arena_hard_scores_equal_show_results_rule(tmp_path, real_data, capsys):
 def test_the_folder_imports_as_published_and_adding_a_url_asks_its_way(tmp_path, real_data, capsys):
     inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
     assert main(["import", "arena-hard", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
-    assert "500 instructions, 3 models (baseline gpt-4-0314); [judge] asks gpt-4-1106-preview" in capsys.readouterr().out
+    assert ("500 instructions, 3 models (baseline gpt-4-0314); no recorded verdicts; [judge] asks gpt-4-1106-preview "
+            "what is missing once you give its url") in capsys.readouterr().out
     folder = inputs / "arena_hard"
     config = yaml.safe_load((real_data / BOARD / "config" / "judge_config_v0.1.yaml").read_text())
     written = tomllib.loads((folder / "dataset.toml").read_text())

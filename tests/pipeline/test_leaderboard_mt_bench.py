@@ -49,9 +49,8 @@ def night(tmp_path, real_data, capsys):
             path.unlink()
     with ChatServer() as server:
         server.answer = _judge
-        config = (folder / "dataset.toml").read_text()
-        config += (f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n'
-                   f'\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4"\ntemperature = 0\n')
+        config = (folder / "dataset.toml").read_text().replace('url = ""', f'url = "{server.url}"')  # the judge's
+        config += f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n'
         (folder / "dataset.toml").write_text(config)
         assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
         chats = server.chats()
@@ -199,7 +198,7 @@ def test_pairwise_against_a_baseline_as_fastchats_pairwise_baseline_mode(tmp_pat
         server.answer = _pair_judge
         config = (folder / "dataset.toml").read_text().replace(
             'prompts = "judge_prompts.jsonl"', 'prompts = "judge_prompts.jsonl"\nbaseline = "gpt-3.5-turbo"')
-        (folder / "dataset.toml").write_text(config + f'\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4"\n')
+        (folder / "dataset.toml").write_text(config.replace('url = ""', f'url = "{server.url}"'))
         assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
         chats = server.chats()
     capsys.readouterr()
