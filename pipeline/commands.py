@@ -72,7 +72,12 @@ def invalidate(outputs: str, specs: list[dict[str, Any]], selection: Selection, 
 
 
 def _remove_artifact(path: UPath) -> int:
-    existed = remove(path)
+    """Remove an artifact and what belongs to it; something that is not a file where it belongs is left for the
+    stage's run to report (one FAILED line), never removed."""
+    try:
+        existed = remove(path)
+    except (IsADirectoryError, NotADirectoryError, PermissionError):
+        return 0
     remove(path.with_suffix(".txt"))
     for sidecar in path.parent.glob(f"{path.stem}.*.parquet"):
         remove(sidecar)

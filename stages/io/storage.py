@@ -98,11 +98,12 @@ def read_input_bytes(path: UPath) -> bytes:
 
 
 def read_bytes_or_none(path: UPath) -> bytes | None:
-    """The object's bytes, or None when it does not exist (a remote object in one GET, so one replaced meanwhile is
-    read whole, old or new)."""
+    """The object's bytes, or None when it does not exist — nor does a folder where a file belongs count as one: the
+    stage that writes it runs and says why it cannot (a remote object in one GET, so one replaced meanwhile is read
+    whole, old or new)."""
     try:
         return path.read_bytes() if is_local(path) else path.fs.cat_file(path.path)
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
 
 

@@ -363,3 +363,22 @@ def test_ids_that_do_not_pair_fail_the_run_showing_ids_from_each_side(tmp_path, 
     (inputs / "dataset.toml").write_text("min_paired_share = 0.8\n")
     assert run(tmp_path) == 1
     assert "only 3 of 5 questions have a prediction (60% < min_paired_share 0.8)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_folder_where_an_artifact_belongs_is_one_failed_line_and_a_record(workspace, capsys, force):
+    assert run(workspace) == 0
+    artifact = workspace / "outputs" / "qa_small" / "alpha" / "B4_matches.json"
+    artifact.unlink()
+    artifact.mkdir()
+    (artifact / "keep.txt").write_text("not evalpipe's")
+    capsys.readouterr()
+    assert run(workspace, "--dataset", "qa_small", *(["--force"] if force else [])) == 1
+    captured = capsys.readouterr()
+    failed = [line for line in captured.err.splitlines() if line.startswith("FAILED")]
+    assert len(failed) == 1 and failed[0].startswith("FAILED B4 / qa_small / alpha: IsADirectoryError")
+    assert str(artifact) in failed[0]
+    assert "Traceback" not in captured.err + captured.out and len(captured.err) < 1000
+    assert (workspace / "outputs" / "_failures" / "B4__qa_small__alpha.json").is_file()
+    assert (artifact / "keep.txt").read_text() == "not evalpipe's"  # nothing of the user's is removed
+    assert not [p for p in artifact.parent.iterdir() if ".tmp-" in p.name]
