@@ -202,6 +202,11 @@ def rater_files(report: StageTask) -> dict[str, UPath]:
     return found
 
 
+def read_rater_files(report: StageTask) -> dict[str, tuple[UPath, bytes]]:
+    """Rater → (labels CSV, its bytes), each file read once for all that B6 measures against it."""
+    return {rater: (path, path.read_bytes()) for rater, path in rater_files(report).items()}
+
+
 def rater_digests(report: StageTask) -> dict[str, str]:
     """What the raters' labels are now, for B6's fingerprint: a labels file's bytes; of B6's own annotation CSV
     only the labels people typed, if any (B6 rewrites the rest of it)."""
@@ -233,12 +238,11 @@ def judged_verdicts(rows_by_model: dict[str, Columns]) -> dict[str, dict[Unit, t
 
 
 def agreement_with_raters(report: StageTask, judged: dict[str, dict[Unit, tuple[str | None, str | None]]],
-                          questions: StageTask) -> tuple[dict[str, Any], dict[str, dict[str, dict[Unit, str]]],
-                                                         list[Reject]]:
+                          questions: StageTask, labels_files: dict[str, tuple[UPath, bytes]],
+                          ) -> tuple[dict[str, Any], dict[str, dict[str, dict[Unit, str]]], list[Reject]]:
     """The judge's verdicts against every rater's labels (see judge_agreement), the raters' labels themselves and
-    what was set aside reading them."""
-    files = {rater: path for rater, path in rater_files(report).items()
-             if not is_preference_file(path.read_bytes())}
+    what was set aside reading them (`labels_files`: read_rater_files)."""
+    files = {rater: (path, data) for rater, (path, data) in labels_files.items() if not is_preference_file(data)}
     if not files or not judged:
         return {}, {}, []
     criteria = JudgeConfig.from_described(report.plain_spec["judge"], 1).criteria
@@ -246,8 +250,8 @@ def agreement_with_raters(report: StageTask, judged: dict[str, dict[Unit, tuple[
     dialogue_ids = ({(str(s), str(i)): str(item) for item, s, i in zip(b1["id"], b1["scene"], b1["dialogue_index"])}
                     if "scene" in b1 else None)
     raters, rejects = {}, []
-    for rater, path in files.items():
-        labels, set_aside = read_rater_labels(path.read_bytes(), str(path), criteria, set(report.spec["predictions"]),
+    for rater, (path, data) in files.items():
+        labels, set_aside = read_rater_labels(data, str(path), criteria, set(report.spec["predictions"]),
                                               {str(i) for i in b1["id"]},
                                               dialogue_ids)
         raters[rater] = labels
@@ -257,13 +261,13 @@ def agreement_with_raters(report: StageTask, judged: dict[str, dict[Unit, tuple[
     return judge_agreement(labels, raters, criteria), raters, rejects
 
 
-def preferences_against_judge(report: StageTask, outcomes: dict[str, list], questions: StageTask,
+def preferences_against_judge(outcomes: dict[str, list], questions: StageTask,
+                              labels_files: dict[str, tuple[UPath, bytes]],
                               ) -> tuple[dict[str, Any] | None, dict[PairKey, str], list[Reject]]:
     """The judge's pairwise outcomes (B5_pairwise rows) against every rater's preferences between two answers
     (labels files with model_a, model_b and winner columns; see preference_agreement), people's outcome per item
-    (their majority) and what was set aside."""
-    found = {rater: (path, data) for rater, path in rater_files(report).items()
-             if is_preference_file(data := path.read_bytes())}
+    (their majority) and what was set aside (`labels_files`: read_rater_files)."""
+    found = {rater: (path, data) for rater, (path, data) in labels_files.items() if is_preference_file(data)}
     if not found:
         return None, {}, []
     pairs = set(zip(outcomes["first"], outcomes["second"]))

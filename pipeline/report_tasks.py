@@ -61,6 +61,7 @@ from .judge_task import (
     judged_verdicts,
     preferences_against_judge,
     rater_digests,
+    read_rater_files,
 )
 from .leaderboard_report import arena_hard_section, recorded_sections
 from .leaderboard_task import B5Leaderboard
@@ -186,7 +187,8 @@ class B6Report(KindStage):
         judge_documents = {model: read_artifact_json(path) for model, path in judge_paths.items()}
         verdicts = judged_verdicts({model: read_columns(judge_paths[model], document)
                                     for model, document in judge_documents.items()})
-        agreement, raters, rejects = agreement_with_raters(self, verdicts, self._task(B1Questions, 0))
+        labels_files = read_rater_files(self) if self.spec.get("judge") else {}
+        agreement, raters, rejects = agreement_with_raters(self, verdicts, self._task(B1Questions, 0), labels_files)
         if agreement or rejects:
             report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects]}
         if verdicts:
@@ -207,7 +209,8 @@ class B6Report(KindStage):
             if any(found is not None for found in outcomes["outcome"]):
                 report["leaderboard"] = leaderboard(outcomes["first"], outcomes["second"], outcomes["outcome"],
                                                     outcomes["id"], baseline)
-            preferences, people, set_aside = preferences_against_judge(self, outcomes, self._task(B1Questions, 0))
+            preferences, people, set_aside = preferences_against_judge(outcomes, self._task(B1Questions, 0),
+                                                                       labels_files)
             if preferences is not None or set_aside:
                 report["preferences"] = {**(preferences or {}), "set_aside": [r.to_dict() for r in set_aside]}
             if people and report.get("leaderboard"):
