@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from ..core.records import Reject
 from ..io.json_depth import depth_problem
+from ..io.readers import Record, decode_jsonl_line, iter_json_values
 from ..io.storage import read_input_bytes
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -91,66 +94,31 @@ def load_wild_json(data: bytes, source: str) -> Any:
 
 
 def wild_records(path: Path) -> WildRecords:
-    """Every record of a JSON-lines file, a JSON array or a run of JSON objects, with its line."""
+    """Every record of a JSON-lines file, a JSON array or a run of JSON objects, with its line (read by io's readers
+    in their lenient mode: NaN and Infinity as Python reads them)."""
     try:
         text = read_wild_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadableFile(f"undecodable bytes (not UTF-8) at byte {exc.start}") from None
     stripped = text.lstrip()
     if stripped.startswith("["):
-        return _json_stream(text, str(path), array=True)
-    found = _json_lines(text, str(path))
+        return _collected(iter_json_values(text, str(path), array=True))
+    found = _collected(decode_jsonl_line(str(path), number, line.encode(), lenient=True)
+                       for number, line in enumerate(text.splitlines(), start=1) if line.strip())
     if not found.records and stripped.startswith("{"):
-        stream = _json_stream(text, str(path), array=False)
+        stream = _collected(iter_json_values(text, str(path), array=False))
         if stream.records:
             return stream
     return found
 
 
-def _json_lines(text: str, source: str) -> WildRecords:
+def _collected(items: Iterable[Record | Reject]) -> WildRecords:
+    """Records as (line, value), and each Reject as one "<file>:<line>: <reason>" set aside."""
     found = WildRecords()
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        raw = line.encode()
-        problem = depth_problem(raw)
-        if problem is not None:
-            found.set_aside.append(f"{source}:{number}: {problem}")
-            continue
-        try:
-            found.records.append((number, orjson.loads(raw)))
-        except orjson.JSONDecodeError:
-            try:
-                found.records.append((number, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                found.set_aside.append(f"{source}:{number}: malformed JSON at column {exc.colno}: {exc.msg}")
+    for item in items:
+        if isinstance(item, Reject):
+            found.set_aside.append(f"{item.source}:{item.line}: {item.reason}" if item.line else
+                                   f"{item.source}: {item.reason}")
+        else:
+            found.records.append((item[0], item[1]))
     return found
-
-
-def _json_stream(text: str, source: str, array: bool) -> WildRecords:
-    """The values of a JSON array, or of JSON values one after another, each with the line it starts on (Python's
-    decoder: NaN / Infinity read, deep nesting a RecursionError, not a crash); a malformed value ends the reading."""
-    found, decoder = WildRecords(), json.JSONDecoder()
-    position = text.index("[") + 1 if array else 0
-    while True:
-        position = _skip(text, position, ",\n\r\t " if array else "\n\r\t ")
-        if position >= len(text) or (array and text[position] == "]"):
-            if array and position >= len(text):
-                found.set_aside.append(f"{source}: the JSON array is not closed")
-            return found
-        line = text.count("\n", 0, position) + 1
-        try:
-            value, position = decoder.raw_decode(text, position)
-        except json.JSONDecodeError as exc:
-            found.set_aside.append(f"{source}:{exc.lineno}: malformed JSON ({exc.msg}); the rest is unreadable")
-            return found
-        except RecursionError:
-            found.set_aside.append(f"{source}:{line}: JSON nested too deeply; the rest is unreadable")
-            return found
-        found.records.append((line, value))
-
-
-def _skip(text: str, position: int, characters: str) -> int:
-    while position < len(text) and text[position] in characters:
-        position += 1
-    return position

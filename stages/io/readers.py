@@ -62,14 +62,20 @@ def _iter_jsonl(path: Path, rows: range | None = None) -> Iterator[Record | Reje
             yield decode_jsonl_line(source, number, raw)
 
 
-def decode_jsonl_line(source: str, number: int, raw: bytes) -> Record | Reject:
-    """One JSON line as (line, record, None), or a Reject saying why it cannot be read."""
+def decode_jsonl_line(source: str, number: int, raw: bytes, lenient: bool = False) -> Record | Reject:
+    """One JSON line as (line, record, None), or a Reject saying why it cannot be read; `lenient` also reads what
+    Python's json reads beyond strict JSON (NaN, Infinity), as other harnesses write them."""
     too_deep = depth_problem(raw)
     if too_deep is not None:
         return Reject(source, number, too_deep)
     try:
         return (number, orjson.loads(raw), None)
     except orjson.JSONDecodeError as exc:
+        if lenient:
+            try:
+                return (number, json.loads(raw.decode("utf-8")), None)
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+                pass
         undecodable = _undecodable(raw)
         reason = (f"undecodable bytes (not UTF-8) at byte {undecodable.start} of the line: "
                   f"{raw[undecodable.start:undecodable.end]!r}" if undecodable
@@ -95,7 +101,7 @@ def _iter_json(path: Path) -> Iterator[Record | Reject]:
         return
     stripped = text.lstrip()
     if stripped.startswith("["):
-        yield from _iter_json_array(text, source)
+        yield from iter_json_values(text, source)
         return
     try:
         document = json.loads(text)
@@ -108,10 +114,12 @@ def _iter_json(path: Path) -> Iterator[Record | Reject]:
     yield from _iter_json_document(document)
 
 
-def _iter_json_array(text: str, source: str) -> Iterator[Record | Reject]:
-    """Decode a top-level JSON array element by element so each record keeps its line number."""
+def iter_json_values(text: str, source: str, array: bool = True) -> Iterator[Record | Reject]:
+    """The values of a top-level JSON array — or, with `array` False, of JSON values one after another — decoded one
+    by one so each keeps its line (Python's decoder: NaN / Infinity read, nesting too deep a Reject, never a crash);
+    a malformed value ends the reading with a Reject."""
     decoder = json.JSONDecoder()
-    position = text.index("[") + 1
+    position = text.index("[") + 1 if array else 0
     line = text.count("\n", 0, position) + 1
     index = 0
     while True:
@@ -119,11 +127,12 @@ def _iter_json_array(text: str, source: str) -> Iterator[Record | Reject]:
         line += text.count("\n", position, end)
         position = end
         if position >= len(text):
-            yield Reject(source, line, "malformed JSON: array is not closed")
+            if array:
+                yield Reject(source, line, "malformed JSON: array is not closed")
             return
-        if text[position] == "]":
+        if array and text[position] == "]":
             return
-        if index and text[position] == ",":
+        if array and index and text[position] == ",":
             position += 1
             continue
         try:
