@@ -199,7 +199,7 @@ class B6Report(KindStage):
         judged = {model: document["summary"] for model, document in judge_documents.items()}
         if judged:
             report["judge"] = {"judges": list(self.plain_spec["judge"]["models"]), "models": judged}
-        usages = {model: document["header"].get("judge_usage") for model, document in judge_documents.items()}
+        usages = {model: stage_usage(document["header"]) for model, document in judge_documents.items()}
         for task in self.pairwise_tasks():
             document = read_artifact_json(task.artifact_path())
             baseline = self.plain_spec["judge"].get("baseline")
@@ -219,7 +219,7 @@ class B6Report(KindStage):
                                 length_preference(people_decisions(outcomes, people))}
             if self.plain_spec["judge"]["pairwise"]["scale"] == "five_way":
                 report.setdefault("leaderboards", {})["arena_hard"] = arena_hard_section(self, outcomes, baseline)
-            usages["(pairwise)"] = document["header"].get("judge_usage")
+            usages["(pairwise)"] = stage_usage(document["header"])
         if self.plain_spec.get("judge"):
             judge = self.plain_spec["judge"]
             report["problems"] = report.get("problems", []) + parse_problems(
@@ -228,8 +228,8 @@ class B6Report(KindStage):
         if self.leaderboard_tasks():
             report["leaderboards"] = {**recorded_sections(self), **report.get("leaderboards", {})}
             for model, task in self.leaderboard_tasks().items():
-                usages[f"{model} ({self.spec['leaderboard']['name']})"] = read_artifact_json(
-                    task.artifact_path())["header"].get("judge_usage")
+                usages[f"{model} ({self.spec['leaderboard']['name']})"] = stage_usage(read_artifact_json(
+                    task.artifact_path())["header"])
         if self.plain_spec.get("judge") and not self.plain_spec["judge"]["url"]:
             report["judge_without_url"] = True
         if any(usages.values()):
@@ -325,6 +325,12 @@ def _scored_rows(kind: Kind, task: StageTask) -> Columns:
     if kind.columnar_stages:
         return as_columns(read_table(task.artifact_path(), list(kind.item_score_columns)))
     return read_columns(task.artifact_path())
+
+
+def stage_usage(header: dict[str, Any]) -> dict[str, Any] | None:
+    """What a judge stage took (its judge_usage) and which run asked it, or None when it asked nothing."""
+    usage = header.get("judge_usage")
+    return None if usage is None else {**usage, "run_token": header.get("run_token")}
 
 
 def _summed(counts: Any) -> dict[str, int]:

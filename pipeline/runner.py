@@ -16,8 +16,8 @@ from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
-from stages.judge.costs import total_cost
-from stages.report.aggregate import leaderboard_line, render_summary
+from stages.judge.costs import judge_cost, total_cost
+from stages.report.aggregate import labels_set_aside, leaderboard_line, render_summary
 from stages.report.health import problems_of
 
 from .cluster import build_on_luigid, scheduler_address
@@ -227,6 +227,12 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
         for report in reports:
             if report.get("leaderboard"):
                 print(printable(f"{report['dataset']}: {leaderboard_line(report['leaderboard'])}"))
+            aside = labels_set_aside(report)
+            if aside:
+                first = aside[0]
+                where = f"{first.get('source')}:{first['line']}" if first.get("line") is not None else first.get("source")
+                print(printable(f"evalpipe: {report['dataset']}: {len(aside)} labels row(s) set aside (first: {where}: "
+                                f"{first['reason']}); each is listed in its B6_report.txt"), file=sys.stderr)
         print_costs(reports)
         return
     for report, spec in zip(reports, specs):
@@ -252,7 +258,9 @@ def print_costs(reports: list[dict[str, Any]]) -> None:
                             f"{generation['tokens_in']:,} / {generation['tokens_out']:,} tokens{cost}"))
         if report.get("judge_cost"):
             total = report["judge_cost"]["total"]
-            print(printable(f"{report['dataset']}: {cost_line('judge', total)}"))
+            asked = cost_of_run(report, _RUN_TOKEN[0])
+            print(printable(f"{report['dataset']}: " + (cost_line("judge", asked["total"]) if asked is not None else
+                                                       "judge: nothing asked (every verdict was on hand)")))
             if total["not_judged"] and not report.get("judge_without_url"):
                 print(printable(f"evalpipe: {report['dataset']}: the judge's budget was reached: {total['not_judged']:,} "
                                 "call(s) not judged (left out of every mean); the next run asks them first"),
@@ -260,9 +268,19 @@ def print_costs(reports: list[dict[str, Any]]) -> None:
             elif total["not_judged"]:
                 print(printable(f"evalpipe: {report['dataset']}: [judge] has no url: {total['not_judged']:,} call(s) "
                                 "not judged (left out of every mean); add its url to ask them"), file=sys.stderr)
-    everything = total_cost(reports)
-    if everything is not None and sum(bool(report.get("judge_cost")) for report in reports) > 1:
+    this_run = [{"judge_cost": found} for report in reports if report.get("judge_cost")
+                and (found := cost_of_run(report, _RUN_TOKEN[0])) is not None]
+    everything = total_cost(this_run)
+    if everything is not None and len(this_run) > 1:
         print(cost_line("judge, all datasets", everything))
+
+
+def cost_of_run(report: dict[str, Any], run_token: str) -> dict[str, Any] | None:
+    """What the judge stages this run computed asked (stages taken from an earlier run asked nothing now), or None
+    when none ran."""
+    stages = {name: usage for name, usage in report["judge_cost"]["stages"].items()
+              if usage.get("run_token") == run_token}
+    return judge_cost(stages, report["judge_cost"].get("price")) if stages else None
 
 
 def report_problems(reports: list[dict[str, Any]], unreadable: dict[str, str] | None = None) -> bool:

@@ -214,6 +214,7 @@ class StageTask(luigi.Task):
             "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "counts": counts,
             "timings": {"seconds": round(time.perf_counter() - started, 4)},
+            "run_token": self.spec.get("run_token"),  # which run computed it (what a run asked is said per run)
             **result.header,
         }
         body = dict(result.body)

@@ -65,7 +65,7 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
                              "code_version": code_version})
         for stage, usage in report.get("judge_cost", {}).get("stages", {}).items():
             for name, value in usage.items():
-                if value is not None:
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
                     rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": stage,
                                  "metric": f"{JUDGE_COST_PREFIX}{name}", "value": float(value), "primary": False,
                                  "code_version": code_version})

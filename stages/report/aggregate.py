@@ -149,10 +149,20 @@ def render_report(report: dict[str, Any]) -> str:
     board += f"\n{cost_line('judge', report['judge_cost']['total'])}" if report.get("judge_cost") else ""
     preferred = "".join(f"\n{preference_line(name, found)}"
                         for name, found in report.get("preferences", {}).get("against", {}).items())
+    preferred += "".join(f"\nlabels row set aside: {_where(row)}: {row['reason']}" for row in labels_set_aside(report))
     biases = report.get("biases") or {"judges": {}}
     preferred += "".join(f"\n{bias_line(judge, found, biases.get('people'))}" for judge, found in biases["judges"].items())
     return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
             + harness + judge + pairwise + board + agreement + preferred)
+
+
+def labels_set_aside(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The raters' labels rows (per-criterion labels and preferences) set aside reading them."""
+    return [*report.get("agreement", {}).get("set_aside", []), *report.get("preferences", {}).get("set_aside", [])]
+
+
+def _where(row: dict[str, Any]) -> str:
+    return f"{row.get('source')}:{row['line']}" if row.get("line") is not None else str(row.get("source"))
 
 
 def bias_line(judge: str, found: dict[str, Any], people: dict[str, Any] | None) -> str:

@@ -132,3 +132,18 @@ def test_the_report_text_has_one_agreement_line_per_criterion(tmp_path, server):
     line = next(line for line in (workspace / "outputs/capitals/B6_report.txt").read_text().splitlines()
                 if line.startswith("judge against raters on correct: "))
     assert f"alice n=4 agreement 75.0% κ {kappa:.3f} [" in line and "α" not in line  # one rater: no α
+
+
+def test_labels_rows_set_aside_are_named_on_the_console_and_in_the_text_report(tmp_path, server, capsys):  # noqa: F811
+    workspace = _dataset(tmp_path, server, 'criteria = ["correct", "score_1_5"]\n')
+    labels = workspace / "inputs/capitals/labels"
+    labels.mkdir()
+    (labels / "alice.csv").write_text(ALICE)
+    (labels / "bob.csv").write_text(BOB)
+    assert _run(workspace) == 0
+    err = capsys.readouterr().err
+    assert f"evalpipe: capitals: 2 labels row(s) set aside (first: {labels / 'alice.csv'}:7: no item q9 among the " \
+           "dataset's questions); each is listed in its B6_report.txt" in err
+    text = (workspace / "outputs/capitals/B6_report.txt").read_text()
+    assert f"labels row set aside: {labels / 'alice.csv'}:7: no item q9 among the dataset's questions" in text
+    assert f"labels row set aside: {labels / 'bob.csv'}:4: cannot read 'maybe' as one of CORRECT, INCORRECT" in text

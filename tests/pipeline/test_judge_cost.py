@@ -147,3 +147,19 @@ def test_two_runs_writing_one_store_at_once_lose_nothing_and_a_killed_one_leaves
     assert subprocess.run(_command(inputs, tmp_path / "e" / "outputs"), cwd=REPO, capture_output=True).returncode == 0
     assert len(server.chats()) - before == 60 - (len(kept) - 120)  # only what the store did not have
     assert asked == 120 and len(AnswerStore(store).load()) == 180
+
+
+def test_the_cost_line_counts_what_this_run_asked(tmp_path, server, capsys):
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    folder = _dataset(inputs, server)
+    command = ["run", "--inputs", str(inputs), "--outputs", str(outputs)]
+    assert main(command) == 0
+    assert "judged: judge: 20 asked, 0 reused" in capsys.readouterr().out
+    (folder / "labels").mkdir()
+    (folder / "labels" / "ann.csv").write_text("id,model,correct\nq0,m,CORRECT\nq1,m,INCORRECT\n")
+    assert main(command) == 0  # only B6 reruns, to read the new labels: nothing is asked
+    out = capsys.readouterr().out
+    assert "judged: judge: nothing asked (every verdict was on hand)" in out and "20 asked" not in out
+    assert len(server.chats()) == 20
+    report = read_artifact_json(outputs / "judged" / "B6_report.json")["report"]
+    assert report["judge_cost"]["total"]["asked"] == 20  # the report still says what the stage took when it ran
