@@ -26,6 +26,7 @@ from stages import (
     render_html_report,
 )
 from stages.io.artifacts import (
+    read_artifact_json,
     read_columns,
     read_rows_parquet,
     write_columns_parquet_atomic,
@@ -33,6 +34,7 @@ from stages.io.artifacts import (
     write_rows_parquet_atomic,
 )
 from stages.io.storage import location, write_bytes_atomic
+from stages.nightly.history import agreement_item_columns
 from stages.nightly.runs import parameter_changes, run_item_scores, run_reports, scoring_parameters
 
 from .commands import held_outputs
@@ -41,6 +43,7 @@ from .fingerprint import code_version
 from .judge_task import B5Judge, B5Pairwise
 from .leaderboard_task import B5Leaderboard
 from .plan import Discovery, Selection, discover, night_settings
+from .report_tasks import B6Report
 from .runner import build, input_facts_kept, print_reports, read_reports, report_problems
 from .tasks import B5Score
 
@@ -78,6 +81,9 @@ def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
         if spec.get("judge") and spec["judge"].get("pairwise"):
             path = B5Pairwise(outputs_dir=str(night_dir), spec=spec).artifact_path()
             for name, values in pairwise_item_columns(spec["name"], read_columns(path)).items():
+                columns[name].extend(values)
+            report = read_artifact_json(B6Report(outputs_dir=str(night_dir), spec=spec).artifact_path())["report"]
+            for name, values in agreement_item_columns(spec["name"], report).items():
                 columns[name].extend(values)
     return columns
 

@@ -37,7 +37,7 @@ from stages.judge.biases import length_preference
 from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.parse_health import parse_problems
-from stages.judge.preferences import people_decisions
+from stages.judge.preferences import order_agreement_items, pair_outcomes, people_decisions
 from stages.leaderboards.sections import LEADERBOARD_TOOLS
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
@@ -213,6 +213,8 @@ class B6Report(KindStage):
                                                                        labels_files)
             if preferences is not None or set_aside:
                 report["preferences"] = {**(preferences or {}), "set_aside": [r.to_dict() for r in set_aside]}
+                if people:
+                    report["preferences"]["items"] = order_agreement_items(pair_outcomes(outcomes)[1], people)
             if people and report.get("leaderboard"):
                 report["leaderboard"] = with_people(report["leaderboard"], people, baseline)
             report["biases"] = {"judges": document.get("biases", {}), "people": None if not people else

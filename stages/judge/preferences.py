@@ -132,3 +132,18 @@ def people_decisions(rows: dict[str, list], people: dict[PairKey, str]) -> list[
     lengths = {(f, s, str(i)): (a, b) for f, s, i, a, b in zip(rows["first"], rows["second"], rows["id"],
                                                               rows["first_characters"], rows["second_characters"])}
     return [(outcome, *lengths[key]) for key, outcome in people.items() if key in lengths]
+
+
+def order_agreement_items(by_order: tuple[dict[PairKey, str], dict[PairKey, str]],
+                          people: dict[PairKey, str]) -> dict[str, list]:
+    """Per compared item people decided and each order the judge answered in, whether that order's outcome is
+    people's (1) or not (0) — the items behind LLMBar's per-order accuracy, for comparing nights item by item; ids
+    <first>|<second>|<item>#order<1 or 2>."""
+    ids, values = [], []
+    for key in sorted(people):
+        for order, outcomes in enumerate(by_order, start=1):
+            if outcomes.get(key) is not None:
+                ids.append(f"{key[0]}|{key[1]}|{key[2]}#order{order}")
+                values.append(1.0 if outcomes[key] == people[key] else 0.0)
+    return {"ids": ids, "values": values}
+

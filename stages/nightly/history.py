@@ -53,6 +53,11 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
                         rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"],
                                      "model": model, "metric": f"{name}:{figure}", "value": float(value),
                                      "primary": f"{name}:{figure}" == primary, "code_version": code_version})
+        judges = ", ".join(report.get("pairwise", {}).get("judges", []))
+        for figure, value in agreement_figures(report).items():
+            rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": judges,
+                         "metric": f"{AGREEMENT_METRIC_PREFIX}{figure}", "value": value, "primary": False,
+                         "code_version": code_version})
         for pair in report.get("pairwise", {}).get("pairs", []):
             if pair.get("win_ties_half_rate") is not None:
                 rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"],
@@ -75,6 +80,7 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
 ITEM_COLUMNS = ("dataset", "model", "metric", "test", "id", "value")
 JUDGE_METRIC_PREFIX = "judge:"  # a judge criterion as a nightly metric: judge:<criterion>
 JUDGE_COST_PREFIX = "judge_cost:"  # what a night's judging took: judge_cost:asked, …:reused, …:tokens_in, …:cost
+AGREEMENT_METRIC_PREFIX = "agreement:"  # the judge against people: agreement:accuracy, …; model: the judge(s)
 PAIRWISE_METRIC_PREFIX = "pairwise:"  # a model's win rate (ties half) against another: pairwise:<other model>
 LEADERBOARD_ITEM_METRICS = {"alpaca_eval": "alpaca_eval:win_rate", "mt_bench": "mt_bench:overall",
                             "alignbench": "alignbench:score"}  # the paired item metric of each leaderboard
@@ -103,6 +109,32 @@ def judge_item_columns(dataset: str, model: str, judged: Columns) -> Columns:
     return {"dataset": [dataset] * n, "model": [model] * n,
             "metric": [f"{JUDGE_METRIC_PREFIX}{name}" for name in judged["criterion"]], "test": ["mean"] * n,
             "id": [str(item) for item in judged["id"]], "value": list(judged["value"])}
+
+
+def agreement_figures(report: dict[str, Any]) -> dict[str, float]:
+    """The pairwise judge against people's preferences (their majority, or the one rater): accuracy, Cohen's κ, the
+    mean of each order's accuracy (LLMBar's Acc.), position consistency and the share preferring the longer answer."""
+    found = report.get("preferences", {}).get("against", {})
+    people = found.get("raters' majority") or (next(iter(found.values())) if len(found) == 1 else None)
+    if people is None:
+        return {}
+    figures = {"accuracy": people.get("accuracy"), "kappa": people.get("kappa"),
+               "mean_order_accuracy": people.get("orders", {}).get("mean_accuracy")}
+    for biases in (report.get("biases") or {}).get("judges", {}).values():
+        figures.update({"position_consistency": biases.get("position_consistency"),
+                        "longer_preferred": biases.get("length", {}).get("longer_preferred")})
+        break
+    return {name: float(value) for name, value in figures.items() if isinstance(value, (int, float))}
+
+
+def agreement_item_columns(dataset: str, report: dict[str, Any]) -> Columns:
+    """The pairwise judge's per-order agreement with people, item by item (agreement:preferences; model: the judge),
+    compared by McNemar's test night over night — whatever judge asked it, so a new judge is compared too."""
+    items = report.get("preferences", {}).get("items") or {"ids": [], "values": []}
+    n = len(items["ids"])
+    judges = ", ".join(report.get("pairwise", {}).get("judges", []))
+    return {"dataset": [dataset] * n, "model": [judges] * n, "metric": [f"{AGREEMENT_METRIC_PREFIX}preferences"] * n,
+            "test": ["binary"] * n, "id": list(items["ids"]), "value": list(items["values"])}
 
 
 def leaderboard_item_columns(dataset: str, model: str, name: str, rows: Columns) -> Columns:

@@ -10,7 +10,7 @@ from ..core.errors import UsageError
 from ..core.paired_tests import bootstrap_pvalue, mcnemar_pvalue, paired_test, sign_flip_pvalue
 from ..core.param_rules import at_least, within
 from ..core.records import Columns
-from .history import ITEM_COLUMNS, JUDGE_METRIC_PREFIX, PAIRWISE_METRIC_PREFIX
+from .history import AGREEMENT_METRIC_PREFIX, ITEM_COLUMNS, JUDGE_METRIC_PREFIX, PAIRWISE_METRIC_PREFIX
 from .multiplicity import adjust_pvalues
 
 SETTING_RULES = {"min_drop": within(0, 1), "alpha": within(0, 1, low_open=True, high_open=True),
@@ -143,6 +143,8 @@ def _change_key(dataset: str, model: str, metric: str) -> tuple[str, ...]:
         return dataset, model, metric
     if metric.startswith(PAIRWISE_METRIC_PREFIX):
         return dataset, model, "pairwise"
+    if metric.startswith(AGREEMENT_METRIC_PREFIX):
+        return dataset, model, "agreement"  # never keyed: agreement with people is compared whatever judge asked
     if ":" in metric:
         return dataset, model, "leaderboard"
     return dataset, model

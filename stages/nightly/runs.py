@@ -12,6 +12,7 @@ from ..io.storage import location
 from .history import (
     ITEM_COLUMNS,
     JUDGE_METRIC_PREFIX,
+    agreement_item_columns,
     item_score_columns,
     judge_item_columns,
     leaderboard_item_columns,
@@ -67,6 +68,8 @@ def run_item_scores(folder: str | os.PathLike, reports: dict[str, dict[str, Any]
         document = read_artifact_json(paired)
         if document is not None:
             for name, values in pairwise_item_columns(dataset, read_columns(paired, document)).items():
+                columns[name].extend(values)
+            for name, values in agreement_item_columns(dataset, report).items():
                 columns[name].extend(values)
     return columns
 

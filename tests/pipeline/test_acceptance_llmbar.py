@@ -92,3 +92,41 @@ def test_gpt4_on_llmbar_natural_reproduces_the_published_figures(tmp_path, pairs
     assert report["biases"]["people"] == {"n": len(people),
                                           "longer_preferred": sum(longer_won(p, w) for p, w in people) / len(people)}
     assert "biases of judge gpt-4: position consistency 95.0% of 100 order pairs" in text
+
+
+def test_agreement_with_people_is_a_nightly_metric_and_its_fall_alarms(tmp_path, pairs, capsys):
+    """Night 1 replays GPT-4's verdicts (LLMBar's published per-order accuracy in the history); night 2 the judge,
+    asked anew with other settings, picks A every time: its agreement with the experts falls, compared item by item
+    although the judge changed, and the night exits 3 with one line naming dataset, judge and figure."""
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / "inputs" / "llmbar_natural"
+    write_jsonl(folder / "questions.jsonl", [{"id": str(i), "instruction": p["input"]} for i, p in enumerate(pairs)])
+    for name in ("output_1", "output_2"):
+        write_jsonl(folder / "predictions" / f"{name}.jsonl",
+                    [{"id": str(i), "output": p[name]} for i, p in enumerate(pairs)])
+    (folder / "labels").mkdir()
+    with open(folder / "labels" / "experts.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "model_a", "model_b", "winner"])
+        writer.writerows([str(i), "output_1", "output_2", f"output_{p['label']}"] for i, p in enumerate(pairs))
+    night = ["nightly", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]
+    with ChatServer() as server:
+        server.answer = _replay(pairs)
+        (folder / "dataset.toml").write_text(
+            f'kind = "instruction"\n[judge]\nurl = "{server.url}"\nmodel = "gpt-4"\npairwise = true\nconcurrency = 8\n')
+        assert main([*night, "--date", "2026-11-01"]) == 0
+        server.answer = lambda prompt: "[[A]]"
+        (folder / "dataset.toml").write_text((folder / "dataset.toml").read_text() + "temperature = 0.7\n")
+        capsys.readouterr()
+        assert main([*night, "--date", "2026-11-02"]) == 3
+    out = capsys.readouterr().out
+    alarm = [line for line in out.splitlines() if line.startswith("REGRESSION")]
+    assert len(alarm) == 1 and alarm[0].startswith(
+        "REGRESSION llmbar_natural / gpt-4 / agreement:preferences: 0.9550 → 0.5"), out
+    history = pq.read_table(tmp_path / "outputs/nightly/history.parquet").to_pylist()
+    found = {(r["date"], r["metric"]): r["value"] for r in history if r["metric"].startswith("agreement:")}
+    assert found[("2026-11-01", "agreement:mean_order_accuracy")] == pytest.approx(0.955)
+    assert found[("2026-11-01", "agreement:accuracy")] == pytest.approx(0.93)
+    assert found[("2026-11-01", "agreement:position_consistency")] == pytest.approx(0.95)
+    assert found[("2026-11-02", "agreement:position_consistency")] == 0.0  # A both times: every choice flips
