@@ -4,6 +4,8 @@ raters' labels to measure the judge against."""
 from __future__ import annotations
 
 import hashlib
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stages import (
@@ -18,8 +20,10 @@ from stages import (
     pairwise_calls,
     pairwise_rows,
     pairwise_summary,
+    parse_verdict,
     render_fields,
 )
+from stages.core.printable import printable
 from stages.core.records import Columns, Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_column, read_columns
@@ -47,7 +51,8 @@ if TYPE_CHECKING:
     from upath import UPath
 
 
-NOT_VERDICTS = ("store", "price", "max_calls", "max_cost", "min_parse_rate")  # [judge] settings that change no verdict
+NOT_VERDICTS = ("store", "price", "max_calls", "max_cost", "min_parse_rate", "recheck",
+                "recheck_max_flips")  # [judge] settings that change no verdict asked
 
 
 class JudgeStage(StageTask):
@@ -78,8 +83,11 @@ class JudgeStage(StageTask):
     def replies(self, calls: list[Any], config: JudgeConfig) -> JudgeReplies:
         """Every call's reply through this stage's journal, the shared verdict store and the run's budget."""
         store = self.spec.get("judge_store")
-        return ask_judges(calls, config, self.journal_path(), None if store is None else location(store),
-                          self.budget(config))
+        replies = ask_judges(calls, config, self.journal_path(), None if store is None else location(store),
+                             self.budget(config), recheck_seed=self.outputs_dir, verdict_of=verdict_reader(config))
+        for judge, why in replies.distrusted.items():
+            say_once(f"evalpipe: judge {judge}: {why}; none of its stored verdicts are used this run (asked again)")
+        return replies
 
     def budget(self, config: JudgeConfig) -> Budget | None:
         """[judge] max_calls / max_cost for this run of the dataset, shared by its judge stages through a ledger."""
@@ -186,6 +194,28 @@ class B5Pairwise(JudgeStage):
         return StageResult(rows, counts, header={"judge_usage": replies.usage},
                            body={"summary": pairwise_summary(rows), "biases": judge_biases(calls, records, characters,
                                                                                     config.pairwise.scale)})
+
+
+_SAID: set[str] = set()  # lines this process has printed (each judge stage of a run meets the same change)
+
+
+def say_once(line: str) -> None:
+    if line not in _SAID:
+        _SAID.add(line)
+        print(printable(line), file=sys.stderr, flush=True)
+
+
+def verdict_reader(config: JudgeConfig) -> Callable[[Any, str], Any]:
+    """How a reply's verdict is read for comparing rechecked verdicts: by its criterion's scale, or the pairwise
+    question's; a leaderboard's call by its text."""
+    def read(call: Any, text: str) -> Any:
+        criterion = getattr(call, "criterion", None)
+        if criterion in config.criteria:
+            return parse_verdict(text, config.criteria[criterion].scale).label
+        if hasattr(call, "order") and config.pairwise is not None:
+            return parse_verdict(text, config.pairwise.scale).label
+        return text
+    return read
 
 
 def rater_files(report: StageTask) -> dict[str, UPath]:

@@ -27,6 +27,8 @@ class Reply:
     tokens_in: int | None = None
     tokens_out: int | None = None
     top_logprobs: dict[str, float] | None = None  # the first token's alternatives → logprob, when asked for
+    served_model: str | None = None  # what the server says answered (its "model")
+    system_fingerprint: str | None = None  # the server's system_fingerprint, when it gives one
 
 
 class CallFailed(Exception):
@@ -109,8 +111,12 @@ class ChatClient:
                 tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
         if not isinstance(answer, str):
             raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
-        return Reply(answer, time.monotonic() - started, tokens_in, tokens_out,
-                     top_logprobs if self.config.protocol != "peppa" else None)
+        if self.config.protocol == "peppa":
+            return Reply(answer, time.monotonic() - started)
+        served = body.get("model") if isinstance(body, dict) and isinstance(body.get("model"), str) else None
+        fingerprint = body.get("system_fingerprint") if isinstance(body, dict) else None
+        return Reply(answer, time.monotonic() - started, tokens_in, tokens_out, top_logprobs, served,
+                     fingerprint if isinstance(fingerprint, str) else None)
 
 
 def first_token_logprobs(body: Any) -> dict[str, float] | None:

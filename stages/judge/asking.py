@@ -4,8 +4,8 @@ nothing, a changed rubric asks only its criterion again, and a killed run resume
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import product
 from pathlib import Path
@@ -82,33 +82,36 @@ class AskedCall(Protocol):
 @dataclass(frozen=True)
 class JudgeReplies:
     """Every call's journal record (key → {"prediction": reply, …}, {"error": …} or, for a call not asked — past the
-    budget, or with no [judge] url — {"budget": true, …}) and what getting them took this time: calls asked, verdicts
-    reused from the store, failed calls, calls not asked, tokens in and out."""
+    budget, or with no [judge] url — {"budget": true, …}), what getting them took this time (calls asked, verdicts
+    reused from the store, failed calls, calls not asked, tokens in and out, verdicts rechecked and how many flipped)
+    and, per judge whose stored verdicts were not trusted this time, why."""
 
     records: dict[str, dict[str, Any]]
     usage: dict[str, int]
+    distrusted: dict[str, str] = field(default_factory=dict)
 
 
 def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, store: Path | None = None,
-               budget: Budget | None = None) -> JudgeReplies:
+               budget: Budget | None = None, recheck_seed: str = "",
+               verdict_of: Callable[[AskedCall, str], Any] | None = None) -> JudgeReplies:
     """Every call's reply: those in the journal read back, those the verdict store has (asked the same way by any
     earlier run or night) copied into the journal, the rest asked — calls the budget left last time first — up to
-    `concurrency` at once, retried with backoff and Retry-After, until the circuit breaker opens or the budget ends."""
+    `concurrency` at once, retried with backoff and Retry-After, until the circuit breaker opens or the budget ends.
+    A `recheck` share of the stored verdicts (drawn by `recheck_seed`) is asked again; a judge whose fresh replies
+    come from another model or system fingerprint than its stored ones, or whose rechecked verdicts (as `verdict_of`
+    reads them) flipped beyond `recheck_max_flips`, has none of its stored verdicts used: they are asked again."""
     log = AnswerStore(journal)
     known = log.load()
     waiting = [call for call in calls if "prediction" not in known.get(call.key, {})]
     shared = AnswerStore(store) if store is not None else None
     stored = shared.load({call.key for call in waiting}) if shared is not None and waiting else {}
     reused = {call.key: stored[call.key] for call in waiting if "prediction" in stored.get(call.key, {})}
-    log.extend([{"id": key, "key": key, "prediction": record["prediction"], "attempts": 0, "reused": True,
-                 **({"top_logprobs": record["top_logprobs"]} if "top_logprobs" in record else {})}
-                for key, record in reused.items()])
-    todo = sorted((call for call in waiting if call.key not in reused),
+    recheck = set(recheck_sample(sorted(reused), config.recheck, recheck_seed)) if config.url else set()
+    todo = sorted((call for call in waiting if call.key not in reused or call.key in recheck),
                   key=lambda call: not known.get(call.key, {}).get("budget"))
     breakers = {judge: CircuitBreaker(config.circuit_breaker) for judge in config.models}
-    clients = {(call.judge, call.sample, _system(call)): ChatClient(_asked_with(config, call), call.judge)
-               for call in todo}
-    made: list[dict[str, Any]] = []
+    clients: dict[tuple[str, int, str | None], ChatClient] = {}
+    made: dict[str, dict[str, Any]] = {}
 
     def ask(call: AskedCall) -> None:
         breaker = breakers[call.judge]
@@ -124,27 +127,95 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
             breaker.record(error)
             record = {"attempts": attempts, **({"error": error} if error is not None else {
                 "prediction": reply.text, "latency": round(reply.latency, 4), "tokens_in": reply.tokens_in,
-                "tokens_out": reply.tokens_out})}
-            if error is None and reply.top_logprobs is not None:
-                record["top_logprobs"] = reply.top_logprobs
+                "tokens_out": reply.tokens_out, **_served(reply)})}
             if budget is not None:
                 budget.spend(record)
             if error is None and shared is not None:
                 shared.append({"id": call.key, "key": call.key, "prediction": reply.text, "judge": call.judge,
-                               **({"top_logprobs": reply.top_logprobs} if reply.top_logprobs is not None else {})})
+                               **_served(reply)})
         log.append({"id": call.key, "key": call.key, **record})
-        made.append(record)
+        made[call.key] = record
         progress.advance()
 
-    with Progress(f"asking the judge ({', '.join(config.models)})", len(todo)) as progress:
-        run_calls([partial(ask, call) for call in todo], config.concurrency)
-    asked = [record for record in made if record["attempts"]]
-    usage = {"asked": len(asked), "reused": len(reused),
-             "failed": sum("error" in record and not record.get("budget") for record in made),
-             "not_judged": sum(bool(record.get("budget")) for record in made),
+    def ask_all(batch: list[AskedCall], what: str) -> None:
+        nonlocal progress
+        clients.update({(c.judge, c.sample, _system(c)): ChatClient(_asked_with(config, c), c.judge) for c in batch
+                        if (c.judge, c.sample, _system(c)) not in clients})
+        with Progress(f"{what} ({', '.join(config.models)})", len(batch)) as progress:
+            run_calls([partial(ask, call) for call in batch], config.concurrency)
+
+    progress: Progress
+    ask_all(todo, "asking the judge")
+    by_key = {call.key: call for call in waiting}
+    distrusted, flips = distrusted_judges(by_key, reused, made, recheck, config, verdict_of)
+    again = [by_key[key] for key in reused if by_key[key].judge in distrusted and key not in made]
+    if again:
+        ask_all(again, "asking the judge again")
+    kept = {key: record for key, record in reused.items() if key not in made}
+    log.extend([{"id": key, "key": key, "prediction": record["prediction"], "attempts": 0, "reused": True,
+                 **{name: record[name] for name in SERVED if name in record}} for key, record in kept.items()])
+    asked = [record for record in made.values() if record["attempts"]]
+    usage = {"asked": len(asked), "reused": len(kept),
+             "failed": sum("error" in record and not record.get("budget") for record in made.values()),
+             "not_judged": sum(bool(record.get("budget")) for record in made.values()),
              "tokens_in": sum(record.get("tokens_in") or 0 for record in asked),
-             "tokens_out": sum(record.get("tokens_out") or 0 for record in asked)}
-    return JudgeReplies(log.load(), usage)
+             "tokens_out": sum(record.get("tokens_out") or 0 for record in asked),
+             **({"rechecked": sum(1 for key in recheck if "prediction" in made.get(key, {})), "flips": flips}
+                if recheck else {})}
+    return JudgeReplies(log.load(), usage, distrusted)
+
+
+SERVED = ("top_logprobs", "served_model", "system_fingerprint")  # what a reply says besides its text, kept with it
+
+
+def _served(reply: Any) -> dict[str, Any]:
+    """What the server said besides the text: the first token's logprobs, the model and system fingerprint."""
+    return {name: getattr(reply, name) for name in SERVED if getattr(reply, name, None) is not None}
+
+
+def recheck_sample(keys: list[str], share: float, seed: str) -> list[str]:
+    """`share` of the stored verdicts' keys, drawn reproducibly by `seed` (the night): at least one when share > 0."""
+    if not keys or share <= 0:
+        return []
+    ranked = sorted(keys, key=lambda key: hashlib.sha256(f"{seed}|{key}".encode()).hexdigest())
+    return ranked[:max(1, round(share * len(keys)))]
+
+
+def distrusted_judges(calls: dict[str, AskedCall], reused: dict[str, dict[str, Any]], made: dict[str, dict[str, Any]],
+                      recheck: set[str], config: JudgeConfig, verdict_of: Callable[[AskedCall, str], Any] | None,
+                      ) -> tuple[dict[str, str], int]:
+    """Per judge, why its stored verdicts are not to be trusted this time — its fresh replies name another model or
+    system fingerprint than its stored ones, or too many rechecked verdicts flipped — and the flips counted."""
+    read = verdict_of or (lambda call, text: text)
+    found: dict[str, str] = {}
+    flips_total = 0
+    for judge in config.models:
+        fresh = {_identity(record) for key, record in made.items()
+                 if calls.get(key) is not None and calls[key].judge == judge and "prediction" in record} - {None}
+        before = {_identity(record) for key, record in reused.items() if calls[key].judge == judge} - {None}
+        if fresh and before and not before <= fresh:
+            found[judge] = (f"its server now answers as {_named(fresh)} where its stored verdicts came from "
+                            f"{_named(before)}")
+            continue
+        checked = [key for key in recheck if calls[key].judge == judge and "prediction" in made.get(key, {})]
+        flipped = sum(read(calls[key], reused[key]["prediction"]) != read(calls[key], made[key]["prediction"])
+                      for key in checked)
+        flips_total += flipped
+        if checked and flipped / len(checked) > config.recheck_max_flips:
+            found[judge] = (f"{flipped} of {len(checked)} rechecked verdicts flipped ({flipped / len(checked):.0%}, "
+                            f"above recheck_max_flips {config.recheck_max_flips:.0%})")
+    return found, flips_total
+
+
+def _identity(record: dict[str, Any]) -> tuple[str | None, str | None] | None:
+    """(model, system fingerprint) a reply came from, or None when the server said neither."""
+    if record.get("served_model") is None and record.get("system_fingerprint") is None:
+        return None
+    return record.get("served_model"), record.get("system_fingerprint")
+
+
+def _named(identities: set[tuple[str | None, str | None]]) -> str:
+    return ", ".join(sorted(f"{model or '?'} / {fingerprint or '?'}" for model, fingerprint in identities))
 
 
 def _seeded(config: JudgeConfig, sample: int) -> JudgeConfig:

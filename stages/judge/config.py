@@ -32,6 +32,8 @@ class JudgeConfig(Endpoint):
     max_calls: int | None = None  # per run of the dataset: no call beyond it
     max_cost: float | None = None  # per run of the dataset, in $ at `price`
     min_parse_rate: float = 0.5  # a criterion or comparison parsed below it makes the dataset unfit to publish
+    recheck: float = 0.0  # the share of stored verdicts asked again each run (drawn by the night)
+    recheck_max_flips: float = 0.1  # rechecked verdicts flipping beyond this share distrust the judge's stored ones
     top_p: float | None = field(default=None, init=False)  # what the chat client sends besides: nothing more
     stop: str | None = field(default=None, init=False)
 
@@ -65,7 +67,7 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
              "persona", "system_prompt", "pairwise", "baseline", "store", "price", "max_calls", "max_cost",
-             "min_parse_rate", "top_logprobs"}
+             "min_parse_rate", "top_logprobs", "recheck", "recheck_max_flips"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise UsageError(f"{origin}: unknown [judge] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
@@ -99,9 +101,10 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
         raise UsageError(f"{origin}: [judge] store must be a path (kept across runs and nights) or false")
     price = check_price(table.get("price"), origin, "judge")
     check_settings(table, {"max_calls": (int, 0), "max_cost": ((int, float), 0)}, (), origin, "judge")
-    rate = table.get("min_parse_rate", 0.5)
-    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
-        raise UsageError(f"{origin}: [judge] min_parse_rate = {rate!r} must be a share within [0, 1]")
+    for name, default in (("min_parse_rate", 0.5), ("recheck", 0.0), ("recheck_max_flips", 0.1)):
+        rate = table.get(name, default)
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
+            raise UsageError(f"{origin}: [judge] {name} = {rate!r} must be a share within [0, 1]")
     if "max_cost" in table and price is None:
         raise UsageError(f"{origin}: [judge] max_cost is in dollars: it needs price = {{ input = …, output = … }}")
     rubrics = table.get("rubrics", {})

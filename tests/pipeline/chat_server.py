@@ -15,7 +15,8 @@ class QuietServer(ThreadingHTTPServer):
 
 class ChatServer:
     """Answers "<model> says: <message> [turn N]", or `replies[text]` when the message contains `text` (or what
-    `answer(message)` says, when set), with the first token's `logprobs(message)` when the request asks for logprobs.
+    `answer(message)` says, when set), with the first token's `logprobs(message)` when the request asks for logprobs
+    and the `fingerprint` as its system_fingerprint when set.
     `faults` is
     consumed one per chat request: 500, 400, "malformed", ("delay", seconds), ("429", retry_after_seconds) or None;
     messages containing ALWAYS500 always fail. OpenAI answers carry token usage (words in and out)."""
@@ -26,6 +27,7 @@ class ChatServer:
         self.replies: dict[str, str] = {}
         self.answer = None  # or a function of the message giving the reply
         self.logprobs = None  # or a function of the message giving the first token's {token: logprob}
+        self.fingerprint = None  # or the system_fingerprint its answers carry
         self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
@@ -66,6 +68,9 @@ class ChatServer:
                     answer = {"choices": [{"message": {"role": "assistant", "content": content}}],
                               "usage": {"prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
                                         "completion_tokens": len(content.split())}}
+                    answer["model"] = body["model"]
+                    if server.fingerprint is not None:
+                        answer["system_fingerprint"] = server.fingerprint
                     if body.get("logprobs") and server.logprobs is not None:
                         top = server.logprobs(message)
                         answer["choices"][0]["logprobs"] = {"content": [{"token": content[:1], "top_logprobs": [

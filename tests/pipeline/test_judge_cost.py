@@ -163,3 +163,34 @@ def test_the_cost_line_counts_what_this_run_asked(tmp_path, server, capsys):
     assert len(server.chats()) == 20
     report = read_artifact_json(outputs / "judged" / "B6_report.json")["report"]
     assert report["judge_cost"]["total"]["asked"] == 20  # the report still says what the stage took when it ran
+
+
+def test_a_judge_changed_behind_its_name_is_noticed_and_its_stored_verdicts_are_asked_again(tmp_path, server,
+                                                                                            capsys):
+    """Night 1 fills the verdict store (system_fingerprint fp_1); night 2, unchanged, asks only the recheck share
+    and says nothing; night 3 the server answers as fp_2 and marks everything INCORRECT: one line names the judge and
+    both fingerprints, every verdict of that judge is asked again, and the scores are the new judge's."""
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    _dataset(inputs, server, "recheck = 0.25\n")
+    night = ["nightly", "--inputs", str(inputs), "--outputs", str(outputs)]
+    server.fingerprint = "fp_1"
+    assert main([*night, "--date", "2026-11-01"]) == 0
+    assert len(server.chats()) == 20
+    capsys.readouterr()
+    assert main([*night, "--date", "2026-11-02"]) == 0
+    captured = capsys.readouterr()
+    assert len(server.chats()) == 25  # 5 of the 20 stored verdicts asked again, none flipped
+    assert "judge j:" not in captured.err
+    usage = read_artifact_json(outputs / "nightly/2026-11-02/judged/m/B5_judge.json")["header"]["judge_usage"]
+    assert (usage["asked"], usage["reused"], usage["rechecked"], usage["flips"]) == (5, 15, 5, 0)
+    server.fingerprint = "fp_2"
+    server.replies.clear()
+    server.answer = lambda message: "Verdict: INCORRECT"
+    assert main([*night, "--date", "2026-11-03"]) == 3  # the judge's score fell: a regression
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.startswith("evalpipe: judge j:")]
+    assert lines == ["evalpipe: judge j: its server now answers as j / fp_2 where its stored verdicts came from "
+                     "j / fp_1; none of its stored verdicts are used this run (asked again)"]
+    assert len(server.chats()) == 25 + 20  # the recheck share, then the other 15 stored ones
+    judged = read_artifact_json(outputs / "nightly/2026-11-03/judged/m/B5_judge.json")
+    assert judged["header"]["judge_usage"]["reused"] == 0 and judged["summary"]["correct"]["mean"] == 0.0
