@@ -82,6 +82,7 @@ def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
             path = B5Pairwise(outputs_dir=str(night_dir), spec=spec).artifact_path()
             for name, values in pairwise_item_columns(spec["name"], read_columns(path)).items():
                 columns[name].extend(values)
+        if spec.get("judge"):
             report = read_artifact_json(B6Report(outputs_dir=str(night_dir), spec=spec).artifact_path())["report"]
             for name, values in agreement_item_columns(spec["name"], report).items():
                 columns[name].extend(values)

@@ -33,6 +33,7 @@ from stages.io.artifacts import (
     write_json_atomic,
 )
 from stages.io.storage import location, write_bytes_atomic
+from stages.judge.agreement import criterion_agreement_items
 from stages.judge.biases import length_preference
 from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
@@ -50,7 +51,7 @@ from stages.report.explorer import (
     with_judge_labels,
 )
 from stages.report.health import dataset_problems, pairing_problems, shard_problems
-from stages.report.intervals import uncertainty
+from stages.report.intervals import uncertainty, wilson_interval
 
 from .fingerprint import code_version as current_code_version
 from .fingerprint import fingerprint
@@ -190,7 +191,10 @@ class B6Report(KindStage):
         labels_files = read_rater_files(self) if self.spec.get("judge") else {}
         agreement, raters, rejects = agreement_with_raters(self, verdicts, self._task(B1Questions, 0), labels_files)
         if agreement or rejects:
-            report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects]}
+            report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects],
+                                   "items": criterion_agreement_items(
+                                       {name: {unit: label for unit, (label, _) in found.items() if label is not None}
+                                        for name, found in verdicts.items()}, raters)}
         if verdicts:
             report["explorer"] = with_judge_labels(report["explorer"], verdicts, raters)
         generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
@@ -330,9 +334,16 @@ def _scored_rows(kind: Kind, task: StageTask) -> Columns:
 
 
 def stage_usage(header: dict[str, Any]) -> dict[str, Any] | None:
-    """What a judge stage took (its judge_usage) and which run asked it, or None when it asked nothing."""
+    """What a judge stage took (its judge_usage, with the recheck's flip rate and its Wilson interval) and which run
+    asked it, or None when it asked nothing."""
     usage = header.get("judge_usage")
-    return None if usage is None else {**usage, "run_token": header.get("run_token")}
+    if usage is None:
+        return None
+    if usage.get("rechecked"):
+        low, high = wilson_interval(usage["flips"], usage["rechecked"])
+        usage = {**usage, "flip_rate": usage["flips"] / usage["rechecked"], "flip_rate_low": low,
+                 "flip_rate_high": high}
+    return {**usage, "run_token": header.get("run_token")}
 
 
 def _summed(counts: Any) -> dict[str, int]:

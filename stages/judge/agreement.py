@@ -207,3 +207,22 @@ def judge_agreement(judge: dict[str, dict[Unit, str]], raters: dict[str, dict[st
                        "models": {model: agreement_block(judge.get(name, {}), rated, criterion.scale,
                                                          [u for u in units if u[0] == model]) for model in models}}
     return found
+
+
+def criterion_agreement_items(judge: dict[str, dict[Unit, str]], raters: dict[str, dict[str, dict[Unit, str]]],
+                              ) -> dict[str, dict[str, list]]:
+    """Per criterion, whether the judge's label is people's (their most common label, or the one rater's) on each
+    (model, item) both labelled — 1 or 0 — for comparing nights item by item; ids <model>|<item>."""
+    found: dict[str, dict[str, list]] = {}
+    for name, labels in judge.items():
+        rated = [by_criterion[name] for by_criterion in raters.values() if by_criterion.get(name)]
+        ids, values = [], []
+        for unit in sorted(labels):
+            people = most_common_label([found_labels[unit] for found_labels in rated if unit in found_labels])
+            if people is not None:
+                ids.append(f"{unit[0]}|{unit[1]}")
+                values.append(1.0 if labels[unit] == people else 0.0)
+        if ids:
+            found[name] = {"ids": ids, "values": values}
+    return found
+

@@ -53,7 +53,7 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
                         rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"],
                                      "model": model, "metric": f"{name}:{figure}", "value": float(value),
                                      "primary": f"{name}:{figure}" == primary, "code_version": code_version})
-        judges = ", ".join(report.get("pairwise", {}).get("judges", []))
+        judges = ", ".join(report.get("pairwise", {}).get("judges", []) or report.get("judge", {}).get("judges", []))
         for figure, value in agreement_figures(report).items():
             rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": judges,
                          "metric": f"{AGREEMENT_METRIC_PREFIX}{figure}", "value": value, "primary": False,
@@ -114,12 +114,16 @@ def judge_item_columns(dataset: str, model: str, judged: Columns) -> Columns:
 def agreement_figures(report: dict[str, Any]) -> dict[str, float]:
     """The pairwise judge against people's preferences (their majority, or the one rater): accuracy, Cohen's κ, the
     mean of each order's accuracy (LLMBar's Acc.), position consistency and the share preferring the longer answer."""
-    found = report.get("preferences", {}).get("against", {})
-    people = found.get("raters' majority") or (next(iter(found.values())) if len(found) == 1 else None)
+    figures: dict[str, Any] = {}
+    for name, criterion in report.get("agreement", {}).get("criteria", {}).items():
+        people = _people(criterion["overall"]["against"])
+        if people is not None:
+            figures.update({f"{name}:agreement": people.get("agreement"), f"{name}:kappa": people.get("kappa")})
+    people = _people(report.get("preferences", {}).get("against", {}))
     if people is None:
-        return {}
-    figures = {"accuracy": people.get("accuracy"), "kappa": people.get("kappa"),
-               "mean_order_accuracy": people.get("orders", {}).get("mean_accuracy")}
+        return {name: float(value) for name, value in figures.items() if isinstance(value, (int, float))}
+    figures.update({"accuracy": people.get("accuracy"), "kappa": people.get("kappa"),
+                    "mean_order_accuracy": people.get("orders", {}).get("mean_accuracy")})
     for biases in (report.get("biases") or {}).get("judges", {}).values():
         figures.update({"position_consistency": biases.get("position_consistency"),
                         "longer_preferred": biases.get("length", {}).get("longer_preferred")})
@@ -127,14 +131,29 @@ def agreement_figures(report: dict[str, Any]) -> dict[str, float]:
     return {name: float(value) for name, value in figures.items() if isinstance(value, (int, float))}
 
 
+def _people(against: dict[str, Any]) -> dict[str, Any] | None:
+    """The judge against the raters' majority, or against the one rater."""
+    return against.get("raters' majority") or (next(iter(against.values())) if len(against) == 1 else None)
+
+
 def agreement_item_columns(dataset: str, report: dict[str, Any]) -> Columns:
-    """The pairwise judge's per-order agreement with people, item by item (agreement:preferences; model: the judge),
-    compared by McNemar's test night over night — whatever judge asked it, so a new judge is compared too."""
-    items = report.get("preferences", {}).get("items") or {"ids": [], "values": []}
-    n = len(items["ids"])
-    judges = ", ".join(report.get("pairwise", {}).get("judges", []))
-    return {"dataset": [dataset] * n, "model": [judges] * n, "metric": [f"{AGREEMENT_METRIC_PREFIX}preferences"] * n,
-            "test": ["binary"] * n, "id": list(items["ids"]), "value": list(items["values"])}
+    """The judge's agreement with people item by item — the pairwise judge's per order (agreement:preferences), each
+    criterion's per (model, item) (agreement:<criterion>); model: the judge — compared by McNemar's test night over
+    night whatever judge asked it, so a new judge is compared too."""
+    columns: Columns = {name: [] for name in ITEM_COLUMNS}
+    groups = [("preferences", report.get("preferences", {}).get("items"),
+               report.get("pairwise", {}).get("judges", []))]
+    groups += [(name, items, report.get("judge", {}).get("judges", []))
+               for name, items in report.get("agreement", {}).get("items", {}).items()]
+    for name, items, judges in groups:
+        if not items:
+            continue
+        n = len(items["ids"])
+        for column, values in (("dataset", [dataset] * n), ("model", [", ".join(judges)] * n),
+                               ("metric", [f"{AGREEMENT_METRIC_PREFIX}{name}"] * n), ("test", ["binary"] * n),
+                               ("id", list(items["ids"])), ("value", list(items["values"]))):
+            columns[column].extend(values)
+    return columns
 
 
 def leaderboard_item_columns(dataset: str, model: str, name: str, rows: Columns) -> Columns:

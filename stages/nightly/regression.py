@@ -124,6 +124,10 @@ def compare_nights(before: Columns, after: Columns, settings_by_dataset: dict[st
         row = {"dataset": dataset, "model": model, "metric": metric}
         untested = {**row, "test": test, "paired_items": 0, "before": None, "after": None, "delta": None,
                     "p_value": None, "p_adjusted": None, "regression": False}
+        if key not in grouped_before and metric.startswith(AGREEMENT_METRIC_PREFIX):
+            key = _earlier_judge(grouped_before, dataset, metric, model) or key
+            if key != (dataset, model, metric):
+                row["model"] = untested["model"] = f"{key[1]} → {model}"  # another judge: side by side
         if key not in grouped_before:
             comparisons.append({**untested, "reason": "not scored on the earlier night"})
             continue
@@ -134,6 +138,14 @@ def compare_nights(before: Columns, after: Columns, settings_by_dataset: dict[st
         settings = settings_by_dataset.get(dataset, RegressionSettings())
         comparisons.append({**row, **compare_metric(grouped_before[key][1], items, test, settings)})
     return correct_together(comparisons, settings_by_dataset, correction)
+
+
+def _earlier_judge(grouped: dict[tuple[str, str, str], Any], dataset: str, metric: str,
+                   judge: str) -> tuple[str, str, str] | None:
+    """The earlier night's key of this agreement metric under another judge's name, when exactly one judge had it:
+    a renamed judge is compared with the one it replaced, on the same items."""
+    found = [key for key in grouped if key[0] == dataset and key[2] == metric and key[1] != judge]
+    return found[0] if len(found) == 1 else None
 
 
 def _change_key(dataset: str, model: str, metric: str) -> tuple[str, ...]:

@@ -69,8 +69,8 @@ def run_item_scores(folder: str | os.PathLike, reports: dict[str, dict[str, Any]
         if document is not None:
             for name, values in pairwise_item_columns(dataset, read_columns(paired, document)).items():
                 columns[name].extend(values)
-            for name, values in agreement_item_columns(dataset, report).items():
-                columns[name].extend(values)
+        for name, values in agreement_item_columns(dataset, report).items():
+            columns[name].extend(values)
     return columns
 
 

@@ -4,6 +4,7 @@ reproduce LLMBar's published figures exactly: 95 and 96 of 100 right per order (
 95%, right in both orders 93%."""
 import csv
 import json
+from pathlib import Path
 
 import pytest
 
@@ -37,8 +38,8 @@ def _replay(pairs: list[dict]):
     return answer
 
 
-def test_gpt4_on_llmbar_natural_reproduces_the_published_figures(tmp_path, pairs):
-    folder = tmp_path / "inputs" / "llmbar_natural"
+def _llmbar_dataset(folder: Path, pairs: list[dict]) -> Path:
+    """LLMBar Natural as an instruction dataset: the two outputs as models, the experts' labels as preferences."""
     write_jsonl(folder / "questions.jsonl", [{"id": str(i), "instruction": p["input"]} for i, p in enumerate(pairs)])
     for name in ("output_1", "output_2"):
         write_jsonl(folder / "predictions" / f"{name}.jsonl",
@@ -48,6 +49,11 @@ def test_gpt4_on_llmbar_natural_reproduces_the_published_figures(tmp_path, pairs
         writer = csv.writer(handle)
         writer.writerow(["id", "model_a", "model_b", "winner"])
         writer.writerows([str(i), "output_1", "output_2", f"output_{p['label']}"] for i, p in enumerate(pairs))
+    return folder
+
+
+def test_gpt4_on_llmbar_natural_reproduces_the_published_figures(tmp_path, pairs):
+    folder = _llmbar_dataset(tmp_path / "inputs" / "llmbar_natural", pairs)
     with ChatServer() as server:
         server.answer = _replay(pairs)
         (folder / "dataset.toml").write_text(
@@ -100,16 +106,7 @@ def test_agreement_with_people_is_a_nightly_metric_and_its_fall_alarms(tmp_path,
     although the judge changed, and the night exits 3 with one line naming dataset, judge and figure."""
     import pyarrow.parquet as pq
 
-    folder = tmp_path / "inputs" / "llmbar_natural"
-    write_jsonl(folder / "questions.jsonl", [{"id": str(i), "instruction": p["input"]} for i, p in enumerate(pairs)])
-    for name in ("output_1", "output_2"):
-        write_jsonl(folder / "predictions" / f"{name}.jsonl",
-                    [{"id": str(i), "output": p[name]} for i, p in enumerate(pairs)])
-    (folder / "labels").mkdir()
-    with open(folder / "labels" / "experts.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["id", "model_a", "model_b", "winner"])
-        writer.writerows([str(i), "output_1", "output_2", f"output_{p['label']}"] for i, p in enumerate(pairs))
+    folder = _llmbar_dataset(tmp_path / "inputs" / "llmbar_natural", pairs)
     night = ["nightly", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]
     with ChatServer() as server:
         server.answer = _replay(pairs)
@@ -130,3 +127,42 @@ def test_agreement_with_people_is_a_nightly_metric_and_its_fall_alarms(tmp_path,
     assert found[("2026-11-01", "agreement:accuracy")] == pytest.approx(0.93)
     assert found[("2026-11-01", "agreement:position_consistency")] == pytest.approx(0.95)
     assert found[("2026-11-02", "agreement:position_consistency")] == 0.0  # A both times: every choice flips
+
+
+def test_four_nights_of_a_judge_watched_against_the_experts(tmp_path, pairs, capsys):
+    """Night 1 replays GPT-4 (fingerprint fp_1): the published agreement. Night 2, unchanged: only the recheck share
+    is asked and nothing is raised. Night 3 the server behind the same name changed (fp_2, always A): one line says
+    so, every verdict is asked again, the agreement's fall alarms, exit 3. Night 4 a renamed judge replaying GPT-4 is
+    compared with the one it replaced, side by side."""
+    folder = _llmbar_dataset(tmp_path / "inputs" / "llmbar_natural", pairs)
+    night = ["nightly", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]
+    table = 'kind = "instruction"\n[judge]\nurl = "{url}"\nmodel = "{model}"\npairwise = true\nconcurrency = 8\n' \
+            "recheck = 0.1\n"
+    with ChatServer() as server:
+        server.answer, server.fingerprint = _replay(pairs), "fp_1"
+        (folder / "dataset.toml").write_text(table.format(url=server.url, model="gpt-4"))
+        assert main([*night, "--date", "2026-11-01"]) == 0
+        report = read_artifact_json(tmp_path / "outputs/nightly/2026-11-01/llmbar_natural/B6_report.json")["report"]
+        assert report["preferences"]["against"]["experts"]["orders"]["mean_accuracy"] == pytest.approx(0.955)
+        assert len(server.chats()) == 200
+        capsys.readouterr()
+        assert main([*night, "--date", "2026-11-02"]) == 0
+        captured = capsys.readouterr()
+        assert len(server.chats()) == 220 and "evalpipe: judge" not in captured.err
+        assert "REGRESSION" not in captured.out
+        server.answer, server.fingerprint = (lambda prompt: "[[A]]"), "fp_2"
+        assert main([*night, "--date", "2026-11-03"]) == 3
+        captured = capsys.readouterr()
+        said = [line for line in captured.err.splitlines() if line.startswith("evalpipe: judge gpt-4:")]
+        assert said == ["evalpipe: judge gpt-4: its server now answers as gpt-4 / fp_2 where its stored verdicts "
+                        "came from gpt-4 / fp_1; none of its stored verdicts are used this run (asked again)"]
+        assert len(server.chats()) == 220 + 200
+        assert "REGRESSION llmbar_natural / gpt-4 / agreement:preferences: 0.9550 → 0.5" in captured.out
+        server.answer, server.fingerprint = _replay(pairs), "fp_3"
+        (folder / "dataset.toml").write_text(table.format(url=server.url, model="gpt-4o"))
+        assert main([*night, "--date", "2026-11-04"]) == 0
+    capsys.readouterr()
+    found = json.loads((tmp_path / "outputs/nightly/2026-11-04/regressions.json").read_text())
+    side = [c for c in found["comparisons"] if c["metric"] == "agreement:preferences"]
+    assert len(side) == 1 and side[0]["model"] == "gpt-4 → gpt-4o" and side[0]["paired_items"] == 200
+    assert side[0]["before"] == pytest.approx(0.5) and side[0]["after"] == pytest.approx(0.955)

@@ -9,9 +9,11 @@ import re
 import shutil
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
+from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
 from stages.text.normalize import has_cjk
 from tests.pipeline.browser import load_page
@@ -147,3 +149,25 @@ def test_labels_rows_set_aside_are_named_on_the_console_and_in_the_text_report(t
     text = (workspace / "outputs/capitals/B6_report.txt").read_text()
     assert f"labels row set aside: {labels / 'alice.csv'}:7: no item q9 among the dataset's questions" in text
     assert f"labels row set aside: {labels / 'bob.csv'}:4: cannot read 'maybe' as one of CORRECT, INCORRECT" in text
+
+
+def test_agreement_with_raters_labels_is_a_nightly_metric(tmp_path, server, capsys):  # noqa: F811
+    """Per-criterion labels: the judge's agreement with the raters goes into the history, and item by item into the
+    night's paired comparisons (agreement:<criterion>, the judge as the model)."""
+    workspace = _dataset(tmp_path, server, 'criteria = ["correct"]\n')
+    labels = workspace / "inputs/capitals/labels"
+    labels.mkdir()
+    (labels / "alice.csv").write_text(ALICE)
+    night = ["nightly", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs")]
+    assert main([*night, "--date", "2026-11-01"]) == 0
+    assert main([*night, "--date", "2026-11-02"]) == 0
+    capsys.readouterr()
+    history = pq.read_table(workspace / "outputs/nightly/history.parquet").to_pylist()
+    found = {r["metric"]: r["value"] for r in history if r["date"] == "2026-11-01" and r["metric"].startswith("agree")}
+    report = read_artifact_json(workspace / "outputs/nightly/2026-11-01/capitals/B6_report.json")["report"]
+    alice = report["agreement"]["criteria"]["correct"]["overall"]["against"]["alice"]
+    assert found["agreement:correct:agreement"] == pytest.approx(alice["agreement"])
+    regressions = json.loads((workspace / "outputs/nightly/2026-11-02/regressions.json").read_text())
+    compared = [c for c in regressions["comparisons"] if c["metric"] == "agreement:correct"]
+    assert len(compared) == 1 and compared[0]["model"] == "judge-1" and compared[0]["paired_items"] == 4
+    assert compared[0]["before"] == pytest.approx(alice["agreement"])
