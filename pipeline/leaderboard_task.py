@@ -101,16 +101,9 @@ class B5Leaderboard(JudgeStage):
                 pair = (answers[item], baseline[item]) if first else (baseline[item], answers[item])
                 calls.append(TurnCall(self.model, item, 1, "alpaca_eval", prompts.get("system"),
                                       annotator_prompt(prompts, texts[item], *pair)))
-            config = self.config()
-            judged = judged_turn_calls(calls, config)
-            replies = self.replies(judged, config)
-            header["judge_usage"] = replies.usage
+            header, replied, failures = self._replied(calls)
             values: dict[str, list[float]] = {}
-            for call in judged:
-                record = replies.records.get(call.key, {})
-                if "prediction" not in record:
-                    failures += not record.get("budget")
-                    continue
+            for call, record in replied:
                 value = preference_of(record["prediction"], record.get("top_logprobs"), shows_model_first(call.item))
                 unparsed += value is None
                 if value is not None:
@@ -184,15 +177,8 @@ class B5Leaderboard(JudgeStage):
         games: dict[tuple[str, int], dict[int, str | None]] = {}
         header, failures, asked = {}, 0, set()
         if self.asks():
-            config = self.config()
-            judged = judged_turn_calls(calls, config)
-            replies = self.replies(judged, config)
-            header["judge_usage"] = replies.usage
-            for call in judged:
-                record = replies.records.get(call.key, {})
-                if "prediction" not in record:
-                    failures += not record.get("budget")
-                    continue
+            header, replied, failures = self._replied(calls)
+            for call, record in replied:
                 asked.add((call.item, call.turn))
                 games.setdefault((call.item, call.turn), {})[int(call.prompt_name[-1])] = pair_winner(
                     record["prediction"])
@@ -265,15 +251,8 @@ class B5Leaderboard(JudgeStage):
         pending = [c for c in calls if (c.item, c.turn) not in recorded]
         if not self.asks() or not pending:
             return {}, {key: found[0] for key, found in values.items()}, replied, 0
-        config = self.config()
-        asked = judged_turn_calls(pending, config)
-        replies = self.replies(asked, config)
-        failures = 0
-        for call in asked:
-            record = replies.records.get(call.key, {})
-            if "prediction" not in record:
-                failures += not record.get("budget")
-                continue
+        header, answered, failures = self._replied(pending)
+        for call, record in answered:
             replied.add((call.item, call.turn))
             value = read(record["prediction"])
             if value is not None:
@@ -281,7 +260,22 @@ class B5Leaderboard(JudgeStage):
             if ratings_by_item is not None and call.item not in ratings_by_item:
                 ratings_by_item[call.item] = orjson.dumps(read_ratings(record["prediction"])[0]).decode()
         means = {key: sum(found) / len(found) for key, found in values.items()}
-        return {"judge_usage": replies.usage}, means, replied, failures
+        return header, means, replied, failures
+
+    def _replied(self, calls: list[TurnCall]) -> tuple[dict[str, Any], list[tuple[TurnCall, dict[str, Any]]], int]:
+        """The calls asked of the [judge] for each judge model and sample, through its journal, the verdict store and
+        the budget: the header with the judge's usage, each call that got a reply with its record, the failed calls."""
+        config = self.config()
+        asked = judged_turn_calls(calls, config)
+        replies = self.replies(asked, config)
+        replied, failures = [], 0
+        for call in asked:
+            record = replies.records.get(call.key, {})
+            if "prediction" in record:
+                replied.append((call, record))
+            else:
+                failures += not record.get("budget")
+        return {"judge_usage": replies.usage}, replied, failures
 
 
 def _turns(task: StageTask) -> dict[str, list[str]]:

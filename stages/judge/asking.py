@@ -111,7 +111,8 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
                   key=lambda call: not known.get(call.key, {}).get("budget"))
     breakers = {judge: CircuitBreaker(config.circuit_breaker) for judge in config.models}
     clients: dict[tuple[str, int, str | None], ChatClient] = {}
-    made: dict[str, dict[str, Any]] = {}
+    made: dict[str, dict[str, Any]] = {}  # key → its latest record made now
+    records_made: list[dict[str, Any]] = []  # every call's, counted once each
 
     def ask(call: AskedCall) -> None:
         breaker = breakers[call.judge]
@@ -135,6 +136,7 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
                                **_served(reply)})
         log.append({"id": call.key, "key": call.key, **record})
         made[call.key] = record
+        records_made.append(record)
         progress.advance()
 
     def ask_all(batch: list[AskedCall], what: str) -> None:
@@ -154,10 +156,10 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
     kept = {key: record for key, record in reused.items() if key not in made}
     log.extend([{"id": key, "key": key, "prediction": record["prediction"], "attempts": 0, "reused": True,
                  **{name: record[name] for name in SERVED if name in record}} for key, record in kept.items()])
-    asked = [record for record in made.values() if record["attempts"]]
+    asked = [record for record in records_made if record["attempts"]]
     usage = {"asked": len(asked), "reused": len(kept),
-             "failed": sum("error" in record and not record.get("budget") for record in made.values()),
-             "not_judged": sum(bool(record.get("budget")) for record in made.values()),
+             "failed": sum("error" in record and not record.get("budget") for record in records_made),
+             "not_judged": sum(bool(record.get("budget")) for record in records_made),
              "tokens_in": sum(record.get("tokens_in") or 0 for record in asked),
              "tokens_out": sum(record.get("tokens_out") or 0 for record in asked),
              **({"rechecked": sum(1 for key in recheck if "prediction" in made.get(key, {})), "flips": flips}
