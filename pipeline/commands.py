@@ -18,7 +18,6 @@ from stages.io.artifacts import artifact_damage, artifact_paths, iter_rows, read
 from stages.io.storage import is_local, location, remove
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
-from .leaderboard_task import B5Leaderboard
 from .plan import Selection, discover
 from .report_tasks import B6Report, B6Summary
 from .run_lock import outputs_lock
@@ -47,10 +46,9 @@ def stage_tasks(outputs: str, spec: dict[str, Any], models: list[str]) -> list[S
     for stage, cls in MODEL_TASKS.items():
         tasks.extend(cls(outputs_dir=outputs, spec=spec, model=model, shard=shard) for model in models
                      for shard in shards)
-    if spec.get("leaderboard"):
-        tasks.extend(B5Leaderboard(outputs_dir=outputs, spec=spec, model=model) for model in models
-                     if model != spec["leaderboard"]["baseline"])
-    tasks.append(B6Report(outputs_dir=outputs, spec=spec))
+    report = B6Report(outputs_dir=outputs, spec=spec)
+    tasks.extend(task for model, task in report.leaderboard_tasks().items() if model in models)
+    tasks.append(report)
     return tasks
 
 

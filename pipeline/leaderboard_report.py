@@ -9,6 +9,7 @@ from stages.io.artifacts import read_artifact_json, read_columns
 from stages.leaderboards.arena_hard import arena_hard_figures, battles_from_pairwise
 from stages.leaderboards.sections import leaderboard_section
 
+from .leaderboard_task import answers_by_id
 from .tasks import B2Predictions
 
 if TYPE_CHECKING:
@@ -40,10 +41,8 @@ def recorded_sections(report: B6Report) -> dict[str, Any]:
 def arena_hard_section(report: B6Report, outcomes: Columns, baseline: str) -> dict[str, Any]:
     """Arena-Hard-Auto's scores from the five-way pairwise verdicts against the baseline — the recorded games where a
     question was not asked —, with every model's answers for the style features."""
-    answers = {}
-    for model in sorted(report.spec["predictions"]):
-        rows = read_columns(B2Predictions(outputs_dir=report.outputs_dir, spec=report.spec, model=model).artifact_path())
-        answers[model] = {str(i): text for i, text in zip(rows["id"], rows["prediction"]) if text is not None}
+    answers = {model: answers_by_id(B2Predictions(outputs_dir=report.outputs_dir, spec=report.spec, model=model))
+               for model in sorted(report.spec["predictions"])}
     recorded = {}
     for model, task in report.leaderboard_tasks().items():
         rows = read_columns(task.artifact_path())

@@ -10,6 +10,7 @@ import orjson
 from stages.core.records import Reject, as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_columns
+from stages.io.readers import iter_records
 from stages.leaderboards.alignbench import CONFIG_KEYS, alignbench_figures, judge_prompt, read_ratings
 from stages.leaderboards.alpaca_eval import alpaca_eval_figures, annotator_prompt, preference_of, shows_model_first
 from stages.leaderboards.mt_bench import (
@@ -84,8 +85,8 @@ class B5Leaderboard(JudgeStage):
     def _alpaca_eval(self) -> StageResult:
         upstream = self.requires()
         questions = read_columns(upstream["questions"].artifact_path())
-        answers = _answers(upstream["answers"])
-        baseline = _answers(upstream["baseline"])
+        answers = answers_by_id(upstream["answers"])
+        baseline = answers_by_id(upstream["baseline"])
         recorded, rejects = self._recorded()
         difficulty = dict(zip(map(str, questions["id"]), questions.get("instruction_difficulty") or []))
         both = [item for item in map(str, questions["id"]) if item in answers and item in baseline]
@@ -126,23 +127,19 @@ class B5Leaderboard(JudgeStage):
             return self._mt_bench_pairwise()
         upstream = self.requires()
         questions = as_columns(read_columns(upstream["questions"].artifact_path()))
-        answers = as_columns(read_columns(upstream["answers"].artifact_path()))
-        turns_of = {str(i): turns or [text] for i, text, turns in zip(
-            answers["id"], answers["prediction"], answers.get("turns") or [None] * len(answers["id"]))
-            if text is not None}
+        turns_of = _turns(upstream["answers"])
         prompts, rejects = _prompts(self.input_location(self.board["prompts"]))
-        calls = []
-        for item, question, turns, category, references in zip(
-                map(str, questions["id"]), questions["question"],
-                questions.get("turns") or [None] * len(questions["id"]),
-                questions.get("category") or [None] * len(questions["id"]),
-                questions.get("references") or [None] * len(questions["id"])):
-            if item in turns_of:
-                calls += turn_calls(self.model, item, category, turns or [question], turns_of[item], references,
-                                    prompts)
         missing = prompt_names_missing(prompts)
         if missing:
             raise ValueError(f"{self.board['prompts']}: lacks FastChat's prompts {', '.join(missing)}")
+        n = len(questions["id"])
+        calls = []
+        for item, question, turns, category, references in zip(
+                map(str, questions["id"]), questions["question"], questions.get("turns") or [None] * n,
+                questions.get("category") or [None] * n, questions.get("references") or [None] * n):
+            if item in turns_of:
+                calls += turn_calls(self.model, item, category, turns or [question], turns_of[item], references,
+                                    prompts)
         recorded, recorded_rejects = self._recorded()
         header, per_turn, replied, failures = self._ask(calls, rating_of, recorded)
         rejects += recorded_rejects
@@ -196,7 +193,7 @@ class B5Leaderboard(JudgeStage):
     def _alignbench(self) -> StageResult:
         upstream = self.requires()
         questions = as_columns(read_columns(upstream["questions"].artifact_path()))
-        answers = _answers(upstream["answers"])
+        answers = answers_by_id(upstream["answers"])
         config = orjson.loads(self.input_location(self.board["prompts"]).read_bytes())
         missing = [key for key in CONFIG_KEYS if key not in config]
         if missing:
@@ -286,7 +283,7 @@ def _turns(task: StageTask) -> dict[str, list[str]]:
             if text is not None}
 
 
-def _answers(task: StageTask) -> dict[str, str]:
+def answers_by_id(task: StageTask) -> dict[str, str]:
     """A model's answers by item id (B2 rows)."""
     rows = as_columns(read_columns(task.artifact_path()))
     return {str(item): text for item, text in zip(rows["id"], rows["prediction"]) if text is not None}
@@ -295,15 +292,11 @@ def _answers(task: StageTask) -> dict[str, str]:
 def _prompts(path: UPath) -> tuple[dict[str, dict[str, str]], list[Reject]]:
     """FastChat's judge prompts by name; a line that is not a prompt record is set aside with its line."""
     prompts, rejects = {}, []
-    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
-        try:
-            record = orjson.loads(line) if line.strip() else None
-        except orjson.JSONDecodeError:
-            record = "broken"
-        if record is None:
-            continue
-        if not isinstance(record, dict) or not isinstance(record.get("prompt_template"), str):
-            rejects.append(Reject(str(path), number, "not a judge prompt record (name, system_prompt, prompt_template)"))
-            continue
-        prompts[record.get("name")] = record
+    for item in iter_records(path):
+        if isinstance(item, Reject):
+            rejects.append(item)
+        elif not isinstance(item[1], dict) or not isinstance(item[1].get("prompt_template"), str):
+            rejects.append(Reject(str(path), item[0], "not a judge prompt record (name, system_prompt, prompt_template)"))
+        else:
+            prompts[item[1].get("name")] = item[1]
     return prompts, rejects

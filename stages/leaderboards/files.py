@@ -7,7 +7,9 @@ from typing import Any
 
 import orjson
 
-from ..harness.wild_files import UnreadableFile, load_wild_json, read_wild_bytes
+from ..core.records import Reject
+from ..harness.wild_files import read_wild_bytes
+from ..io.readers import decode_jsonl_line
 
 
 @dataclass
@@ -33,20 +35,20 @@ def jsonl(rows: list[dict[str, Any]]) -> bytes:
 
 
 def read_json_lines(path: Path, found: LeaderboardFiles) -> list[dict[str, Any]] | None:
-    """A JSON-lines file's records; None when it is missing, a problem when a line is not a JSON object."""
+    """A JSON-lines file's records (read by io's line decoder in its lenient mode); None when it is missing, a
+    problem when a line is not a JSON object."""
     if not path.is_file():
         return None
     records = []
     for number, line in enumerate(read_wild_bytes(path).splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            record = load_wild_json(line, f"{path}:{number}")
-        except UnreadableFile as exc:
-            found.problems.append(f"{path}: line {number} is not JSON ({exc})")
+        decoded = decode_jsonl_line(str(path), number, line, lenient=True)
+        if isinstance(decoded, Reject):
+            found.problems.append(f"{path}: line {number} is not JSON ({decoded.reason})")
             return None
-        if not isinstance(record, dict):
+        if not isinstance(decoded[1], dict):
             found.problems.append(f"{path}: line {number} is not a JSON object")
             return None
-        records.append(record)
+        records.append(decoded[1])
     return records
