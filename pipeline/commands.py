@@ -19,7 +19,7 @@ from stages.io.storage import is_local, location, remove
 
 from .exit_codes import EXIT_FAILED, EXIT_OK
 from .plan import Selection, discover
-from .report_tasks import B6Report, B6Summary
+from .report_tasks import B6Report
 from .run_lock import outputs_lock
 from .runner import (
     build,
@@ -30,6 +30,7 @@ from .runner import (
     report_problems,
     with_run_token,
 )
+from .summary_task import B6Summary
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score
 

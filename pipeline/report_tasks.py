@@ -1,5 +1,5 @@
-"""B6 as Luigi tasks: one dataset's report (every model, every shard merged, with intervals, the item explorer and
-what was set aside) and the run's summary with report.html."""
+"""B6 as a Luigi task: one dataset's report (every model, every shard merged, with intervals, the item explorer,
+what was set aside, the judge against people and the leaderboards); the run's summary is summary_task.py."""
 from __future__ import annotations
 
 import sys
@@ -8,18 +8,13 @@ from datetime import datetime, timezone
 from functools import partial, reduce
 from typing import TYPE_CHECKING, Any
 
-import luigi
-
 from stages import (
     Kind,
     build_dataset_report,
-    build_summary,
     get_kind,
-    render_html_report,
     render_report,
 )
 from stages.core.distinct import shared_values
-from stages.core.printable import printable
 from stages.core.records import Columns, Rows, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
@@ -30,9 +25,8 @@ from stages.io.artifacts import (
     read_rows_at,
     read_rows_with_ids,
     read_table,
-    write_json_atomic,
 )
-from stages.io.storage import location, write_bytes_atomic
+from stages.io.storage import write_bytes_atomic
 from stages.judge.agreement import criterion_agreement_items
 from stages.judge.biases import length_preference
 from stages.judge.costs import judge_cost
@@ -53,8 +47,6 @@ from stages.report.explorer import (
 from stages.report.health import dataset_problems, pairing_problems, shard_problems
 from stages.report.intervals import uncertainty, wilson_interval
 
-from .fingerprint import code_version as current_code_version
-from .fingerprint import fingerprint
 from .judge_task import (
     B5Judge,
     B5Pairwise,
@@ -66,7 +58,7 @@ from .judge_task import (
 )
 from .leaderboard_report import arena_hard_section, recorded_sections
 from .leaderboard_task import B5Leaderboard
-from .task_base import CodeVersionParameter, StageResult, StageTask
+from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
 if TYPE_CHECKING:
@@ -366,48 +358,3 @@ def keep_human_edits(kind: Kind, path: UPath, fresh: bytes) -> tuple[bytes, dict
     if carried:
         print(f"evalpipe: {path}: {carried} edited row(s) carried over to the regenerated file", file=sys.stderr)
     return data, outcome
-
-
-class B6Summary(luigi.Task):
-    """Every dataset's primary metric per model in outputs/B6_summary.json, and the run's outputs/report.html; a run
-    where some datasets failed summarizes the others and names the failed ones (`failed`: dataset → why). Its failure
-    is printed in one line (it has no failure record of its own)."""
-
-    outputs_dir = luigi.Parameter()
-    specs = luigi.ListParameter()
-    failed = luigi.DictParameter(default={})
-    code_version = CodeVersionParameter()
-
-    def requires(self) -> list[B6Report]:
-        return [B6Report(outputs_dir=self.outputs_dir, spec=spec) for spec in self.specs]
-
-    def artifact_path(self) -> UPath:
-        return location(self.outputs_dir) / "B6_summary.json"
-
-    def fingerprint(self) -> str:
-        return fingerprint({"stage": "B6_summary", "upstream": [task.fingerprint() for task in self.requires()],
-                            "failed": dict(self.failed)})
-
-    def complete(self) -> bool:
-        document = read_artifact_json(self.artifact_path())
-        return (document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
-                and all(task.artifacts_present() for task in self.requires()))
-
-    def run(self) -> None:
-        reports = [read_artifact_json(task.artifact_path())["report"] for task in self.requires()]
-        header = {"stage": "B6_summary", "fingerprint": self.fingerprint(), "code_version": current_code_version(),
-                  "upstream": {task.dataset: task.fingerprint() for task in self.requires()}}
-        run = {"title": "evalpipe report", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-               "code_version": header["code_version"], "outputs": self.outputs_dir}
-        failed = dict(self.failed)
-        write_bytes_atomic(self.html_path(), render_html_report(reports, run, failed=failed).encode())
-        write_json_atomic(self.artifact_path(), {"header": header, **build_summary(reports), "failed": failed})
-
-    def html_path(self) -> UPath:
-        return location(self.outputs_dir) / "report.html"
-
-
-@B6Summary.event_handler(luigi.Event.FAILURE)
-def _on_summary_failure(task: B6Summary, exception: BaseException) -> None:
-    print(printable(f"FAILED B6 summary (report.html, B6_summary.json): {type(exception).__name__}: {exception}"),
-          file=sys.stderr, flush=True)

@@ -23,7 +23,8 @@ from stages.report.health import problems_of
 from .cluster import build_on_luigid, scheduler_address
 from .failures import FAILURES_DIR, clear_failure
 from .plan import Discovery
-from .report_tasks import B6Report, B6Summary
+from .report_tasks import B6Report
+from .summary_task import B6Summary
 from .task_base import StageTask, fingerprints_remembered, forget_fingerprints, forget_storage_full, storage_full_seen
 
 if TYPE_CHECKING:
