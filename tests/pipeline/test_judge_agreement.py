@@ -25,16 +25,22 @@ ALICE = "id,model,correct,score_1_5\nq1,m,CORRECT,5\nq2,m,INCORRECT,2\nq3,m,INCO
 BOB = "id,model,correct\nq1,m,CORRECT\nq2,m,CORRECT\nq3,m,maybe\nq5,m,CORRECT\n"
 
 
-def _report(workspace: Path, dataset: str = "capitals") -> dict:
-    return read_artifact_json(workspace / f"outputs/{dataset}/B6_report.json")["report"]
-
-
-def test_the_judge_against_two_raters_equals_scikit_learn_and_krippendorff(tmp_path, server):  # noqa: F811
+def _labelled(tmp_path: Path, server) -> tuple[Path, Path]:  # noqa: F811
+    """The capitals dataset judged on correct and score_1_5, with alice's and bob's labels."""
     workspace = _dataset(tmp_path, server, 'criteria = ["correct", "score_1_5"]\n')
     labels = workspace / "inputs/capitals/labels"
     labels.mkdir()
     (labels / "alice.csv").write_text(ALICE)
     (labels / "bob.csv").write_text(BOB)
+    return workspace, labels
+
+
+def _report(workspace: Path, dataset: str = "capitals") -> dict:
+    return read_artifact_json(workspace / f"outputs/{dataset}/B6_report.json")["report"]
+
+
+def test_the_judge_against_two_raters_equals_scikit_learn_and_krippendorff(tmp_path, server):  # noqa: F811
+    workspace, labels = _labelled(tmp_path, server)
     assert _run(workspace) == 0
     found = _report(workspace)["agreement"]
     correct = found["criteria"]["correct"]
@@ -137,11 +143,7 @@ def test_the_report_text_has_one_agreement_line_per_criterion(tmp_path, server):
 
 
 def test_labels_rows_set_aside_are_named_on_the_console_and_in_the_text_report(tmp_path, server, capsys):  # noqa: F811
-    workspace = _dataset(tmp_path, server, 'criteria = ["correct", "score_1_5"]\n')
-    labels = workspace / "inputs/capitals/labels"
-    labels.mkdir()
-    (labels / "alice.csv").write_text(ALICE)
-    (labels / "bob.csv").write_text(BOB)
+    workspace, labels = _labelled(tmp_path, server)
     assert _run(workspace) == 0
     err = capsys.readouterr().err
     assert f"evalpipe: capitals: 2 labels row(s) set aside (first: {labels / 'alice.csv'}:7: no item q9 among the " \

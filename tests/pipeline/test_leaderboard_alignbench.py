@@ -36,6 +36,17 @@ def _judge(message: str) -> str | None:
     return f"评价……\n{{'事实正确性': {1 + draw % 9}, '满足用户需求': {1 + draw % 8}, '综合得分': {score}}}"
 
 
+def _generated_and_judged(folder, inputs, outputs) -> list[dict]:
+    """A run whose model "fresh" answers live and whose [judge] (the import's, given a url) rates it: the requests."""
+    with ChatServer() as server:
+        server.answer = _judge
+        table = (folder / "dataset.toml").read_text().replace('url = ""', f'url = "{server.url}"')  # the judge's
+        (folder / "dataset.toml").write_text(
+            table + f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n')
+        assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
+        return server.chats()
+
+
 def _show_result_score(reply: str) -> float:
     """AlignBench's post_process, written independently: the last one-line {…}'s 综合得分, else the first
     '综合得分': x, else −1."""
@@ -60,13 +71,7 @@ def test_alignbench_rated_live_equals_its_show_result(tmp_path, real_data, capsy
             seen[row["category"]] = seen.get(row["category"], 0) + 1
     (folder / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept))
     config = json.loads((folder / "alignbench.json").read_text())
-    with ChatServer() as server:
-        server.answer = _judge
-        table = (folder / "dataset.toml").read_text().replace('url = ""', f'url = "{server.url}"')  # the judge's
-        (folder / "dataset.toml").write_text(
-            table + f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n')
-        assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
-        chats = server.chats()
+    chats = _generated_and_judged(folder, inputs, outputs)
     capsys.readouterr()
     judged = {c["body"]["messages"][-1]["content"] for c in chats if c["body"]["model"] == "gpt-4"}
     assert len(judged) == len(kept)
@@ -102,12 +107,7 @@ def test_published_judgments_imported_give_the_same_scores_without_a_call(tmp_pa
     folder = live_inputs / "alignbench"
     rows = [json.loads(line) for line in (folder / "questions.jsonl").open()][:40]
     (folder / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    with ChatServer() as server:
-        server.answer = _judge
-        table = (folder / "dataset.toml").read_text().replace('url = ""', f'url = "{server.url}"')  # the judge's
-        (folder / "dataset.toml").write_text(
-            table + f'\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["fresh"]\n')
-        assert main(["run", "--inputs", str(live_inputs), "--outputs", str(live_outputs)]) == 0
+    _generated_and_judged(folder, live_inputs, live_outputs)
     capsys.readouterr()
     live = read_artifact_json(live_outputs / "alignbench/B6_report.json")["report"]["leaderboards"]["alignbench"]
     answers = read_columns(live_outputs / "alignbench/fresh/B2_predictions.json")
