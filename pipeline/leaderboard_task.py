@@ -126,20 +126,12 @@ class B5Leaderboard(JudgeStage):
         if self.board.get("baseline"):
             return self._mt_bench_pairwise()
         upstream = self.requires()
-        questions = as_columns(read_columns(upstream["questions"].artifact_path()))
         turns_of = _turns(upstream["answers"])
-        prompts, rejects = _prompts(self.input_location(self.board["prompts"]))
-        missing = prompt_names_missing(prompts)
-        if missing:
-            raise ValueError(f"{self.board['prompts']}: lacks FastChat's prompts {', '.join(missing)}")
-        n = len(questions["id"])
+        questions, prompts, rejects = self._fastchat_questions(pairwise=False)
         calls = []
-        for item, question, turns, category, references in zip(
-                map(str, questions["id"]), questions["question"], questions.get("turns") or [None] * n,
-                questions.get("category") or [None] * n, questions.get("references") or [None] * n):
+        for item, turns, category, references in questions:
             if item in turns_of:
-                calls += turn_calls(self.model, item, category, turns or [question], turns_of[item], references,
-                                    prompts)
+                calls += turn_calls(self.model, item, category, turns, turns_of[item], references, prompts)
         recorded, recorded_rejects = self._recorded()
         header, per_turn, replied, failures = self._ask(calls, rating_of, recorded)
         rejects += recorded_rejects
@@ -148,7 +140,7 @@ class B5Leaderboard(JudgeStage):
                 "rating": [per_turn.get((c.item, c.turn)) for c in calls]}
         figures = mt_bench_figures([(c.item, c.turn, per_turn.get((c.item, c.turn))) for c in calls
                                     if (c.item, c.turn) in replied])
-        counts = {"items": len(questions["id"]), "answered": len(turns_of), "turns": len(calls),
+        counts = {"items": len(questions), "answered": len(turns_of), "turns": len(calls),
                   "rated": figures["rated"], "failed_calls": failures,
                   "not_judged": sum((c.item, c.turn) not in replied for c in calls)}
         body = {"figures": figures, **({} if self.asks() or not counts["not_judged"] else {"note": NEEDS_JUDGE})}
@@ -157,20 +149,13 @@ class B5Leaderboard(JudgeStage):
     def _mt_bench_pairwise(self) -> StageResult:
         """FastChat's pairwise-baseline mode: each turn judged against the baseline's answer in both orders."""
         upstream = self.requires()
-        questions = as_columns(read_columns(upstream["questions"].artifact_path()))
         mine, theirs = _turns(upstream["answers"]), _turns(upstream["baseline"])
-        prompts, rejects = _prompts(self.input_location(self.board["prompts"]))
-        missing = prompt_names_missing(prompts, pairwise=True)
-        if missing:
-            raise ValueError(f"{self.board['prompts']}: lacks FastChat's prompts {', '.join(missing)}")
-        n = len(questions["id"])
+        questions, prompts, rejects = self._fastchat_questions(pairwise=True)
         calls = []
-        for item, question, turns, category, references in zip(
-                map(str, questions["id"]), questions["question"], questions.get("turns") or [None] * n,
-                questions.get("category") or [None] * n, questions.get("references") or [None] * n):
+        for item, turns, category, references in questions:
             if item in mine and item in theirs:
-                calls += pair_turn_calls(self.model, self.board["baseline"], item, category, turns or [question],
-                                         mine[item], theirs[item], references, prompts)
+                calls += pair_turn_calls(self.model, self.board["baseline"], item, category, turns, mine[item],
+                                         theirs[item], references, prompts)
         games: dict[tuple[str, int], dict[int, str | None]] = {}
         header, failures, asked = {}, 0, set()
         if self.asks():
@@ -185,10 +170,25 @@ class B5Leaderboard(JudgeStage):
                 "game_1": [games.get(key, {}).get(1) for key in turns],
                 "game_2": [games.get(key, {}).get(2) for key in turns], "outcome": outcomes}
         figures = pair_figures([o for key, o in zip(turns, outcomes) if key in asked])
-        counts = {"items": n, "turns": len(turns), "rated": figures["rated"], "failed_calls": failures,
+        counts = {"items": len(questions), "turns": len(turns), "rated": figures["rated"], "failed_calls": failures,
                   "not_judged": sum(key not in asked for key in turns)}
         body = {"figures": figures, **({} if self.asks() or not counts["not_judged"] else {"note": NEEDS_JUDGE})}
         return StageResult(rows, counts, rejects, header=header, body=body)
+
+    def _fastchat_questions(self, pairwise: bool) -> tuple[list[tuple[str, list[str], str | None, list[str] | None]],
+                                                           dict[str, dict[str, str]], list[Reject]]:
+        """MT-Bench's questions as (id, turns, category, references), FastChat's prompts (the single-answer or the
+        pairwise ones, each checked there) and the prompt lines set aside."""
+        rows = as_columns(read_columns(self.requires()["questions"].artifact_path()))
+        prompts, rejects = _prompts(self.input_location(self.board["prompts"]))
+        missing = prompt_names_missing(prompts, pairwise=pairwise)
+        if missing:
+            raise ValueError(f"{self.board['prompts']}: lacks FastChat's prompts {', '.join(missing)}")
+        n = len(rows["id"])
+        questions = [(item, turns or [question], category, references) for item, question, turns, category, references
+                     in zip(map(str, rows["id"]), rows["question"], rows.get("turns") or [None] * n,
+                            rows.get("category") or [None] * n, rows.get("references") or [None] * n)]
+        return questions, prompts, rejects
 
     def _alignbench(self) -> StageResult:
         upstream = self.requires()
