@@ -17,7 +17,7 @@ from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
 from stages.judge.costs import judge_cost, total_cost
-from stages.report.aggregate import labels_set_aside, leaderboard_line, render_summary
+from stages.report.aggregate import labels_set_aside, leaderboard_line, render_summary, set_aside_place
 from stages.report.health import problems_of
 
 from .cluster import build_on_luigid, scheduler_address
@@ -230,10 +230,9 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
                 print(printable(f"{report['dataset']}: {leaderboard_line(report['leaderboard'])}"))
             aside = labels_set_aside(report)
             if aside:
-                first = aside[0]
-                where = f"{first.get('source')}:{first['line']}" if first.get("line") is not None else first.get("source")
-                print(printable(f"evalpipe: {report['dataset']}: {len(aside)} labels row(s) set aside (first: {where}: "
-                                f"{first['reason']}); each is listed in its B6_report.txt"), file=sys.stderr)
+                print(printable(f"evalpipe: {report['dataset']}: {len(aside)} labels row(s) set aside (first: "
+                                f"{set_aside_place(aside[0])}: {aside[0]['reason']}); each is listed in its "
+                                "B6_report.txt"), file=sys.stderr)
         print_costs(reports)
         return
     for report, spec in zip(reports, specs):

@@ -158,22 +158,22 @@ def agreement_item_columns(dataset: str, report: dict[str, Any]) -> Columns:
 
 def leaderboard_item_columns(dataset: str, model: str, name: str, rows: Columns) -> Columns:
     """A model's B5L rows as item-score columns, compared by the mean test: AlpacaEval's preference − 1 per item
-    (alpaca_eval:win_rate), MT-Bench's rating per item and turn (mt_bench:overall, item ids <id>#turn<n>),
-    AlignBench's score per item (alignbench:score)."""
+    (alpaca_eval:win_rate), MT-Bench's rating per item and turn (mt_bench:overall, item ids <id>#turn<n>; its
+    pairwise outcome, mt_bench_pairwise:win_rate_adjusted), AlignBench's score per item (alignbench:score)."""
     n = len(rows["id"])
-    if name == "mt_bench" and "outcome" in rows:
-        metric = "mt_bench_pairwise:win_rate_adjusted"
-        ids, values = [f"{item}#turn{turn}" for item, turn in zip(rows["id"], rows["turn"])], list(rows["outcome"])
-        return {"dataset": [dataset] * n, "model": [model] * n, "metric": [metric] * n, "test": ["mean"] * n,
-                "id": ids, "value": values}
+    metric = LEADERBOARD_ITEM_METRICS[name]
     if name == "mt_bench":
-        ids, values = [f"{item}#turn{turn}" for item, turn in zip(rows["id"], rows["turn"])], list(rows["rating"])
+        ids = [f"{item}#turn{turn}" for item, turn in zip(rows["id"], rows["turn"])]
+        if "outcome" in rows:  # pairwise against the baseline
+            metric, values = "mt_bench_pairwise:win_rate_adjusted", list(rows["outcome"])
+        else:
+            values = list(rows["rating"])
     elif name == "alignbench":
         ids, values = [str(item) for item in rows["id"]], list(rows["score"])
     else:
         ids, values = [str(item) for item in rows["id"]], [p - 1 for p in rows["preference"]]
-    return {"dataset": [dataset] * n, "model": [model] * n, "metric": [LEADERBOARD_ITEM_METRICS[name]] * n,
-            "test": ["mean"] * n, "id": ids, "value": values}
+    return {"dataset": [dataset] * n, "model": [model] * n, "metric": [metric] * n, "test": ["mean"] * n,
+            "id": ids, "value": values}
 
 
 def pairwise_item_columns(dataset: str, rows: Columns) -> Columns:

@@ -100,9 +100,10 @@ def leaderboard_headline(report: dict[str, Any]) -> tuple[str, dict[str, float |
                 section.get("unit", "percent"))
     if report["kind"] != "instruction":
         return None
-    for model, criteria in report.get("judge", {}).get("models", {}).items():
-        name, summary = next(iter(criteria.items()))
-        values = {m: found.get(name, {}).get("mean") for m, found in report["judge"]["models"].items()}
+    judged = report.get("judge", {}).get("models", {})
+    if judged:
+        name, summary = next(iter(next(iter(judged.values())).items()))
+        values = {model: found.get(name, {}).get("mean") for model, found in judged.items()}
         return f"judge:{name}", values, "rate" if summary["scale"] in RATE_SCALES else "score"
     pairs = report.get("pairwise", {}).get("pairs", [])
     if pairs:
@@ -149,7 +150,7 @@ def render_report(report: dict[str, Any]) -> str:
     board += f"\n{cost_line('judge', report['judge_cost']['total'])}" if report.get("judge_cost") else ""
     preferred = "".join(f"\n{preference_line(name, found)}"
                         for name, found in report.get("preferences", {}).get("against", {}).items())
-    preferred += "".join(f"\nlabels row set aside: {_where(row)}: {row['reason']}" for row in labels_set_aside(report))
+    preferred += "".join(f"\nlabels row set aside: {set_aside_place(row)}: {row['reason']}" for row in labels_set_aside(report))
     biases = report.get("biases") or {"judges": {}}
     preferred += "".join(f"\n{bias_line(judge, found, biases.get('people'))}" for judge, found in biases["judges"].items())
     return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
@@ -161,7 +162,8 @@ def labels_set_aside(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [*report.get("agreement", {}).get("set_aside", []), *report.get("preferences", {}).get("set_aside", [])]
 
 
-def _where(row: dict[str, Any]) -> str:
+def set_aside_place(row: dict[str, Any]) -> str:
+    """Where a row set aside was: its file and line (its file alone when lines do not apply)."""
     return f"{row.get('source')}:{row['line']}" if row.get("line") is not None else str(row.get("source"))
 
 
