@@ -25,13 +25,14 @@ ALICE = "id,model,correct,score_1_5\nq1,m,CORRECT,5\nq2,m,INCORRECT,2\nq3,m,INCO
 BOB = "id,model,correct\nq1,m,CORRECT\nq2,m,CORRECT\nq3,m,maybe\nq5,m,CORRECT\n"
 
 
-def _labelled(tmp_path: Path, server) -> tuple[Path, Path]:  # noqa: F811
-    """The capitals dataset judged on correct and score_1_5, with alice's and bob's labels."""
-    workspace = _dataset(tmp_path, server, 'criteria = ["correct", "score_1_5"]\n')
+def _labelled(tmp_path: Path, server, criteria: str = '["correct", "score_1_5"]',  # noqa: F811
+              raters: dict[str, str] | None = None) -> tuple[Path, Path]:
+    """The capitals dataset judged on the criteria, with each rater's labels (alice's and bob's unless given)."""
+    workspace = _dataset(tmp_path, server, f"criteria = {criteria}\n")
     labels = workspace / "inputs/capitals/labels"
     labels.mkdir()
-    (labels / "alice.csv").write_text(ALICE)
-    (labels / "bob.csv").write_text(BOB)
+    for rater, text in (raters or {"alice": ALICE, "bob": BOB}).items():
+        (labels / f"{rater}.csv").write_text(text)
     return workspace, labels
 
 
@@ -131,9 +132,7 @@ def test_a_dialogue_raters_csv_is_measured_and_the_explorer_shows_where_the_judg
 
 
 def test_the_report_text_has_one_agreement_line_per_criterion(tmp_path, server):  # noqa: F811
-    workspace = _dataset(tmp_path, server, 'criteria = ["correct"]\n')
-    (workspace / "inputs/capitals/labels").mkdir()
-    (workspace / "inputs/capitals/labels/alice.csv").write_text(ALICE)
+    workspace, _ = _labelled(tmp_path, server, '["correct"]', {"alice": ALICE})
     assert _run(workspace) == 0
     kappa = cohen_kappa_score(["CORRECT", "INCORRECT", "NOT_ATTEMPTED", "CORRECT"],
                               ["CORRECT", "INCORRECT", "INCORRECT", "CORRECT"])
@@ -156,10 +155,7 @@ def test_labels_rows_set_aside_are_named_on_the_console_and_in_the_text_report(t
 def test_agreement_with_raters_labels_is_a_nightly_metric(tmp_path, server, capsys):  # noqa: F811
     """Per-criterion labels: the judge's agreement with the raters goes into the history, and item by item into the
     night's paired comparisons (agreement:<criterion>, the judge as the model)."""
-    workspace = _dataset(tmp_path, server, 'criteria = ["correct"]\n')
-    labels = workspace / "inputs/capitals/labels"
-    labels.mkdir()
-    (labels / "alice.csv").write_text(ALICE)
+    workspace, _ = _labelled(tmp_path, server, '["correct"]', {"alice": ALICE})
     night = ["nightly", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs")]
     assert main([*night, "--date", "2026-11-01"]) == 0
     assert main([*night, "--date", "2026-11-02"]) == 0

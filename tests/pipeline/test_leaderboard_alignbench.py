@@ -36,6 +36,25 @@ def _judge(message: str) -> str | None:
     return f"评价……\n{{'事实正确性': {1 + draw % 9}, '满足用户需求': {1 + draw % 8}, '综合得分': {score}}}"
 
 
+def _imported(real_data, inputs, keep) -> tuple:
+    """AlignBench imported into inputs, its questions.jsonl cut to keep(rows): the folder and the rows kept."""
+    assert main(["import", "alignbench", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    folder = inputs / "alignbench"
+    kept = keep([json.loads(line) for line in (folder / "questions.jsonl").open()])
+    (folder / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept))
+    return folder, kept
+
+
+def _per_category(rows: list[dict]) -> list[dict]:
+    """The first PER_CATEGORY questions of each category."""
+    kept, seen = [], {}
+    for row in rows:
+        if seen.get(row["category"], 0) < PER_CATEGORY:
+            kept.append(row)
+            seen[row["category"]] = seen.get(row["category"], 0) + 1
+    return kept
+
+
 def _generated_and_judged(folder, inputs, outputs) -> list[dict]:
     """A run whose model "fresh" answers live and whose [judge] (the import's, given a url) rates it: the requests."""
     with ChatServer() as server:
@@ -60,16 +79,8 @@ def _show_result_score(reply: str) -> float:
 
 def test_alignbench_rated_live_equals_its_show_result(tmp_path, real_data, capsys):
     inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
-    assert main(["import", "alignbench", str(real_data / BOARD), "--inputs", str(inputs)]) == 0
+    folder, kept = _imported(real_data, inputs, _per_category)
     assert "683 instructions, 0 models; no model's answers" in capsys.readouterr().out
-    folder = inputs / "alignbench"
-    rows = [json.loads(line) for line in (folder / "questions.jsonl").open()]
-    kept, seen = [], {}
-    for row in rows:
-        if seen.get(row["category"], 0) < PER_CATEGORY:
-            kept.append(row)
-            seen[row["category"]] = seen.get(row["category"], 0) + 1
-    (folder / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept))
     config = json.loads((folder / "alignbench.json").read_text())
     chats = _generated_and_judged(folder, inputs, outputs)
     capsys.readouterr()
@@ -103,10 +114,7 @@ def test_published_judgments_imported_give_the_same_scores_without_a_call(tmp_pa
     for none), and data/model_answer/<model>.jsonl as get_answers.py writes it, made from a live run; imported, no
     [judge]: the same figures."""
     live_inputs, live_outputs = tmp_path / "live" / "inputs", tmp_path / "live" / "outputs"
-    assert main(["import", "alignbench", str(real_data / BOARD), "--inputs", str(live_inputs)]) == 0
-    folder = live_inputs / "alignbench"
-    rows = [json.loads(line) for line in (folder / "questions.jsonl").open()][:40]
-    (folder / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    folder, rows = _imported(real_data, live_inputs, lambda rows: rows[:40])
     _generated_and_judged(folder, live_inputs, live_outputs)
     capsys.readouterr()
     live = read_artifact_json(live_outputs / "alignbench/B6_report.json")["report"]["leaderboards"]["alignbench"]
