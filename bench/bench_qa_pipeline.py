@@ -1,5 +1,6 @@
 """B1–B6 on a generated N-row QA dataset: per-stage time, peak RSS, rows/s, beside the official SQuAD logic run on
-the same files in this process; then the fact_verification and multiple_choice kinds at the same size.
+the same files in this process; then the fact_verification and multiple_choice kinds at the same size (multiple choice twice: CMMLU's questions
+repeated, and every question distinct).
 
 Usage: python bench/bench_qa_pipeline.py [--rows 1000000] [--repeat 2] [--no-kinds]
        python bench/bench_qa_pipeline.py --growth 100000,1000000,3000000
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kinds_data import write_cmmlu_dataset, write_fever_dataset  # noqa: E402
+from kinds_data import write_cmmlu_dataset, write_distinct_cmmlu_dataset, write_fever_dataset  # noqa: E402
 from official_squad import exact_match_score, f1_score  # noqa: E402
 from qa_data import write_dataset  # noqa: E402
 
@@ -106,29 +107,32 @@ def print_qa(rounds: list[dict]) -> None:
 
 
 KINDS = (("fact_verification", "FEVER", write_fever_dataset, "accuracy"),
-         ("multiple_choice", "CMMLU", write_cmmlu_dataset, "accuracy"))
+         ("multiple_choice", "CMMLU", write_cmmlu_dataset, "accuracy"),
+         ("multiple_choice_distinct", "every question distinct, CMMLU options", write_distinct_cmmlu_dataset,
+          "accuracy"))
 
 
-def kind_run(inputs: Path, outputs: Path, kind: str, metric: str) -> dict:
+def kind_run(inputs: Path, outputs: Path, dataset: str, metric: str) -> dict:
     """One `evalpipe run` of a kind's dataset on fresh outputs: wall, peak, stage seconds and the headline metric."""
     wall, peak = run_pipeline(inputs, outputs)
-    model = next(p.parent.name for p in (outputs / kind).glob("*/B5_component_scores.json"))
-    value = json.loads((outputs / kind / model / "B5_component_scores.json").read_text())["metrics"][metric]
+    model = next(p.parent.name for p in (outputs / dataset).glob("*/B5_component_scores.json"))
+    value = json.loads((outputs / dataset / model / "B5_component_scores.json").read_text())["metrics"][metric]
     return {"wall": wall, "peak": peak, "stages": stage_seconds(outputs), "value": value}
 
 
 def kinds_table(tmp: Path, rows: int, runs: int, qa_seconds: float) -> None:
-    """fact_verification (FEVER) and multiple_choice (CMMLU) at `rows` rows, `runs` runs in a row each on fresh
-    outputs: wall, its ratio to the qa kind's (same rows, this bench run), rows/s, peak RSS, stages, headline."""
-    print("\n| kind (data) | run | rows | evalpipe B1–B6 s | × qa | rows/s | peak RSS MiB | "
+    """fact_verification (FEVER) and multiple_choice (CMMLU repeated, and every question distinct) at `rows` rows,
+    `runs` runs in a row each on fresh outputs: wall, its ratio to the qa kind's (same rows, this bench run), rows/s,
+    peak RSS, stages, headline."""
+    print("\n| dataset (data) | run | rows | evalpipe B1–B6 s | × qa | rows/s | peak RSS MiB | "
           + " | ".join(f"{stage} s" for stage in STAGES) + " | headline |")
     print("|---|---|---|---|---|---|---|" + "---|" * len(STAGES) + "---|")
-    for kind, data, write, metric in KINDS:
-        inputs = tmp / kind / "inputs"
-        write(inputs / kind, rows)
+    for dataset, data, write, metric in KINDS:
+        inputs = tmp / dataset / "inputs"
+        write(inputs / dataset, rows)
         for run in range(1, runs + 1):
-            r = kind_run(inputs, tmp / kind / f"outputs{run}", kind, metric)
-            print(f"| {kind} ({data}) | {run} | {rows:,} | {r['wall']:.1f} | {r['wall'] / qa_seconds:.2f} | "
+            r = kind_run(inputs, tmp / dataset / f"outputs{run}", dataset, metric)
+            print(f"| {dataset} ({data}) | {run} | {rows:,} | {r['wall']:.1f} | {r['wall'] / qa_seconds:.2f} | "
                   f"{rows / r['wall']:,.0f} | {r['peak']:,.0f} | "
                   + " | ".join(f"{r['stages'].get(stage, 0.0):.2f}" for stage in STAGES)
                   + f" | {metric} {r['value']:.4f} |")

@@ -9,13 +9,23 @@ from typing import TYPE_CHECKING, Any
 from ...core.arrow_strings import first_items, offsets_of
 from ...core.distinct import (
     combined_codes,
-    in_row_order,
     list_codes,
     per_distinct_text,
     per_distinct_value,
     value_codes,
 )
-from .extraction import ChoiceExtraction, answer_key_letter, clean_reply, extract_choice, gold_choice
+from .extraction import (
+    NO_MENTIONS,
+    ChoiceExtraction,
+    answer_key_letter,
+    clean_reply,
+    extract_choice,
+    gold_choice,
+    read_reply,
+    reply_text,
+)
+from .mention_columns import OptionTextMentions, list_lengths, option_text_mentions
+from .option_mentions import option_mentions
 from .options import LETTERS
 
 if TYPE_CHECKING:
@@ -134,12 +144,63 @@ def cleaned_replies(predictions: pa.Array) -> pa.Array:
 
 
 def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> dict[str, pa.Array]:
-    """extract_choice of each row's cleaned reply against its options: letter (null when none), rule and score."""
+    """extract_choice of each row's cleaned reply against its options: letter (null when none), rule and score. A
+    reply that holds none of its options' texts reads the same against any options with as many letters, so it is
+    read once per distinct (text, number of options); a reply that is exactly one option's text names that option;
+    the rest are read row by row."""
+    import numpy as np
     import pyarrow as pa
 
-    found: list[ChoiceExtraction]
-    found, rows = _per_text_and_options(lambda reply, opts: extract_choice(reply, opts, threshold, margin), replies,
-                                        options)
-    return {"letter": in_row_order([r.letter for r in found], rows, pa.string()),
-            "rule": in_row_order([r.rule for r in found], rows, pa.string()),
-            "score": in_row_order([r.score for r in found], rows, pa.float64())}
+    reply_values, reply_codes = value_codes(replies)
+    texts = [None if reply is None else reply_text(reply) for reply in reply_values]
+    counts = list_lengths(options)
+    mentions = option_text_mentions(texts, reply_codes, options, counts)
+    found: list[ChoiceExtraction | None] = [None] * len(reply_codes)
+    free = np.flatnonzero(~mentions.any_mention)
+    keys, rows = combined_codes(reply_codes[free], counts[free])
+    read = [_read_without_mentions(texts[text], int(count), threshold, margin) for text, count in keys]
+    for row, index in zip(free.tolist(), rows.tolist()):
+        found[row] = read[index]
+    for row, letter in zip(mentions.equal_rows, mentions.equal_letters):
+        found[row] = ChoiceExtraction(letter, "option_text", 1.0)
+    left = np.array([row for row, result in enumerate(found) if result is None], np.int64)
+    for group, read_pair in ((left[~mentions.any_mention[left]], _read_with_options(threshold, margin)),
+                             (left[mentions.any_mention[left]], _read_with_mentions(mentions, threshold, margin))):
+        if len(group):
+            taken = pa.array(group)
+            results, codes = _per_text_and_options(read_pair, replies.take(taken), options.take(taken))
+            for row, index in zip(group.tolist(), codes.tolist()):
+                found[row] = results[index]
+    return {"letter": pa.array([r.letter for r in found], pa.string()),
+            "rule": pa.array([r.rule for r in found], pa.string()),
+            "score": pa.array([r.score for r in found], pa.float64())}
+
+
+def _read_with_options(threshold: float, margin: float) -> Callable[[str, list[str]], ChoiceExtraction]:
+    """extract_choice of a reply that names none of its options' texts (its letters left it undecided)."""
+    def read(reply: str, options: list[str]) -> ChoiceExtraction:
+        return read_reply(reply_text(reply), NO_MENTIONS, LETTERS[:len(options)], dict(zip(LETTERS, options)),
+                          threshold, margin)
+    return read
+
+
+def _read_with_mentions(mentions: OptionTextMentions, threshold: float,
+                        margin: float) -> Callable[[str | None, list[str]], ChoiceExtraction]:
+    """extract_choice of a reply that names some of its options' texts, their compared texts taken from `mentions`."""
+    def read(reply: str | None, options: list[str]) -> ChoiceExtraction:
+        text = reply_text(reply) if reply is not None else ""
+        if not text:
+            return extract_choice(reply, options, threshold, margin)
+        found = option_mentions(text, mentions.compared_options(options))
+        return read_reply(text, found, LETTERS[:len(options)], dict(zip(LETTERS, options)), threshold, margin)
+    return read
+
+
+def _read_without_mentions(text: str | None, count: int, threshold: float, margin: float) -> ChoiceExtraction | None:
+    """extract_choice of a reply that names none of its `count` options' texts, when its letters alone decide."""
+    if text is None:
+        return ChoiceExtraction(None, "missing")
+    if not text:
+        return ChoiceExtraction(None, "empty")
+    return read_reply(text, NO_MENTIONS, LETTERS[:count] if count else LETTERS[:8], None if count else {},
+                      threshold, margin)

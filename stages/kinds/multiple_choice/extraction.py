@@ -103,13 +103,29 @@ def extract_choice(
     if prediction is None:
         return ChoiceExtraction(None, "missing")
     option_map = options_as_dict(options)
-    valid = "".join(option_map) if option_map else LETTERS[:8]
-    text = fold_spaces(clean_reply(prediction))
+    text = reply_text(prediction)
     if not text:
         return ChoiceExtraction(None, "empty")
     mentions = (option_mentions(text, _compared_options(tuple(option_map.items())))
                 if option_map else OptionMentions((), (), (), text))
-    masked = mentions.masked
+    valid = "".join(option_map) if option_map else LETTERS[:8]
+    return read_reply(text, mentions, valid, option_map or {}, similarity_threshold, margin)
+
+
+def reply_text(prediction: str) -> str:
+    """A reply as the rules read it: cleaned (clean_reply) and its spaces folded."""
+    return fold_spaces(clean_reply(prediction))
+
+
+NO_MENTIONS = OptionMentions((), (), (), "")
+
+
+def read_reply(text: str, mentions: OptionMentions, valid: str, option_map: dict[str, str] | None,
+               similarity_threshold: float = 0.7, margin: float = 0.1) -> ChoiceExtraction | None:
+    """extract_choice's rules on a reply text (non-empty, as reply_text gives) with the option texts it mentions
+    (NO_MENTIONS: none), the valid letters and the options ({}: none). With option_map None the options are unknown
+    here: a reply the letter rules leave undecided gives None (its options decide)."""
+    masked = mentions.masked or text
     bare = text.strip(_EDGES)
     for rule, found in (
         ("boxed", _letters((_BOXED,), text, masked)),
@@ -130,7 +146,9 @@ def extract_choice(
         if letter in valid:
             return ChoiceExtraction(letter, "leading_letter")
     word = _LEADING_WORD.match(text)
-    if word and option_map and word.group(1) in option_map and masked[word.start(1)] != MASK:
+    if word and option_map != {} and word.group(1) in valid and masked[word.start(1)] != MASK:
+        if option_map is None:
+            return None
         match = _best_option(word.group(2), option_map, similarity_threshold, margin)
         if match and match.letter == word.group(1):
             return ChoiceExtraction(match.letter, "leading_letter_with_text", match.score)
@@ -144,9 +162,22 @@ def extract_choice(
         decided = _decide(found, valid, rule)
         if decided:
             return decided
+    if option_map is None:
+        return None
     if option_map:
         return _best_option(text, option_map, similarity_threshold, margin)
     return ChoiceExtraction(None, "no_letter_no_options")
+
+
+def is_one_character(text: str) -> bool:
+    """Whether the reply text is a single character once its edges (brackets, punctuation, markup) are off: the
+    bare-letter rule's case."""
+    return len(text.strip(_EDGES)) == 1
+
+
+def compared_option_text(body: str) -> str:
+    """One option's text as _compared_options gives it ("" when nothing is left to compare)."""
+    return option_texts({"A": clean_reply(body)}).get("A", "")
 
 
 @lru_cache(maxsize=1 << 14)

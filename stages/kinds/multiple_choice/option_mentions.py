@@ -12,6 +12,7 @@ MIN_CONTAINED_LENGTH = 2  # a one-character option (是, 3) is matched only by e
 MASK = "\x00"
 _NEGATED = re.compile(r"(?:不是|并非|而非|不为|不选|排除|并不是|\bnot|n't|\bnever|\bexcept)\s*$", re.IGNORECASE)
 _TRAILING = " \t。．.；;，,"
+_DOTTED_I = frozenset("İı")
 
 
 def fold_spaces(text: str) -> str:
@@ -31,6 +32,17 @@ class OptionMentions:
     masked: str
 
 
+def whole_reply(text: str) -> str:
+    """The reply as option texts are compared with it: trailing punctuation off both ends."""
+    return text.strip(_TRAILING)
+
+
+def has_dotted_i(text: str) -> bool:
+    """Whether the text holds the Turkish İ or ı, the only letters `re` matches ignoring case whose case folds differ
+    (so a case-folded search can miss what the pattern finds)."""
+    return not _DOTTED_I.isdisjoint(text)
+
+
 def option_texts(options: dict[str, str]) -> dict[str, str]:
     """Option texts as replies are compared with them: spaces folded, trailing punctuation off, those left empty
     (blank, or only punctuation such as "。") dropped."""
@@ -43,7 +55,7 @@ def option_mentions(text: str, bodies: dict[str, str]) -> OptionMentions:
     equals, or that it contains (longest option texts first; a shorter one inside a longer one's occurrence does not
     count; Latin texts only at word edges). Case decides where options differ only by case ("SQ" / "sq"): a
     case-sensitive reading is tried first. The masked reply keeps the reply's offsets."""
-    whole = text.strip(_TRAILING)
+    whole = whole_reply(text)
     first_sentence = SENTENCE_END.split(whole, maxsplit=1)[0].strip(_TRAILING)
     exactly = _equal(bodies, whole, first_sentence, str)
     ignoring_case = _equal(bodies, whole, first_sentence, str.casefold)
@@ -85,20 +97,35 @@ def _latin_edges(body: str) -> tuple[bool, bool]:
 
 
 def _occurrences(body: str, ignore_case: bool, text: str) -> list[tuple[int, int]]:
-    """The spans where an option text occurs in the reply, left to right without overlaps; a plain substring search
-    where no word edge or case is involved, else a pattern compiled once per text."""
-    if ignore_case or any(_latin_edges(body)):
-        return [match.span() for match in _pattern(body, ignore_case).finditer(text)]
+    """The spans where an option text occurs in the reply, left to right without overlaps (a Latin letter or digit
+    at the text's edge only at a word edge); a substring search, on lower case where both are ASCII, and a pattern
+    compiled once per text only to ignore the case of other scripts."""
+    if ignore_case and not (body.isascii() and text.isascii()):
+        if not has_dotted_i(body + text) and body.casefold() not in text.casefold():
+            return []  # what `re` matches ignoring case folds to equal texts, but for the Turkish dotted / dotless i
+        return [match.span() for match in _pattern(body).finditer(text)]
+    if ignore_case:
+        body, text = body.lower(), text.lower()
+    at_start, at_end = _latin_edges(body)
     spans, start = [], text.find(body)
     while start >= 0:
-        spans.append((start, start + len(body)))
-        start = text.find(body, start + len(body))
+        end = start + len(body)
+        if (at_start and start and _is_word_character(text[start - 1])) or \
+                (at_end and end < len(text) and _is_word_character(text[end])):
+            start = text.find(body, start + 1)
+            continue
+        spans.append((start, end))
+        start = text.find(body, end)
     return spans
 
 
-@lru_cache(maxsize=1 << 14)
-def _pattern(body: str, ignore_case: bool) -> re.Pattern:
+def _is_word_character(character: str) -> bool:
+    """A Latin letter or an ASCII digit: what an option text with a Latin edge may not touch."""
+    return character.isascii() and character.isalnum()
+
+
+@lru_cache(maxsize=1 << 12)
+def _pattern(body: str) -> re.Pattern:
     at_start, at_end = _latin_edges(body)
     return re.compile((r"(?<![A-Za-z0-9])" if at_start else "") + re.escape(body) + (r"(?![A-Za-z0-9])" if at_end
-                                                                                       else ""),
-                      re.IGNORECASE if ignore_case else 0)
+                                                                                       else ""), re.IGNORECASE)

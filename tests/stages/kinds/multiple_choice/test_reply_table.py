@@ -94,7 +94,7 @@ def test_the_kind_extracts_once_per_distinct_pair_with_the_same_result_row_for_r
     matched, _ = kind.match(normalized, kind.defaults)
     matched = matched.to_pydict()
     distinct = {(reply and clean_reply(reply), tuple(o)) for (reply, _, _, _), o in zip(rows, options)}
-    assert len(asked) == len(distinct) < len(rows)
+    assert len({(reply, tuple(o)) for reply, o, _, _ in asked}) == len(asked) < len(distinct) < len(rows)
     for i, (reply, _, _, _) in enumerate(rows):
         one = extract_choice(None if reply is None else clean_reply(reply), options[i])
         assert (matched["letter"][i], matched["rule"][i], matched["score"][i]) == (one.letter, one.rule, one.score)
