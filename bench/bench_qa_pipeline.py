@@ -1,6 +1,6 @@
 """B1–B6 on a generated N-row QA dataset: per-stage time, peak RSS, rows/s, beside the official SQuAD logic run on
-the same files in this process; then the fact_verification and multiple_choice kinds at the same size (multiple choice twice: CMMLU's questions
-repeated, and every question distinct).
+the same files in this process; then the fact_verification and multiple_choice kinds at the same size (multiple
+choice twice: CMMLU's questions repeated, and every question distinct).
 
 Usage: python bench/bench_qa_pipeline.py [--rows 1000000] [--repeat 2] [--no-kinds]
        python bench/bench_qa_pipeline.py --growth 100000,1000000,3000000

@@ -94,7 +94,8 @@ def _plan_folder(plan: ImportPlan, folder: Path, members: list[tuple[ImportedRun
                                            _jsonl(run.predictions))
         provenance[model_name] = run.provenance()
     fields = MULTIPLE_CHOICE_FIELDS if kind == "multiple_choice" else FIELDS
-    wanted = {**config, "kind": kind, **fields, "provenance": provenance}
+    params = {**config.get("params", {}), **{k: v for run, _ in members for k, v in run.params.items()}}
+    wanted = {**config, "kind": kind, **fields, **({"params": params} if params else {}), "provenance": provenance}
     config_outcome = "unchanged" if wanted == config else plan_write(plan, config_path, tomli_w.dumps(wanted).encode())
     for run, model_name in members:
         plan.outcomes.append(ImportOutcome(run, folder.name, model_name, questions, predictions[model_name],

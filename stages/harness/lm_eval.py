@@ -19,7 +19,7 @@ from .lm_eval_files import SamplesFile, find_samples, is_sample
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DOC_REFERENCE_FIELDS = ("correct_answers", "answers", "answer", "best_answer", "target", "targets", "gold")
 DOC_CHOICE_INDEX_FIELDS = ("answer", "gold", "label")
-_NO_REFERENCE = f"no reference (a blank target and none of the doc's {', '.join(DOC_REFERENCE_FIELDS)})"
+_NO_REFERENCE = f"no reference (no target and none of the doc's {', '.join(DOC_REFERENCE_FIELDS)})"
 
 
 @register_importer("lm-eval")
@@ -92,15 +92,20 @@ def _run(found: SamplesFile, output_type: str, records: list[tuple[int, dict]], 
             continue
         questions.append({"id": row_id, **question})
         predictions.append({"id": row_id, "prediction": prediction})
-    kind = "multiple_choice" if multiple_choice else "qa"
+    kind, params = "multiple_choice" if multiple_choice else "qa", {}
     if kind == "qa":
+        if any(answer for question in questions for answer in question["answers"]):
+            params = {"blank_gold": "empty_answer"} if any(q["answers"] == [""] for q in questions) else {}
+        else:
+            questions = [{**question, "answers": []} for question in questions]
         kind, questions, predictions = references_or_instructions(
             str(found.path), questions, predictions, set_aside, _NO_REFERENCE)
     model = _model_name(found)
     metrics = _metrics(_task_results(found), filter_name)
     return ImportedRun(tool="lm-eval", tool_version=found.results.get("lm_eval_version"), task=found.task,
                        model=f"{model}.{safe_name(filter_name)}" if filter_name else model, file=str(found.path),
-                       kind=kind, questions=questions, predictions=predictions, metrics=metrics, set_aside=set_aside)
+                       kind=kind, questions=questions, predictions=predictions, metrics=metrics, set_aside=set_aside,
+                       params=params)
 
 
 def _model_name(found: SamplesFile) -> str:
@@ -191,7 +196,8 @@ def _answer_row(record: dict, choices: list[str] | None) -> tuple[dict[str, Any]
 
 def _golds(record: dict) -> list[str]:
     """The target as a list of answers (lm-eval writes a list of golds as its Python repr); a blank target falls back
-    to the doc's reference fields."""
+    to the doc's reference fields, else it is the empty answer [""] (lm-eval compares the response with it: an NER
+    row with no entity)."""
     target = record.get("target")
     if isinstance(target, str) and target.startswith("[") and target.endswith("]"):
         try:
@@ -206,7 +212,7 @@ def _golds(record: dict) -> list[str]:
         key = name_ignoring_case(doc, name)
         if key is not None and (references := gold_answer_texts(doc[key])):
             return references
-    return []
+    return [""] if isinstance(target, str) else []
 
 
 def _doc_choices(record: dict) -> list[str] | None:

@@ -62,6 +62,8 @@ class GoldRules(Protocol):
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]: ...
 
+    def golds_when_blank(self, params: dict[str, Any]) -> list[str]: ...
+
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None: ...
 
     def check_question(self, question: str | None) -> str | None: ...
@@ -253,6 +255,8 @@ def _question_row(
     gold_field = fields.get("gold_field")
     gold_value = resolve_field(record, gold_field, ()) if gold_field else get_ground_truth_answer(record)
     golds = gold_answer_texts(gold_value)
+    if not golds and isinstance(gold_value, (str, list)):
+        golds = kind.golds_when_blank(params)
     question = resolve_field(record, fields.get("question_field"), QUESTION_FIELDS)
     question = None if is_missing(question) else str(question)
     problem = kind.check_question(question)

@@ -106,6 +106,11 @@ class Kind:
         prediction_readers."""
         return {name: read(record.get(name)) for name, read in self.prediction_readers.items()}
 
+    def golds_when_blank(self, params: dict[str, Any]) -> list[str]:
+        """The gold answers of a row whose gold field is there but blank (with the kind's B1 parameters): none by
+        default, so check_gold sets the row aside."""
+        return []
+
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         """Why these gold answers cannot be scored by this kind (with its B1 parameters), or None when they can."""
         return None if golds else "no gold answer"

@@ -22,6 +22,8 @@ LAYOUTS = {"0.4.0": HARNESS / "lm_eval_0.4.0", "0.4.2": HARNESS / "lm_eval_0.4.2
            "0.4.13": HARNESS / "lm_eval_0.4.13" / "bert"}
 WILD = LAYOUTS["0.4.13"]
 SUBJECTIVE = next((HARNESS / "opencompass_subjective").glob("*/predictions/replay/alpaca_local.json"))
+BLANK_TARGET = HARNESS / "lm_eval_blank_target" / "bert"
+CHAT_TEMPLATES = next((HARNESS / "opencompass_chat_templates").glob("*/predictions"))
 LFS_POINTER = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a2146\nsize 48213\n"
 
 
@@ -136,6 +138,45 @@ def test_a_blank_target_falls_back_to_the_docs_references(tmp_path):
                                {q["id"]: q["answers"] for q in questions})
     assert 100 * _metrics(outputs, "truthful_local", "bert")["exact_match"] == pytest.approx(official["exact_match"])
     assert _report(outputs, "truthful_local")["harness"]["bert"]["metrics"]["exact_match"] == 0.0  # lm-eval's own
+
+
+def test_a_blank_target_with_no_reference_in_the_doc_is_scored_against_the_empty_answer_as_lm_eval_does(tmp_path):
+    samples = _samples_file(BLANK_TARGET, "ner_local")
+    rows = _samples(samples)
+    assert sum(row["target"] == "" for row in rows) == 4  # sentences that name no person
+    assert _import(tmp_path, "lm-eval", samples) == 0
+    questions = _imported_questions(tmp_path, "ner_local")
+    assert [q["answers"] for q in questions] == [[row["target"]] for row in rows]
+    assert 'blank_gold = "empty_answer"' in (tmp_path / "inputs" / "ner_local" / "dataset.toml").read_text()
+    outputs = _run(tmp_path)
+    metrics = _metrics(outputs, "ner_local", "bert")
+    lm_eval_own = _report(outputs, "ner_local")["harness"]["bert"]["metrics"]["exact_match"]
+    assert metrics["rows"] == len(rows) and metrics["exact_match"] == pytest.approx(lm_eval_own) == 0.75
+    assert metrics["exact_match"] == pytest.approx(sum(row["exact_match"] for row in rows) / len(rows))
+    # F1 as SQuAD 2.0 scores an empty gold: 1 for the empty reply, 0 for any other; "Lovelace" is 2/3 of its gold
+    assert metrics["f1"] == pytest.approx((6 + 2 / 3) / 8)
+
+
+def test_opencompass_chat_models_whose_prompts_differ_only_by_their_templates_import_as_one_dataset(tmp_path):
+    documents = {path.parent.name: json.loads(path.read_text(encoding="utf-8"))
+                 for path in CHAT_TEMPLATES.glob("*/cmmlu_templates.json")}
+    assert documents["qwen-chat"]["0"]["origin_prompt"] != documents["llama-chat"]["0"]["origin_prompt"]
+    assert _import(tmp_path, "opencompass", CHAT_TEMPLATES.parent) == 0
+    questions = _imported_questions(tmp_path, "cmmlu_templates")
+    assert len(questions) == 20
+    for question in questions:
+        for document in documents.values():
+            assert question["question"] in document[question["id"]]["origin_prompt"]
+        assert not any(mark in question["question"] for mark in ("<|im_start|>", "[INST]", "<|im_end|>", "[/INST]"))
+        assert "<" not in question["options"][-1] and "[" not in question["options"][-1]
+    for model, document in documents.items():
+        lines = (tmp_path / "inputs" / "cmmlu_templates" / "predictions" / f"{model}.jsonl").read_text().splitlines()
+        assert [json.loads(line)["prompt"] for line in lines] == [row["origin_prompt"] for row in document.values()]
+    outputs = _run(tmp_path)
+    for model in documents:
+        own = json.loads((CHAT_TEMPLATES.parent / "results" / model / "cmmlu_templates.json").read_text())
+        assert 100 * _metrics(outputs, "cmmlu_templates", model)["accuracy"] == pytest.approx(own["accuracy"])
+    assert {100 * _metrics(outputs, "cmmlu_templates", m)["accuracy"] for m in documents} == {100.0, 70.0}
 
 
 def test_choices_and_an_answer_index_in_the_doc_win_over_a_target_listing_every_letter(tmp_path):

@@ -67,11 +67,23 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
     others = zip(modes.take(rows).to_pylist(), predictions.take(rows).to_pylist(), golds.take(rows).to_pylist())
     for row, (mode, prediction, gold_texts) in zip(rows, others):
         em[row], f1[row], best[row] = match_normalized(prediction, gold_texts, mode)
-    labels = np.where(~present, "missing", np.where(em > 0, "correct", np.where(f1 >= threshold, "partial", "wrong")))
     written = normalized.column("golds").combine_chunks().cast(pa.list_(pa.string()))
+    f1 = np.where(_only_the_empty_answer(written), em, f1)
+    labels = np.where(~present, "missing", np.where(em > 0, "correct", np.where(f1 >= threshold, "partial", "wrong")))
     return pa.table({"id": normalized.column("id"), "best_gold": pa.array(best, mask=~present),
                      "best_gold_text": _element(written, best, present), "exact_match": em, "f1": f1,
                      "label": pa.array(labels, pa.string())})
+
+
+def _only_the_empty_answer(golds: pa.Array) -> np.ndarray:
+    """Rows whose one gold is the empty answer (blank_gold = "empty_answer"): their F1 is their EM, as in SQuAD
+    2.0's scorer (an empty reply scores 1, any other 0)."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    one = _lengths(golds) == 1
+    first = _element(golds, np.zeros(len(golds), np.int64), one)
+    return one & pc.fill_null(pc.equal(first, ""), False).to_numpy(zero_copy_only=False)
 
 
 def _element(lists: pa.Array, index: np.ndarray, wanted: np.ndarray) -> pa.Array:

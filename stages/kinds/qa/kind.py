@@ -22,17 +22,22 @@ class OpenQA(Kind):
     paired_metrics = {"exact_match": "binary", "f1": "mean"}
     headline_metrics = ("exact_match", "f1")
 
-    defaults = {"mode": "auto", "partial_f1_threshold": 0.5, "shard_rows": SHARD_ROWS}
-    stage_params = {"B3": ("mode",), "B4": ("partial_f1_threshold",)}
+    defaults = {"mode": "auto", "partial_f1_threshold": 0.5, "blank_gold": "set_aside", "shard_rows": SHARD_ROWS}
+    stage_params = {"B1": ("blank_gold",), "B3": ("mode",), "B4": ("partial_f1_threshold",)}
     prompt_templates = {
         "en": "Answer the question with a short phrase. Reply with the answer only.\n\nQuestion: {question}\nAnswer:",
         "zh": "请用简短的词语回答下面的问题，只给出答案。\n\n问题：{question}\n答案：",
     }
     param_rules = {"mode": one_of("auto", *QA_MODES), "partial_f1_threshold": within(0, 1),
-                   "shard_rows": at_least(1, integer=True)}
+                   "blank_gold": one_of("set_aside", "empty_answer"), "shard_rows": at_least(1, integer=True)}
     shardable = True
     status_column = "label"
     columnar_stages = True
+
+    def golds_when_blank(self, params: dict[str, Any]) -> list[str]:
+        """blank_gold = "empty_answer": a gold that is there but blank ("", [""], []) is the empty answer, scored as
+        lm-eval and SQuAD 2.0 score it (only an empty reply matches); "set_aside" (default): the row is set aside."""
+        return [""] if params.get("blank_gold", self.defaults["blank_gold"]) == "empty_answer" else []
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         table = normalize_table(as_table(joined), params["mode"])

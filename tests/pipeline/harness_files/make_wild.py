@@ -3,7 +3,7 @@
     for v in 0.4.0 0.4.2 0.4.13; do python -m venv /tmp/lm$v && /tmp/lm$v/bin/pip install lm-eval==$v torch==2.13.0; done
     /tmp/lm0.4.0/bin/pip install transformers==4.36.2 'datasets<2.17' peft==0.7.1 'accelerate<0.26'
     LM_EVAL_PYTHONS=/tmp/lm0.4.0/bin/python,/tmp/lm0.4.2/bin/python,/tmp/lm0.4.13/bin/python \
-    OPENCOMPASS_PYTHON=/tmp/ocv/bin/python python tests/pipeline/harness_files/make_wild.py
+    OPENCOMPASS_PYTHON=/tmp/ocv/bin/python python tests/pipeline/harness_files/make_wild.py [blank_target chat_templates]
 
 Each lm-eval version runs its own command line (`lm_eval --log_samples`) with a model registered in the same process
 that replays known answers (BERT's SQuAD predictions; letters for CMMLU, wrong on every fourth question) and scores
@@ -11,13 +11,16 @@ loglikelihoods by a checksum, so no server, tokenizer or download is needed. lm-
 `exact_match` metric script by name: it is written beside the run (the metric's published code, restated). lm-eval
 0.4.13 also runs the cases met in the wild: a blank target with the references in the doc, a multiple-choice task whose
 target lists every letter, a filter that leaves a list (and a second filter), and a regression task whose documents
-hold NaN and whose mean absolute error is Infinity. OpenCompass answers an AlpacaEval-style subjective dataset built
-from LLMBar's instructions (inference only: its gold is the judge's hints)."""
+hold NaN and whose mean absolute error is Infinity; and, into lm_eval_blank_target/, an NER task whose target is blank
+where a sentence names no person. OpenCompass answers an AlpacaEval-style subjective dataset built from LLMBar's
+instructions (inference only: its gold is the judge's hints), and, into opencompass_chat_templates/, CMMLU questions
+asked of two chat models whose prompts differ only by each model's chat template (OpenCompass' meta_template)."""
 from __future__ import annotations
 
 import json
 import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -190,6 +193,34 @@ def _letter(row, index: int) -> str:
     return "ABCD"[("ABCD".index(row.Answer) + (index % 4 == 3)) % 4]
 
 
+NER_TASK = """task: ner_local
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {work}/ner.jsonl
+test_split: test
+output_type: generate_until
+doc_to_text: "Sentence: {{{{sentence}}}}\\nThe person named in the sentence (nothing if none):"
+doc_to_target: "{{{{entity}}}}"
+generation_kwargs:
+  until: ["\\n"]
+metric_list:
+  - metric: exact_match
+    aggregation: mean
+    higher_is_better: true
+"""
+NER_ROWS = [  # (sentence, the person it names or "", the model's reply)
+    ("Marie Curie won two Nobel prizes.", "Marie Curie", "Marie Curie"),
+    ("The river floods every spring.", "", ""),
+    ("Alan Turing broke the Enigma code.", "Alan Turing", "Alan Turing"),
+    ("Prices rose by four percent last year.", "", "Prices"),
+    ("Ada Lovelace wrote the first program.", "Ada Lovelace", "Lovelace"),
+    ("The committee met on Tuesday.", "", ""),
+    ("Nelson Mandela was released in 1990.", "Nelson Mandela", "Nelson Mandela"),
+    ("Heavy snow closed the mountain pass.", "", ""),
+]
+
+
 def write_data(work: Path) -> dict[str, dict[str, str]]:
     """The task data files under `work`, and the replies per model name and question."""
     squad = squad_subset()
@@ -213,6 +244,9 @@ def write_data(work: Path) -> dict[str, dict[str, str]]:
     bert = {row["question"]: row["bert"] for row in squad}
     bert.update({row.Question.strip(): _letter(row, i) for i, (_, row) in enumerate(cmmlu.iterrows())})
     bert.update({question: reply for question, _, _, reply in REGRESSION_ROWS})
+    (work / "ner.jsonl").write_text("".join(json.dumps({"sentence": sentence, "entity": entity}) + "\n"
+                                            for sentence, entity, _ in NER_ROWS), encoding="utf-8")
+    bert.update({sentence: reply for sentence, _, reply in NER_ROWS})
     return {"bert": bert}
 
 
@@ -238,6 +272,71 @@ def run_lm_eval(python: str, work: Path) -> None:
     subprocess.run([python, "replay.py", "--include_path", str(tasks), "--tasks", ",".join(names), "--model",
                     "replay", "--model_args", "pretrained=bert", "--log_samples", "--output_path", str(out)],
                    check=True, cwd=run, env={**OFFLINE, "REPLAY_REPLIES": str(work / "replies.json")})
+
+
+def run_lm_eval_blank_target(python: str, work: Path) -> None:
+    """lm-eval 0.4.13's run of the NER task (blank targets where no person is named), into lm_eval_blank_target/."""
+    tasks, run = work / "tasks_ner", work / "run_ner"
+    tasks.mkdir()
+    run.mkdir()
+    (tasks / "ner_local.yaml").write_text(NER_TASK.format(work=work))
+    (run / "replay.py").write_text(REPLAY)
+    subprocess.run([python, "replay.py", "--include_path", str(tasks), "--tasks", "ner_local", "--model", "replay",
+                    "--model_args", "pretrained=bert", "--log_samples", "--output_path",
+                    str(HERE / "lm_eval_blank_target")],
+                   check=True, cwd=run, env={**OFFLINE, "REPLAY_REPLIES": str(work / "replies.json")})
+
+
+OPENCOMPASS_TEMPLATED_MODEL = '''import json
+import os
+
+from opencompass.models.base import BaseModel
+
+
+class TemplatedReplay(BaseModel):
+    """A chat model replaying known letters (the question found in the prompt); its chat template is the config's
+    meta_template, rendered into the prompt by OpenCompass."""
+
+    def __init__(self, path, **kwargs):
+        super().__init__(path=path, **kwargs)
+        self.replies = json.load(open(os.environ["REPLAY_REPLIES"], encoding="utf-8"))[path]
+
+    def generate(self, inputs, max_out_len):
+        return [next(reply for question, reply in self.replies.items() if question in prompt) for prompt in inputs]
+
+    def get_token_len(self, prompt):
+        return len(prompt)
+'''
+OPENCOMPASS_TEMPLATES = '''from templated_model import TemplatedReplay
+QWEN = dict(round=[dict(role="HUMAN", begin="<|im_start|>user\\n", end="<|im_end|>\\n"),
+                   dict(role="BOT", begin="<|im_start|>assistant\\n", end="<|im_end|>\\n", generate=True)])
+LLAMA = dict(round=[dict(role="HUMAN", begin="<s>[INST] ", end=" [/INST]"),
+                    dict(role="BOT", begin=" ", end=" </s>", generate=True)])
+models = [dict(type=TemplatedReplay, abbr="qwen-chat", path="qwen", meta_template=QWEN, max_out_len=64,
+               max_seq_len=2048, batch_size=4, run_cfg=dict(num_gpus=0)),
+          dict(type=TemplatedReplay, abbr="llama-chat", path="llama", meta_template=LLAMA, max_out_len=64,
+               max_seq_len=2048, batch_size=4, run_cfg=dict(num_gpus=0))]
+datasets = [dict(path="{data}", data_type="mcq", infer_method="gen")]
+'''
+
+
+def run_opencompass_chat_templates(work: Path) -> None:
+    """OpenCompass asks 20 CMMLU questions of two chat models with their own templates (qwen right on every
+    question, llama wrong on every third), into opencompass_chat_templates/."""
+    data = work / "cmmlu_templates.jsonl"
+    questions = cmmlu_subset(20)
+    data.write_text("".join(json.dumps({"question": row.Question, "A": row.A, "B": row.B, "C": row.C, "D": row.D,
+                                        "answer": row.Answer}, ensure_ascii=False) + "\n"
+                            for _, row in questions.iterrows()), encoding="utf-8")
+    replies = {"qwen": {row.Question.strip(): row.Answer for _, row in questions.iterrows()},
+               "llama": {row.Question.strip(): "ABCD"[("ABCD".index(row.Answer) + (i % 3 == 2)) % 4]
+                         for i, (_, row) in enumerate(questions.iterrows())}}
+    (work / "template_replies.json").write_text(json.dumps(replies, ensure_ascii=False), encoding="utf-8")
+    (work / "templated_model.py").write_text(OPENCOMPASS_TEMPLATED_MODEL)
+    (work / "templates.py").write_text(OPENCOMPASS_TEMPLATES.format(data=data))
+    subprocess.run([os.environ["OPENCOMPASS_PYTHON"], "-m", "opencompass.cli.main", "templates.py", "-w",
+                    str(HERE / "opencompass_chat_templates"), "--debug"], check=True, cwd=work,
+                   env={**OFFLINE, "PYTHONPATH": str(work), "REPLAY_REPLIES": str(work / "template_replies.json")})
 
 
 OPENCOMPASS_SUBJECTIVE = '''from opencompass.datasets import SubjectiveCmpDataset
@@ -276,10 +375,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         (work / "replies.json").write_text(json.dumps(write_data(work), ensure_ascii=False), encoding="utf-8")
+        only = set(sys.argv[1:])
         for python in filter(None, os.environ.get("LM_EVAL_PYTHONS", "").split(",")):
-            run_lm_eval(python, work)
+            if not only:
+                run_lm_eval(python, work)
+            if python.endswith("0.4.13/bin/python") and (not only or "blank_target" in only):
+                run_lm_eval_blank_target(python, work)
         if os.environ.get("OPENCOMPASS_PYTHON"):
-            run_opencompass_subjective(work)
+            if not only:
+                run_opencompass_subjective(work)
+            if not only or "chat_templates" in only:
+                run_opencompass_chat_templates(work)
 
 
 if __name__ == "__main__":

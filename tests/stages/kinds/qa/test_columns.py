@@ -25,8 +25,8 @@ def test_token_f1_pairs_equals_token_f1_with_repeats_and_empties():
 
 
 def _joined(rng, rows):
-    golds = [[_random_text(rng).title() + rng.choice(["", "!", "."]) for _ in range(rng.randint(1, 4))]
-             for _ in range(rows)]
+    golds = [[_random_text(rng).title() + rng.choice(["", "!", "."]) or "!" for _ in range(rng.randint(1, 4))]
+             for _ in range(rows)]  # never blank as written (B1 sets a blank gold aside unless blank_gold says)
     for row in rng.sample(range(rows), rows // 10):
         golds[row].append(golds[row][0])  # a repeated gold
     predictions = [None if rng.random() < 0.05 else rng.choice([*golds[i], _random_text(rng), "", "The"])

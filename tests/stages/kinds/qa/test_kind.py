@@ -61,3 +61,42 @@ def test_peers_fail_where_cjk_mode_succeeds():
 def test_unknown_mode_is_an_error():
     with pytest.raises(ValueError, match="unknown QA mode"):
         qa_em_f1("a", ["a"], mode="bleu")
+
+
+def test_a_blank_gold_is_set_aside_unless_the_dataset_scores_it_as_the_empty_answer(tmp_path):
+    import json
+
+    from stages import get_kind
+    from stages.core.records import as_table
+    from stages.io.loading import load_questions
+
+    kind = get_kind("qa")
+    path = tmp_path / "questions.jsonl"
+    rows = [{"id": "a", "question": "q", "answers": ["x"]}, {"id": "b", "question": "q", "answers": ""},
+            {"id": "c", "question": "q", "answers": [""]}, {"id": "d", "question": "q", "answers": []},
+            {"id": "e", "question": "q"}]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    fields = {"id_field": None, "question_field": None, "gold_field": "answers", "prediction_field": None}
+    default = load_questions(path, kind, fields, params=kind.params_for("B1", kind.defaults))
+    assert as_table(default.columns).column("id").to_pylist() == ["a"]
+    scored = load_questions(path, kind, fields, params=kind.params_for("B1", {**kind.defaults,
+                                                                              "blank_gold": "empty_answer"}))
+    table = as_table(scored.columns)
+    assert list(zip(table.column("id").to_pylist(), table.column("golds").to_pylist())) == [
+        ("a", ["x"]), ("b", [""]), ("c", [""]), ("d", [""])]
+    assert [reject.reason for reject in scored.rejects] == ["no gold answer"]  # e has no gold field at all
+
+
+def test_the_empty_answer_scores_one_for_an_empty_reply_and_zero_for_any_other():
+    import pyarrow as pa
+
+    from stages import get_kind
+
+    kind = get_kind("qa")
+    joined = pa.table({"id": ["a", "b", "c"], "question": ["q"] * 3, "golds": [[""], [""], ["Paris"]],
+                       "prediction": ["", "Paris", "the Paris"]})
+    normalized, _ = kind.normalize(joined, kind.defaults)
+    matched, _ = kind.match(normalized, kind.defaults)
+    assert matched.column("exact_match").to_pylist() == [1.0, 0.0, 1.0]
+    assert matched.column("f1").to_pylist() == [1.0, 0.0, 1.0]
+    assert matched.column("label").to_pylist() == ["correct", "wrong", "correct"]
