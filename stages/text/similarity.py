@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -28,16 +29,22 @@ def tokens(text: str) -> list[str]:
     return _TOKENS.findall(text)
 
 
+@lru_cache(maxsize=1 << 16)
+def _features(text: str) -> tuple[str, frozenset[str], frozenset[str]]:
+    """A text as text_similarity compares it: normalized, its words, its words less stopwords (once per text)."""
+    normalized = normalize_text(text)
+    words = frozenset(tokens(normalized))
+    return normalized, words, words - STOPWORDS
+
+
 def text_similarity(first: str, second: str) -> float:
     """Max of: all words of one inside the other (0.9), substring (short/long + 0.5, at most 1),
     keyword Jaccard without stopwords, and rapidfuzz's Indel ratio (≥ difflib's SequenceMatcher ratio)."""
-    a, b = normalize_text(first), normalize_text(second)
+    (a, words_a, keys_a), (b, words_b, keys_b) = _features(first), _features(second)
     if not a or not b:
         return 0.0
     if a == b:
         return 1.0
-    words_a, words_b = set(tokens(a)), set(tokens(b))
-    keys_a, keys_b = words_a - STOPWORDS, words_b - STOPWORDS
     scores = [fuzz.ratio(a, b) / 100]
     if (keys_a and keys_b and (keys_a <= keys_b or keys_b <= keys_a)) or (
         words_a and words_b and (words_a <= words_b or words_b <= words_a)

@@ -21,6 +21,7 @@ from .extraction import (
     clean_reply,
     extract_choice,
     gold_choice,
+    read_by_options,
     read_reply,
     reply_text,
 )
@@ -179,8 +180,8 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
 def _read_with_options(threshold: float, margin: float) -> Callable[[str, list[str]], ChoiceExtraction]:
     """extract_choice of a reply that names none of its options' texts (its letters left it undecided)."""
     def read(reply: str, options: list[str]) -> ChoiceExtraction:
-        return read_reply(reply_text(reply), NO_MENTIONS, LETTERS[:len(options)], dict(zip(LETTERS, options)),
-                          threshold, margin)
+        return read_by_options(reply_text(reply), LETTERS[:len(options)], dict(zip(LETTERS, options)), threshold,
+                               margin)
     return read
 
 

@@ -180,6 +180,16 @@ def compared_option_text(body: str) -> str:
     return option_texts({"A": clean_reply(body)}).get("A", "")
 
 
+def read_by_options(text: str, valid: str, option_map: dict[str, str], similarity_threshold: float = 0.7,
+                    margin: float = 0.1) -> ChoiceExtraction:
+    """read_reply of a reply that names none of its options' texts and that its letters left undecided (read_reply
+    gave None without options): its leading letter weighed against the options, else its similarity to them."""
+    word = _LEADING_WORD.match(text)
+    if word and word.group(1) in valid:
+        return read_reply(text, NO_MENTIONS, valid, option_map, similarity_threshold, margin)
+    return _best_option(text, option_map, similarity_threshold, margin)
+
+
 @lru_cache(maxsize=1 << 14)
 def _compared_options(items: tuple[tuple[str, str], ...]) -> dict[str, str]:
     """A question's option texts cleaned as replies are (markup, NFKC) and ready to compare, once per question."""
