@@ -60,8 +60,21 @@ def _join_tables(questions: pa.Table, predictions: pa.Table) -> tuple[pa.Table, 
             column = predictions.column(name)
             joined = joined.append_column(name, column if in_order else column.take(position))
     missing = question_ids.filter(pc.is_null(position)).to_pylist()
-    unmatched = prediction_ids.filter(pc.invert(pc.is_in(prediction_ids, value_set=question_ids))).to_pylist()
-    return joined, missing, unmatched
+    return joined, missing, _unanswered_ids(prediction_ids, question_ids, position)
+
+
+def _unanswered_ids(prediction_ids: pa.Array, question_ids: pa.Array, position: pa.Array) -> list[str]:
+    """The ids of prediction rows no question asks: of the rows the join took none from (usually few), those whose
+    id no question has (a later row repeating a taken id is not one)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    taken = np.zeros(len(prediction_ids), bool)
+    taken[position.drop_null().to_numpy()] = True
+    left = prediction_ids.filter(pa.array(~taken))
+    asked = question_ids.filter(pc.is_in(question_ids, value_set=left))
+    return left.filter(pc.invert(pc.is_in(left, value_set=asked))).to_pylist()
 
 
 def join_shard(questions: Rows, predictions: list[Rows], unmatched: list[str],

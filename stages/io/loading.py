@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.progress import track
 from ..core.records import Columns, LoadResult, Reject
+from ..core.threads import map_ahead
 from .columnar_loading import (
     csv_table,
     parquet_table,
@@ -122,13 +123,13 @@ def _load_columns(path: Path, build_row: Callable, rows: range | None, names: tu
 
 
 def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast: _FastPath) -> LoadResult:
-    """A JSON-lines file as one Arrow table: each block on the fast path when it takes it, else row by row; ids are
-    checked for duplicates over the whole table, and rejects come in line order as from the per-row loader."""
+    """A JSON-lines file as one Arrow table: each block on the fast path when it takes it (blocks parsed side by side
+    in threads), else row by row; ids are checked for duplicates over the whole table, and rejects come in line order
+    as from the per-row loader."""
     import pyarrow as pa
 
     result, source, tables, schema = LoadResult(columns={}), str(path), [], fast.schema()
-    for block in track(iter_line_blocks(path, rows), f"reading {path.name}"):
-        table = fast.block(block)
+    for block, table in map_ahead(fast.block, track(iter_line_blocks(path, rows), f"reading {path.name}")):
         if table is None:
             items = ((position + 1, decode_jsonl_line(source, number, raw)) for number, position, raw in block.lines())
             accepted = _accepted_rows(source, items, result, build_row, duplicates=False)

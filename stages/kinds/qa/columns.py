@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import list_offsets
+from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 MATCH_BATCH_ROWS = 200_000  # rows matched at once: token keys for this many rows stay near 100 MB
+NORMALIZE_ROWS = 500_000  # texts normalized at once, a chunk per thread
 
 
 def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
@@ -40,10 +42,23 @@ def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
     predictions = joined.column("prediction").combine_chunks().cast(pa.string())
     modes = choose_modes(golds, questions) if mode == "auto" else pa.repeat(pa.scalar(mode), len(golds))
     gold_modes = modes.take(pc.list_parent_indices(golds))
+    normalized = _normalized(pa.concat_arrays([predictions, pc.list_flatten(golds)]),
+                             pa.concat_arrays([modes, gold_modes]))
+    predictions_norm = normalized.slice(0, len(predictions))
     golds_norm = pa.ListArray.from_arrays(list_offsets(pc.list_value_length(golds)),
-                                          normalize_column(pc.list_flatten(golds), gold_modes))
-    return pa.table({"id": joined.column("id"), "mode": modes, "prediction_norm": normalize_column(predictions, modes),
+                                          normalized.slice(len(predictions)))
+    return pa.table({"id": joined.column("id"), "mode": modes, "prediction_norm": predictions_norm,
                      "golds_norm": golds_norm, "golds": golds})
+
+
+def _normalized(texts: pa.Array, modes: pa.Array) -> pa.Array:
+    """normalize_column of the texts by their modes, NORMALIZE_ROWS at a time in threads side by side."""
+    import pyarrow as pa
+
+    chunks = [(texts.slice(start, NORMALIZE_ROWS), modes.slice(start, NORMALIZE_ROWS))
+              for start in range(0, len(texts), NORMALIZE_ROWS)]
+    parts = [part for _, part in map_ahead(lambda chunk: normalize_column(*chunk), chunks)]
+    return pa.concat_arrays(parts) if parts else pa.array([], pa.string())
 
 
 def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
@@ -60,9 +75,10 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
     squad = present & pc.fill_null(pc.equal(modes, "squad"), False).to_numpy(zero_copy_only=False)
     em, f1, best = np.zeros(len(predictions)), np.zeros(len(predictions)), np.zeros(len(predictions), np.int64)
     squad_rows = np.flatnonzero(squad)
-    for start in range(0, len(squad_rows), MATCH_BATCH_ROWS):
-        rows = squad_rows[start:start + MATCH_BATCH_ROWS]
-        em[rows], f1[rows], best[rows] = squad_em_f1(predictions.take(rows), golds.take(rows))
+    batches = (squad_rows[start:start + MATCH_BATCH_ROWS] for start in range(0, len(squad_rows), MATCH_BATCH_ROWS))
+    for rows, (batch_em, batch_f1, batch_best) in map_ahead(
+            lambda batch: squad_em_f1(predictions.take(batch), golds.take(batch)), batches):
+        em[rows], f1[rows], best[rows] = batch_em, batch_f1, batch_best
     rows = np.flatnonzero(present & ~squad)
     others = zip(modes.take(rows).to_pylist(), predictions.take(rows).to_pylist(), golds.take(rows).to_pylist())
     for row, (mode, prediction, gold_texts) in zip(rows, others):

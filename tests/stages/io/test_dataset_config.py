@@ -36,7 +36,7 @@ def test_bad_files_are_usage_errors(tmp_path, text, message):
 def test_params_layering_and_validation():
     defaults = get_kind("qa").defaults
     params = resolve_params(defaults, ("luigi.cfg", {"partial_f1_threshold": "0.4"}), ("toml", {"mode": "hotpot"}))
-    assert params == {"mode": "hotpot", "partial_f1_threshold": 0.4, "shard_rows": 1_000_000}
+    assert params == {"mode": "hotpot", "partial_f1_threshold": 0.4, "blank_gold": "set_aside", "shard_rows": 1_000_000}
     with pytest.raises(UsageError, match="unknown parameter 'threshold'"):
         resolve_params(defaults, ("toml", {"threshold": 1}))
     with pytest.raises(UsageError, match="must be float"):
