@@ -28,9 +28,19 @@ def value_codes(array: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarra
 
 
 def list_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray]:
-    """The distinct lists of a list array without nulls (as Python lists) and each row's index into them: items are
-    coded once, then each row's code is extended position by position (previous code, item code there) and coded
-    again, so no key outgrows an int64."""
+    """The distinct lists of a list array without nulls (as Python lists) and each row's index into them."""
+    import pyarrow as pa
+
+    if isinstance(lists, pa.ChunkedArray):
+        lists = lists.combine_chunks()
+    first, codes = list_row_codes(lists)
+    return lists.take(pa.array(first)).to_pylist(), codes
+
+
+def list_row_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """The first row holding each distinct list of a list array without nulls, and each row's index into them:
+    items are coded once, then each row's code is extended position by position (previous code, item code there)
+    and coded again, so no key outgrows an int64."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -38,7 +48,8 @@ def list_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray
     if isinstance(lists, pa.ChunkedArray):
         lists = lists.combine_chunks()
     rows = len(lists)
-    items, item_codes = value_codes(pc.list_flatten(lists))
+    encoded = pc.dictionary_encode(pc.list_flatten(lists), null_encoding="encode")
+    items, item_codes = len(encoded.dictionary), encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     lengths = pc.list_value_length(lists).to_numpy(zero_copy_only=False).astype(np.int64)
     starts = np.cumsum(lengths) - lengths
     codes = np.zeros(rows, np.int64)
@@ -46,19 +57,25 @@ def list_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray
         there = np.full(rows, -1, np.int64)
         has = lengths > position
         there[has] = item_codes[starts[has] + position]
-        _, codes = np.unique(codes * (len(items) + 1) + there + 1, return_inverse=True)
+        _, codes = np.unique(codes * (items + 1) + there + 1, return_inverse=True)
     _, first, codes = np.unique(codes, return_index=True, return_inverse=True)
-    return lists.take(pa.array(first)).to_pylist(), codes.reshape(-1)
+    return first, codes.reshape(-1)
 
 
 def combined_codes(*codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct combinations of several code columns (an array of shape (distinct, columns), sorted by the first
-    column first, so combinations sharing it come together) and each row's index into them."""
+    column first, so combinations sharing it come together) and each row's index into them: one int64 key per row,
+    extended column by column and coded again, so it never outgrows an int64."""
     import numpy as np
 
     grid = np.stack(codes, axis=1) if codes[0].size else np.zeros((0, len(codes)), np.int64)
-    distinct, inverse = np.unique(grid, axis=0, return_inverse=True)
-    return distinct, inverse.reshape(-1)
+    if not len(grid):
+        return grid, np.zeros(0, np.int64)
+    key = np.zeros(len(grid), np.int64)
+    for column in codes:
+        _, key = np.unique(key * (int(column.max()) + 1) + column.astype(np.int64), return_inverse=True)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return grid[first], inverse.reshape(-1)
 
 
 def per_distinct_value(compute: Callable[[Any], T], array: pa.Array | pa.ChunkedArray) -> tuple[list[T], np.ndarray]:

@@ -10,6 +10,7 @@ from ...core.arrow_strings import first_items, offsets_of
 from ...core.distinct import (
     combined_codes,
     list_codes,
+    list_row_codes,
     per_distinct_text,
     per_distinct_value,
     value_codes,
@@ -19,19 +20,21 @@ from .extraction import (
     ChoiceExtraction,
     answer_key_letter,
     clean_reply,
-    extract_choice,
     gold_choice,
     read_by_options,
     read_reply,
     reply_text,
 )
-from .mention_columns import OptionTextMentions, list_lengths, option_text_mentions
+from .mention_columns import list_lengths, option_text_mentions
 from .option_mentions import option_mentions
 from .options import LETTERS
 
 if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
+
+
+EXTRACT_ROWS = 100_000
 
 
 def options_column(table: pa.Table) -> pa.Array | None:
@@ -145,10 +148,34 @@ def cleaned_replies(predictions: pa.Array) -> pa.Array:
 
 
 def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> dict[str, pa.Array]:
-    """extract_choice of each row's cleaned reply against its options: letter (null when none), rule and score. A
-    reply that holds none of its options' texts reads the same against any options with as many letters, so it is
-    read once per distinct (text, number of options); a reply that is exactly one option's text names that option;
-    the rest are read row by row."""
+    """extract_choice of each row's cleaned reply against its options: letter (null when none), rule and score,
+    read once per distinct (reply, options) pair (one row stands for each) and taken back to every row."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    _, option_codes = list_row_codes(options)
+    reply_codes = pc.dictionary_encode(replies, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
+    _, pair_of_row = combined_codes(option_codes, reply_codes.astype(np.int64))
+    _, standing = np.unique(pair_of_row, return_index=True)
+    parts: dict[str, list[pa.Array]] = {"letter": [], "rule": [], "score": []}
+    for start in range(0, len(standing), EXTRACT_ROWS):  # Python objects for this many pairs at a time
+        taken = pa.array(standing[start:start + EXTRACT_ROWS])
+        found = _extracted_once(replies.take(taken), options.take(taken), threshold, margin)
+        parts["letter"].append(pa.array([r.letter for r in found], pa.string()))
+        parts["rule"].append(pa.array([r.rule for r in found], pa.string()))
+        parts["score"].append(pa.array([r.score for r in found], pa.float64()))
+    back = pa.array(pair_of_row)
+    kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
+    return {name: pa.concat_arrays(arrays or [pa.array([], kinds[name])]).take(back)
+            for name, arrays in parts.items()}
+
+
+def _extracted_once(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> list[ChoiceExtraction]:
+    """extract_choice of rows that are each a different (reply, options) pair. A reply that holds none of its
+    options' texts reads the same against any options with as many letters, so it is read once per distinct (text,
+    number of options), and against its own options only when its letters leave it undecided; a reply that is
+    exactly one option's text names that option; the rest are read row by row with the option texts they hold."""
     import numpy as np
     import pyarrow as pa
 
@@ -164,37 +191,13 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
         found[row] = read[index]
     for row, letter in zip(mentions.equal_rows, mentions.equal_letters):
         found[row] = ChoiceExtraction(letter, "option_text", 1.0)
-    left = np.array([row for row, result in enumerate(found) if result is None], np.int64)
-    for group, read_pair in ((left[~mentions.any_mention[left]], _read_with_options(threshold, margin)),
-                             (left[mentions.any_mention[left]], _read_with_mentions(mentions, threshold, margin))):
-        if len(group):
-            taken = pa.array(group)
-            results, codes = _per_text_and_options(read_pair, replies.take(taken), options.take(taken))
-            for row, index in zip(group.tolist(), codes.tolist()):
-                found[row] = results[index]
-    return {"letter": pa.array([r.letter for r in found], pa.string()),
-            "rule": pa.array([r.rule for r in found], pa.string()),
-            "score": pa.array([r.score for r in found], pa.float64())}
-
-
-def _read_with_options(threshold: float, margin: float) -> Callable[[str, list[str]], ChoiceExtraction]:
-    """extract_choice of a reply that names none of its options' texts (its letters left it undecided)."""
-    def read(reply: str, options: list[str]) -> ChoiceExtraction:
-        return read_by_options(reply_text(reply), LETTERS[:len(options)], dict(zip(LETTERS, options)), threshold,
-                               margin)
-    return read
-
-
-def _read_with_mentions(mentions: OptionTextMentions, threshold: float,
-                        margin: float) -> Callable[[str | None, list[str]], ChoiceExtraction]:
-    """extract_choice of a reply that names some of its options' texts, their compared texts taken from `mentions`."""
-    def read(reply: str | None, options: list[str]) -> ChoiceExtraction:
-        text = reply_text(reply) if reply is not None else ""
-        if not text:
-            return extract_choice(reply, options, threshold, margin)
-        found = option_mentions(text, mentions.compared_options(options))
-        return read_reply(text, found, LETTERS[:len(options)], dict(zip(LETTERS, options)), threshold, margin)
-    return read
+    left = [row for row, result in enumerate(found) if result is None]
+    for row, row_options in zip(left, options.take(pa.array(left, pa.int64())).to_pylist()):
+        text, valid, option_map = texts[reply_codes[row]], LETTERS[:len(row_options)], dict(zip(LETTERS, row_options))
+        found[row] = (read_reply(text, option_mentions(text, mentions.compared_options(row_options)), valid,
+                                 option_map, threshold, margin) if mentions.any_mention[row]
+                      else read_by_options(text, valid, option_map, threshold, margin))
+    return found
 
 
 def _read_without_mentions(text: str | None, count: int, threshold: float, margin: float) -> ChoiceExtraction | None:

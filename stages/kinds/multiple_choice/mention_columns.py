@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
+SEARCH_PAIRS = 500_000
+
 
 @dataclass(frozen=True)
 class OptionTextMentions:
@@ -59,9 +61,15 @@ def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, optio
     pair_texts = reply_codes[pair_rows]
     folded_texts = np.array([text.casefold() if text else "" for text in texts], strings)
     folded_bodies = np.array([body.casefold() for body in bodies], strings)
-    dotted = (np.array([bool(text) and has_dotted_i(text) for text in texts], bool)[pair_texts]
-              | np.array([has_dotted_i(body) for body in bodies], bool)[pair_bodies])
-    hits = dotted | (np.strings.find(folded_texts[pair_texts], folded_bodies[pair_bodies]) >= 0)
+    written = np.array([bool(text) for text in texts], bool)  # a missing or empty reply mentions nothing
+    dotted_texts = np.array([bool(text) and has_dotted_i(text) for text in texts], bool)
+    dotted_bodies = np.array([has_dotted_i(body) for body in bodies], bool)
+    hits = np.zeros(len(pairs), bool)
+    for start in range(0, len(pairs), SEARCH_PAIRS):  # a batch of (reply, option) texts gathered at a time
+        batch = slice(start, start + SEARCH_PAIRS)
+        hits[batch] = written[pair_texts[batch]] & (
+            dotted_texts[pair_texts[batch]] | dotted_bodies[pair_bodies[batch]]
+            | (np.strings.find(folded_texts[pair_texts[batch]], folded_bodies[pair_bodies[batch]]) >= 0))
     any_mention = np.zeros(rows, bool)
     any_mention[pair_rows[hits]] = True
 

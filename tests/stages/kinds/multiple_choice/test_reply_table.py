@@ -72,7 +72,7 @@ def test_table_is_large_enough():
     assert len(CASES) >= 30
 
 
-def test_the_kind_extracts_once_per_distinct_pair_with_the_same_result_row_for_row(monkeypatch):
+def test_the_kind_reads_each_distinct_pair_at_most_once_with_the_same_result_row_for_row(monkeypatch):
     import random
 
     import pyarrow as pa
@@ -83,7 +83,9 @@ def test_the_kind_extracts_once_per_distinct_pair_with_the_same_result_row_for_r
 
     kind = get_kind("multiple_choice")
     asked = []
-    monkeypatch.setattr(module, "extract_choice", lambda *args: asked.append(args) or extract_choice(*args))
+    for name in ("read_reply", "read_by_options"):
+        read = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args, read=read: asked.append(args[0]) or read(*args))
     rng = random.Random(7)
     rows = [rng.choice(CASES) for _ in range(600)] + [(None, CAPITALS, None, "missing")]  # repeats, and one no reply
     options = [list(o.values()) for _, o, _, _ in rows]
@@ -94,7 +96,7 @@ def test_the_kind_extracts_once_per_distinct_pair_with_the_same_result_row_for_r
     matched, _ = kind.match(normalized, kind.defaults)
     matched = matched.to_pydict()
     distinct = {(reply and clean_reply(reply), tuple(o)) for (reply, _, _, _), o in zip(rows, options)}
-    assert len({(reply, tuple(o)) for reply, o, _, _ in asked}) == len(asked) < len(distinct) < len(rows)
+    assert len(asked) <= len(distinct) < len(rows)
     for i, (reply, _, _, _) in enumerate(rows):
         one = extract_choice(None if reply is None else clean_reply(reply), options[i])
         assert (matched["letter"][i], matched["rule"][i], matched["score"][i]) == (one.letter, one.rule, one.score)
