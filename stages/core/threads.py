@@ -18,8 +18,8 @@ def usable_cores() -> int:
 
 
 def map_ahead(function: Callable[[T], R], items: Iterable[T]) -> Iterator[tuple[T, R]]:
-    """(item, function(item)) in the items' order, computed in threads with at most as many items in flight as there
-    are cores (so memory stays bounded by a few items)."""
+    """(item, function(item)) in the items' order, computed in threads with at most as many items taken and not yet
+    given back as there are cores (so memory stays bounded by a few items)."""
     cores = usable_cores()
     if cores < 2:
         for item in items:
@@ -28,10 +28,10 @@ def map_ahead(function: Callable[[T], R], items: Iterable[T]) -> Iterator[tuple[
     with ThreadPoolExecutor(cores) as pool:
         pending: deque[tuple[T, Future[R]]] = deque()
         for item in items:
-            pending.append((item, pool.submit(function, item)))
-            if len(pending) > cores:
+            if len(pending) == cores:
                 done, future = pending.popleft()
                 yield done, future.result()
+            pending.append((item, pool.submit(function, item)))
         while pending:
             done, future = pending.popleft()
             yield done, future.result()

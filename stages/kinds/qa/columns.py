@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-MATCH_BATCH_ROWS = 200_000  # rows matched at once: token keys for this many rows stay near 100 MB
-NORMALIZE_ROWS = 500_000  # texts normalized at once, a chunk per thread
+MATCH_BATCH_ROWS = 100_000  # rows matched at once (a batch per core): token keys for this many stay near 50 MB
+NORMALIZE_ROWS = 250_000  # texts normalized at once, a chunk per core
 
 
 def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
