@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 
-EXTRACT_ROWS = 100_000
+EXTRACT_ROWS = 100_000  # distinct (reply, options) pairs read at once: their Python objects stay near 100 MB
 
 
 def options_column(table: pa.Table) -> pa.Array | None:

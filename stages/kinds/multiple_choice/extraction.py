@@ -40,6 +40,7 @@ _POSITIVE = re.compile(
 )
 _ALTERNATIVES = re.compile(r"(?<![A-Za-z])\(?([A-J])\)?\s*(?:\bor\b|或者|或|/)\s*\(?([A-J])(?![A-Za-z])")
 _LONE = re.compile(r"(?<![A-Za-z0-9'’])([A-J])(?![A-Za-z0-9'’])")
+NO_MENTIONS = OptionMentions((), (), (), "")  # a reply that holds none of its options' texts
 
 
 @dataclass(frozen=True)
@@ -115,9 +116,6 @@ def extract_choice(
 def reply_text(prediction: str) -> str:
     """A reply as the rules read it: cleaned (clean_reply) and its spaces folded."""
     return fold_spaces(clean_reply(prediction))
-
-
-NO_MENTIONS = OptionMentions((), (), (), "")
 
 
 def read_reply(text: str, mentions: OptionMentions, valid: str, option_map: dict[str, str] | None,
