@@ -73,6 +73,8 @@ def main() -> None:
     parser.add_argument("--shards", type=int, default=10)
     parser.add_argument("--bucket-inputs", action="store_true", help="also run with the inputs in the bucket")
     args = parser.parse_args()
+    if args.check_rows < 1 or args.rows < 1:
+        parser.error("--rows and --check-rows must be at least 1 (the check compares a sharded run with a local one)")
     with tempfile.TemporaryDirectory(prefix="evalpipe-cluster-") as scratch, Weed(Path(scratch) / "weed") as weed:
         scratch = Path(scratch)
         env = {**os.environ, **weed.env}
