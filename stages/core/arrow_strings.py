@@ -35,6 +35,14 @@ def list_offsets(lengths: pa.Array) -> pa.Array:
     return offsets_of(pc.fill_null(lengths, 0).to_numpy(zero_copy_only=False))
 
 
+def list_lengths(lists: pa.Array) -> np.ndarray:
+    """Each list's length as int64 (0 for a null list)."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    return pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
 def first_items(lists: pa.Array) -> pa.Array:
     """Each list's first item (null where the list is empty or null)."""
     import numpy as np

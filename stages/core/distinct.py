@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .arrow_strings import list_lengths
+
 if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
@@ -50,7 +52,7 @@ def list_row_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.nd
     rows = len(lists)
     encoded = pc.dictionary_encode(pc.list_flatten(lists), null_encoding="encode")
     items, item_codes = len(encoded.dictionary), encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    lengths = pc.list_value_length(lists).to_numpy(zero_copy_only=False).astype(np.int64)
+    lengths = list_lengths(lists)
     starts = np.cumsum(lengths) - lengths
     codes = np.zeros(rows, np.int64)
     for position in range(int(lengths.max()) if rows else 0):

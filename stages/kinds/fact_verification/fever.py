@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.arrow_strings import list_lengths
 from ...core.stats import Stats, share
 from ...text.verdict import UNCERTAIN
 
@@ -53,7 +54,7 @@ def _fever_batch(gold_labels: pa.Array, evidence: pa.Array, predicted: pa.Array,
     chosen_keys = chosen_rows * width + codes[len(sentences):]
 
     found = _among(item_keys, np.sort(chosen_keys))
-    group_sizes = _lengths(items)
+    group_sizes = list_lengths(items)
     complete = np.bincount(item_groups, weights=found, minlength=len(group_rows)) == group_sizes
     evidence_group = np.full(rows, -1, np.int64)
     complete_groups = np.flatnonzero(complete)
@@ -62,15 +63,15 @@ def _fever_batch(gold_labels: pa.Array, evidence: pa.Array, predicted: pa.Array,
     opens_row[1:] = complete_rows[1:] != complete_rows[:-1]
     first_whole = np.flatnonzero(opens_row)
     whole_rows = complete_rows[first_whole]
-    group_starts = np.cumsum(_lengths(groups)) - _lengths(groups)
+    group_starts = np.cumsum(list_lengths(groups)) - list_lengths(groups)
     evidence_group[whole_rows] = complete_groups[first_whole] - group_starts[whole_rows]
 
     named = ~pc.fill_null(pc.ends_with(sentences, "\t"), False).to_numpy(zero_copy_only=False)
     hits = _among(chosen_keys, np.sort(item_keys[named]))
-    chosen_counts = _lengths(first)
+    chosen_counts = list_lengths(first)
     hit_counts = np.bincount(chosen_rows, weights=hits, minlength=rows)
     precision = np.where(chosen_counts > 0, hit_counts / np.maximum(chosen_counts, 1), 1.0)
-    recall = np.where((_lengths(groups) == 0) | (evidence_group >= 0), 1.0, 0.0)
+    recall = np.where((list_lengths(groups) == 0) | (evidence_group >= 0), 1.0, 0.0)
     right = pc.fill_null(correct, False).to_numpy(zero_copy_only=False)
     return {"evidence_group": pa.array(evidence_group, mask=~judged | (evidence_group < 0)),
             "strict": pa.array(right & (~judged | (evidence_group >= 0))),
@@ -86,12 +87,6 @@ def _without_nulls(lists: pa.Array | pa.ChunkedArray, kind: pa.DataType) -> pa.A
     if isinstance(lists, pa.ChunkedArray):
         lists = lists.combine_chunks()
     return pc.fill_null(lists.cast(kind), pa.scalar([], kind))
-
-
-def _lengths(lists: pa.Array) -> np.ndarray:
-    import pyarrow.compute as pc
-
-    return pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False)
 
 
 def _among(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:

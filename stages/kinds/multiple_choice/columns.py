@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...core.arrow_strings import first_items, offsets_of
+from ...core.arrow_strings import first_items, list_lengths, offsets_of
 from ...core.distinct import (
     combined_codes,
     list_codes,
@@ -25,7 +25,7 @@ from .extraction import (
     read_reply,
     reply_text,
 )
-from .mention_columns import list_lengths, option_text_mentions
+from .mention_columns import option_text_mentions
 from .option_mentions import option_mentions
 from .options import LETTERS
 
@@ -62,7 +62,7 @@ def _listed_options(column: pa.Array) -> pa.Array | None:
                                                  or pa.types.is_large_string(column.type.value_type)):
         return None
     texts = pc.list_flatten(column)
-    lengths = pc.list_value_length(column).to_numpy(zero_copy_only=False)
+    lengths = list_lengths(column)
     if texts.null_count or not len(column) or lengths.min() == 0 or lengths.max() > len(LETTERS):
         return None
     return pa.ListArray.from_arrays(offsets_of(lengths), _stripped(texts.cast(pa.string())))
@@ -126,12 +126,11 @@ def gold_letters(golds: pa.Array, options: pa.Array) -> pa.Array:
     that is a letter of its options (an answer key) is that letter; other rows are read per distinct pair."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     first = first_items(golds)
     keys, codes = per_distinct_value(lambda gold: None if gold is None else answer_key_letter(gold), first)
     positions = np.array([len(LETTERS) if key is None else LETTERS.index(key) for key in keys], np.int64)[codes]
-    keyed = positions < pc.list_value_length(options).to_numpy(zero_copy_only=False)
+    keyed = positions < list_lengths(options)
     letters = np.array(keys, object)[codes]
     rest = pa.array(np.flatnonzero(~keyed))
     if len(rest):

@@ -32,14 +32,6 @@ class OptionTextMentions:
         return {letter: body for letter, body in bodies if body}
 
 
-def list_lengths(lists: pa.Array) -> np.ndarray:
-    """Each list's length as an int64 numpy array."""
-    import numpy as np
-    import pyarrow.compute as pc
-
-    return pc.list_value_length(lists).to_numpy(zero_copy_only=False).astype(np.int64)
-
-
 def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, options: pa.Array,
                          counts: np.ndarray) -> OptionTextMentions:
     """Mentions of each row's options (`options`: lists of texts, `counts` their lengths) in its reply

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.arrow_strings import list_offsets
+from ...core.arrow_strings import list_lengths, list_offsets
 from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
@@ -26,7 +26,7 @@ def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
     gold_cjk = has_cjk_column(pc.list_flatten(golds)).to_numpy(zero_copy_only=False)
     parents = pc.list_parent_indices(golds).to_numpy()
     golds_without = np.bincount(parents[~gold_cjk], minlength=rows)
-    every_gold = (_lengths(golds) > 0) & (golds_without == 0)
+    every_gold = (list_lengths(golds) > 0) & (golds_without == 0)
     cjk = has_cjk_column(questions).to_numpy(zero_copy_only=False) | every_gold
     return pc.if_else(cjk, "cjk", "squad")
 
@@ -97,7 +97,7 @@ def _only_the_empty_answer(golds: pa.Array) -> np.ndarray:
     import numpy as np
     import pyarrow.compute as pc
 
-    one = _lengths(golds) == 1
+    one = list_lengths(golds) == 1
     first = _element(golds, np.zeros(len(golds), np.int64), one)
     return one & pc.fill_null(pc.equal(first, ""), False).to_numpy(zero_copy_only=False)
 
@@ -108,7 +108,7 @@ def _element(lists: pa.Array, index: np.ndarray, wanted: np.ndarray) -> pa.Array
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    lengths = _lengths(lists)
+    lengths = list_lengths(lists)
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
     rows = wanted & (index < lengths)
     positions = pa.array(np.where(rows, starts + index, 0), mask=~rows)
@@ -122,7 +122,7 @@ def squad_em_f1(predictions: pa.Array, golds: pa.Array) -> tuple[np.ndarray, np.
     import numpy as np
     import pyarrow.compute as pc
 
-    rows, lengths = len(predictions), _lengths(golds)
+    rows, lengths = len(predictions), list_lengths(golds)
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     parents = pc.list_parent_indices(golds).to_numpy()
     flat = pc.list_flatten(golds)
@@ -171,7 +171,7 @@ def token_f1_pairs(predictions: pa.Array, golds: pa.Array) -> np.ndarray:
         found = gold_keys[where] == predicted_keys
         shared = np.minimum(predicted_counts[found], gold_counts[where[found]])
         same = np.bincount(predicted_keys[found] // vocabulary, weights=shared, minlength=pairs)
-    predicted_lengths, gold_lengths = _lengths(predicted), _lengths(gold)
+    predicted_lengths, gold_lengths = list_lengths(predicted), list_lengths(gold)
     f1 = np.zeros(pairs)
     some = same > 0
     precision = 1.0 * same[some] / predicted_lengths[some]
@@ -196,9 +196,3 @@ def _tokens(texts: pa.Array) -> pa.Array:
     import pyarrow.compute as pc
 
     return pc.split_pattern(pc.if_else(pc.equal(texts, ""), pa.scalar(None, pa.string()), texts), " ")
-
-
-def _lengths(lists: pa.Array) -> np.ndarray:
-    import pyarrow.compute as pc
-
-    return pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False)
