@@ -267,8 +267,12 @@ def run_lm_eval(python: str, work: Path) -> None:
     run = work / f"run_{version}"
     (run / "exact_match").mkdir(parents=True)
     (run / "exact_match" / "exact_match.py").write_text(EXACT_MATCH)
+    replay(python, tasks, names, run, HERE / f"lm_eval_{version}", work)
+
+
+def replay(python: str, tasks: Path, names: list[str], run: Path, out: Path, work: Path) -> None:
+    """lm-eval's command line on `names` from `tasks`, the replaying model answering, samples logged into `out`."""
     (run / "replay.py").write_text(REPLAY)
-    out = HERE / f"lm_eval_{version}"
     subprocess.run([python, "replay.py", "--include_path", str(tasks), "--tasks", ",".join(names), "--model",
                     "replay", "--model_args", "pretrained=bert", "--log_samples", "--output_path", str(out)],
                    check=True, cwd=run, env={**OFFLINE, "REPLAY_REPLIES": str(work / "replies.json")})
@@ -280,11 +284,7 @@ def run_lm_eval_blank_target(python: str, work: Path) -> None:
     tasks.mkdir()
     run.mkdir()
     (tasks / "ner_local.yaml").write_text(NER_TASK.format(work=work))
-    (run / "replay.py").write_text(REPLAY)
-    subprocess.run([python, "replay.py", "--include_path", str(tasks), "--tasks", "ner_local", "--model", "replay",
-                    "--model_args", "pretrained=bert", "--log_samples", "--output_path",
-                    str(HERE / "lm_eval_blank_target")],
-                   check=True, cwd=run, env={**OFFLINE, "REPLAY_REPLIES": str(work / "replies.json")})
+    replay(python, tasks, ["ner_local"], run, HERE / "lm_eval_blank_target", work)
 
 
 OPENCOMPASS_TEMPLATED_MODEL = '''import json
