@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...core.distinct import value_codes
 from .extraction import compared_option_text, is_one_character
 from .option_mentions import has_dotted_i, whole_reply
 from .options import LETTERS
@@ -40,8 +41,6 @@ def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, optio
     import numpy as np
     import pyarrow.compute as pc
 
-    from ...core.distinct import value_codes
-
     strings = np.dtypes.StringDType()
     rows = len(reply_codes)
     body_values, body_codes = value_codes(pc.list_flatten(options))
@@ -70,8 +69,8 @@ def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, optio
     wholes = np.array([whole_reply(text) if text else "" for text in texts], strings)
     equal = wholes[reply_codes[hit_rows]] == np.array(bodies, strings)[hit_bodies]
     equal_count = np.bincount(hit_rows[equal], minlength=rows)
-    one_character = np.array([bool(text) and is_one_character(text) for text in texts], bool)[reply_codes]
-    chosen = equal & (equal_count[hit_rows] == 1) & ~one_character[hit_rows]
+    one_character = np.array([bool(text) and is_one_character(text) for text in texts], bool)
+    chosen = equal & (equal_count[hit_rows] == 1) & ~one_character[reply_codes[hit_rows]]
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     positions = hit_pairs[chosen] - starts[hit_rows[chosen]]
     return OptionTextMentions(any_mention, hit_rows[chosen].tolist(), [LETTERS[p] for p in positions.tolist()],
