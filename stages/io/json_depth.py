@@ -10,7 +10,6 @@ if TYPE_CHECKING:
 
 MAX_JSON_DEPTH = 500  # real records nest a few levels; parsers are safe far beyond this
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_OPENERS = b"[{"
 
 
 def nesting_depth(data: bytes) -> int:
@@ -33,14 +32,17 @@ def depth_problem(data: bytes, limit: int = MAX_JSON_DEPTH) -> str | None:
     return f"JSON nested deeper than {limit} levels" if too_deep(data, limit) else None
 
 
-def lines_with_many_openers(raw: np.ndarray, starts: np.ndarray, limit: int = MAX_JSON_DEPTH) -> np.ndarray:
-    """Which lines (starting at `starts` in `raw`) hold more than `limit` opening brackets: the only ones that could
-    nest too deep."""
+def lines_with_many_openers(data: bytes, starts: np.ndarray, ends: np.ndarray,
+                            limit: int = MAX_JSON_DEPTH) -> np.ndarray:
+    """Which lines (from `starts` to `ends` in `data`) hold more than `limit` opening brackets: the only ones that
+    could nest too deep. Only a line longer than `limit` bytes can, so only those are counted."""
     import numpy as np
 
-    openers = np.flatnonzero((raw == _OPENERS[0]) | (raw == _OPENERS[1]))
-    per_line = np.bincount(np.searchsorted(starts, openers, side="right") - 1, minlength=len(starts))
-    return per_line > limit
+    many = np.zeros(len(starts), dtype=bool)
+    for index in np.flatnonzero(ends - starts > limit):
+        start, end = int(starts[index]), int(ends[index])
+        many[index] = data.count(b"[", start, end) + data.count(b"{", start, end) > limit
+    return many
 
 
 def load_json(data: bytes | str) -> Any:

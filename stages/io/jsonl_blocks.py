@@ -83,7 +83,6 @@ def iter_line_blocks(path: Path | UPath, rows: range | None = None) -> Iterator[
     little), keeping only records at `rows` positions (0-based) when given, from the nearest known record start
     (see remember_record_starts); a byte-order mark before the first line is dropped. Reading stops once `rows` is
     passed."""
-    import numpy as np
 
     start = start_before(path, rows)
     line, position, base, carry, size = start.line, start.position, start.byte, b"", min(FIRST_BLOCK_BYTES,
@@ -114,7 +113,7 @@ def iter_line_blocks(path: Path | UPath, rows: range | None = None) -> Iterator[
             if keep.any():
                 kept = keep.nonzero()[0]
                 low, high = int(kept[0]), int(kept[-1])
-                deep = lines_with_many_openers(np.frombuffer(data, dtype=np.uint8), starts)[low:high + 1].any()
+                deep = lines_with_many_openers(data, starts[low:high + 1], ends[low:high + 1]).any()
                 yield LineBlock(data[starts[low]:ends[high]], line + low, int(positions[low]),
                                 int(keep.sum()), bool(blank[low:high + 1].any()), base + int(starts[low]), bool(deep))
             base += len(data)

@@ -3,7 +3,8 @@ nested too deep set aside as a reject or refused like malformed JSON, never pars
 import orjson
 import pytest
 
-from stages.io.json_depth import MAX_JSON_DEPTH, load_json, nesting_depth, too_deep
+from stages.io.json_depth import MAX_JSON_DEPTH, lines_with_many_openers, load_json, nesting_depth, too_deep
+from stages.io.jsonl_blocks import line_bounds
 from stages.io.readers import decode_jsonl_line
 
 
@@ -29,3 +30,14 @@ def test_a_deep_line_is_a_reject_and_a_deep_text_a_decode_error():
     with pytest.raises(orjson.JSONDecodeError, match="nested deeper"):
         load_json(deep)
     assert load_json('{"a": [1, 2]}') == {"a": [1, 2]}
+
+
+def test_only_lines_with_more_openers_than_the_limit_are_flagged():
+    lines = [b'{"a": 1}', b"[" * 3 + b"]" * 3, b'{"text": "' + b"x" * 5000 + b'"}',
+             b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1), b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH,
+             b"[" + b"{}," * MAX_JSON_DEPTH + b"{}]", b""]
+    data = b"\n".join(lines) + b"\n"
+    starts, ends, _ = line_bounds(data)
+    assert lines_with_many_openers(data, starts, ends).tolist() == [False, False, False, True, False, True, False]
+    assert lines_with_many_openers(data, starts, ends, limit=2).tolist() == [False, True, False, True, True, True,
+                                                                             False]
