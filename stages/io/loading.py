@@ -172,7 +172,7 @@ def _without_duplicate_ids(table: pa.Table, source: str,
     import pyarrow.compute as pc
 
     ids = table.column("id")
-    if pc.count_distinct(ids).as_py() == table.num_rows:
+    if len(pc.unique(ids)) == table.num_rows:
         return table, []
     first_line: dict[str, int] = {}
     keep, rejects = [], []
