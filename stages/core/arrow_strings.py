@@ -55,6 +55,29 @@ def first_items(lists: pa.Array) -> pa.Array:
     return pc.list_flatten(firsts).take(pa.array(where, mask=where < 0))
 
 
+def items_once_per_list(lists: pa.Array, window: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """Work on list items done once per list for equal items: (flat indices of the items to compute, and for every
+    item the position among those of the first equal item in its own list, looking back at most `window` items)."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    flat = pc.list_flatten(lists)
+    lengths = list_lengths(lists)
+    longest = int(lengths.max(initial=0))
+    first = np.arange(len(flat))
+    if longest < 2:
+        return first, first
+    position = first - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    for lag in range(1, min(window, longest - 1) + 1):
+        equal = pc.fill_null(pc.equal(flat.slice(lag), flat.slice(0, len(flat) - lag)), False)
+        repeats = lag + np.flatnonzero(equal.to_numpy(zero_copy_only=False) & (position[lag:] >= lag))
+        first[repeats] = repeats - lag
+    while longest - 1 > window and not np.array_equal(first[first], first):
+        first = first[first]
+    computed = first == np.arange(len(first))
+    return np.flatnonzero(computed), (np.cumsum(computed) - 1)[first]
+
+
 def offsets_of(counts: np.ndarray) -> pa.Array:
     """int32 offsets of lists (or strings) with these numbers of items (or bytes)."""
     import numpy as np

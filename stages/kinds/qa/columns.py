@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.arrow_strings import list_lengths, list_offsets
+from ...core.arrow_strings import items_once_per_list, list_lengths, list_offsets
 from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
@@ -41,12 +41,13 @@ def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
     questions = joined.column("question").combine_chunks().cast(pa.string())
     predictions = joined.column("prediction").combine_chunks().cast(pa.string())
     modes = choose_modes(golds, questions) if mode == "auto" else pa.repeat(pa.scalar(mode), len(golds))
-    gold_modes = modes.take(pc.list_parent_indices(golds))
-    normalized = _normalized(pa.concat_arrays([predictions, pc.list_flatten(golds)]),
+    once, expand = items_once_per_list(golds)
+    gold_modes = modes.take(pc.list_parent_indices(golds).take(once))
+    normalized = _normalized(pa.concat_arrays([predictions, pc.list_flatten(golds).take(once)]),
                              pa.concat_arrays([modes, gold_modes]))
     predictions_norm = normalized.slice(0, len(predictions))
     golds_norm = pa.ListArray.from_arrays(list_offsets(pc.list_value_length(golds)),
-                                          normalized.slice(len(predictions)))
+                                          normalized.slice(len(predictions)).take(expand))
     return pa.table({"id": joined.column("id"), "mode": modes, "prediction_norm": predictions_norm,
                      "golds_norm": golds_norm, "golds": golds})
 
@@ -118,19 +119,21 @@ def _element(lists: pa.Array, index: np.ndarray, wanted: np.ndarray) -> pa.Array
 
 def squad_em_f1(predictions: pa.Array, golds: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """match_normalized in squad mode for every row: (EM, best F1, index of the first gold with it), where the
-    predictions have no nulls and every row has at least one gold."""
+    predictions have no nulls and every row has at least one gold; a gold repeated in its row is compared once."""
     import numpy as np
     import pyarrow.compute as pc
 
     rows, lengths = len(predictions), list_lengths(golds)
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     parents = pc.list_parent_indices(golds).to_numpy()
-    flat = pc.list_flatten(golds)
-    paired = predictions.take(parents)
-    equal = pc.equal(paired, flat).to_numpy(zero_copy_only=False)
-    f1 = np.zeros(len(flat))
-    f1[equal] = pc.greater(pc.binary_length(paired.filter(equal)), 0).to_numpy(zero_copy_only=False)
-    f1[~equal] = token_f1_pairs(paired.filter(~equal), flat.filter(~equal))
+    once, expand = items_once_per_list(golds)
+    paired = predictions.take(parents[once])
+    flat = pc.list_flatten(golds).take(once)
+    equal_once = pc.equal(paired, flat).to_numpy(zero_copy_only=False)
+    f1_once = np.zeros(len(flat))
+    f1_once[equal_once] = pc.greater(pc.binary_length(paired.filter(equal_once)), 0).to_numpy(zero_copy_only=False)
+    f1_once[~equal_once] = token_f1_pairs(paired.filter(~equal_once), flat.filter(~equal_once))
+    equal, f1 = equal_once[expand], f1_once[expand]
     em = (np.bincount(parents, weights=equal, minlength=rows) > 0).astype(np.float64)
     best_f1 = np.zeros(rows)
     best_f1[lengths > 0] = np.maximum.reduceat(f1, starts[lengths > 0]) if len(f1) else 0.0

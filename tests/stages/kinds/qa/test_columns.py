@@ -71,3 +71,22 @@ def test_score_sums_what_match_found():
     assert metrics["rows"] == 500 and sum(info["labels"].values()) == 500
     assert metrics["f1"] == pytest.approx(sum(matched.column("f1").to_pylist()) / 500, abs=1e-12)
     assert metrics["labels"] == info["labels"]
+
+
+def test_rows_with_many_repeated_golds_match_as_row_by_row():
+    rng = random.Random(12)
+    golds = [[rng.choice(["Denver", "denver!", "The Broncos", "Broncos", "北京"]) for _ in range(rng.randint(1, 15))]
+             for _ in range(400)]
+    joined = pa.table({"id": [f"q{i}" for i in range(400)], "question": ["What?"] * 400, "golds": golds,
+                       "prediction": [rng.choice(["broncos", "denver", "the denver broncos", "北京", ""])
+                                      for _ in range(400)]})
+    normalized = normalize_table(joined, "auto")
+    assert normalized.column("golds_norm").to_pylist() == [
+        [NORMALIZERS[m](gold) for gold in row] for row, m in zip(golds, normalized.column("mode").to_pylist())]
+    matched = match_table(normalized, 0.5)
+    expected = [match_normalized(p, g, m) for p, g, m in zip(normalized.column("prediction_norm").to_pylist(),
+                                                              normalized.column("golds_norm").to_pylist(),
+                                                              normalized.column("mode").to_pylist())]
+    got = zip(matched.column("exact_match").to_pylist(), matched.column("f1").to_pylist(),
+              matched.column("best_gold").to_pylist())
+    assert list(got) == expected

@@ -1,0 +1,39 @@
+"""Arrow list helpers against plain Python over the same lists."""
+import random
+
+import pyarrow as pa
+import pytest
+
+from stages.core.arrow_strings import items_once_per_list
+
+
+def _first_equal_within(items: list, index: int, window: int) -> int:
+    """The index of the first item equal to items[index] among it and the `window` items before it, following
+    each found item further back (what items_once_per_list promises)."""
+    while True:
+        earlier = [j for j in range(max(0, index - window), index) if items[j] == items[index]]
+        if not earlier:
+            return index
+        index = earlier[0]
+
+
+@pytest.mark.parametrize("window", [1, 3, 8])
+def test_each_item_points_at_the_first_equal_item_of_its_own_list(window):
+    rng = random.Random(window)
+    lists = [None if rng.random() < 0.05 else [rng.choice(["a", "b", "c", None, "dd"]) for _ in range(rng.randint(0, 20))]
+             for _ in range(500)]
+    array = pa.array(lists, pa.list_(pa.string())).slice(7)
+    once, expand = items_once_per_list(array, window)
+    flat, owners = [], []
+    for owner, items in enumerate(lists[7:]):
+        for index in range(len(items or [])):
+            first = _first_equal_within(items, index, window) if items[index] is not None else index
+            owners.append(len(flat) - index + first)
+            flat.append(items[index])
+    assert once.tolist() == sorted(set(owners))
+    assert [int(once[position]) for position in expand] == owners
+
+
+def test_lists_of_one_item_are_all_computed():
+    once, expand = items_once_per_list(pa.array([["a"], ["a"], [], None, ["b"]]))
+    assert once.tolist() == expand.tolist() == [0, 1, 2]
