@@ -43,3 +43,14 @@ def test_missing_artifacts_and_bad_names_say_what_is_wrong(tmp_path):
         read_artifact(tmp_path, "B9", "d")
     with pytest.raises(UsageError, match="per model"):
         read_artifact(tmp_path, "B3", "d")
+
+
+def test_a_rows_file_dictionary_encodes_all_but_the_row_keys(tmp_path):
+    import pyarrow.parquet as pq
+
+    path, _ = _write(tmp_path, "B4", INLINE_ROW_LIMIT + 5)
+    metadata = pq.ParquetFile(path.with_name(read_artifact_json(path)["rows_file"])).metadata
+    encoded = {metadata.schema.column(i).path: any("DICTIONARY" in encoding
+                                                   for encoding in metadata.row_group(0).column(i).encodings)
+               for i in range(metadata.num_columns)}
+    assert encoded == {"id": False, "f1": True, "golds.list.element": True}
