@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 import orjson
 
 from .file_facts import file_fact
-from .jsonl_blocks import RecordStart, iter_line_blocks, line_bounds, remember_record_starts
+from .jsonl_blocks import BLOCK_BYTES, RecordStart, iter_line_blocks, line_bounds, remember_record_starts
 from .storage import content_digest, is_local, open_binary, read_bytes_or_none, write_bytes_atomic
 
 if TYPE_CHECKING:
@@ -49,11 +49,25 @@ def _size(path: Path | UPath) -> int:
 
 def count_records(path: Path | UPath, at_least: int | None = None) -> int:
     """Records in a file, as the readers number them (a JSON line each, a Parquet row each, a CSV row each…).
-    With `at_least`, a file too small to hold that many records is not read (its size says so)."""
+    With `at_least`, a file that cannot hold more records than that gives 0 uncounted: its size says so, or (JSON
+    lines) its number of newlines."""
     suffix = path.suffix.lower()
     if at_least is not None and suffix in (".jsonl", ".csv") and _size(path) < 2 * at_least:
         return 0
+    if at_least is not None and suffix == ".jsonl" and not _more_lines_than(path, at_least):
+        return 0
     return _remembered(path, "records", lambda: _count(path, suffix))
+
+
+def _more_lines_than(path: Path | UPath, limit: int) -> bool:
+    """Whether the file has more than `limit` lines (newlines counted only until they pass it)."""
+    lines, last = 0, b"\n"
+    with open_binary(path) as handle:
+        while chunk := handle.read(BLOCK_BYTES):
+            lines, last = lines + chunk.count(b"\n"), chunk[-1:]
+            if lines > limit:
+                return True
+    return lines + (last != b"\n") > limit
 
 
 def _count(path: Path | UPath, suffix: str) -> int:
