@@ -64,17 +64,22 @@ def items_once_per_list(lists: pa.Array, window: int = 8) -> tuple[np.ndarray, n
     flat = pc.list_flatten(lists)
     lengths = list_lengths(lists)
     longest = int(lengths.max(initial=0))
-    first = np.arange(len(flat))
+    index = np.arange(len(flat))
     if longest < 2:
-        return first, first
-    position = first - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        return index, index
+    list_start = np.zeros(len(flat), dtype=bool)
+    list_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
+    same_list = ~list_start  # at lag L, for i ≥ L: items i-L … i are in one list
+    first = index.copy()
     for lag in range(1, min(window, longest - 1) + 1):
+        if lag > 1:
+            same_list[lag:] &= ~list_start[1:len(flat) - lag + 1]
         equal = pc.fill_null(pc.equal(flat.slice(lag), flat.slice(0, len(flat) - lag)), False)
-        repeats = lag + np.flatnonzero(equal.to_numpy(zero_copy_only=False) & (position[lag:] >= lag))
+        repeats = lag + np.flatnonzero(equal.to_numpy(zero_copy_only=False) & same_list[lag:])
         first[repeats] = repeats - lag
     while longest - 1 > window and not np.array_equal(first[first], first):
         first = first[first]
-    computed = first == np.arange(len(first))
+    computed = first == index
     return np.flatnonzero(computed), (np.cumsum(computed) - 1)[first]
 
 
