@@ -15,7 +15,7 @@ from stages import (
     render_report,
 )
 from stages.core.distinct import shared_values
-from stages.core.records import Columns, Rows, as_columns, column_length
+from stages.core.records import Columns, Rows, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
 from stages.io.artifacts import (
@@ -318,10 +318,10 @@ def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, Callable[[list[int
             lambda chosen: item_views(kind, read_rows_at(path, chosen, document["columns"], document)))
 
 
-def _scored_rows(kind: Kind, task: StageTask) -> Columns:
-    """A model's B5 rows for its item values: a columnar kind's only in the columns item_scores reads."""
+def _scored_rows(kind: Kind, task: StageTask) -> Rows:
+    """A model's B5 rows for its item values: a columnar kind's as an Arrow table of the columns item_scores reads."""
     if kind.columnar_stages:
-        return as_columns(read_table(task.artifact_path(), list(kind.item_score_columns)))
+        return read_table(task.artifact_path(), list(kind.item_score_columns))
     return read_columns(task.artifact_path())
 
 

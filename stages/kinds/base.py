@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..chat.prompts import render_prompt
 from ..core.errors import UsageError
 from ..core.param_rules import Rule
-from ..core.records import Columns, LoadResult
+from ..core.records import Columns, LoadResult, Rows
 from ..core.stats import Stats
 from ..io.decoded_blocks import FieldReaders
 from ..io.loading import load_predictions, load_questions
@@ -163,9 +163,13 @@ class Kind:
         """The B5 columns item_scores reads (B6 reads only these of a columnar kind's rows)."""
         return tuple(self.paired_metrics)
 
-    def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
+    def item_scores(self, scored: Rows) -> dict[str, list[float | None]]:
         """Per-item values of each paired metric, aligned with scored["id"]; their mean over non-null values is the
         model's report metric, so two nights can be compared item by item."""
+        if not isinstance(scored, dict):
+            import pyarrow as pa
+
+            return {metric: scored.column(metric).cast(pa.float64()).to_pylist() for metric in self.paired_metrics}
         return {metric: [None if v is None else float(v) for v in scored[metric]] for metric in self.paired_metrics}
 
     def parse_rate(self, metrics: dict[str, Any]) -> float | None:
