@@ -2,7 +2,6 @@
 set str.isspace() and str.split() use."""
 from __future__ import annotations
 
-import sys
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -11,12 +10,13 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 ByteRanges = tuple[tuple[int, int], ...]
+LAST_SPACE = 0x3000  # IDEOGRAPHIC SPACE: no later character is whitespace to str.isspace() (tests check every one)
 
 
 @cache
 def python_space_class() -> str:
     """An RE2 character class of every character str.isspace() is true for."""
-    spaces = [char for char in map(chr, range(sys.maxunicode + 1)) if char.isspace()]
+    spaces = [char for char in map(chr, range(LAST_SPACE + 1)) if char.isspace()]
     return "[" + "".join(f"\\x{{{ord(char):x}}}" for char in spaces) + "]"
 
 

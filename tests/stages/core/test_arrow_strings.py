@@ -37,3 +37,13 @@ def test_each_item_points_at_the_first_equal_item_of_its_own_list(window):
 def test_lists_of_one_item_are_all_computed():
     once, expand = items_once_per_list(pa.array([["a"], ["a"], [], None, ["b"]]))
     assert once.tolist() == expand.tolist() == [0, 1, 2]
+
+
+def test_no_character_after_the_last_space_is_whitespace():
+    import sys
+
+    from stages.core.arrow_strings import LAST_SPACE, python_space_class
+
+    assert chr(LAST_SPACE).isspace()
+    assert not any(chr(code).isspace() for code in range(LAST_SPACE + 1, sys.maxunicode + 1))
+    assert python_space_class().count("\\x{") == sum(chr(code).isspace() for code in range(sys.maxunicode + 1))
