@@ -54,7 +54,8 @@ def count_records(path: Path | UPath, at_least: int | None = None) -> int:
     suffix = path.suffix.lower()
     if at_least is not None and suffix in (".jsonl", ".csv") and _size(path) < 2 * at_least:
         return 0
-    if at_least is not None and suffix == ".jsonl" and not _more_lines_than(path, at_least):
+    if at_least is not None and suffix == ".jsonl" and not _remembered(
+            path, f"more_lines_than:{at_least}", lambda: _more_lines_than(path, at_least)):
         return 0
     return _remembered(path, "records", lambda: _count(path, suffix))
 

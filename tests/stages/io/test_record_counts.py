@@ -30,3 +30,11 @@ def test_more_lines_than_the_threshold_are_counted_as_records(tmp_path):
     assert count_records(path, at_least=4) == 3 and shard_count(3, 4) == 1
     path.write_bytes(b'{"question": "what is it?"}\n' * 5)
     assert count_records(path, at_least=4) == 5 and shard_count(5, 4) == 2
+
+
+def test_the_line_count_is_remembered_for_this_version_of_the_file(tmp_path, monkeypatch):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"question": "what is it?"}\n' * 4)
+    assert count_records(path, at_least=4) == 0
+    monkeypatch.setattr(shards, "_more_lines_than", lambda path, limit: pytest.fail("read again"))
+    assert count_records(path, at_least=4) == 0
