@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 MATCH_BATCH_ROWS = 100_000  # rows matched at once (a batch per core): token keys for this many stay near 50 MB
 NORMALIZE_ROWS = 250_000  # texts normalized at once, a chunk per core
+LABELS = ("missing", "correct", "partial", "wrong")  # B4's label column, by code
 
 
 def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
@@ -86,10 +87,10 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
         em[row], f1[row], best[row] = match_normalized(prediction, gold_texts, mode)
     written = normalized.column("golds").combine_chunks().cast(pa.list_(pa.string()))
     f1 = np.where(_only_the_empty_answer(written), em, f1)
-    labels = np.where(~present, "missing", np.where(em > 0, "correct", np.where(f1 >= threshold, "partial", "wrong")))
+    label_codes = np.where(~present, 0, np.where(em > 0, 1, np.where(f1 >= threshold, 2, 3)))
     return pa.table({"id": normalized.column("id"), "best_gold": pa.array(best, mask=~present),
                      "best_gold_text": _element(written, best, present), "exact_match": em, "f1": f1,
-                     "label": pa.array(labels, pa.string())})
+                     "label": pa.array(LABELS).take(pa.array(label_codes))})
 
 
 def _only_the_empty_answer(golds: pa.Array) -> np.ndarray:
