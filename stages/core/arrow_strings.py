@@ -80,7 +80,7 @@ def items_once_per_list(lists: pa.Array, window: int = 8) -> tuple[np.ndarray, n
     while longest - 1 > window and not np.array_equal(first[first], first):
         first = first[first]
     computed = first == index
-    return np.flatnonzero(computed), (np.cumsum(computed) - 1)[first]
+    return np.flatnonzero(computed), (np.cumsum(computed, dtype=np.int64) - 1)[first]
 
 
 def offsets_of(counts: np.ndarray) -> pa.Array:
