@@ -63,7 +63,8 @@ def _fever_batch(gold_labels: pa.Array, evidence: pa.Array, predicted: pa.Array,
     opens_row[1:] = complete_rows[1:] != complete_rows[:-1]
     first_whole = np.flatnonzero(opens_row)
     whole_rows = complete_rows[first_whole]
-    group_starts = np.cumsum(list_lengths(groups)) - list_lengths(groups)
+    group_lengths = list_lengths(groups)
+    group_starts = np.cumsum(group_lengths) - group_lengths
     evidence_group[whole_rows] = complete_groups[first_whole] - group_starts[whole_rows]
 
     named = ~pc.fill_null(pc.ends_with(sentences, "\t"), False).to_numpy(zero_copy_only=False)
@@ -71,7 +72,7 @@ def _fever_batch(gold_labels: pa.Array, evidence: pa.Array, predicted: pa.Array,
     chosen_counts = list_lengths(first)
     hit_counts = np.bincount(chosen_rows, weights=hits, minlength=rows)
     precision = np.where(chosen_counts > 0, hit_counts / np.maximum(chosen_counts, 1), 1.0)
-    recall = np.where((list_lengths(groups) == 0) | (evidence_group >= 0), 1.0, 0.0)
+    recall = np.where((group_lengths == 0) | (evidence_group >= 0), 1.0, 0.0)
     right = pc.fill_null(correct, False).to_numpy(zero_copy_only=False)
     return {"evidence_group": pa.array(evidence_group, mask=~judged | (evidence_group < 0)),
             "strict": pa.array(right & (~judged | (evidence_group >= 0))),
