@@ -22,9 +22,14 @@ def nesting_depth(data: bytes) -> int:
     return int(steps.cumsum().max(initial=0))
 
 
+def _openers(data: bytes, start: int = 0, end: int | None = None) -> int:
+    """How many opening brackets `data` holds (from `start` to `end`): a text with no more cannot nest deeper."""
+    return data.count(b"[", start, end) + data.count(b"{", start, end)
+
+
 def too_deep(data: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
     """Whether `data` nests deeper than `limit` (counting brackets first: a text with few cannot)."""
-    return data.count(b"[") + data.count(b"{") > limit and nesting_depth(data) > limit
+    return _openers(data) > limit and nesting_depth(data) > limit
 
 
 def depth_problem(data: bytes, limit: int = MAX_JSON_DEPTH) -> str | None:
@@ -40,8 +45,7 @@ def lines_with_many_openers(data: bytes, starts: np.ndarray, ends: np.ndarray,
 
     many = np.zeros(len(starts), dtype=bool)
     for index in np.flatnonzero(ends - starts > limit):
-        start, end = int(starts[index]), int(ends[index])
-        many[index] = data.count(b"[", start, end) + data.count(b"{", start, end) > limit
+        many[index] = _openers(data, int(starts[index]), int(ends[index])) > limit
     return many
 
 
