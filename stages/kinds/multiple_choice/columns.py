@@ -19,15 +19,21 @@ from .extraction import (
     NO_MENTIONS,
     ChoiceExtraction,
     answer_key_letter,
+    case_folded,
     clean_reply,
     gold_choice,
+    is_one_character,
+    leading_word_letter,
     read_by_options,
+    read_letters,
+    read_past_letters,
     read_reply,
     reply_text,
 )
-from .mention_columns import option_text_mentions
+from .mention_columns import ComparedOptions, OptionTextMentions, compared_options, option_text_mentions
 from .option_mentions import option_mentions
 from .options import LETTERS
+from .similar_options import best_options
 
 if TYPE_CHECKING:
     import numpy as np
@@ -157,46 +163,73 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     reply_codes = pc.dictionary_encode(replies, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
     _, pair_of_row = combined_codes(option_codes, reply_codes.astype(np.int64))
     _, standing = np.unique(pair_of_row, return_index=True)
+    compared = compared_options(options)
     parts: dict[str, list[pa.Array]] = {"letter": [], "rule": [], "score": []}
     for start in range(0, len(standing), EXTRACT_ROWS):  # Python objects for this many pairs at a time
         taken = pa.array(standing[start:start + EXTRACT_ROWS])
-        found = _extracted_once(replies.take(taken), options.take(taken), threshold, margin)
-        parts["letter"].append(pa.array([r.letter for r in found], pa.string()))
-        parts["rule"].append(pa.array([r.rule for r in found], pa.string()))
-        parts["score"].append(pa.array([r.score for r in found], pa.float64()))
+        found, result_of = _extracted_once(replies.take(taken), options.take(taken), compared, threshold, margin)
+        back = pa.array(result_of)
+        parts["letter"].append(pa.array([r.letter for r in found], pa.string()).take(back))
+        parts["rule"].append(pa.array([r.rule for r in found], pa.string()).take(back))
+        parts["score"].append(pa.array([r.score for r in found], pa.float64()).take(back))
     back = pa.array(pair_of_row)
     kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
     return {name: pa.concat_arrays(arrays or [pa.array([], kinds[name])]).take(back)
             for name, arrays in parts.items()}
 
 
-def _extracted_once(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> list[ChoiceExtraction]:
-    """extract_choice of rows that are each a different (reply, options) pair. A reply that holds none of its
-    options' texts reads the same against any options with as many letters, so it is read once per distinct (text,
-    number of options), and against its own options only when its letters leave it undecided; a reply that is
-    exactly one option's text names that option; the rest are read row by row with the option texts they hold."""
+def _extracted_once(replies: pa.Array, options: pa.Array, compared: ComparedOptions, threshold: float,
+                    margin: float) -> tuple[list[ChoiceExtraction], np.ndarray]:
+    """extract_choice of rows that are each a different (reply, options) pair, as distinct readings and each row's
+    index into them. A reply that holds none of its options' texts reads the same against any options with as many
+    letters, so it is read once per distinct (text, number of options), and against its own options only when its
+    letters leave it undecided; a reply that is exactly one option's text names that option; the rest are read row
+    by row with the option texts they may hold."""
     import numpy as np
     import pyarrow as pa
 
     reply_values, reply_codes = value_codes(replies)
     texts = [None if reply is None else reply_text(reply) for reply in reply_values]
     counts = list_lengths(options)
-    mentions = option_text_mentions(texts, reply_codes, options, counts)
-    found: list[ChoiceExtraction | None] = [None] * len(reply_codes)
+    mentions = option_text_mentions(texts, reply_codes, compared.codes(options), counts, compared)
     free = np.flatnonzero(~mentions.any_mention)
     keys, rows = combined_codes(reply_codes[free], counts[free])
     read = [_read_without_mentions(texts[text], int(count), threshold, margin) for text, count in keys]
-    for row, index in zip(free.tolist(), rows.tolist()):
-        found[row] = read[index]
-    for row, letter in zip(mentions.equal_rows, mentions.equal_letters):
-        found[row] = ChoiceExtraction(letter, "option_text", 1.0)
-    left = [row for row, result in enumerate(found) if result is None]
-    for row, row_options in zip(left, options.take(pa.array(left, pa.int64())).to_pylist()):
+    decided = np.array([result is not None for result in read], bool)
+    found: list[ChoiceExtraction] = [result for result in read if result is not None]
+    result_of = np.full(len(reply_codes), -1, np.int64)
+    result_of[free] = np.where(decided, np.cumsum(decided) - 1, -1)[rows]
+    result_of[mentions.equal_rows] = len(found) + mentions.equal_positions
+    found += [ChoiceExtraction(letter, "option_text", 1.0) for letter in LETTERS]
+    left = np.flatnonzero(result_of < 0)
+    unread = left[~mentions.any_mention[left]]
+    opening = [leading_word_letter(texts[code]) for code in reply_codes[unread].tolist()]
+    by_word = np.array([bool(letter) and letter in LETTERS[:count] for letter, count in zip(opening, counts[unread])],
+                       bool)
+    by_rows = np.union1d(left[mentions.any_mention[left]], unread[by_word])
+    for row, row_options in zip(by_rows.tolist(), options.take(pa.array(by_rows)).to_pylist()):
         text, valid, option_map = texts[reply_codes[row]], LETTERS[:len(row_options)], dict(zip(LETTERS, row_options))
-        found[row] = (read_reply(text, option_mentions(text, mentions.compared_options(row_options)), valid,
-                                 option_map, threshold, margin) if mentions.any_mention[row]
-                      else read_by_options(text, valid, option_map, threshold, margin))
-    return found
+        result_of[row] = len(found)
+        found.append(_read_mentioning(text, row, mentions, compared, valid, option_map, threshold, margin)
+                     if mentions.any_mention[row] else read_by_options(text, valid, option_map, threshold, margin))
+    similar = np.setdiff1d(left, by_rows, assume_unique=True)
+    result_of[similar] = len(found) + np.arange(len(similar))
+    found += best_options(texts, reply_codes[similar], options.take(pa.array(similar)), threshold, margin)
+    return found, result_of
+
+
+def _read_mentioning(text: str, row: int, mentions: OptionTextMentions, compared: ComparedOptions, valid: str,
+                     option_map: dict[str, str], threshold: float, margin: float) -> ChoiceExtraction:
+    """read_reply of a reply that may hold some of its options' texts. When none of those texts can mask a letter
+    and the reply is neither boxed nor a lone character (the rules that weigh equal option texts), its letters read
+    the same on the reply as it is, so its option texts are sought only when the letters leave it undecided."""
+    if mentions.letters_unmasked[row] and "\\boxed" not in text and not is_one_character(text):
+        folded = case_folded(text)
+        return (read_letters(text, text, (), valid, folded)
+                or read_past_letters(text, option_mentions(text, mentions.mentioned(row, compared)), valid,
+                                     option_map, threshold, margin, folded))
+    return read_reply(text, option_mentions(text, mentions.mentioned(row, compared)), valid, option_map, threshold,
+                      margin)
 
 
 def _read_without_mentions(text: str | None, count: int, threshold: float, margin: float) -> ChoiceExtraction | None:

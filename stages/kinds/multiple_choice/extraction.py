@@ -9,7 +9,7 @@ from functools import lru_cache
 from ...text.similarity import text_similarity
 from ...text.verdict import strip_think
 from .letter_context import names_a_thing
-from .option_mentions import MASK, OptionMentions, fold_spaces, option_mentions, option_texts
+from .option_mentions import MASK, OptionMentions, fold_spaces, has_dotted_i, option_mentions, option_texts
 from .options import LETTERS, options_as_dict
 
 _TAGS = re.compile(r"</?\s*response\s*>", re.IGNORECASE)
@@ -41,6 +41,12 @@ _POSITIVE = re.compile(
 _ALTERNATIVES = re.compile(r"(?<![A-Za-z])\(?([A-J])\)?\s*(?:\bor\b|或者|或|/)\s*\(?([A-J])(?![A-Za-z])")
 _LONE = re.compile(r"(?<![A-Za-z0-9'’])([A-J])(?![A-Za-z0-9'’])")
 NO_MENTIONS = OptionMentions((), (), (), "")  # a reply that holds none of its options' texts
+# Each pattern with texts one of which every match of it holds (in the case-folded reply): a reply with none of
+# them is not searched.
+_BOXED_CUED = ((_BOXED, ("\\boxed",)),)
+_STATEMENTS_CUED = tuple(zip(_STATEMENTS, (("answer", "option", "choice"), ("choose", "pick", "select", "go"),
+                                           ("答案", "正确选项"), ("选",))))
+_POSITIVE_CUED = ((_POSITIVE, ("对", "正确", "correct", "right")),)
 
 
 @dataclass(frozen=True)
@@ -58,11 +64,20 @@ def clean_reply(text: str) -> str:
     return _MARKUP.sub("", _TAGS.sub(" ", text)).strip()
 
 
-def _letters(patterns: tuple[re.Pattern, ...], text: str, masked: str) -> set[str]:
+def case_folded(text: str) -> str | None:
+    """The reply as patterns' cues are looked up in: case-folded, or None (every cue present) when it holds the
+    Turkish İ or ı, which `re` matches ignoring case as i but case folding does not."""
+    return None if has_dotted_i(text) else text.casefold()
+
+
+def _letters(patterns: tuple[tuple[re.Pattern, tuple[str, ...]], ...], text: str, masked: str,
+             folded: str | None) -> set[str]:
     """The letters the patterns' groups capture, less capitals inside an option's text (masked) or belonging to a
-    term (°C, 维生素C, B超, Type A)."""
+    term (°C, 维生素C, B超, Type A); a pattern none of whose cues the reply (folded: case_folded) holds is skipped."""
     found = set()
-    for pattern in patterns:
+    for pattern, cues in patterns:
+        if folded is not None and not _holds_any(folded, cues):
+            continue
         for match in pattern.finditer(text):
             for index, group in enumerate(match.groups(), start=1):
                 if group and masked[match.start(index)] != MASK and not names_a_thing(text, match.start(index)):
@@ -70,12 +85,27 @@ def _letters(patterns: tuple[re.Pattern, ...], text: str, masked: str) -> set[st
     return found
 
 
+@lru_cache(maxsize=1 << 10)
+def letter_by_rule(letter: str | None, rule: str) -> ChoiceExtraction:
+    """The ChoiceExtraction of a letter rule (no score), one shared object per (letter, rule): a frozen dataclass
+    is slow to build, and a million rows read by a few rules need only a few."""
+    return ChoiceExtraction(letter, rule)
+
+
+def _holds_any(text: str, parts: tuple[str, ...]) -> bool:
+    """Whether the text holds any of the parts (a loop: cheaper than any() over a generator for a few parts)."""
+    for part in parts:
+        if part in text:
+            return True
+    return False
+
+
 def _decide(letters: set[str], valid: str, rule: str) -> ChoiceExtraction | None:
     letters &= set(valid)
     if len(letters) == 1:
-        return ChoiceExtraction(letters.pop(), rule)
+        return letter_by_rule(letters.pop(), rule)
     if len(letters) > 1:
-        return ChoiceExtraction(None, f"ambiguous_{rule}")
+        return letter_by_rule(None, f"ambiguous_{rule}")
     return None
 
 
@@ -124,25 +154,16 @@ def read_reply(text: str, mentions: OptionMentions, valid: str, option_map: dict
     (NO_MENTIONS: none), the valid letters and the options ({}: none). With option_map None the options are unknown
     here: a reply the letter rules leave undecided gives None (its options decide)."""
     masked = mentions.masked or text
-    bare = text.strip(_EDGES)
-    for rule, found in (
-        ("boxed", _letters((_BOXED,), text, masked)),
-        ("bare_letter", {bare.upper()} if len(bare) == 1 else set()),
-    ):
-        decided = _decide(found, valid, rule)
-        if decided and mentions.equal_exactly and mentions.equal_exactly != (decided.letter,):
-            return ChoiceExtraction(None, "ambiguous_letter_or_option_text")  # "D" where option C's text is "D"
-        if decided:
-            return decided
-    decided = _decide(_letters(_STATEMENTS, text, masked), valid, "answer_statement")
-    if decided:
-        offered = {letter for pair in _ALTERNATIVES.findall(text) for letter in pair if decided.letter in pair}
-        return ChoiceExtraction(None, "ambiguous_answer_statement") if len(offered) > 1 else decided
-    leading = _LEADING.match(text)
-    if leading and masked[leading.start(1) if leading.group(1) else leading.start(2)] != MASK:
-        letter = (leading.group(1) or leading.group(2)).upper()
-        if letter in valid:
-            return ChoiceExtraction(letter, "leading_letter")
+    folded = case_folded(text)
+    return (read_letters(text, masked, mentions.equal_exactly, valid, folded)
+            or read_past_letters(text, mentions, valid, option_map, similarity_threshold, margin, folded))
+
+
+def read_past_letters(text: str, mentions: OptionMentions, valid: str, option_map: dict[str, str] | None,
+                      similarity_threshold: float, margin: float, folded: str | None) -> ChoiceExtraction | None:
+    """read_reply's rules after read_letters' (which left the reply undecided): leading letter with its option's
+    text, option text equal or contained, positive mention, lone letter, similarity to the options."""
+    masked = mentions.masked or text
     word = _LEADING_WORD.match(text)
     if word and option_map != {} and word.group(1) in valid and masked[word.start(1)] != MASK:
         if option_map is None:
@@ -154,7 +175,7 @@ def read_reply(text: str, mentions: OptionMentions, valid: str, option_map: dict
         if len(letters) == 1:
             return ChoiceExtraction(letters[0], rule, 1.0)
     for rule, found in (
-        ("positive_mention", _letters((_POSITIVE,), text, masked)),
+        ("positive_mention", _letters(_POSITIVE_CUED, text, masked, folded)),
         ("lone_letter", _lone_letters(text, masked)),
     ):
         decided = _decide(found, valid, rule)
@@ -165,6 +186,32 @@ def read_reply(text: str, mentions: OptionMentions, valid: str, option_map: dict
     if option_map:
         return _best_option(text, option_map, similarity_threshold, margin)
     return ChoiceExtraction(None, "no_letter_no_options")
+
+
+def read_letters(text: str, masked: str, equal_exactly: tuple[str, ...], valid: str,
+                 folded: str | None) -> ChoiceExtraction | None:
+    """read_reply's first rules, which read letters only: boxed, bare letter, answer statement, leading letter (None
+    when none decides). `masked` and `equal_exactly` are the reply's OptionMentions', `folded` its case_folded."""
+    bare = text.strip(_EDGES)
+    for rule, found in (
+        ("boxed", _letters(_BOXED_CUED, text, masked, folded)),
+        ("bare_letter", {bare.upper()} if len(bare) == 1 else set()),
+    ):
+        decided = _decide(found, valid, rule)
+        if decided and equal_exactly and equal_exactly != (decided.letter,):
+            return ChoiceExtraction(None, "ambiguous_letter_or_option_text")  # "D" where option C's text is "D"
+        if decided:
+            return decided
+    decided = _decide(_letters(_STATEMENTS_CUED, text, masked, folded), valid, "answer_statement")
+    if decided:
+        offered = {letter for pair in _ALTERNATIVES.findall(text) for letter in pair if decided.letter in pair}
+        return ChoiceExtraction(None, "ambiguous_answer_statement") if len(offered) > 1 else decided
+    leading = _LEADING.match(text)
+    if leading and masked[leading.start(1) if leading.group(1) else leading.start(2)] != MASK:
+        letter = (leading.group(1) or leading.group(2)).upper()
+        if letter in valid:
+            return letter_by_rule(letter, "leading_letter")
+    return None
 
 
 def is_one_character(text: str) -> bool:
@@ -182,10 +229,16 @@ def read_by_options(text: str, valid: str, option_map: dict[str, str], similarit
                     margin: float = 0.1) -> ChoiceExtraction:
     """read_reply of a reply that names none of its options' texts and that its letters left undecided (read_reply
     gave None without options): its leading letter weighed against the options, else its similarity to them."""
-    word = _LEADING_WORD.match(text)
-    if word and word.group(1) in valid:
+    letter = leading_word_letter(text)
+    if letter and letter in valid:
         return read_reply(text, NO_MENTIONS, valid, option_map, similarity_threshold, margin)
     return _best_option(text, option_map, similarity_threshold, margin)
+
+
+def leading_word_letter(text: str) -> str:
+    """The capital A–J a reply opens with as a word of its own ("B 种子…"), or "" when it opens otherwise."""
+    word = _LEADING_WORD.match(text)
+    return word.group(1) if word else ""
 
 
 @lru_cache(maxsize=1 << 14)

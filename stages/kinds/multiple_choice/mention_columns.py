@@ -1,13 +1,15 @@
 """Which rows' replies hold one of their options' texts, on whole columns: a case-folded substring search per
-(reply, option) pair in numpy, and the rows whose reply is exactly one option's text."""
+(reply, option) pair in numpy, the rows whose reply is exactly one option's text, and for the others the options
+whose text the reply may hold (the only ones option_mentions can find)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...core.distinct import value_codes
 from .extraction import compared_option_text, is_one_character
-from .option_mentions import has_dotted_i, whole_reply
+from .option_mentions import MASK, has_dotted_i, whole_reply
 from .options import LETTERS
 
 if TYPE_CHECKING:
@@ -15,63 +17,105 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 SEARCH_PAIRS = 500_000
+_LETTERED = re.compile(f"[A-Ja-j{MASK}]")
+
+
+@dataclass(frozen=True)
+class ComparedOptions:
+    """Every distinct option text of a column (`values`) as replies are compared with it (`texts`, "" when nothing
+    is left), case-folded (`folded`), whether a case-folded search may miss where option_mentions finds it
+    (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it may hide a letter the
+    letter rules read (`lettered`: it holds A–J, a–j or the mask character) — worked out once per column."""
+
+    values: pa.Array
+    texts: list[str]
+    folded: np.ndarray
+    unfolded: np.ndarray
+    lettered: np.ndarray
+
+    def codes(self, options: pa.Array) -> np.ndarray:
+        """Each option of a list column (flattened) as its index into `values`."""
+        import numpy as np
+        import pyarrow.compute as pc
+
+        found = pc.index_in(pc.list_flatten(options), value_set=self.values, skip_nulls=False)
+        return found.to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def compared_options(options: pa.Array) -> ComparedOptions:
+    """The ComparedOptions of a list column of option texts."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    values, _ = value_codes(pc.list_flatten(options))
+    texts = ["" if value is None else compared_option_text(value) for value in values]
+    return ComparedOptions(pa.array(values, pa.string()), texts,
+                           np.array([text.casefold() for text in texts], np.dtypes.StringDType()),
+                           np.array([has_dotted_i(text) or MASK in text for text in texts], bool),
+                           np.array([_LETTERED.search(text) is not None for text in texts], bool))
 
 
 @dataclass(frozen=True)
 class OptionTextMentions:
-    """Per row, whether the reply holds any of its options' texts (ignoring case); and the rows whose reply is
-    exactly one option's text (and not a lone character), with that option's letter."""
+    """Per row, whether the reply may hold any of its options' texts (found ignoring case); the rows whose reply is
+    exactly one option's text (and not a lone character), with that option's position; per row, whether no option
+    text the reply may hold can mask a letter (the letter rules then read the reply as it is); and for every row its
+    options found, as row offsets into their letters' positions and codes."""
 
     any_mention: np.ndarray
-    equal_rows: list[int]
-    equal_letters: list[str]
-    compared: dict[str, str]
+    letters_unmasked: np.ndarray
+    equal_rows: np.ndarray
+    equal_positions: np.ndarray
+    found_starts: np.ndarray
+    found_positions: list[int]
+    found_codes: list[int]
 
-    def compared_options(self, options: list[str]) -> dict[str, str]:
-        """A row's options as _compared_options gives them, from the texts compared here."""
-        bodies = ((letter, self.compared[option]) for letter, option in zip(LETTERS, options))
-        return {letter: body for letter, body in bodies if body}
+    def mentioned(self, row: int, compared: ComparedOptions) -> dict[str, str]:
+        """The options a row's reply may hold, by letter, as _compared_options gives them: the only options
+        option_mentions can find in the reply, so reading it with these alone finds what reading it with all does."""
+        start, end = self.found_starts[row], self.found_starts[row + 1]
+        return {LETTERS[position]: compared.texts[code]
+                for position, code in zip(self.found_positions[start:end], self.found_codes[start:end])}
 
 
-def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, options: pa.Array,
-                         counts: np.ndarray) -> OptionTextMentions:
-    """Mentions of each row's options (`options`: lists of texts, `counts` their lengths) in its reply
+def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, option_codes: np.ndarray,
+                         counts: np.ndarray, compared: ComparedOptions) -> OptionTextMentions:
+    """Mentions of each row's options (`option_codes`: indices into `compared`, `counts` per row) in its reply
     (texts[reply_codes[row]], as reply_text gives, None when missing), as option_mentions finds them: a reply
     without a mention here has none there, and an equal one is an equal one there."""
     import numpy as np
-    import pyarrow.compute as pc
 
     strings = np.dtypes.StringDType()
     rows = len(reply_codes)
-    body_values, body_codes = value_codes(pc.list_flatten(options))
-    bodies = ["" if value is None else compared_option_text(value) for value in body_values]
     row_of = np.repeat(np.arange(rows, dtype=np.int64), counts)
-    present = np.array([bool(body) for body in bodies], bool)[body_codes]
-    pairs = np.flatnonzero(present)
-    pair_rows, pair_bodies = row_of[pairs], body_codes[pairs]
-    pair_texts = reply_codes[pair_rows]
     folded_texts = np.array([text.casefold() if text else "" for text in texts], strings)
-    folded_bodies = np.array([body.casefold() for body in bodies], strings)
-    written = np.array([bool(text) for text in texts], bool)  # a missing or empty reply mentions nothing
     dotted_texts = np.array([bool(text) and has_dotted_i(text) for text in texts], bool)
-    dotted_bodies = np.array([has_dotted_i(body) for body in bodies], bool)
+    text_lengths, body_lengths = np.strings.str_len(folded_texts), np.strings.str_len(compared.folded)
+    pair_texts = np.repeat(reply_codes, counts)
+    fits = body_lengths[option_codes] <= text_lengths[pair_texts]
+    # a missing or empty reply mentions nothing; an option text longer than the reply is not inside it
+    pairs = np.flatnonzero((body_lengths[option_codes] > 0) & (text_lengths > 0)[pair_texts]
+                           & (fits | dotted_texts[pair_texts] | compared.unfolded[option_codes]))
+    pair_rows, pair_bodies, pair_texts = row_of[pairs], option_codes[pairs], pair_texts[pairs]
     hits = np.zeros(len(pairs), bool)
     for start in range(0, len(pairs), SEARCH_PAIRS):  # a batch of (reply, option) texts gathered at a time
         batch = slice(start, start + SEARCH_PAIRS)
-        hits[batch] = written[pair_texts[batch]] & (
-            dotted_texts[pair_texts[batch]] | dotted_bodies[pair_bodies[batch]]
-            | (np.strings.find(folded_texts[pair_texts[batch]], folded_bodies[pair_bodies[batch]]) >= 0))
+        hits[batch] = (dotted_texts[pair_texts[batch]] | compared.unfolded[pair_bodies[batch]]
+                       | (np.strings.find(folded_texts[pair_texts[batch]], compared.folded[pair_bodies[batch]]) >= 0))
     any_mention = np.zeros(rows, bool)
     any_mention[pair_rows[hits]] = True
 
     hit_pairs = pairs[hits]
-    hit_rows, hit_bodies = row_of[hit_pairs], body_codes[hit_pairs]
+    hit_rows, hit_bodies = row_of[hit_pairs], option_codes[hit_pairs]
     wholes = np.array([whole_reply(text) if text else "" for text in texts], strings)
-    equal = wholes[reply_codes[hit_rows]] == np.array(bodies, strings)[hit_bodies]
+    equal = wholes[reply_codes[hit_rows]] == np.array(compared.texts, strings)[hit_bodies]
     equal_count = np.bincount(hit_rows[equal], minlength=rows)
     one_character = np.array([bool(text) and is_one_character(text) for text in texts], bool)
     chosen = equal & (equal_count[hit_rows] == 1) & ~one_character[reply_codes[hit_rows]]
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    positions = hit_pairs[chosen] - starts[hit_rows[chosen]]
-    return OptionTextMentions(any_mention, hit_rows[chosen].tolist(), [LETTERS[p] for p in positions.tolist()],
-                              dict(zip(body_values, bodies)))
+    positions = hit_pairs - starts[hit_rows]
+    found_starts = np.concatenate([[0], np.cumsum(np.bincount(hit_rows, minlength=rows))]).astype(np.int64)
+    letters_unmasked = np.bincount(hit_rows[compared.lettered[hit_bodies]], minlength=rows) == 0
+    return OptionTextMentions(any_mention, letters_unmasked, hit_rows[chosen], positions[chosen], found_starts,
+                              positions.tolist(), hit_bodies.tolist())

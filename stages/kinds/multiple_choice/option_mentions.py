@@ -11,8 +11,8 @@ from ...text.verdict import SENTENCE_END
 MIN_CONTAINED_LENGTH = 2  # a one-character option (是, 3) is matched only by equality, never found inside a reply
 MASK = "\x00"
 _NEGATED = re.compile(r"(?:不是|并非|而非|不为|不选|排除|并不是|\bnot|n't|\bnever|\bexcept)\s*$", re.IGNORECASE)
+_NEGATION_CUES = ("不是", "并非", "而非", "不为", "不选", "排除", "not", "n't", "never", "except")  # one is in every match
 _TRAILING = " \t。．.；;，,"
-_DOTTED_I = frozenset("İı")
 
 
 def fold_spaces(text: str) -> str:
@@ -40,7 +40,7 @@ def whole_reply(text: str) -> str:
 def has_dotted_i(text: str) -> bool:
     """Whether the text holds the Turkish İ or ı, the only letters `re` matches ignoring case whose case folds differ
     (so a case-folded search can miss what the pattern finds)."""
-    return not _DOTTED_I.isdisjoint(text)
+    return "İ" in text or "ı" in text
 
 
 def option_texts(options: dict[str, str]) -> dict[str, str]:
@@ -56,21 +56,29 @@ def option_mentions(text: str, bodies: dict[str, str]) -> OptionMentions:
     count; Latin texts only at word edges). Case decides where options differ only by case ("SQ" / "sq"): a
     case-sensitive reading is tried first. The masked reply keeps the reply's offsets."""
     whole = whole_reply(text)
-    first_sentence = SENTENCE_END.split(whole, maxsplit=1)[0].strip(_TRAILING)
-    exactly = _equal(bodies, whole, first_sentence, str)
-    ignoring_case = _equal(bodies, whole, first_sentence, str.casefold)
+    candidates = (whole, _first_sentence(whole)) if SENTENCE_END.search(whole) else (whole,)
+    exactly = _equal(bodies, candidates, False)
     named, masked = _named(text, bodies, False)
     if not named and any(_cased(body) for body in bodies.values()):
         named, _ = _named(text, bodies, True)
-    return OptionMentions(exactly or ignoring_case, exactly, named, masked)
+    return OptionMentions(exactly or _equal(bodies, candidates, True), exactly, named, masked)
 
 
-def _equal(bodies: dict[str, str], whole: str, first_sentence: str, fold) -> tuple[str, ...]:
-    """Letters whose text equals the whole reply, else its first sentence ("3。因为…")."""
-    for candidate in (whole, first_sentence):
-        found = tuple(letter for letter, body in bodies.items() if fold(body) == fold(candidate))
+def _first_sentence(whole: str) -> str:
+    """The reply up to where its first sentence ends, trailing punctuation off."""
+    return SENTENCE_END.split(whole, maxsplit=1)[0].strip(_TRAILING)
+
+
+def _equal(bodies: dict[str, str], candidates: tuple[str, ...], ignore_case: bool) -> tuple[str, ...]:
+    """Letters whose text equals the whole reply, else its first sentence ("3。因为…"), ignoring case or not."""
+    for candidate in candidates:
+        if ignore_case:
+            candidate = candidate.casefold()
+            found = [letter for letter, body in bodies.items() if body.casefold() == candidate]
+        else:
+            found = [letter for letter, body in bodies.items() if body == candidate]
         if found:
-            return found
+            return tuple(found)
     return ()
 
 
@@ -79,11 +87,20 @@ def _named(text: str, bodies: dict[str, str], ignore_case: bool) -> tuple[tuple[
     named, masked = [], text
     for letter, body in sorted(bodies.items(), key=lambda item: -len(item[1])):
         for start, end in _occurrences(body, ignore_case, masked):
-            negated = _NEGATED.search(masked[max(0, start - 12):start])
-            if len(body) >= MIN_CONTAINED_LENGTH and not negated:
+            if len(body) >= MIN_CONTAINED_LENGTH and not _negated(masked[max(0, start - 12):start]):
                 named.append(letter)
             masked = masked[:start] + MASK * (end - start) + masked[end:]
     return tuple(dict.fromkeys(named)), masked
+
+
+def _negated(before: str) -> bool:
+    """Whether the text before an occurrence ends in a negation (不是, not, except…); lower case finds every cue,
+    since no other character matches their letters ignoring case."""
+    lowered = before.lower()
+    for cue in _NEGATION_CUES:
+        if cue in lowered:
+            return _NEGATED.search(before) is not None
+    return False
 
 
 def _cased(body: str) -> bool:

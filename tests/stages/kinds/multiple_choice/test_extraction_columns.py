@@ -3,6 +3,7 @@ an option's text, the rest row by row) gives extract_choice's reading row for ro
 rule and every trap: option texts inside replies, in another case, letters that are option texts, the Turkish İ."""
 import random
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -17,7 +18,10 @@ FRAGMENTS = ["{L}", "({L})", "答案是{L}", "答案：{L}", "The answer is {L}.
              "{t}", "{U}", "我认为{T}是对的", "不是{T}", "{L} {T}", "\\boxed{{{L}}}", "{L}或{M}", "{L} is correct",
              "{T}。因为它最合适", "I cannot tell.", "**{L}**", "<think>maybe {M}</think>{L}", "  ", "维生素{L}",
              "Type {L} blood", "{T} and {T2}", "vitamin {L}", "{L}型", "none", "İ", "ı {L}", "{t} or {M}", "ıspanak",
-             "İSTANBUL", "so {L}"]
+             "İSTANBUL", "so {L}", "THE ANSWER: {L}", "the anſwer is {L}", "I PICK {L}", "I go with {L}", "choİce {L}",
+             "{L} İs correct", "正确选项是{L}", "我选{L}", "{L}正确", "{L}是对的", "not {T}", "NOT {T}", "except {T}",
+             "经过分析，{M}项不对，{T}符合题意。故选{L}", "I think {T} is the most likely answer, so {M}.", "none of above",
+             "{T}s", "{L} {t}", "The answer is {t}", "({t})", "{T}。\\boxed{{{L}}}"]
 
 
 def random_rows(rng: random.Random, count: int) -> tuple[list, list]:
@@ -47,7 +51,8 @@ def test_the_column_path_reads_every_reply_as_extract_choice_does(seed):
         rules_met.add(one.rule)
     assert {"bare_letter", "answer_statement", "leading_letter", "option_text", "option_text_contained", "boxed",
             "positive_mention", "lone_letter", "missing", "ambiguous_answer_statement",
-            "ambiguous_letter_or_option_text", "option_text_below_threshold"} <= rules_met
+            "ambiguous_letter_or_option_text", "option_text_below_threshold", "option_text_similar",
+            "leading_letter_with_text"} <= rules_met
 
 
 def reference_spans(body: str, ignore_case: bool, text: str) -> list[tuple[int, int]]:
@@ -70,3 +75,64 @@ def test_option_texts_are_found_where_a_pattern_finds_them_with_or_without_case(
                 assert _occurrences(body, ignore_case, text) == reference_spans(body, ignore_case, text), \
                     (body, ignore_case, text)
     assert _occurrences("Ispanak", True, "ıspanak") == [(0, 7)]
+
+
+def cue_texts() -> list[str]:
+    """Replies for every letter pattern, with their cue words in other cases and spelled with letters `re` matches
+    ignoring case (ſ for s, the Turkish İ and ı for i), and replies near a cue but without one."""
+    texts = [fragment.format(L=letter, M="C", T=body, t=body.lower(), U=body.upper(), T2="Paris")
+             for fragment in FRAGMENTS for letter in "Bb" for body in ("Paris", "维生素C", "以上都不对")]
+    return texts + ["The ANSWER is B", "the anſwer is B", "the optıon is C", "the Option is C", "Correct OPTION: (c)", "my choice: B", "choİce: D", "I PİCK A", "I Go With B",
+                    "I would select (c)", "\\boxed{B}", "\\BOXED{B}", "最终答案为 B", "正确选项：C", "应选择 D", "B 是对的",
+                    "C 正确", "D is the RIGHT answer", "D İs correct", "answers B", "selection B", "it is B", "B"]
+
+
+def test_a_reply_without_a_patterns_cue_has_no_match_of_it():
+    from stages.kinds.multiple_choice.extraction import (
+        _BOXED_CUED,
+        _POSITIVE_CUED,
+        _STATEMENTS_CUED,
+        _letters,
+        case_folded,
+    )
+
+    skipped = 0
+    for text in cue_texts():
+        for cued in (_BOXED_CUED, _STATEMENTS_CUED, _POSITIVE_CUED):
+            for one in cued:
+                assert _letters((one,), text, text, case_folded(text)) == _letters((one,), text, text, None), text
+                skipped += case_folded(text) is not None and not any(cue in case_folded(text) for cue in one[1])
+    assert skipped > 100
+
+
+def test_a_negation_is_found_where_its_pattern_finds_it():
+    from stages.kinds.multiple_choice.option_mentions import _NEGATED, _negated
+
+    windows = ["不是", "并非 ", "而非", "我不选", "排除", "并不是", "NOT ", "isn't", "Never", "EXCEPT", "knot", "cannot",
+               "是", "nothing", "a note", "不对", "", "ok", "foot n't", "Nøt"]
+    for window in windows + [window[-12:] for window in cue_texts()]:
+        assert _negated(window) == (_NEGATED.search(window) is not None), window
+
+
+def test_the_best_options_of_many_rows_are_each_rows_best_option():
+    from stages.kinds.multiple_choice.extraction import _best_option
+    from stages.kinds.multiple_choice.similar_options import best_options
+
+    rng = random.Random(3)
+    pool = ["none of the above", "none of above", "Paris", "paris", "Pariss", "Berlin", "以上都不对", "以上都对",
+            "the capital of France", "capital France", "C++", "fish", "ﬁsh"]
+    texts = ["none of above", "Paris", "pariss!", "I cannot answer this question.", "capital of france", "以上都不对吧",
+             "fish"]
+    rows = [(rng.randrange(len(texts)), rng.sample(pool, rng.choice([1, 2, 3, 4, 4]))) for _ in range(2000)]
+    rows += [(0, ["none of the above", "none of the above"]), (1, ["paris", "Paris", "PARIS"])]  # ties
+    for threshold, margin in ((0.7, 0.1), (0.5, 0.0), (0.95, 0.3)):
+        found = best_options(texts, np.array([text for text, _ in rows]),
+                             pa.array([options for _, options in rows], pa.list_(pa.string())), threshold, margin)
+        rules = set()
+        for (text, options), one in zip(rows, found):
+            expected = _best_option(texts[text], dict(zip("ABCDEFGHIJ", options)), threshold, margin)
+            assert (one.letter, one.rule, one.score) == (expected.letter, expected.rule, expected.score), \
+                (texts[text], options)
+            rules.add(one.rule)
+        assert rules == {"option_text_similar", "option_text_below_threshold"}
+    assert best_options(texts, np.zeros(0, np.int64), pa.array([], pa.list_(pa.string())), 0.7, 0.1) == []
