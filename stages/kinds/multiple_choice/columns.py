@@ -165,9 +165,11 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     _, standing = np.unique(pair_of_row, return_index=True)
     compared = compared_options(options)
     parts: dict[str, list[pa.Array]] = {"letter": [], "rule": [], "score": []}
+    similarity: dict[tuple[str, str], float] = {}
     for start in range(0, len(standing), EXTRACT_ROWS):  # Python objects for this many pairs at a time
         taken = pa.array(standing[start:start + EXTRACT_ROWS])
-        found, result_of = _extracted_once(replies.take(taken), options.take(taken), compared, threshold, margin)
+        found, result_of = _extracted_once(replies.take(taken), options.take(taken), compared, threshold, margin,
+                                           similarity)
         back = pa.array(result_of)
         parts["letter"].append(pa.array([r.letter for r in found], pa.string()).take(back))
         parts["rule"].append(pa.array([r.rule for r in found], pa.string()).take(back))
@@ -179,12 +181,12 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
 
 
 def _extracted_once(replies: pa.Array, options: pa.Array, compared: ComparedOptions, threshold: float,
-                    margin: float) -> tuple[list[ChoiceExtraction], np.ndarray]:
+                    margin: float, similarity: dict[tuple[str, str], float]) -> tuple[list[ChoiceExtraction], np.ndarray]:
     """extract_choice of rows that are each a different (reply, options) pair, as distinct readings and each row's
     index into them. A reply that holds none of its options' texts reads the same against any options with as many
     letters, so it is read once per distinct (text, number of options), and against its own options only when its
     letters leave it undecided; a reply that is exactly one option's text names that option; the rest are read row
-    by row with the option texts they may hold."""
+    by row with the option texts they may hold. `similarity` keeps replies' similarity to option texts across calls."""
     import numpy as np
     import pyarrow as pa
 
@@ -214,7 +216,7 @@ def _extracted_once(replies: pa.Array, options: pa.Array, compared: ComparedOpti
                      if mentions.any_mention[row] else read_by_options(text, valid, option_map, threshold, margin))
     similar = np.setdiff1d(left, by_rows, assume_unique=True)
     result_of[similar] = len(found) + np.arange(len(similar))
-    found += best_options(texts, reply_codes[similar], options.take(pa.array(similar)), threshold, margin)
+    found += best_options(texts, reply_codes[similar], options.take(pa.array(similar)), threshold, margin, similarity)
     return found, result_of
 
 

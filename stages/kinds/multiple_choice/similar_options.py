@@ -15,12 +15,15 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
+KEPT_SCORES = 500_000  # (reply, option text) scores kept across calls: some 100 MB at most
 
-def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, threshold: float,
-                 margin: float) -> list[ChoiceExtraction]:
+
+def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, threshold: float, margin: float,
+                 scores: dict[tuple[str, str], float] | None = None) -> list[ChoiceExtraction]:
     """Per row, the option its reply (texts[text_codes[row]]) resembles most among its options (a list column of
     one or more texts each): its letter when the score reaches `threshold` and leads the runner-up by `margin`
-    (ties go to the later letter), else none; the rounded score either way."""
+    (ties go to the later letter), else none; the rounded score either way. `scores` keeps text_similarity's
+    results by (reply, option text) across calls (emptied past KEPT_SCORES)."""
     import numpy as np
     import pyarrow.compute as pc
 
@@ -29,12 +32,18 @@ def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, th
         return []
     body_values, body_codes = value_codes(pc.list_flatten(options))
     pairs, pair_of_item = combined_codes(np.repeat(text_codes, counts), body_codes)
-    scores = np.array([text_similarity(texts[text], body_values[body]) for text, body in pairs.tolist()],
-                      np.float64)[pair_of_item]
+    known = {} if scores is None else scores
+    if len(known) > KEPT_SCORES:
+        known.clear()
+    keys = [(texts[text], body_values[body]) for text, body in pairs.tolist()]
+    for key in keys:
+        if key not in known:
+            known[key] = text_similarity(*key)
+    similarity = np.array([known[key] for key in keys], np.float64)[pair_of_item]
     rows, width = len(counts), int(counts.max(initial=0))
     grid = np.full((rows, width), -np.inf)
-    grid[np.repeat(np.arange(rows), counts), np.arange(len(scores)) - np.repeat(np.cumsum(counts) - counts, counts)] \
-        = scores
+    grid[np.repeat(np.arange(rows), counts),
+         np.arange(len(similarity)) - np.repeat(np.cumsum(counts) - counts, counts)] = similarity
     best = grid.max(axis=1, initial=-np.inf)
     best_position = width - 1 - np.argmax(grid[:, ::-1] == best[:, None], axis=1)
     runner_up = np.where(counts > 1, np.sort(grid, axis=1)[:, -2] if width > 1 else 0.0, 0.0)

@@ -125,9 +125,11 @@ def test_the_best_options_of_many_rows_are_each_rows_best_option():
              "fish"]
     rows = [(rng.randrange(len(texts)), rng.sample(pool, rng.choice([1, 2, 3, 4, 4]))) for _ in range(2000)]
     rows += [(0, ["none of the above", "none of the above"]), (1, ["paris", "Paris", "PARIS"])]  # ties
-    for threshold, margin in ((0.7, 0.1), (0.5, 0.0), (0.95, 0.3)):
+    kept: dict = {}
+    for threshold, margin in ((0.7, 0.1), (0.5, 0.0), (0.95, 0.3), (0.7, 0.1)):  # the last with scores kept before
         found = best_options(texts, np.array([text for text, _ in rows]),
-                             pa.array([options for _, options in rows], pa.list_(pa.string())), threshold, margin)
+                             pa.array([options for _, options in rows], pa.list_(pa.string())), threshold, margin,
+                             kept)
         rules = set()
         for (text, options), one in zip(rows, found):
             expected = _best_option(texts[text], dict(zip("ABCDEFGHIJ", options)), threshold, margin)
@@ -135,4 +137,5 @@ def test_the_best_options_of_many_rows_are_each_rows_best_option():
                 (texts[text], options)
             rules.add(one.rule)
         assert rules == {"option_text_similar", "option_text_below_threshold"}
+        assert len(kept) == len({(texts[text], option) for text, options in rows for option in options})
     assert best_options(texts, np.zeros(0, np.int64), pa.array([], pa.list_(pa.string())), 0.7, 0.1) == []
