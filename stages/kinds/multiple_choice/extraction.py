@@ -101,6 +101,8 @@ def _holds_any(text: str, parts: tuple[str, ...]) -> bool:
 
 
 def _decide(letters: set[str], valid: str, rule: str) -> ChoiceExtraction | None:
+    if not letters:
+        return None
     letters &= set(valid)
     if len(letters) == 1:
         return letter_by_rule(letters.pop(), rule)
@@ -199,13 +201,13 @@ def read_letters(text: str, masked: str, equal_exactly: tuple[str, ...], valid: 
     ):
         decided = _decide(found, valid, rule)
         if decided and equal_exactly and equal_exactly != (decided.letter,):
-            return ChoiceExtraction(None, "ambiguous_letter_or_option_text")  # "D" where option C's text is "D"
+            return letter_by_rule(None, "ambiguous_letter_or_option_text")  # "D" where option C's text is "D"
         if decided:
             return decided
     decided = _decide(_letters(_STATEMENTS_CUED, text, masked, folded), valid, "answer_statement")
     if decided:
         offered = {letter for pair in _ALTERNATIVES.findall(text) for letter in pair if decided.letter in pair}
-        return ChoiceExtraction(None, "ambiguous_answer_statement") if len(offered) > 1 else decided
+        return letter_by_rule(None, "ambiguous_answer_statement") if len(offered) > 1 else decided
     leading = _LEADING.match(text)
     if leading and masked[leading.start(1) if leading.group(1) else leading.start(2)] != MASK:
         letter = (leading.group(1) or leading.group(2)).upper()
