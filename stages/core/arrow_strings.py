@@ -43,6 +43,13 @@ def list_lengths(lists: pa.Array) -> np.ndarray:
     return pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
+def list_starts(lengths: np.ndarray) -> np.ndarray:
+    """Where each list's items start among all lists' items laid end to end (int64), from the lists' lengths."""
+    import numpy as np
+
+    return np.cumsum(lengths, dtype=np.int64) - lengths
+
+
 def first_items(lists: pa.Array) -> pa.Array:
     """Each list's first item (null where the list is empty or null)."""
     import numpy as np
@@ -68,7 +75,7 @@ def items_once_per_list(lists: pa.Array, window: int = 8) -> tuple[np.ndarray, n
     if longest < 2:
         return index, index
     list_start = np.zeros(len(flat), dtype=bool)
-    list_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
+    list_start[list_starts(lengths)[lengths > 0]] = True
     same_list = ~list_start  # at lag L, for i ≥ L: items i-L … i are in one list
     first = index.copy()
     for lag in range(1, min(window, longest - 1) + 1):

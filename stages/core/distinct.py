@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .arrow_strings import list_lengths
+from .arrow_strings import list_lengths, list_starts
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,7 +53,7 @@ def list_row_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.nd
     encoded = pc.dictionary_encode(pc.list_flatten(lists), null_encoding="encode")
     items, item_codes = len(encoded.dictionary), encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     lengths = list_lengths(lists)
-    starts = np.cumsum(lengths) - lengths
+    starts = list_starts(lengths)
     codes = np.zeros(rows, np.int64)
     for position in range(int(lengths.max()) if rows else 0):
         there = np.full(rows, -1, np.int64)

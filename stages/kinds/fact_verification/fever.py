@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.arrow_strings import list_lengths
+from ...core.arrow_strings import list_lengths, list_starts
 from ...core.stats import Stats, share
 from ...text.verdict import UNCERTAIN
 
@@ -64,7 +64,7 @@ def _fever_batch(gold_labels: pa.Array, evidence: pa.Array, predicted: pa.Array,
     first_whole = np.flatnonzero(opens_row)
     whole_rows = complete_rows[first_whole]
     group_lengths = list_lengths(groups)
-    group_starts = np.cumsum(group_lengths) - group_lengths
+    group_starts = list_starts(group_lengths)
     evidence_group[whole_rows] = complete_groups[first_whole] - group_starts[whole_rows]
 
     named = ~pc.fill_null(pc.ends_with(sentences, "\t"), False).to_numpy(zero_copy_only=False)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...core.arrow_strings import list_starts
 from ...core.distinct import value_codes
 from .extraction import compared_option_text, is_one_character
 from .option_mentions import MASK, has_dotted_i, whole_reply
@@ -113,8 +114,7 @@ def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, optio
     equal_count = np.bincount(hit_rows[equal], minlength=rows)
     one_character = np.array([bool(text) and is_one_character(text) for text in texts], bool)
     chosen = equal & (equal_count[hit_rows] == 1) & ~one_character[reply_codes[hit_rows]]
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    positions = hit_pairs - starts[hit_rows]
+    positions = hit_pairs - list_starts(counts)[hit_rows]
     found_starts = np.concatenate([[0], np.cumsum(np.bincount(hit_rows, minlength=rows))]).astype(np.int64)
     letters_unmasked = np.bincount(hit_rows[compared.lettered[hit_bodies]], minlength=rows) == 0
     return OptionTextMentions(any_mention, letters_unmasked, hit_rows[chosen], positions[chosen], found_starts,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.arrow_strings import list_lengths
+from ...core.arrow_strings import list_lengths, list_starts
 from ...core.distinct import combined_codes, value_codes
 from ...text.similarity import text_similarity
 from .extraction import ChoiceExtraction
@@ -43,7 +43,7 @@ def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, th
     rows, width = len(counts), int(counts.max(initial=0))
     grid = np.full((rows, width), -np.inf)
     grid[np.repeat(np.arange(rows), counts),
-         np.arange(len(similarity)) - np.repeat(np.cumsum(counts) - counts, counts)] = similarity
+         np.arange(len(similarity)) - np.repeat(list_starts(counts), counts)] = similarity
     best = grid.max(axis=1, initial=-np.inf)
     best_position = width - 1 - np.argmax(grid[:, ::-1] == best[:, None], axis=1)
     runner_up = np.where(counts > 1, np.sort(grid, axis=1)[:, -2] if width > 1 else 0.0, 0.0)

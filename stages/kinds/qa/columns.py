@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.arrow_strings import items_once_per_list, list_lengths, list_offsets
+from ...core.arrow_strings import items_once_per_list, list_lengths, list_offsets, list_starts
 from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
@@ -111,7 +111,7 @@ def _element(lists: pa.Array, index: np.ndarray, wanted: np.ndarray) -> pa.Array
     import pyarrow.compute as pc
 
     lengths = list_lengths(lists)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    starts = list_starts(lengths)
     rows = wanted & (index < lengths)
     positions = pa.array(np.where(rows, starts + index, 0), mask=~rows)
     flat = pc.list_flatten(lists)
@@ -125,7 +125,7 @@ def squad_em_f1(predictions: pa.Array, golds: pa.Array) -> tuple[np.ndarray, np.
     import pyarrow.compute as pc
 
     rows, lengths = len(predictions), list_lengths(golds)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    starts = list_starts(lengths)
     parents = pc.list_parent_indices(golds).to_numpy()
     once, expand = items_once_per_list(golds)
     paired = predictions.take(parents[once])

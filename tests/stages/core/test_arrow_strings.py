@@ -4,7 +4,7 @@ import random
 import pyarrow as pa
 import pytest
 
-from stages.core.arrow_strings import items_once_per_list
+from stages.core.arrow_strings import items_once_per_list, list_starts
 
 
 def _first_equal_within(items: list, index: int, window: int) -> int:
@@ -47,3 +47,16 @@ def test_no_character_after_the_last_space_is_whitespace():
     assert chr(LAST_SPACE).isspace()
     assert not any(chr(code).isspace() for code in range(LAST_SPACE + 1, sys.maxunicode + 1))
     assert python_space_class().count("\\x{") == sum(chr(code).isspace() for code in range(sys.maxunicode + 1))
+
+
+def test_each_list_starts_after_the_items_of_the_lists_before_it():
+    import numpy as np
+
+    lists = [["a", "b"], [], ["c"], ["d", "e", "f"], []]
+    flat_starts, seen = [], 0
+    for items in lists:
+        flat_starts.append(seen)
+        seen += len(items)
+    starts = list_starts(np.array([len(items) for items in lists]))
+    assert starts.tolist() == flat_starts == [0, 2, 2, 3, 6] and starts.dtype == np.int64
+    assert list_starts(np.zeros(0, np.int64)).tolist() == []
