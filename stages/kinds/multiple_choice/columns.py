@@ -185,8 +185,9 @@ def _extracted_once(replies: pa.Array, options: pa.Array, compared: ComparedOpti
     """extract_choice of rows that are each a different (reply, options) pair, as distinct readings and each row's
     index into them. A reply that holds none of its options' texts reads the same against any options with as many
     letters, so it is read once per distinct (text, number of options), and against its own options only when its
-    letters leave it undecided; a reply that is exactly one option's text names that option; the rest are read row
-    by row with the option texts they may hold. `similarity` keeps replies' similarity to option texts across calls."""
+    letters leave it undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one
+    option's text names that option; the rest are read row by row with the option texts they may hold. `similarity`
+    keeps replies' similarity to option texts across calls."""
     import numpy as np
     import pyarrow as pa
 
