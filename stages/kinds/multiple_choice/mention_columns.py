@@ -1,5 +1,5 @@
 """Which rows' replies hold one of their options' texts, on whole columns: a case-folded substring search per
-(reply, option) pair in numpy, the rows whose reply is exactly one option's text, and for the others the options
+(reply, option) pair no longer than the reply, the rows whose reply is exactly one option's text, and for the others the options
 whose text the reply may hold (the only ones option_mentions can find)."""
 from __future__ import annotations
 
@@ -17,20 +17,20 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-SEARCH_PAIRS = 500_000
 _LETTERED = re.compile(f"[A-Ja-j{MASK}]")
 
 
 @dataclass(frozen=True)
 class ComparedOptions:
     """Every distinct option text of a column (`values`) as replies are compared with it (`texts`, "" when nothing
-    is left), case-folded (`folded`), whether a case-folded search may miss where option_mentions finds it
+    is left), case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where option_mentions finds it
     (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it may hide a letter the
     letter rules read (`lettered`: it holds A–J, a–j or the mask character) — worked out once per column."""
 
     values: pa.Array
     texts: list[str]
-    folded: np.ndarray
+    folded: list[str]
+    lengths: np.ndarray
     unfolded: np.ndarray
     lettered: np.ndarray
 
@@ -51,8 +51,9 @@ def compared_options(options: pa.Array) -> ComparedOptions:
 
     values, _ = value_codes(pc.list_flatten(options))
     texts = ["" if value is None else compared_option_text(value) for value in values]
-    return ComparedOptions(pa.array(values, pa.string()), texts,
-                           np.array([text.casefold() for text in texts], np.dtypes.StringDType()),
+    folded = [text.casefold() for text in texts]
+    return ComparedOptions(pa.array(values, pa.string()), texts, folded,
+                           np.array([len(text) for text in folded], np.int64),
                            np.array([has_dotted_i(text) or MASK in text for text in texts], bool),
                            np.array([_LETTERED.search(text) is not None for text in texts], bool))
 
@@ -87,30 +88,28 @@ def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, optio
     without a mention here has none there, and an equal one is an equal one there."""
     import numpy as np
 
-    strings = np.dtypes.StringDType()
     rows = len(reply_codes)
     row_of = np.repeat(np.arange(rows, dtype=np.int64), counts)
-    folded_texts = np.array([text.casefold() if text else "" for text in texts], strings)
+    folded_texts = [text.casefold() if text else "" for text in texts]
     dotted_texts = np.array([bool(text) and has_dotted_i(text) for text in texts], bool)
-    text_lengths, body_lengths = np.strings.str_len(folded_texts), np.strings.str_len(compared.folded)
+    text_lengths, body_lengths = np.array([len(text) for text in folded_texts], np.int64), compared.lengths
     pair_texts = np.repeat(reply_codes, counts)
     fits = body_lengths[option_codes] <= text_lengths[pair_texts]
     # a missing or empty reply mentions nothing; an option text longer than the reply is not inside it
     pairs = np.flatnonzero((body_lengths[option_codes] > 0) & (text_lengths > 0)[pair_texts]
                            & (fits | dotted_texts[pair_texts] | compared.unfolded[option_codes]))
     pair_rows, pair_bodies, pair_texts = row_of[pairs], option_codes[pairs], pair_texts[pairs]
-    hits = np.zeros(len(pairs), bool)
-    for start in range(0, len(pairs), SEARCH_PAIRS):  # a batch of (reply, option) texts gathered at a time
-        batch = slice(start, start + SEARCH_PAIRS)
-        hits[batch] = (dotted_texts[pair_texts[batch]] | compared.unfolded[pair_bodies[batch]]
-                       | (np.strings.find(folded_texts[pair_texts[batch]], compared.folded[pair_bodies[batch]]) >= 0))
+    inside = [compared.folded[body] in folded_texts[text] for text, body in zip(pair_texts.tolist(),
+                                                                                pair_bodies.tolist())]
+    hits = dotted_texts[pair_texts] | compared.unfolded[pair_bodies] | np.array(inside, bool)
     any_mention = np.zeros(rows, bool)
     any_mention[pair_rows[hits]] = True
 
     hit_pairs = pairs[hits]
     hit_rows, hit_bodies = row_of[hit_pairs], option_codes[hit_pairs]
-    wholes = np.array([whole_reply(text) if text else "" for text in texts], strings)
-    equal = wholes[reply_codes[hit_rows]] == np.array(compared.texts, strings)[hit_bodies]
+    wholes = [whole_reply(text) if text else "" for text in texts]
+    equal = np.array([wholes[text] == compared.texts[body]
+                      for text, body in zip(reply_codes[hit_rows].tolist(), hit_bodies.tolist())], bool)
     equal_count = np.bincount(hit_rows[equal], minlength=rows)
     one_character = np.array([bool(text) and is_one_character(text) for text in texts], bool)
     chosen = equal & (equal_count[hit_rows] == 1) & ~one_character[reply_codes[hit_rows]]
