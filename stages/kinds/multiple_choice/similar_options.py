@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-KEPT_SCORES = 500_000  # (reply, option text) scores kept across calls: some 100 MB at most
+KEPT_SCORES = 200_000  # (reply, option text) scores kept across calls (~200 bytes each with its key)
 
 
 def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, threshold: float, margin: float,
@@ -23,7 +23,8 @@ def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, th
     """Per row, the option its reply (texts[text_codes[row]]) resembles most among its options (a list column of
     one or more texts each): its letter when the score reaches `threshold` and leads the runner-up by `margin`
     (ties go to the later letter), else none; the rounded score either way. `scores` keeps text_similarity's
-    results by (reply, option text) across calls (emptied past KEPT_SCORES)."""
+    results by (reply, option text) across calls (emptied first when this call's pairs would take it past
+    KEPT_SCORES)."""
     import numpy as np
     import pyarrow.compute as pc
 
@@ -33,9 +34,9 @@ def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, th
     body_values, body_codes = value_codes(pc.list_flatten(options))
     pairs, pair_of_item = combined_codes(np.repeat(text_codes, counts), body_codes)
     known = {} if scores is None else scores
-    if len(known) > KEPT_SCORES:
-        known.clear()
     keys = [(texts[text], body_values[body]) for text, body in pairs.tolist()]
+    if len(known) + len(keys) > KEPT_SCORES:
+        known.clear()
     for key in keys:
         if key not in known:
             known[key] = text_similarity(*key)

@@ -139,3 +139,20 @@ def test_the_best_options_of_many_rows_are_each_rows_best_option():
         assert rules == {"option_text_similar", "option_text_below_threshold"}
         assert len(kept) == len({(texts[text], option) for text, options in rows for option in options})
     assert best_options(texts, np.zeros(0, np.int64), pa.array([], pa.list_(pa.string())), 0.7, 0.1) == []
+
+
+def test_the_scores_kept_across_calls_stay_within_their_bound(monkeypatch):
+    from stages.kinds.multiple_choice import similar_options
+
+    monkeypatch.setattr(similar_options, "KEPT_SCORES", 10)
+    texts = [f"reply {i}" for i in range(6)]
+    options = pa.array([["first option", "second option"]] * 6, pa.list_(pa.string()))
+    kept: dict = {}
+    sizes = []
+    for start in (0, 2, 4):  # four new pairs a call: kept, kept (8), then emptied first (8 + 4 > 10)
+        rows = np.array([start, start + 1])
+        found = similar_options.best_options(texts, rows, options.take(pa.array(rows)), 0.7, 0.1, kept)
+        assert [one.rule for one in found] == ["option_text_below_threshold"] * 2
+        sizes.append(len(kept))
+    assert sizes == [4, 8, 4]
+    assert set(kept) == {(texts[row], option) for row in (4, 5) for option in ("first option", "second option")}
