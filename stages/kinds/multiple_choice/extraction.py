@@ -117,9 +117,15 @@ def _best_option(text: str, options: dict[str, str], threshold: float, margin: f
         return None
     best_score, best_letter = scored[0]
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
-    if best_score >= threshold and best_score - runner_up >= margin:
-        return ChoiceExtraction(best_letter, "option_text_similar", round(best_score, 4))
-    return ChoiceExtraction(None, "option_text_below_threshold", round(best_score, 4))
+    return similarity_reading(best_letter, best_score, best_score >= threshold and best_score - runner_up >= margin)
+
+
+def similarity_reading(letter: str, score: float, chosen: bool) -> ChoiceExtraction:
+    """The reading of the last rule: the most similar option's letter when it is chosen (above the threshold, ahead
+    of the runner-up by the margin), else none; its similarity rounded either way."""
+    if chosen:
+        return ChoiceExtraction(letter, "option_text_similar", round(score, 4))
+    return ChoiceExtraction(None, "option_text_below_threshold", round(score, 4))
 
 
 def extract_choice(

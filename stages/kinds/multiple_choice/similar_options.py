@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ...core.arrow_strings import list_lengths, list_starts
 from ...core.distinct import combined_codes, value_codes
 from ...text.similarity import text_similarity
-from .extraction import ChoiceExtraction
+from .extraction import ChoiceExtraction, similarity_reading
 from .options import LETTERS
 
 if TYPE_CHECKING:
@@ -54,7 +54,6 @@ def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, th
     for position, taken, score in zip(best_position.tolist(), chosen.tolist(), best.tolist()):
         key = (position, taken, score)
         if key not in readings:
-            readings[key] = (ChoiceExtraction(LETTERS[position], "option_text_similar", round(score, 4)) if taken
-                             else ChoiceExtraction(None, "option_text_below_threshold", round(score, 4)))
+            readings[key] = similarity_reading(LETTERS[position], score, taken)
         found.append(readings[key])
     return found
