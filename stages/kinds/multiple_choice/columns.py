@@ -164,20 +164,20 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     _, pair_of_row = combined_codes(option_codes, reply_codes.astype(np.int64))
     _, standing = np.unique(pair_of_row, return_index=True)
     compared = compared_options(options)
-    parts: dict[str, list[pa.Array]] = {"letter": [], "rule": [], "score": []}
+    kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
+    parts: dict[str, list[pa.Array]] = {name: [pa.array([], kind)] for name, kind in kinds.items()}
+    reading_of_pair, read = [], 0
     similarity: dict[tuple[str, str], float] = {}
     for start in range(0, len(standing), EXTRACT_ROWS):  # Python objects for this many pairs at a time
         taken = pa.array(standing[start:start + EXTRACT_ROWS])
         found, result_of = _extracted_once(replies.take(taken), options.take(taken), compared, threshold, margin,
                                            similarity)
-        back = pa.array(result_of)
-        parts["letter"].append(pa.array([r.letter for r in found], pa.string()).take(back))
-        parts["rule"].append(pa.array([r.rule for r in found], pa.string()).take(back))
-        parts["score"].append(pa.array([r.score for r in found], pa.float64()).take(back))
-    back = pa.array(pair_of_row)
-    kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
-    return {name: pa.concat_arrays(arrays or [pa.array([], kinds[name])]).take(back)
-            for name, arrays in parts.items()}
+        for name, kind in kinds.items():
+            parts[name].append(pa.array([getattr(reading, name) for reading in found], kind))
+        reading_of_pair.append(read + result_of)
+        read += len(found)
+    back = pa.array(np.concatenate([np.zeros(0, np.int64), *reading_of_pair])[pair_of_row])
+    return {name: pa.concat_arrays(arrays).take(back) for name, arrays in parts.items()}
 
 
 def _extracted_once(replies: pa.Array, options: pa.Array, compared: ComparedOptions, threshold: float,
