@@ -1,6 +1,6 @@
 """Which rows' replies hold one of their options' texts, on whole columns: a case-folded substring search per
-(reply, option) pair no longer than the reply, the rows whose reply is exactly one option's text, and for the others the options
-whose text the reply may hold (the only ones option_mentions can find)."""
+(reply, option) pair whose option text is no longer than the reply, the rows whose reply is exactly one option's
+text, and for the others the options whose text the reply may hold (the only ones option_mentions can find)."""
 from __future__ import annotations
 
 import re
@@ -23,9 +23,9 @@ _LETTERED = re.compile(f"[A-Ja-j{MASK}]")
 @dataclass(frozen=True)
 class ComparedOptions:
     """Every distinct option text of a column (`values`) as replies are compared with it (`texts`, "" when nothing
-    is left), case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where option_mentions finds it
-    (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it may hide a letter the
-    letter rules read (`lettered`: it holds A–J, a–j or the mask character) — worked out once per column."""
+    is left), case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where option_mentions
+    finds it (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it may hide a letter
+    the letter rules read (`lettered`: it holds A–J, a–j or the mask character) — worked out once per column."""
 
     values: pa.Array
     texts: list[str]
