@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 INLINE_ROW_LIMIT = 2000
 ROW_GROUP_ROWS = 131_072  # rows per Parquet row group: a reader after a few rows holds one group, not the file
 ROW_KEY_COLUMNS = ("id", "line")  # written without a dictionary
+DICTIONARY_PAGE_BYTES = 8 << 20  # a column's dictionary may grow this large before its values are written plainly
+# (Parquet's 1 MiB default is passed by ~40k distinct option texts: a million rows' options were then written plainly,
+# 67 MB in 0.7 s, against 14 MB in 0.35 s with their dictionary kept)
 _JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
 
 
@@ -35,7 +38,7 @@ def _parquet_bytes(table: pa.Table) -> bytes:
 
     buffer = io.BytesIO()
     pq.write_table(table, buffer, compression="zstd", row_group_size=ROW_GROUP_ROWS,
-                   use_dictionary=_dictionary_columns(table.schema))
+                   use_dictionary=_dictionary_columns(table.schema), dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES)
     return buffer.getvalue()
 
 

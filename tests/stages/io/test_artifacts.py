@@ -54,3 +54,16 @@ def test_a_rows_file_dictionary_encodes_all_but_the_row_keys(tmp_path):
                                                    for encoding in metadata.row_group(0).column(i).encodings)
                for i in range(metadata.num_columns)}
     assert encoded == {"id": False, "f1": True, "golds.list.element": True}
+
+
+def test_a_column_whose_dictionary_passes_a_mebibyte_stays_dictionary_encoded(tmp_path):
+    import pyarrow.parquet as pq
+
+    texts = [f"option text number {i:06d} of the pool" for i in range(40_000)]  # 38 bytes each: a 1.6 MB dictionary
+    rows = 131_072
+    path = artifact_path(tmp_path, "B3", "d", "m")
+    write_artifact(path, {"stage": "B3", "fingerprint": "cd" * 32}, {"option": [texts[i * 7 % 40_000]
+                                                                               for i in range(rows)]}, {})
+    chunk = pq.ParquetFile(path.with_name(read_artifact_json(path)["rows_file"])).metadata.row_group(0).column(0)
+    plain_bytes = rows * (38 + 4)  # each value written plainly: its length prefix and its bytes
+    assert chunk.total_uncompressed_size < 40_000 * (38 + 4) + rows * 4 < plain_bytes
