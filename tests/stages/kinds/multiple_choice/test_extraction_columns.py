@@ -114,6 +114,37 @@ def test_a_negation_is_found_where_its_pattern_finds_it():
         assert _negated(window) == (_NEGATED.search(window) is not None), window
 
 
+STATEMENT_AS_WRITTEN = (r"(?i:\b(?:the\s+)?(?:correct|right|final|best)?\s*(?:answer|option|choice)\s*"
+                        r"(?:is|would be|should be|will be|must be)?)")
+CHOSEN_AS_WRITTEN = r"(?:应该|应当|应|故|因此|所以|我)?\s*选(?:择)?\s*(?:选项)?\s*[\(（]?\s*([A-Ja-j])(?![A-Za-z])"
+POSITIVE_AS_WRITTEN = (r"(?:选项)?\s*([A-J])\s*(?:(?<!不)是对的|(?<!不)是正确的|(?<![不是])正确|(?<![不是])对(?:的)?(?![应])|"
+                       r"(?i:\s+is\s+(?:the\s+)?(?:correct|right)(?:\s+answer)?\b))")
+PATTERN_PIECES = ["the", "The ", " ", "  ", "correct", "Correct", "right", "final", "best", "answer", "ANSWER", "option",
+                  "choice", "is", " would be", "x", "A", "B", "c", "(C)", "[d]", ":", "：", "选项", "选", "择", "应该", "故",
+                  "因此", "我", "（", "(", "不", "是", "对", "的", "正确", "应", "项", "ſ", "K", "İ", "ı", "-", ".", "1"]
+
+
+def test_patterns_spelled_for_speed_capture_what_they_were_written_as():
+    import re
+
+    from stages.kinds.multiple_choice.extraction import _LETTER_AFTER, _POSITIVE, _STATEMENTS
+
+    pairs = [(_STATEMENTS[0], re.compile(STATEMENT_AS_WRITTEN + _LETTER_AFTER)),
+             (_STATEMENTS[3], re.compile(CHOSEN_AS_WRITTEN)), (_POSITIVE, re.compile(POSITIVE_AS_WRITTEN))]
+    rng = random.Random(7)
+    texts = cue_texts() + ["".join(rng.choice(PATTERN_PIECES) for _ in range(rng.randrange(1, 10)))
+                           for _ in range(60_000)]
+    matched = 0
+    for pattern, written in pairs:
+        for text in texts:
+            captured = [[(m.start(i), m.group(i)) for i in range(1, m.re.groups + 1) if m.group(i)]
+                        for m in pattern.finditer(text)]
+            assert captured == [[(m.start(i), m.group(i)) for i in range(1, m.re.groups + 1) if m.group(i)]
+                                for m in written.finditer(text)], (written.pattern, text)
+            matched += bool(captured)
+    assert matched > 1_000
+
+
 def test_the_best_options_of_many_rows_are_each_rows_best_option():
     from stages.kinds.multiple_choice.extraction import _best_option
     from stages.kinds.multiple_choice.similar_options import best_options
