@@ -50,6 +50,15 @@ def list_starts(lengths: np.ndarray) -> np.ndarray:
     return np.cumsum(lengths, dtype=np.int64) - lengths
 
 
+def list_item_positions(lengths: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Where the items of these rows' lists stand among all lists' items laid end to end (lists of `lengths`), row
+    after row in the order given."""
+    import numpy as np
+
+    taken = lengths[rows]
+    return np.repeat(list_starts(lengths)[rows] - list_starts(taken), taken) + np.arange(int(taken.sum()))
+
+
 def first_items(lists: pa.Array) -> pa.Array:
     """Each list's first item (null where the list is empty or null)."""
     import numpy as np

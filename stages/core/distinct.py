@@ -39,19 +39,30 @@ def list_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray
     return lists.take(pa.array(first)).to_pylist(), codes
 
 
-def list_row_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+def list_item_codes(lists: pa.Array) -> tuple[pa.Array, np.ndarray]:
+    """The distinct items of a list array (null among them when present) and each item's index into them, the
+    lists' items laid end to end."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(pc.list_flatten(lists), null_encoding="encode")
+    return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def list_row_codes(lists: pa.Array | pa.ChunkedArray,
+                   item_codes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The first row holding each distinct list of a list array without nulls, and each row's index into them:
-    items are coded once, then each row's code is extended position by position (previous code, item code there)
-    and coded again, so no key outgrows an int64."""
+    items are coded once (`item_codes`, list_item_codes' when given), then each row's code is extended position by
+    position (previous code, item code there) and coded again, so no key outgrows an int64."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if isinstance(lists, pa.ChunkedArray):
         lists = lists.combine_chunks()
     rows = len(lists)
-    encoded = pc.dictionary_encode(pc.list_flatten(lists), null_encoding="encode")
-    items, item_codes = len(encoded.dictionary), encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    if item_codes is None:
+        _, item_codes = list_item_codes(lists)
+    items = int(item_codes.max()) + 1 if len(item_codes) else 0
     lengths = list_lengths(lists)
     starts = list_starts(lengths)
     codes = np.zeros(rows, np.int64)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...core.arrow_strings import first_items, list_lengths, offsets_of
+from ...core.arrow_strings import first_items, list_item_positions, list_lengths, offsets_of
 from ...core.distinct import (
     combined_codes,
     list_codes,
+    list_item_codes,
     list_row_codes,
     per_distinct_text,
     per_distinct_value,
@@ -159,19 +160,22 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    _, option_codes = list_row_codes(options)
+    option_values, item_codes = list_item_codes(options)
+    _, option_codes = list_row_codes(options, item_codes)
     reply_codes = pc.dictionary_encode(replies, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
     _, pair_of_row = combined_codes(option_codes, reply_codes.astype(np.int64))
     _, standing = np.unique(pair_of_row, return_index=True)
-    compared = compared_options(options)
+    compared, lengths = compared_options(option_values), list_lengths(options)
     kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
     parts: dict[str, list[pa.Array]] = {name: [pa.array([], kind)] for name, kind in kinds.items()}
     reading_of_pair, read = [], 0
     similarity: dict[tuple[str, str], float] = {}
     for start in range(0, len(standing), EXTRACT_ROWS):  # Python objects for this many pairs at a time
-        taken = pa.array(standing[start:start + EXTRACT_ROWS])
-        found, result_of = _extracted_once(replies.take(taken), options.take(taken), compared, threshold, margin,
-                                           similarity)
+        rows = standing[start:start + EXTRACT_ROWS]
+        taken = pa.array(rows)
+        found, result_of = _extracted_once(replies.take(taken), options.take(taken),
+                                           item_codes[list_item_positions(lengths, rows)], compared, threshold,
+                                           margin, similarity)
         for name, kind in kinds.items():
             parts[name].append(pa.array([getattr(reading, name) for reading in found], kind))
         reading_of_pair.append(read + result_of)
@@ -180,10 +184,11 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     return {name: pa.concat_arrays(arrays).take(back) for name, arrays in parts.items()}
 
 
-def _extracted_once(replies: pa.Array, options: pa.Array, compared: ComparedOptions, threshold: float,
-                    margin: float, similarity: dict[tuple[str, str], float]) -> tuple[list[ChoiceExtraction], np.ndarray]:
-    """extract_choice of rows that are each a different (reply, options) pair, as distinct readings and each row's
-    index into them. A reply that holds none of its options' texts reads the same against any options with as many
+def _extracted_once(replies: pa.Array, options: pa.Array, option_codes: np.ndarray, compared: ComparedOptions,
+                    threshold: float, margin: float,
+                    similarity: dict[tuple[str, str], float]) -> tuple[list[ChoiceExtraction], np.ndarray]:
+    """extract_choice of rows that are each a different (reply, options) pair (`option_codes`: each option's index
+    into `compared`, the rows' options laid end to end), as distinct readings and each row's index into them. A reply that holds none of its options' texts reads the same against any options with as many
     letters, so it is read once per distinct (text, number of options), and against its own options only when its
     letters leave it undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one
     option's text names that option; the rest are read row by row with the option texts they may hold. `similarity`
@@ -194,7 +199,7 @@ def _extracted_once(replies: pa.Array, options: pa.Array, compared: ComparedOpti
     reply_values, reply_codes = value_codes(replies)
     texts = [None if reply is None else reply_text(reply) for reply in reply_values]
     counts = list_lengths(options)
-    mentions = option_text_mentions(texts, reply_codes, compared.codes(options), counts, compared)
+    mentions = option_text_mentions(texts, reply_codes, option_codes, counts, compared)
     free = np.flatnonzero(~mentions.any_mention)
     keys, rows = combined_codes(reply_codes[free], counts[free])
     read = [_read_without_mentions(texts[text], int(count), threshold, margin) for text, count in keys]

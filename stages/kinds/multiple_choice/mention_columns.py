@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import list_starts
-from ...core.distinct import value_codes
 from .extraction import compared_option_text, is_one_character
 from .option_mentions import MASK, has_dotted_i, whole_reply
 from .options import LETTERS
@@ -22,38 +21,25 @@ _LETTERED = re.compile(f"[A-Ja-j{MASK}]")
 
 @dataclass(frozen=True)
 class ComparedOptions:
-    """Every distinct option text of a column (`values`) as replies are compared with it (`texts`, "" when nothing
-    is left), case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where option_mentions
+    """Every distinct option text of a column as replies are compared with it (`texts`, "" when nothing is left),
+    case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where option_mentions
     finds it (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it may hide a letter
     the letter rules read (`lettered`: it holds A–J, a–j or the mask character) — worked out once per column."""
 
-    values: pa.Array
     texts: list[str]
     folded: list[str]
     lengths: np.ndarray
     unfolded: np.ndarray
     lettered: np.ndarray
 
-    def codes(self, options: pa.Array) -> np.ndarray:
-        """Each option of a list column (flattened) as its index into `values`."""
-        import numpy as np
-        import pyarrow.compute as pc
 
-        found = pc.index_in(pc.list_flatten(options), value_set=self.values, skip_nulls=False)
-        return found.to_numpy(zero_copy_only=False).astype(np.int64)
-
-
-def compared_options(options: pa.Array) -> ComparedOptions:
-    """The ComparedOptions of a list column of option texts."""
+def compared_options(values: pa.Array) -> ComparedOptions:
+    """The ComparedOptions of a column's distinct option texts (a string array, null among them when present)."""
     import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
 
-    values, _ = value_codes(pc.list_flatten(options))
-    texts = ["" if value is None else compared_option_text(value) for value in values]
+    texts = ["" if value is None else compared_option_text(value) for value in values.to_pylist()]
     folded = [text.casefold() for text in texts]
-    return ComparedOptions(pa.array(values, pa.string()), texts, folded,
-                           np.array([len(text) for text in folded], np.int64),
+    return ComparedOptions(texts, folded, np.array([len(text) for text in folded], np.int64),
                            np.array([has_dotted_i(text) or MASK in text for text in texts], bool),
                            np.array([_LETTERED.search(text) is not None for text in texts], bool))
 

@@ -4,7 +4,7 @@ import random
 import pyarrow as pa
 import pytest
 
-from stages.core.arrow_strings import items_once_per_list, list_starts
+from stages.core.arrow_strings import items_once_per_list, list_item_positions, list_starts
 
 
 def _first_equal_within(items: list, index: int, window: int) -> int:
@@ -60,3 +60,14 @@ def test_each_list_starts_after_the_items_of_the_lists_before_it():
     starts = list_starts(np.array([len(items) for items in lists]))
     assert starts.tolist() == flat_starts == [0, 2, 2, 3, 6] and starts.dtype == np.int64
     assert list_starts(np.zeros(0, np.int64)).tolist() == []
+
+
+def test_the_items_of_chosen_lists_are_found_among_all_items():
+    import numpy as np
+
+    lists = [["a", "b"], [], ["c"], ["d", "e", "f"], []]
+    flat = [item for items in lists for item in items]
+    lengths = np.array([len(items) for items in lists])
+    for rows in ([3, 0], [1, 4], [2, 2, 3], []):
+        positions = list_item_positions(lengths, np.array(rows, np.int64))
+        assert [flat[p] for p in positions] == [item for row in rows for item in lists[row]]

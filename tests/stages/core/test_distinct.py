@@ -5,6 +5,8 @@ import pyarrow as pa
 from stages.core.distinct import (
     combined_codes,
     list_codes,
+    list_item_codes,
+    list_row_codes,
     per_distinct_value,
     shared_values,
     value_codes,
@@ -23,6 +25,17 @@ def test_lists_are_equal_only_item_for_item():
     values, codes = list_codes(pa.array(lists))
     assert len(values) == 5
     assert [values[c] for c in codes] == lists
+
+
+def test_list_items_are_numbered_once_each_and_lists_by_those_numbers():
+    lists = pa.array([["x", None], ["y"], ["x", None], [], ["y"], [None, "x"]], pa.list_(pa.string()))
+    items, codes = list_item_codes(lists)
+    assert [items[c].as_py() for c in codes] == ["x", None, "y", "x", None, "y", None, "x"] and len(items) == 3
+    first, rows = list_row_codes(lists, codes)
+    python_lists = lists.to_pylist()
+    assert sorted(first.tolist()) == [0, 1, 3, 5]  # each distinct list's first row
+    assert [python_lists[first[row]] for row in rows] == python_lists
+    assert [r.tolist() for r in list_row_codes(lists)] == [first.tolist(), rows.tolist()]
 
 
 def test_combinations_come_grouped_by_their_first_column():
