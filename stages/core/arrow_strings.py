@@ -28,6 +28,17 @@ def blank_strings(array: pa.Array) -> pa.Array:
     return pc.fill_null(blank, True)
 
 
+def stripped_strings(array: pa.Array) -> pa.Array:
+    """str.strip() of every string (null stays null) in RE2, with Python's whitespace: the array itself when no
+    string has whitespace at an edge."""
+    import pyarrow.compute as pc
+
+    space = python_space_class()
+    if not pc.any(pc.match_substring_regex(array, f"^{space}|{space}$")).as_py():
+        return array
+    return pc.replace_substring_regex(array, f"^{space}+|{space}+$", "")
+
+
 def list_offsets(lengths: pa.Array) -> pa.Array:
     """int32 offsets of lists with these lengths (nulls count as empty)."""
     import pyarrow.compute as pc

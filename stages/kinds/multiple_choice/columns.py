@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...core.arrow_strings import first_items, list_item_positions, list_lengths, offsets_of
+from ...core.arrow_strings import first_items, list_item_positions, list_lengths, offsets_of, stripped_strings
 from ...core.distinct import (
     combined_codes,
     list_codes,
@@ -72,7 +72,7 @@ def _listed_options(column: pa.Array) -> pa.Array | None:
     lengths = list_lengths(column)
     if texts.null_count or not len(column) or lengths.min() == 0 or lengths.max() > len(LETTERS):
         return None
-    return pa.ListArray.from_arrays(offsets_of(lengths), _stripped(texts.cast(pa.string())))
+    return pa.ListArray.from_arrays(offsets_of(lengths), stripped_strings(texts.cast(pa.string())))
 
 
 def _lettered_options(table: pa.Table) -> pa.Array | None:
@@ -92,7 +92,7 @@ def _lettered_options(table: pa.Table) -> pa.Array | None:
         if not (pa.types.is_integer(column.type) or pa.types.is_string(column.type)
                 or pa.types.is_large_string(column.type)):
             return None
-        columns.append(_stripped(column.cast(pa.string())))
+        columns.append(stripped_strings(column.cast(pa.string())))
     if not columns or not rows:
         return None
     present = np.stack([_lengths(column) > 0 for column in columns], axis=1)
@@ -109,13 +109,6 @@ def _lengths(texts: pa.Array) -> np.ndarray:
     import pyarrow.compute as pc
 
     return pc.fill_null(pc.utf8_length(texts), 0).to_numpy(zero_copy_only=False)
-
-
-def _stripped(texts: pa.Array) -> pa.Array:
-    """str.strip() of every text (null stays null), once per distinct text."""
-    import pyarrow as pa
-
-    return per_distinct_text(str.strip, texts, pa.string())
 
 
 def _per_text_and_options(compute: Callable[[Any, list[str]], Any], texts: pa.Array,

@@ -4,7 +4,7 @@ import random
 import pyarrow as pa
 import pytest
 
-from stages.core.arrow_strings import items_once_per_list, list_item_positions, list_starts
+from stages.core.arrow_strings import items_once_per_list, list_item_positions, list_starts, stripped_strings
 
 
 def _first_equal_within(items: list, index: int, window: int) -> int:
@@ -71,3 +71,18 @@ def test_the_items_of_chosen_lists_are_found_among_all_items():
     for rows in ([3, 0], [1, 4], [2, 2, 3], []):
         positions = list_item_positions(lengths, np.array(rows, np.int64))
         assert [flat[p] for p in positions] == [item for row in rows for item in lists[row]]
+
+
+def test_strings_are_stripped_as_str_strip_strips_them():
+    import sys
+
+    spaces = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
+    others = ["a", "中", "\u200b", "\ufeff", "_", "-", "\x00"]  # zero-width space and BOM are not whitespace
+    rng = random.Random(3)
+    texts = [None if rng.random() < 0.03 else "".join(rng.choice(spaces + others) for _ in range(rng.randrange(6)))
+             for _ in range(20_000)]
+    stripped = stripped_strings(pa.array(texts, pa.string())).to_pylist()
+    assert stripped == [None if text is None else text.strip() for text in texts]
+    assert sum(text is not None and text != text.strip() for text in texts) > 10_000
+    untouched = pa.array(["a b", "中 文", None])
+    assert stripped_strings(untouched) is untouched
