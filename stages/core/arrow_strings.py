@@ -14,29 +14,30 @@ LAST_SPACE = 0x3000  # IDEOGRAPHIC SPACE: no later character is whitespace to st
 
 
 @cache
+def python_spaces() -> str:
+    """Every character str.isspace() is true for (those str.strip() and str.split() take as whitespace)."""
+    return "".join(char for char in map(chr, range(LAST_SPACE + 1)) if char.isspace())
+
+
+@cache
 def python_space_class() -> str:
     """An RE2 character class of every character str.isspace() is true for."""
-    spaces = [char for char in map(chr, range(LAST_SPACE + 1)) if char.isspace()]
-    return "[" + "".join(f"\\x{{{ord(char):x}}}" for char in spaces) + "]"
+    return "[" + "".join(f"\\x{{{ord(char):x}}}" for char in python_spaces()) + "]"
+
+
+def stripped_strings(array: pa.Array) -> pa.Array:
+    """str.strip() of every string (null stays null): Arrow's trim of exactly Python's whitespace."""
+    import pyarrow.compute as pc
+
+    return pc.utf8_trim(array, characters=python_spaces())
 
 
 def blank_strings(array: pa.Array) -> pa.Array:
     """True where a string is null, empty or only whitespace (Python's is_missing for text)."""
     import pyarrow.compute as pc
 
-    blank = pc.match_substring_regex(array, f"^{python_space_class()}*$")
+    blank = pc.equal(pc.utf8_length(stripped_strings(array)), 0)
     return pc.fill_null(blank, True)
-
-
-def stripped_strings(array: pa.Array) -> pa.Array:
-    """str.strip() of every string (null stays null) in RE2, with Python's whitespace: the array itself when no
-    string has whitespace at an edge."""
-    import pyarrow.compute as pc
-
-    space = python_space_class()
-    if not pc.any(pc.match_substring_regex(array, f"^{space}|{space}$")).as_py():
-        return array
-    return pc.replace_substring_regex(array, f"^{space}+|{space}+$", "")
 
 
 def list_offsets(lengths: pa.Array) -> pa.Array:

@@ -4,7 +4,13 @@ import random
 import pyarrow as pa
 import pytest
 
-from stages.core.arrow_strings import items_once_per_list, list_item_positions, list_starts, stripped_strings
+from stages.core.arrow_strings import (
+    blank_strings,
+    items_once_per_list,
+    list_item_positions,
+    list_starts,
+    stripped_strings,
+)
 
 
 def _first_equal_within(items: list, index: int, window: int) -> int:
@@ -73,7 +79,7 @@ def test_the_items_of_chosen_lists_are_found_among_all_items():
         assert [flat[p] for p in positions] == [item for row in rows for item in lists[row]]
 
 
-def test_strings_are_stripped_as_str_strip_strips_them():
+def test_strings_are_stripped_and_found_blank_as_python_strips_them():
     import sys
 
     spaces = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
@@ -84,5 +90,5 @@ def test_strings_are_stripped_as_str_strip_strips_them():
     stripped = stripped_strings(pa.array(texts, pa.string())).to_pylist()
     assert stripped == [None if text is None else text.strip() for text in texts]
     assert sum(text is not None and text != text.strip() for text in texts) > 10_000
-    untouched = pa.array(["a b", "中 文", None])
-    assert stripped_strings(untouched) is untouched
+    blank = blank_strings(pa.array(texts, pa.string())).to_pylist()
+    assert blank == [text is None or not text.strip() for text in texts] and 1_000 < sum(blank) < 19_000
