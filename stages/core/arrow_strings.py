@@ -1,5 +1,5 @@
-"""Arrow string helpers that keep Python's meaning: RE2's `\\s` is ASCII-only, so whitespace is spelled out as the exact
-set str.isspace() and str.split() use."""
+"""Arrow string helpers that keep Python's meaning: RE2's `\\s` is ASCII-only and Arrow promises no whitespace set, so
+whitespace is spelled out as the exact set str.isspace() and str.split() use."""
 from __future__ import annotations
 
 from functools import cache
@@ -17,12 +17,6 @@ LAST_SPACE = 0x3000  # IDEOGRAPHIC SPACE: no later character is whitespace to st
 def python_spaces() -> str:
     """Every character str.isspace() is true for (those str.strip() and str.split() take as whitespace)."""
     return "".join(char for char in map(chr, range(LAST_SPACE + 1)) if char.isspace())
-
-
-@cache
-def python_space_class() -> str:
-    """An RE2 character class of every character str.isspace() is true for."""
-    return "[" + "".join(f"\\x{{{ord(char):x}}}" for char in python_spaces()) + "]"
 
 
 def stripped_strings(array: pa.Array) -> pa.Array:
