@@ -208,29 +208,33 @@ def _extracted_once(replies: pa.Array, options: pa.Array, option_codes: np.ndarr
     by_word = np.array([bool(letter) and letter in LETTERS[:count] for letter, count in zip(opening, counts[unread])],
                        bool)
     by_rows = np.union1d(left[mentions.any_mention[left]], unread[by_word])
-    for row, row_options in zip(by_rows.tolist(), options.take(pa.array(by_rows)).to_pylist()):
-        text, valid, option_map = texts[reply_codes[row]], LETTERS[:len(row_options)], dict(zip(LETTERS, row_options))
-        result_of[row] = len(found)
-        found.append(_read_mentioning(text, row, mentions, compared, valid, option_map, threshold, margin)
-                     if mentions.any_mention[row] else read_by_options(text, valid, option_map, threshold, margin))
+    result_of[by_rows] = len(found) + np.arange(len(by_rows))
+    row_texts = [texts[code] for code in reply_codes[by_rows].tolist()]
+    for row, text, mentioning, row_options in zip(by_rows.tolist(), row_texts, mentions.any_mention[by_rows].tolist(),
+                                                  options.take(pa.array(by_rows)).to_pylist()):
+        found.append(_read_mentioning(text, row, mentions, compared, row_options, threshold, margin) if mentioning
+                     else read_by_options(text, LETTERS[:len(row_options)], dict(zip(LETTERS, row_options)),
+                                          threshold, margin))
     similar = np.setdiff1d(left, by_rows, assume_unique=True)
     result_of[similar] = len(found) + np.arange(len(similar))
     found += best_options(texts, reply_codes[similar], options.take(pa.array(similar)), threshold, margin, similarity)
     return found, result_of
 
 
-def _read_mentioning(text: str, row: int, mentions: OptionTextMentions, compared: ComparedOptions, valid: str,
-                     option_map: dict[str, str], threshold: float, margin: float) -> ChoiceExtraction:
-    """read_reply of a reply that may hold some of its options' texts. When none of those texts can mask a letter
-    and the reply is neither boxed nor a lone character (the rules that weigh equal option texts), its letters read
-    the same on the reply as it is, so its option texts are sought only when the letters leave it undecided."""
+def _read_mentioning(text: str, row: int, mentions: OptionTextMentions, compared: ComparedOptions,
+                     row_options: list[str], threshold: float, margin: float) -> ChoiceExtraction:
+    """read_reply of a reply that may hold some of its options' texts (`row_options`, in letter order). When none of
+    those texts can mask a letter and the reply is neither boxed nor a lone character (the rules that weigh equal
+    option texts), its letters read the same on the reply as it is, so its option texts are sought only when the
+    letters leave it undecided."""
+    valid = LETTERS[:len(row_options)]
     if mentions.letters_unmasked[row] and "\\boxed" not in text and not is_one_character(text):
         folded = case_folded(text)
         return (read_letters(text, text, (), valid, folded)
                 or read_past_letters(text, option_mentions(text, mentions.mentioned(row, compared)), valid,
-                                     option_map, threshold, margin, folded))
-    return read_reply(text, option_mentions(text, mentions.mentioned(row, compared)), valid, option_map, threshold,
-                      margin)
+                                     dict(zip(LETTERS, row_options)), threshold, margin, folded))
+    return read_reply(text, option_mentions(text, mentions.mentioned(row, compared)), valid,
+                      dict(zip(LETTERS, row_options)), threshold, margin)
 
 
 def _read_without_mentions(text: str | None, count: int, threshold: float, margin: float) -> ChoiceExtraction | None:

@@ -29,9 +29,9 @@ def names_a_thing(text: str, index: int) -> bool:
     after = text[index + 1] if index + 1 < len(text) else ""
     if before in _UNIT_BEFORE or after in _SYMBOL_AFTER:
         return True
-    if before and has_cjk(before) and before not in _CJK_BEFORE:
+    if before and before not in _CJK_BEFORE and has_cjk(before):
         return True
-    if after and has_cjk(after) and after not in _CJK_AFTER:
+    if after and after not in _CJK_AFTER and has_cjk(after):
         return True
     if after == "-" and text[index + 2:index + 3].isalnum():
         return True  # T-cell, C-section, A-level
