@@ -52,8 +52,11 @@ def reference_scoring(folder: Path) -> tuple[float, float, float]:
 
 
 def run_pipeline(inputs: Path, outputs: Path) -> tuple[float, float]:
-    """One `evalpipe run` in a fresh process: (wall seconds, that process's peak RSS in MiB)."""
+    """One `evalpipe run` in a fresh process: (wall seconds, that process's peak RSS in MiB). It starts once the
+    files written before it are on disk (os.sync), so no write-back of a dataset just generated, or of the last
+    run's outputs, competes with it: every kind and every run measured alike."""
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    os.sync()
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
         process = subprocess.Popen([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",

@@ -181,11 +181,12 @@ def _extracted_once(replies: pa.Array, options: pa.Array, option_codes: np.ndarr
                     threshold: float, margin: float,
                     similarity: dict[tuple[str, str], float]) -> tuple[list[ChoiceExtraction], np.ndarray]:
     """extract_choice of rows that are each a different (reply, options) pair (`option_codes`: each option's index
-    into `compared`, the rows' options laid end to end), as distinct readings and each row's index into them. A reply that holds none of its options' texts reads the same against any options with as many
-    letters, so it is read once per distinct (text, number of options), and against its own options only when its
-    letters leave it undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one
-    option's text names that option; the rest are read row by row with the option texts they may hold. `similarity`
-    keeps replies' similarity to option texts across calls."""
+    into `compared`, the rows' options laid end to end), as distinct readings and each row's index into them. A
+    reply that holds none of its options' texts reads the same against any options with as many letters, so it is
+    read once per distinct (text, number of options), and against its own options only when its letters leave it
+    undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one option's text
+    names that option; the rest are read row by row with the option texts they may hold. `similarity` keeps
+    replies' similarity to option texts across calls."""
     import numpy as np
     import pyarrow as pa
 
