@@ -34,7 +34,7 @@ from .extraction import (
 from .mention_columns import ComparedOptions, OptionTextMentions, compared_options, option_text_mentions
 from .option_mentions import option_mentions
 from .options import LETTERS
-from .similar_options import best_options
+from .similar_options import KeptScores, best_options
 
 if TYPE_CHECKING:
     import numpy as np
@@ -162,11 +162,11 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
     parts: dict[str, list[pa.Array]] = {name: [pa.array([], kind)] for name, kind in kinds.items()}
     reading_of_pair, read = [], 0
-    similarity: dict[tuple[str, str], float] = {}
+    similarity = KeptScores()
     for start in range(0, len(standing), EXTRACT_ROWS):  # Python objects for this many pairs at a time
         rows = standing[start:start + EXTRACT_ROWS]
         taken = pa.array(rows)
-        found, result_of = _extracted_once(replies.take(taken), options.take(taken),
+        found, result_of = _extracted_once(replies.take(taken), options.take(taken), reply_codes[rows],
                                            item_codes[list_item_positions(lengths, rows)], compared, threshold,
                                            margin, similarity)
         for name, kind in kinds.items():
@@ -177,11 +177,12 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     return {name: pa.concat_arrays(arrays).take(back) for name, arrays in parts.items()}
 
 
-def _extracted_once(replies: pa.Array, options: pa.Array, option_codes: np.ndarray, compared: ComparedOptions,
-                    threshold: float, margin: float,
-                    similarity: dict[tuple[str, str], float]) -> tuple[list[ChoiceExtraction], np.ndarray]:
-    """extract_choice of rows that are each a different (reply, options) pair (`option_codes`: each option's index
-    into `compared`, the rows' options laid end to end), as distinct readings and each row's index into them. A
+def _extracted_once(replies: pa.Array, options: pa.Array, reply_keys: np.ndarray, option_codes: np.ndarray,
+                    compared: ComparedOptions, threshold: float, margin: float,
+                    similarity: KeptScores) -> tuple[list[ChoiceExtraction], np.ndarray]:
+    """extract_choice of rows that are each a different (reply, options) pair (`reply_keys`: each reply's number in
+    the whole column; `option_codes`: each option's index into `compared`, the rows' options laid end to end), as
+    distinct readings and each row's index into them. A
     reply that holds none of its options' texts reads the same against any options with as many letters, so it is
     read once per distinct (text, number of options), and against its own options only when its letters leave it
     undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one option's text
@@ -218,7 +219,9 @@ def _extracted_once(replies: pa.Array, options: pa.Array, option_codes: np.ndarr
                                           threshold, margin))
     similar = np.setdiff1d(left, by_rows, assume_unique=True)
     result_of[similar] = len(found) + np.arange(len(similar))
-    found += best_options(texts, reply_codes[similar], options.take(pa.array(similar)), threshold, margin, similarity)
+    similar_texts = dict(zip(reply_keys[similar].tolist(), [texts[code] for code in reply_codes[similar].tolist()]))
+    found += best_options(similar_texts, reply_keys[similar], option_codes[list_item_positions(counts, similar)],
+                          counts[similar], compared.values, threshold, margin, similarity)
     return found, result_of
 
 

@@ -21,11 +21,13 @@ _LETTERED = re.compile(f"[A-Ja-j{MASK}]")
 
 @dataclass(frozen=True)
 class ComparedOptions:
-    """Every distinct option text of a column as replies are compared with it (`texts`, "" when nothing is left),
-    case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where option_mentions
-    finds it (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it may hide a letter
-    the letter rules read (`lettered`: it holds A–J, a–j or the mask character) — worked out once per column."""
+    """Every distinct option text of a column (`values`, as written) as replies are compared with it (`texts`, ""
+    when nothing is left), case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where
+    option_mentions finds it (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it
+    may hide a letter the letter rules read (`lettered`: it holds A–J, a–j or the mask character) — worked out once
+    per column."""
 
+    values: list[str | None]
     texts: list[str]
     folded: list[str]
     lengths: np.ndarray
@@ -37,9 +39,10 @@ def compared_options(values: pa.Array) -> ComparedOptions:
     """The ComparedOptions of a column's distinct option texts (a string array, null among them when present)."""
     import numpy as np
 
-    texts = ["" if value is None else compared_option_text(value) for value in values.to_pylist()]
+    written = values.to_pylist()
+    texts = ["" if value is None else compared_option_text(value) for value in written]
     folded = [text.casefold() for text in texts]
-    return ComparedOptions(texts, folded, np.array([len(text) for text in folded], np.int64),
+    return ComparedOptions(written, texts, folded, np.array([len(text) for text in folded], np.int64),
                            np.array([has_dotted_i(text) or MASK in text for text in texts], bool),
                            np.array([_LETTERED.search(text) is not None for text in texts], bool))
 

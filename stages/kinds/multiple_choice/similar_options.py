@@ -1,46 +1,68 @@
 """The option a reply resembles most, for many rows at once: what extract_choice's last rule gives each row, with
 text_similarity computed once per distinct (reply, option text) pair (a refusal read against a million questions'
-options meets each option text many times)."""
+options meets each option text many times), pairs numbered so the bookkeeping stays in numpy."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ...core.arrow_strings import list_lengths, list_starts
-from ...core.distinct import combined_codes, value_codes
+from ...core.arrow_strings import list_starts
 from ...text.similarity import text_similarity
 from .extraction import ChoiceExtraction, similarity_reading
 from .options import LETTERS
 
 if TYPE_CHECKING:
     import numpy as np
-    import pyarrow as pa
 
-KEPT_SCORES = 200_000  # (reply, option text) scores kept across calls (~200 bytes each with its key)
+KEPT_SCORES = 1_000_000  # (reply, option text) scores kept across calls: 16 bytes each with its key
 
 
-def best_options(texts: list[str], text_codes: np.ndarray, options: pa.Array, threshold: float, margin: float,
-                 scores: dict[tuple[str, str], float] | None = None) -> list[ChoiceExtraction]:
-    """Per row, the option its reply (texts[text_codes[row]]) resembles most among its options (a list column of
-    one or more texts each): its letter when the score reaches `threshold` and leads the runner-up by `margin`
-    (ties go to the later letter), else none; the rounded score either way. `scores` keeps text_similarity's
-    results by (reply, option text) across calls (emptied first when this call's pairs would take it past
-    KEPT_SCORES)."""
+class KeptScores:
+    """Scores by int64 key kept across calls, as sorted keys beside their scores; emptied first when a call's new
+    keys would take it past KEPT_SCORES."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.keys, self.scores = np.zeros(0, np.int64), np.zeros(0, np.float64)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def of(self, keys: np.ndarray, compute: Callable[[int], float]) -> np.ndarray:
+        """The score of each key: kept, or compute(key) once per distinct key not kept (then kept)."""
+        import numpy as np
+
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        at = np.searchsorted(self.keys, distinct).clip(max=max(len(self.keys) - 1, 0))
+        kept = self.keys[at] == distinct if len(self.keys) else np.zeros(len(distinct), bool)
+        scores = np.empty(len(distinct), np.float64)
+        scores[kept] = self.scores[at[kept]]
+        new = distinct[~kept]
+        scores[~kept] = [compute(key) for key in new.tolist()]
+        if len(self.keys) + len(new) > KEPT_SCORES:
+            self.keys, self.scores = self.keys[:0], self.scores[:0]
+        keys_now = np.concatenate([self.keys, new])
+        order = np.argsort(keys_now, kind="stable")
+        self.keys, self.scores = keys_now[order], np.concatenate([self.scores, scores[~kept]])[order]
+        return scores[inverse.reshape(-1)]
+
+
+def best_options(texts: Mapping[int, str], reply_keys: np.ndarray, option_codes: np.ndarray, counts: np.ndarray,
+                 bodies: list[str], threshold: float, margin: float,
+                 kept: KeptScores | None = None) -> list[ChoiceExtraction]:
+    """Per row, the option its reply (texts[reply_keys[row]]) resembles most among its options (`counts[row]` of
+    them, one or more, as indices into `bodies`, the rows' options laid end to end): its letter when the score
+    reaches `threshold` and leads the runner-up by `margin` (ties go to the later letter), else none; the rounded
+    score either way. `kept` keeps text_similarity's results across calls (by reply key and option index)."""
     import numpy as np
-    import pyarrow.compute as pc
 
-    counts = list_lengths(options)
     if not len(counts):
         return []
-    body_values, body_codes = value_codes(pc.list_flatten(options))
-    pairs, pair_of_item = combined_codes(np.repeat(text_codes, counts), body_codes)
-    known = {} if scores is None else scores
-    keys = [(texts[text], body_values[body]) for text, body in pairs.tolist()]
-    if len(known) + len(keys) > KEPT_SCORES:
-        known.clear()
-    for key in keys:
-        if key not in known:
-            known[key] = text_similarity(*key)
-    similarity = np.array([known[key] for key in keys], np.float64)[pair_of_item]
+    width_of_bodies = max(len(bodies), 1)
+    pair_keys = np.repeat(reply_keys.astype(np.int64), counts) * width_of_bodies + option_codes
+    similarity = (kept if kept is not None else KeptScores()).of(
+        pair_keys, lambda key: text_similarity(texts[key // width_of_bodies], bodies[key % width_of_bodies]))
     rows, width = len(counts), int(counts.max(initial=0))
     grid = np.full((rows, width), -np.inf)
     grid[np.repeat(np.arange(rows), counts),

@@ -145,9 +145,21 @@ def test_patterns_spelled_for_speed_capture_what_they_were_written_as():
     assert matched > 1_000
 
 
+def _best_options_of(texts, reply_rows, options, threshold, margin, kept=None):
+    """best_options over rows given as (index into texts, list of option texts)."""
+    from stages.core.arrow_strings import list_lengths
+    from stages.core.distinct import list_item_codes
+    from stages.kinds.multiple_choice.similar_options import best_options
+
+    column = pa.array(options, pa.list_(pa.string()))
+    bodies, codes = list_item_codes(column)
+    return best_options(dict(enumerate(texts)), np.array(reply_rows, np.int64), codes, list_lengths(column),
+                        bodies.to_pylist(), threshold, margin, kept)
+
+
 def test_the_best_options_of_many_rows_are_each_rows_best_option():
     from stages.kinds.multiple_choice.extraction import _best_option
-    from stages.kinds.multiple_choice.similar_options import best_options
+    from stages.kinds.multiple_choice.similar_options import KeptScores
 
     rng = random.Random(3)
     pool = ["none of the above", "none of above", "Paris", "paris", "Pariss", "Berlin", "以上都不对", "以上都对",
@@ -156,11 +168,10 @@ def test_the_best_options_of_many_rows_are_each_rows_best_option():
              "fish"]
     rows = [(rng.randrange(len(texts)), rng.sample(pool, rng.choice([1, 2, 3, 4, 4]))) for _ in range(2000)]
     rows += [(0, ["none of the above", "none of the above"]), (1, ["paris", "Paris", "PARIS"])]  # ties
-    kept: dict = {}
+    kept = KeptScores()
     for threshold, margin in ((0.7, 0.1), (0.5, 0.0), (0.95, 0.3), (0.7, 0.1)):  # the last with scores kept before
-        found = best_options(texts, np.array([text for text, _ in rows]),
-                             pa.array([options for _, options in rows], pa.list_(pa.string())), threshold, margin,
-                             kept)
+        found = _best_options_of(texts, [text for text, _ in rows], [options for _, options in rows], threshold,
+                                 margin, kept)
         rules = set()
         for (text, options), one in zip(rows, found):
             expected = _best_option(texts[text], dict(zip("ABCDEFGHIJ", options)), threshold, margin)
@@ -169,21 +180,20 @@ def test_the_best_options_of_many_rows_are_each_rows_best_option():
             rules.add(one.rule)
         assert rules == {"option_text_similar", "option_text_below_threshold"}
         assert len(kept) == len({(texts[text], option) for text, options in rows for option in options})
-    assert best_options(texts, np.zeros(0, np.int64), pa.array([], pa.list_(pa.string())), 0.7, 0.1) == []
+    assert _best_options_of(texts, [], [], 0.7, 0.1) == []
 
 
 def test_the_scores_kept_across_calls_stay_within_their_bound(monkeypatch):
     from stages.kinds.multiple_choice import similar_options
 
     monkeypatch.setattr(similar_options, "KEPT_SCORES", 10)
-    texts = [f"reply {i}" for i in range(6)]
-    options = pa.array([["first option", "second option"]] * 6, pa.list_(pa.string()))
-    kept: dict = {}
+    computed = []
+    kept = similar_options.KeptScores()
     sizes = []
-    for start in (0, 2, 4):  # four new pairs a call: kept, kept (8), then emptied first (8 + 4 > 10)
-        rows = np.array([start, start + 1])
-        found = similar_options.best_options(texts, rows, options.take(pa.array(rows)), 0.7, 0.1, kept)
-        assert [one.rule for one in found] == ["option_text_below_threshold"] * 2
+    for start in (0, 2, 4, 4):  # four new keys a call: kept, kept (8), then emptied first (8 + 4 > 10); none new
+        keys = np.array([start * 10 + offset for offset in (0, 1, 10, 11)] * 2, np.int64)  # each key twice
+        scores = kept.of(keys, lambda key: computed.append(key) or key / 100)
+        assert scores.tolist() == (keys / 100).tolist()
         sizes.append(len(kept))
-    assert sizes == [4, 8, 4]
-    assert set(kept) == {(texts[row], option) for row in (4, 5) for option in ("first option", "second option")}
+    assert sizes == [4, 8, 4, 4]
+    assert computed == [0, 1, 10, 11, 20, 21, 30, 31, 40, 41, 50, 51]  # once each, none again when kept
