@@ -42,7 +42,8 @@ _POSITIVE = re.compile(  # "选项 C 正确": the words before the letter change
     r"([A-J])\s*(?:(?<!不)是对的|(?<!不)是正确的|(?<![不是])正确|(?<![不是])对(?:的)?(?![应])|"
     r"(?i:\s+is\s+(?:the\s+)?(?:correct|right)(?:\s+answer)?\b))"
 )
-_ALTERNATIVES = re.compile(r"(?<![A-Za-z])\(?([A-J])\)?\s*(?:\bor\b|或者|或|/)\s*\(?([A-J])(?![A-Za-z])")
+_ALTERNATIVES = re.compile(  # opens on what a match starts with, "(" or the letter, so the search skips the rest
+    r"(?=[(A-J])(?<![A-Za-z])\(?([A-J])\)?\s*(?:\bor\b|或者|或|/)\s*\(?([A-J])(?![A-Za-z])")
 _LONE = re.compile(r"(?<![A-Za-z0-9'’])([A-J])(?![A-Za-z0-9'’])")
 NO_MENTIONS = OptionMentions((), (), (), "")  # a reply that holds none of its options' texts
 # Each pattern with texts one of which every match of it holds (in the case-folded reply): a reply with none of

@@ -119,18 +119,21 @@ STATEMENT_AS_WRITTEN = (r"(?i:\b(?:the\s+)?(?:correct|right|final|best)?\s*(?:an
 CHOSEN_AS_WRITTEN = r"(?:应该|应当|应|故|因此|所以|我)?\s*选(?:择)?\s*(?:选项)?\s*[\(（]?\s*([A-Ja-j])(?![A-Za-z])"
 POSITIVE_AS_WRITTEN = (r"(?:选项)?\s*([A-J])\s*(?:(?<!不)是对的|(?<!不)是正确的|(?<![不是])正确|(?<![不是])对(?:的)?(?![应])|"
                        r"(?i:\s+is\s+(?:the\s+)?(?:correct|right)(?:\s+answer)?\b))")
+ALTERNATIVES_AS_WRITTEN = r"(?<![A-Za-z])\(?([A-J])\)?\s*(?:\bor\b|或者|或|/)\s*\(?([A-J])(?![A-Za-z])"
 PATTERN_PIECES = ["the", "The ", " ", "  ", "correct", "Correct", "right", "final", "best", "answer", "ANSWER", "option",
                   "choice", "is", " would be", "x", "A", "B", "c", "(C)", "[d]", ":", "：", "选项", "选", "择", "应该", "故",
-                  "因此", "我", "（", "(", "不", "是", "对", "的", "正确", "应", "项", "ſ", "K", "İ", "ı", "-", ".", "1"]
+                  "因此", "我", "（", "(", "不", "是", "对", "的", "正确", "应", "项", "ſ", "K", "İ", "ı", "-", ".", "1",
+                  " or ", "or", "或", "或者", "/", ")", "D", "J"]
 
 
 def test_patterns_spelled_for_speed_capture_what_they_were_written_as():
     import re
 
-    from stages.kinds.multiple_choice.extraction import _LETTER_AFTER, _POSITIVE, _STATEMENTS
+    from stages.kinds.multiple_choice.extraction import _ALTERNATIVES, _LETTER_AFTER, _POSITIVE, _STATEMENTS
 
     pairs = [(_STATEMENTS[0], re.compile(STATEMENT_AS_WRITTEN + _LETTER_AFTER)),
-             (_STATEMENTS[3], re.compile(CHOSEN_AS_WRITTEN)), (_POSITIVE, re.compile(POSITIVE_AS_WRITTEN))]
+             (_STATEMENTS[3], re.compile(CHOSEN_AS_WRITTEN)), (_POSITIVE, re.compile(POSITIVE_AS_WRITTEN)),
+             (_ALTERNATIVES, re.compile(ALTERNATIVES_AS_WRITTEN))]
     rng = random.Random(7)
     texts = cue_texts() + ["".join(rng.choice(PATTERN_PIECES) for _ in range(rng.randrange(1, 10)))
                            for _ in range(60_000)]
@@ -143,6 +146,22 @@ def test_patterns_spelled_for_speed_capture_what_they_were_written_as():
                                 for m in written.finditer(text)], (written.pattern, text)
             matched += bool(captured)
     assert matched > 1_000
+
+
+def test_the_word_before_a_letter_is_what_a_pattern_finds():
+    import re
+
+    from stages.kinds.multiple_choice.letter_context import _word_before
+
+    pieces = ["Type", " ", "  ", ".", "..", "vitamin", "a", "Z", "中", "1", "\n", "\t", "é", "\u3000", "-", "x.", "ſ"]
+    rng = random.Random(5)
+    windows = ["".join(rng.choice(pieces) for _ in range(rng.randrange(8)))[-24:] for _ in range(50_000)]
+    found = 0
+    for window in windows:
+        written = re.search(r"([A-Za-z]+)[\s.]*$", window)
+        assert _word_before(window) == (written.group(1) if written else ""), window
+        found += written is not None
+    assert 10_000 < found < 45_000
 
 
 def _best_options_of(texts, reply_rows, options, threshold, margin, kept=None):
