@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...core.arrow_strings import first_items, list_item_positions, list_lengths, offsets_of, stripped_strings
+from ...core.arrow_strings import (
+    first_items,
+    list_item_positions,
+    list_lengths,
+    list_starts,
+    offsets_of,
+    stripped_strings,
+)
 from ...core.distinct import (
     combined_codes,
     list_codes,
@@ -166,7 +173,7 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     for start in range(0, len(standing), EXTRACT_ROWS):  # Python objects for this many pairs at a time
         rows = standing[start:start + EXTRACT_ROWS]
         taken = pa.array(rows)
-        found, result_of = _extracted_once(replies.take(taken), options.take(taken), reply_codes[rows],
+        found, result_of = _extracted_once(replies.take(taken), lengths[rows], reply_codes[rows],
                                            item_codes[list_item_positions(lengths, rows)], compared, threshold,
                                            margin, similarity)
         for name, kind in kinds.items():
@@ -177,23 +184,21 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     return {name: pa.concat_arrays(arrays).take(back) for name, arrays in parts.items()}
 
 
-def _extracted_once(replies: pa.Array, options: pa.Array, reply_keys: np.ndarray, option_codes: np.ndarray,
+def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarray, option_codes: np.ndarray,
                     compared: ComparedOptions, threshold: float, margin: float,
                     similarity: KeptScores) -> tuple[list[ChoiceExtraction], np.ndarray]:
-    """extract_choice of rows that are each a different (reply, options) pair (`reply_keys`: each reply's number in
-    the whole column; `option_codes`: each option's index into `compared`, the rows' options laid end to end), as
-    distinct readings and each row's index into them. A
+    """extract_choice of rows that are each a different (reply, options) pair (`counts`: each row's number of
+    options; `reply_keys`: each reply's number in the whole column; `option_codes`: each option's index into
+    `compared`, the rows' options laid end to end), as distinct readings and each row's index into them. A
     reply that holds none of its options' texts reads the same against any options with as many letters, so it is
     read once per distinct (text, number of options), and against its own options only when its letters leave it
     undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one option's text
     names that option; the rest are read row by row with the option texts they may hold. `similarity` keeps
     replies' similarity to option texts across calls."""
     import numpy as np
-    import pyarrow as pa
 
     reply_values, reply_codes = value_codes(replies)
     texts = [None if reply is None else reply_text(reply) for reply in reply_values]
-    counts = list_lengths(options)
     mentions = option_text_mentions(texts, reply_codes, option_codes, counts, compared)
     free = np.flatnonzero(~mentions.any_mention)
     keys, rows = combined_codes(reply_codes[free], counts[free])
@@ -211,12 +216,18 @@ def _extracted_once(replies: pa.Array, options: pa.Array, reply_keys: np.ndarray
                        bool)
     by_rows = np.union1d(left[mentions.any_mention[left]], unread[by_word])
     result_of[by_rows] = len(found) + np.arange(len(by_rows))
+    starts = list_starts(counts)
+
+    def option_map(row: int) -> dict[str, str]:
+        """A row's options by letter, as written (built only for rows whose letters leave them undecided)."""
+        start = int(starts[row])
+        return dict(zip(LETTERS, [compared.values[code] for code in option_codes[start:start + counts[row]].tolist()]))
+
     row_texts = [texts[code] for code in reply_codes[by_rows].tolist()]
-    for row, text, mentioning, row_options in zip(by_rows.tolist(), row_texts, mentions.any_mention[by_rows].tolist(),
-                                                  options.take(pa.array(by_rows)).to_pylist()):
-        found.append(_read_mentioning(text, row, mentions, compared, row_options, threshold, margin) if mentioning
-                     else read_by_options(text, LETTERS[:len(row_options)], dict(zip(LETTERS, row_options)),
-                                          threshold, margin))
+    for row, text, mentioning, count in zip(by_rows.tolist(), row_texts, mentions.any_mention[by_rows].tolist(),
+                                            counts[by_rows].tolist()):
+        found.append(_read_mentioning(text, row, LETTERS[:count], mentions, compared, option_map, threshold, margin)
+                     if mentioning else read_by_options(text, LETTERS[:count], option_map(row), threshold, margin))
     similar = np.setdiff1d(left, by_rows, assume_unique=True)
     result_of[similar] = len(found) + np.arange(len(similar))
     similar_texts = dict(zip(reply_keys[similar].tolist(), [texts[code] for code in reply_codes[similar].tolist()]))
@@ -225,20 +236,19 @@ def _extracted_once(replies: pa.Array, options: pa.Array, reply_keys: np.ndarray
     return found, result_of
 
 
-def _read_mentioning(text: str, row: int, mentions: OptionTextMentions, compared: ComparedOptions,
-                     row_options: list[str], threshold: float, margin: float) -> ChoiceExtraction:
-    """read_reply of a reply that may hold some of its options' texts (`row_options`, in letter order). When none of
-    those texts can mask a letter and the reply is neither boxed nor a lone character (the rules that weigh equal
-    option texts), its letters read the same on the reply as it is, so its option texts are sought only when the
-    letters leave it undecided."""
-    valid = LETTERS[:len(row_options)]
+def _read_mentioning(text: str, row: int, valid: str, mentions: OptionTextMentions, compared: ComparedOptions,
+                     option_map: Callable[[int], dict[str, str]], threshold: float, margin: float) -> ChoiceExtraction:
+    """read_reply of a reply that may hold some of its options' texts (`valid`: its options' letters; option_map(row):
+    its options by letter). When none of those texts can mask a letter and the reply is neither boxed nor a lone
+    character (the rules that weigh equal option texts), its letters read the same on the reply as it is, so its
+    option texts are sought only when the letters leave it undecided."""
     if mentions.letters_unmasked[row] and "\\boxed" not in text and not is_one_character(text):
         folded = case_folded(text)
         return (read_letters(text, text, (), valid, folded)
                 or read_past_letters(text, option_mentions(text, mentions.mentioned(row, compared)), valid,
-                                     dict(zip(LETTERS, row_options)), threshold, margin, folded))
-    return read_reply(text, option_mentions(text, mentions.mentioned(row, compared)), valid,
-                      dict(zip(LETTERS, row_options)), threshold, margin)
+                                     option_map(row), threshold, margin, folded))
+    return read_reply(text, option_mentions(text, mentions.mentioned(row, compared)), valid, option_map(row),
+                      threshold, margin)
 
 
 def _read_without_mentions(text: str | None, count: int, threshold: float, margin: float) -> ChoiceExtraction | None:
