@@ -19,6 +19,12 @@ def python_spaces() -> str:
     return "".join(char for char in map(chr, range(LAST_SPACE + 1)) if char.isspace())
 
 
+@cache
+def python_space_class() -> str:
+    """An RE2 character class of every character str.isspace() is true for."""
+    return "[" + "".join(f"\\x{{{ord(char):x}}}" for char in python_spaces()) + "]"
+
+
 def stripped_strings(array: pa.Array) -> pa.Array:
     """str.strip() of every string (null stays null): Arrow's trim of exactly Python's whitespace."""
     import pyarrow.compute as pc

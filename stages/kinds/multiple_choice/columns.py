@@ -32,12 +32,14 @@ from .extraction import (
     gold_choice,
     is_one_character,
     leading_word_letter,
+    letter_by_rule,
     read_by_options,
     read_letters,
     read_past_letters,
     read_reply,
     reply_text,
 )
+from .leading_letters import leading_letters
 from .mention_columns import ComparedOptions, OptionTextMentions, compared_options, option_text_mentions
 from .option_mentions import option_mentions
 from .options import LETTERS
@@ -209,6 +211,11 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     result_of[free] = np.where(decided, np.cumsum(decided) - 1, -1)[rows]
     result_of[mentions.equal_rows] = len(found) + mentions.equal_positions
     found += [ChoiceExtraction(letter, "option_text", 1.0) for letter in LETTERS]
+    leads = leading_letters(texts)[reply_codes]
+    led = np.flatnonzero((result_of < 0) & mentions.any_mention & mentions.letters_unmasked & (leads >= 0)
+                         & (leads < counts))
+    result_of[led] = len(found) + leads[led]
+    found += [letter_by_rule(letter, "leading_letter") for letter in LETTERS]
     left = np.flatnonzero(result_of < 0)
     unread = left[~mentions.any_mention[left]]
     opening = [leading_word_letter(texts[code]) for code in reply_codes[unread].tolist()]

@@ -15,7 +15,7 @@ from .options import LETTERS, options_as_dict
 _TAGS = re.compile(r"</?\s*response\s*>", re.IGNORECASE)
 _MARKUP = re.compile(r"\*\*|__|`|\$")
 _BOXED = re.compile(r"\\boxed\s*\{\s*\(?\s*([A-Ja-j])\s*\)?\s*\}")
-_EDGES = " \t\r\n.,;:!?。，；：！？()[]{}<>\"'“”‘’*_"
+EDGES = " \t\r\n.,;:!?。，；：！？()[]{}<>\"'“”‘’*_"
 _LETTER_AFTER = (
     r"\s*[:：=]?\s*(?:option\s+|choice\s+|选项\s*)?"
     r"(?:\(([A-Ja-j])\)|\[([A-Ja-j])\]|([A-J])(?![A-Za-z0-9'’])|([a-j])(?=\s*(?:[.,;:!)\]]|$)))"
@@ -51,6 +51,7 @@ NO_MENTIONS = OptionMentions((), (), (), "")  # a reply that holds none of its o
 _BOXED_CUED = ((_BOXED, ("\\boxed",)),)
 _STATEMENTS_CUED = tuple(zip(_STATEMENTS, (("answer", "option", "choice"), ("choose", "pick", "select", "go"),
                                            ("答案", "正确选项"), ("选",))))
+STATEMENT_CUES = tuple(cue for _, cues in _STATEMENTS_CUED for cue in cues)  # a reply without any: no statement
 _POSITIVE_CUED = ((_POSITIVE, ("对", "正确", "correct", "right")),)
 
 
@@ -205,7 +206,7 @@ def read_letters(text: str, masked: str, equal_exactly: tuple[str, ...], valid: 
                  folded: str | None) -> ChoiceExtraction | None:
     """read_reply's first rules, which read letters only: boxed, bare letter, answer statement, leading letter (None
     when none decides). `masked` and `equal_exactly` are the reply's OptionMentions', `folded` its case_folded."""
-    bare = text.strip(_EDGES)
+    bare = text.strip(EDGES)
     for rule, found in (
         ("boxed", _letters(_BOXED_CUED, text, masked, folded)),
         ("bare_letter", {bare.upper()} if len(bare) == 1 else set()),
@@ -230,7 +231,7 @@ def read_letters(text: str, masked: str, equal_exactly: tuple[str, ...], valid: 
 def is_one_character(text: str) -> bool:
     """Whether the reply text is a single character once its edges (brackets, punctuation, markup) are off: the
     bare-letter rule's case."""
-    return len(text.strip(_EDGES)) == 1
+    return len(text.strip(EDGES)) == 1
 
 
 def compared_option_text(body: str) -> str:
@@ -273,7 +274,7 @@ def gold_choice(gold: str, options: dict[str, str] | list[str] | str | None) -> 
 def answer_key_letter(gold: str) -> str | None:
     """The letter A–J a gold answer is, once cleaned and stripped of brackets and punctuation (" b ", "(C)", "D."),
     or None when it is anything else."""
-    key = clean_reply(gold).strip(_EDGES).upper()
+    key = clean_reply(gold).strip(EDGES).upper()
     return key if len(key) == 1 and key in LETTERS else None
 
 
