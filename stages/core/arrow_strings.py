@@ -19,10 +19,15 @@ def python_spaces() -> str:
     return "".join(char for char in map(chr, range(LAST_SPACE + 1)) if char.isspace())
 
 
+def re2_class(characters: str, ranges: bool = False) -> str:
+    """An RE2 character class of `characters`; with `ranges`, a '-' between two characters makes a range."""
+    return "[" + "".join("-" if ranges and char == "-" else f"\\x{{{ord(char):x}}}" for char in characters) + "]"
+
+
 @cache
 def python_space_class() -> str:
     """An RE2 character class of every character str.isspace() is true for."""
-    return "[" + "".join(f"\\x{{{ord(char):x}}}" for char in python_spaces()) + "]"
+    return re2_class(python_spaces())
 
 
 def stripped_strings(array: pa.Array) -> pa.Array:

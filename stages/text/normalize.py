@@ -9,7 +9,7 @@ import unicodedata
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..core.arrow_strings import byte_counts, byte_ranges, offsets_of, without_bytes
+from ..core.arrow_strings import byte_counts, byte_ranges, offsets_of, re2_class, without_bytes
 from .cmrc import normalize_cmrc
 
 if TYPE_CHECKING:
@@ -46,11 +46,6 @@ def normalize_cjk(text: str) -> str:
     """NFKC, lowercase, drop all Unicode punctuation and symbols, CJK characters as single tokens, drop a/an/the."""
     text = unicodedata.normalize("NFKC", text).lower().translate(_unicode_punctuation_and_symbols())
     return " ".join(token for token in _CJK_TOKENS.findall(text) if token not in _ARTICLE_TOKENS)
-
-
-def _re2_class(characters: str, ranges: bool = False) -> str:
-    """An RE2 character class of `characters`; with `ranges`, a '-' between two characters makes a range."""
-    return "[" + "".join("-" if ranges and char == "-" else f"\\x{{{ord(char):x}}}" for char in characters) + "]"
 
 
 def normalize_squad_column(texts: pa.Array) -> pa.Array:
@@ -113,7 +108,7 @@ def has_cjk_column(texts: pa.Array) -> pa.Array:
     wide = pc.invert(pc.fill_null(pc.string_is_ascii(texts), True))
     if not wide.true_count:
         return result
-    found = pc.fill_null(pc.match_substring_regex(texts.filter(wide), _re2_class(CJK_CHARACTERS, ranges=True)), False)
+    found = pc.fill_null(pc.match_substring_regex(texts.filter(wide), re2_class(CJK_CHARACTERS, ranges=True)), False)
     return pc.replace_with_mask(result, wide, found)
 
 

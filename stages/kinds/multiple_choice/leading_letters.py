@@ -7,7 +7,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ...core.arrow_strings import python_space_class
+from ...core.arrow_strings import python_space_class, re2_class
 from .extraction import EDGES, STATEMENT_CUES
 from .options import LETTERS
 
@@ -28,8 +28,8 @@ def _leading_pattern() -> str:
 def _folded_apart_class() -> str:
     """An RE2 class of the characters whose case fold is not their lower case (ß, ſ, ﬁ…), and the Turkish İ and ı
     (which `re` matches ignoring case as i): a reply holding one is left to the rules one by one."""
-    chars = [chr(code) for code in range(LAST_FOLDED_APART + 1) if chr(code).casefold() != chr(code).lower()]
-    return "[" + "".join(f"\\x{{{ord(char):x}}}" for char in [*chars, "İ", "ı"]) + "]"
+    return re2_class("".join(chr(code) for code in range(LAST_FOLDED_APART + 1)
+                             if chr(code).casefold() != chr(code).lower()) + "İı")
 
 
 def leading_letters(texts: list[str | None]) -> np.ndarray:
