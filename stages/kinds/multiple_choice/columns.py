@@ -195,7 +195,8 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     reply that holds none of its options' texts reads the same against any options with as many letters, so it is
     read once per distinct (text, number of options), and against its own options only when its letters leave it
     undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one option's text
-    names that option; the rest are read row by row with the option texts they may hold. `similarity` keeps
+    names that option, and one that opens on its letter with no earlier rule able to decide is read by that letter
+    (leading_letters); the rest are read row by row with the option texts they may hold. `similarity` keeps
     replies' similarity to option texts across calls."""
     import numpy as np
 
