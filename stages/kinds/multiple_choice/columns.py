@@ -23,6 +23,7 @@ from ...core.distinct import (
     per_distinct_value,
     value_codes,
 )
+from .chosen_letters import chosen_letters
 from .extraction import (
     NO_MENTIONS,
     ChoiceExtraction,
@@ -195,8 +196,8 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     reply that holds none of its options' texts reads the same against any options with as many letters, so it is
     read once per distinct (text, number of options), and against its own options only when its letters leave it
     undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one option's text
-    names that option, and one that opens on its letter with no earlier rule able to decide is read by that letter
-    (leading_letters); the rest are read row by row with the option texts they may hold. `similarity` keeps
+    names that option, and one that opens on its letter, or ends in 故选X, with nothing else able to decide is read by
+    that letter (leading_letters, chosen_letters); the rest are read row by row with the option texts they may hold. `similarity` keeps
     replies' similarity to option texts across calls."""
     import numpy as np
 
@@ -217,6 +218,11 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
                          & (leads < counts))
     result_of[led] = len(found) + leads[led]
     found += [letter_by_rule(letter, "leading_letter") for letter in LETTERS]
+    chosen = chosen_letters(texts)[reply_codes]
+    said = np.flatnonzero((result_of < 0) & mentions.any_mention & mentions.letters_unmasked & (chosen >= 0)
+                          & (chosen < counts))
+    result_of[said] = len(found) + chosen[said]
+    found += [letter_by_rule(letter, "answer_statement") for letter in LETTERS]
     left = np.flatnonzero(result_of < 0)
     unread = left[~mentions.any_mention[left]]
     opening = [leading_word_letter(texts[code]) for code in reply_codes[unread].tolist()]

@@ -25,7 +25,7 @@ def _leading_pattern() -> str:
 
 
 @cache
-def _folded_apart_class() -> str:
+def folded_apart_class() -> str:
     """An RE2 class of the characters whose case fold is not their lower case (ß, ſ, ﬁ…), and the Turkish İ and ı
     (which `re` matches ignoring case as i): a reply holding one is left to the rules one by one."""
     return re2_class("".join(chr(code) for code in range(LAST_FOLDED_APART + 1)
@@ -44,7 +44,7 @@ def leading_letters(texts: list[str | None]) -> np.ndarray:
     replies = pa.array(texts, pa.string())
     cued = pc.match_substring_regex(pc.utf8_lower(replies), "|".join(re.escape(cue) for cue in STATEMENT_CUES))
     other_rules = pc.or_(pc.or_(cued, pc.match_substring(replies, "\\boxed")),
-                         pc.or_(pc.match_substring_regex(replies, _folded_apart_class()),
+                         pc.or_(pc.match_substring_regex(replies, folded_apart_class()),
                                 pc.equal(pc.utf8_length(pc.utf8_trim(replies, EDGES)), 1)))
     opening = pc.extract_regex(replies, _leading_pattern())
     bracketed = opening.field("bracketed")

@@ -8,7 +8,7 @@ from ...text.normalize import has_cjk
 # CJK characters that may stand right before or after an answer letter (选C, 答案为C, C项, C正确, C和D); any other
 # CJK neighbour makes the letter part of a term (维生素C, B超, C型, A股, C语言).
 _CJK_BEFORE = frozenset("选择是为案即故应和或与及项在把将以就则且中比答于：")
-_CJK_AFTER = frozenset("项选是为正对错不和或与及都也最更符吧啊呢吗了的说比较等这那")
+CJK_AFTER = frozenset("项选是为正对错不和或与及都也最更符吧啊呢吗了的说比较等这那")
 _UNIT_BEFORE = frozenset("°º℃℉")
 _SYMBOL_AFTER = frozenset("+#")
 # English words that make the following capital a name: Vitamin C, Type A, Hepatitis B, point A, Figure B.
@@ -30,7 +30,7 @@ def names_a_thing(text: str, index: int) -> bool:
         return True
     if before and before not in _CJK_BEFORE and has_cjk(before):
         return True
-    if after and after not in _CJK_AFTER and has_cjk(after):
+    if after and after not in CJK_AFTER and has_cjk(after):
         return True
     if after == "-" and text[index + 2:index + 3].isalnum():
         return True  # T-cell, C-section, A-level
