@@ -3,16 +3,14 @@ its one 选 and nothing else could decide first or mark the letter as part of a 
 read_letters' answer-statement rule would, with no Python step per reply."""
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import python_space_class
 from ...text.normalize import has_cjk_column
-from .extraction import EDGES, STATEMENT_CUES
-from .leading_letters import folded_apart_class
+from .extraction import STATEMENT_CUES
+from .leading_letters import letters_read_on_column
 from .letter_context import CJK_AFTER
-from .options import LETTERS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,25 +32,15 @@ def chosen_letters(texts: list[str | None]) -> np.ndarray:
     reads it by — its answer-statement rule, on the reply as its own mask, with no other letter offered — or -1
     where another rule or pattern may take part (such replies are read one by one). Whether the letter is one of
     the row's options is the caller's to check."""
-    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     replies = pa.array(texts, pa.string())
-    lowered = pc.utf8_lower(replies)
-    others = [re.escape(cue) for cue in STATEMENT_CUES if cue != CHOSEN] + ["或", "or", "/"]
-    excluded = [pc.match_substring_regex(lowered, "|".join(others)), pc.match_substring(replies, "\\boxed"),
-                pc.match_substring_regex(replies, folded_apart_class()),
-                pc.not_equal(pc.count_substring(replies, CHOSEN), 1),
-                pc.equal(pc.utf8_length(pc.utf8_trim(replies, EDGES)), 1)]
     found = pc.extract_regex(replies, _chosen_pattern())
     after = found.field("after")
     term = pc.or_(pc.is_in(after, value_set=pa.array(["+", "#", "-"])),
                   pc.and_(has_cjk_column(pc.fill_null(after, "")),
                           pc.invert(pc.is_in(after, value_set=pa.array(sorted(CJK_AFTER))))))
-    index = pc.fill_null(pc.index_in(pc.utf8_upper(found.field("letter")), value_set=pa.array(list(LETTERS))), -1)
-    unsure = excluded[0]
-    for more in [*excluded[1:], term]:
-        unsure = pc.or_(unsure, more)
-    keep = pc.invert(pc.fill_null(unsure, True)).to_numpy(zero_copy_only=False)
-    return np.where(keep, index.to_numpy(zero_copy_only=False), -1).astype(np.int64)
+    unsure = pc.or_(term, pc.not_equal(pc.count_substring(replies, CHOSEN), 1))
+    return letters_read_on_column(replies, [cue for cue in STATEMENT_CUES if cue != CHOSEN] + ["或", "or", "/"],
+                                  found.field("letter"), unsure)

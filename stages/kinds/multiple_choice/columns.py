@@ -196,9 +196,9 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     reply that holds none of its options' texts reads the same against any options with as many letters, so it is
     read once per distinct (text, number of options), and against its own options only when its letters leave it
     undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one option's text
-    names that option, and one that opens on its letter, or ends in 故选X, with nothing else able to decide is read by
-    that letter (leading_letters, chosen_letters); the rest are read row by row with the option texts they may hold. `similarity` keeps
-    replies' similarity to option texts across calls."""
+    names that option, and one that opens on its letter, or ends in 故选X, with nothing else able to decide is read
+    by that letter (leading_letters, chosen_letters); the rest are read row by row with the option texts they may
+    hold. `similarity` keeps replies' similarity to option texts across calls."""
     import numpy as np
 
     reply_values, reply_codes = value_codes(replies)
@@ -213,16 +213,12 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     result_of[free] = np.where(decided, np.cumsum(decided) - 1, -1)[rows]
     result_of[mentions.equal_rows] = len(found) + mentions.equal_positions
     found += [ChoiceExtraction(letter, "option_text", 1.0) for letter in LETTERS]
-    leads = leading_letters(texts)[reply_codes]
-    led = np.flatnonzero((result_of < 0) & mentions.any_mention & mentions.letters_unmasked & (leads >= 0)
-                         & (leads < counts))
-    result_of[led] = len(found) + leads[led]
-    found += [letter_by_rule(letter, "leading_letter") for letter in LETTERS]
-    chosen = chosen_letters(texts)[reply_codes]
-    said = np.flatnonzero((result_of < 0) & mentions.any_mention & mentions.letters_unmasked & (chosen >= 0)
-                          & (chosen < counts))
-    result_of[said] = len(found) + chosen[said]
-    found += [letter_by_rule(letter, "answer_statement") for letter in LETTERS]
+    for read_on_column, rule in ((leading_letters, "leading_letter"), (chosen_letters, "answer_statement")):
+        letters = read_on_column(texts)[reply_codes]
+        taken = np.flatnonzero((result_of < 0) & mentions.any_mention & mentions.letters_unmasked & (letters >= 0)
+                               & (letters < counts))
+        result_of[taken] = len(found) + letters[taken]
+        found += [letter_by_rule(letter, rule) for letter in LETTERS]
     left = np.flatnonzero(result_of < 0)
     unread = left[~mentions.any_mention[left]]
     opening = [leading_word_letter(texts[code]) for code in reply_codes[unread].tolist()]

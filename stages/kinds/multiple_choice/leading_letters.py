@@ -4,6 +4,7 @@ fold, not boxed, not a lone character — RE2 takes the letter, with no Python s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from .options import LETTERS
 
 if TYPE_CHECKING:
     import numpy as np
+    import pyarrow as pa
 
 LAST_FOLDED_APART = 0xFB17  # no later character's case fold differs from its lower case (tests check every one)
 
@@ -32,23 +34,38 @@ def folded_apart_class() -> str:
                              if chr(code).casefold() != chr(code).lower()) + "İı")
 
 
+def letters_read_on_column(replies: pa.Array, cues: Iterable[str], letters: pa.Array,
+                           unsure: pa.Array | None = None) -> np.ndarray:
+    """Per reply, the index in LETTERS of its letter (`letters`, A–J or a–j, null where none) where no rule or pattern
+    but the one that took it can take part — the reply holds none of `cues` in lower case, is not boxed, not a lone
+    character, holds no character whose case fold is not its lower case, and `unsure` (when given) is false —
+    else -1."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    left = [pc.match_substring_regex(pc.utf8_lower(replies), "|".join(re.escape(cue) for cue in cues)),
+            pc.match_substring(replies, "\\boxed"), pc.match_substring_regex(replies, folded_apart_class()),
+            pc.equal(pc.utf8_length(pc.utf8_trim(replies, EDGES)), 1)] + ([] if unsure is None else [unsure])
+    elsewhere = left[0]
+    for more in left[1:]:
+        elsewhere = pc.or_(elsewhere, more)
+    index = pc.fill_null(pc.index_in(pc.utf8_upper(letters), value_set=pa.array(list(LETTERS))), -1)
+    return np.where(pc.fill_null(elsewhere, True).to_numpy(zero_copy_only=False), -1,
+                    index.to_numpy(zero_copy_only=False)).astype(np.int64)
+
+
 def leading_letters(texts: list[str | None]) -> np.ndarray:
     """Per reply text (as reply_text gives it; None when missing), the index in LETTERS of the letter read_letters
     reads it by — its leading-letter rule, on the reply as its own mask — or -1 where an earlier rule may decide or
     none applies (such replies are read one by one). Whether the letter is one of the row's options is the
     caller's to check."""
-    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     replies = pa.array(texts, pa.string())
-    cued = pc.match_substring_regex(pc.utf8_lower(replies), "|".join(re.escape(cue) for cue in STATEMENT_CUES))
-    other_rules = pc.or_(pc.or_(cued, pc.match_substring(replies, "\\boxed")),
-                         pc.or_(pc.match_substring_regex(replies, folded_apart_class()),
-                                pc.equal(pc.utf8_length(pc.utf8_trim(replies, EDGES)), 1)))
     opening = pc.extract_regex(replies, _leading_pattern())
     bracketed = opening.field("bracketed")
-    letter = pc.utf8_upper(pc.coalesce(pc.if_else(pc.equal(bracketed, ""), pa.scalar(None, pa.string()), bracketed),
-                                       opening.field("plain")))
-    index = pc.fill_null(pc.index_in(letter, value_set=pa.array(list(LETTERS))), -1).to_numpy(zero_copy_only=False)
-    return np.where(pc.fill_null(other_rules, True).to_numpy(zero_copy_only=False), -1, index).astype(np.int64)
+    letters = pc.coalesce(pc.if_else(pc.equal(bracketed, ""), pa.scalar(None, pa.string()), bracketed),
+                          opening.field("plain"))
+    return letters_read_on_column(replies, STATEMENT_CUES, letters)
