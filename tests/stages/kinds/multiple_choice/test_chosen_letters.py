@@ -3,8 +3,8 @@ answer-statement rule and no other pattern, rule or offered letter could take pa
 import random
 
 from stages.kinds.multiple_choice.chosen_letters import chosen_letters
-from stages.kinds.multiple_choice.extraction import case_folded, read_letters, reply_text
-from stages.kinds.multiple_choice.options import LETTERS
+from stages.kinds.multiple_choice.extraction import reply_text
+from tests.stages.kinds.multiple_choice.column_readings import readings_taken_as_read_letters_reads
 
 BEFORE = ["经过分析，A项不对，水彩画符合题意。", "", "I think ", "维生素C很重要，", "答案：", "正确选项", "The answer is B. ",
           "不", "  ", "ſo ", "选", "B. "]
@@ -25,14 +25,7 @@ def built_replies(rng: random.Random, count: int) -> list[str]:
 def test_a_column_reading_is_read_letters_answer_statement_reading():
     replies = built_replies(random.Random(13), 8_000) + [None]
     chosen = chosen_letters(replies)
-    taken = 0
-    for reply, index in zip(replies, chosen.tolist()):
-        if index < 0:
-            continue
-        taken += 1
-        reading = read_letters(reply, reply, (), LETTERS, case_folded(reply))
-        assert (reading.letter, reading.rule) == (LETTERS[index], "answer_statement"), reply
-    assert taken > 1_000
+    assert readings_taken_as_read_letters_reads(replies, chosen.tolist(), "answer_statement") > 1_000
     assert chosen[-1] == -1
 
 
