@@ -34,8 +34,10 @@ from .extraction import (
     is_one_character,
     leading_word_letter,
     letter_by_rule,
+    option_text_reading,
     read_by_options,
     read_letters,
+    read_option_texts,
     read_past_letters,
     read_reply,
     reply_text,
@@ -45,6 +47,7 @@ from .mention_columns import ComparedOptions, OptionTextMentions, compared_optio
 from .option_mentions import option_mentions
 from .options import LETTERS
 from .similar_options import KeptScores, best_options
+from .unlettered_replies import unlettered_replies
 
 if TYPE_CHECKING:
     import numpy as np
@@ -197,8 +200,9 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     read once per distinct (text, number of options), and against its own options only when its letters leave it
     undecided (by similarity alone: all such rows at once, best_options); a reply that is exactly one option's text
     names that option, and one that opens on its letter, or ends in 故选X, with nothing else able to decide is read
-    by that letter (leading_letters, chosen_letters); the rest are read row by row with the option texts they may
-    hold. `similarity` keeps replies' similarity to option texts across calls."""
+    by that letter (leading_letters, chosen_letters); one that no letter rule can read and that names one option's
+    text is read by the option texts alone (unlettered_replies); the rest are read row by row with the option texts
+    they may hold. `similarity` keeps replies' similarity to option texts across calls."""
     import numpy as np
 
     reply_values, reply_codes = value_codes(replies)
@@ -212,13 +216,16 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     result_of = np.full(len(reply_codes), -1, np.int64)
     result_of[free] = np.where(decided, np.cumsum(decided) - 1, -1)[rows]
     result_of[mentions.equal_rows] = len(found) + mentions.equal_positions
-    found += [ChoiceExtraction(letter, "option_text", 1.0) for letter in LETTERS]
+    found += [option_text_reading(letter, "option_text") for letter in LETTERS]
     for read_on_column, rule in ((leading_letters, "leading_letter"), (chosen_letters, "answer_statement")):
-        letters = read_on_column(texts)[reply_codes]
-        taken = np.flatnonzero((result_of < 0) & mentions.any_mention & mentions.letters_unmasked & (letters >= 0)
-                               & (letters < counts))
-        result_of[taken] = len(found) + letters[taken]
+        waiting = np.flatnonzero((result_of < 0) & mentions.any_mention & mentions.letters_unmasked)
+        letters = _read_replies_once(read_on_column, texts, reply_codes[waiting])
+        kept = (letters >= 0) & (letters < counts[waiting])
+        result_of[waiting[kept]] = len(found) + letters[kept]
         found += [letter_by_rule(letter, rule) for letter in LETTERS]
+    named_rows, named = _read_by_option_texts(texts, reply_codes, counts, mentions, compared, result_of)
+    result_of[named_rows] = len(found) + np.arange(len(named_rows))
+    found += named
     left = np.flatnonzero(result_of < 0)
     unread = left[~mentions.any_mention[left]]
     opening = [leading_word_letter(texts[code]) for code in reply_codes[unread].tolist()]
@@ -244,6 +251,31 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     found += best_options(similar_texts, reply_keys[similar], option_codes[list_item_positions(counts, similar)],
                           counts[similar], compared.values, threshold, margin, similarity)
     return found, result_of
+
+
+def _read_replies_once(read_on_column: Callable[[list[str | None]], np.ndarray], texts: list[str | None],
+                       codes: np.ndarray) -> np.ndarray:
+    """A column reading of the replies texts[codes], each distinct reply read once."""
+    import numpy as np
+
+    distinct, row_of = np.unique(codes, return_inverse=True)
+    return read_on_column([texts[code] for code in distinct.tolist()])[row_of]
+
+
+def _read_by_option_texts(texts: list[str | None], reply_codes: np.ndarray, counts: np.ndarray,
+                          mentions: OptionTextMentions, compared: ComparedOptions,
+                          result_of: np.ndarray) -> tuple[np.ndarray, list[ChoiceExtraction]]:
+    """The rows not yet read whose reply holds an option's text and no letter any rule before the option-text rules
+    could read (unlettered_replies) and that those rules decide — the reply equal to one option's text, or naming
+    exactly one — with their readings."""
+    import numpy as np
+
+    waiting = np.flatnonzero((result_of < 0) & mentions.any_mention)
+    rows = waiting[counts[waiting] <= _read_replies_once(unlettered_replies, texts, reply_codes[waiting])]
+    readings = [read_option_texts(option_mentions(texts[code], mentions.mentioned(row, compared)))
+                for row, code in zip(rows.tolist(), reply_codes[rows].tolist())]
+    decided = np.array([reading is not None for reading in readings], bool)
+    return rows[decided], [reading for reading in readings if reading is not None]
 
 
 def _read_mentioning(text: str, row: int, valid: str, mentions: OptionTextMentions, compared: ComparedOptions,

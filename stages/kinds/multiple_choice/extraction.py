@@ -49,7 +49,8 @@ NO_MENTIONS = OptionMentions((), (), (), "")  # a reply that holds none of its o
 # Each pattern with texts one of which every match of it holds (in the case-folded reply): a reply with none of
 # them is not searched.
 _BOXED_CUED = ((_BOXED, ("\\boxed",)),)
-_STATEMENTS_CUED = tuple(zip(_STATEMENTS, (("answer", "option", "choice"), ("choose", "pick", "select", "go"),
+ANSWER_CUES = ("answer", "option", "choice")  # the cues of the first statement, "the correct answer is"
+_STATEMENTS_CUED = tuple(zip(_STATEMENTS, (ANSWER_CUES, ("choose", "pick", "select", "go"),
                                            ("答案", "正确选项"), ("选",))))
 STATEMENT_CUES = tuple(cue for _, cues in _STATEMENTS_CUED for cue in cues)  # a reply without any: no statement
 _POSITIVE_CUED = ((_POSITIVE, ("对", "正确", "correct", "right")),)
@@ -185,9 +186,9 @@ def read_past_letters(text: str, mentions: OptionMentions, valid: str, option_ma
         match = _best_option(word.group(2), option_map, similarity_threshold, margin)
         if match and match.letter == word.group(1):
             return ChoiceExtraction(match.letter, "leading_letter_with_text", match.score)
-    for rule, letters in (("option_text", mentions.equal), ("option_text_contained", mentions.named)):
-        if len(letters) == 1:
-            return ChoiceExtraction(letters[0], rule, 1.0)
+    named = read_option_texts(mentions)
+    if named:
+        return named
     for rule, found in (
         ("positive_mention", _letters(_POSITIVE_CUED, text, masked, folded)),
         ("lone_letter", _lone_letters(text, masked)),
@@ -200,6 +201,21 @@ def read_past_letters(text: str, mentions: OptionMentions, valid: str, option_ma
     if option_map:
         return _best_option(text, option_map, similarity_threshold, margin)
     return ChoiceExtraction(None, "no_letter_no_options")
+
+
+def read_option_texts(mentions: OptionMentions) -> ChoiceExtraction | None:
+    """The rules that read option texts: the reply equal to one option's text, else naming exactly one (None when
+    neither decides)."""
+    for rule, letters in (("option_text", mentions.equal), ("option_text_contained", mentions.named)):
+        if len(letters) == 1:
+            return option_text_reading(letters[0], rule)
+    return None
+
+
+@lru_cache(maxsize=1 << 6)
+def option_text_reading(letter: str, rule: str) -> ChoiceExtraction:
+    """The ChoiceExtraction of an option-text rule (score 1.0), one shared object per (letter, rule)."""
+    return ChoiceExtraction(letter, rule, 1.0)
 
 
 def read_letters(text: str, masked: str, equal_exactly: tuple[str, ...], valid: str,

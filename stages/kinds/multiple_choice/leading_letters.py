@@ -34,14 +34,10 @@ def folded_apart_class() -> str:
                              if chr(code).casefold() != chr(code).lower()) + "İı")
 
 
-def letters_read_on_column(replies: pa.Array, cues: Iterable[str], letters: pa.Array,
-                           unsure: pa.Array | None = None) -> np.ndarray:
-    """Per reply, the index in LETTERS of its letter (`letters`, A–J or a–j, null where none) where no rule or pattern
-    but the one that took it can take part — the reply holds none of `cues` in lower case, is not boxed, not a lone
-    character, holds no character whose case fold is not its lower case, and `unsure` (when given) is false —
-    else -1."""
-    import numpy as np
-    import pyarrow as pa
+def other_rules_may_read(replies: pa.Array, cues: Iterable[str], unsure: pa.Array | None = None) -> np.ndarray:
+    """Per reply, whether a rule or pattern may read it beyond those a column reading accounts for: it holds one of
+    `cues` in lower case, is boxed or a lone character, holds a character whose case fold is not its lower case,
+    `unsure` (when given) is true, or it is missing."""
     import pyarrow.compute as pc
 
     left = [pc.match_substring_regex(pc.utf8_lower(replies), "|".join(re.escape(cue) for cue in cues)),
@@ -50,8 +46,19 @@ def letters_read_on_column(replies: pa.Array, cues: Iterable[str], letters: pa.A
     elsewhere = left[0]
     for more in left[1:]:
         elsewhere = pc.or_(elsewhere, more)
+    return pc.fill_null(elsewhere, True).to_numpy(zero_copy_only=False)
+
+
+def letters_read_on_column(replies: pa.Array, cues: Iterable[str], letters: pa.Array,
+                           unsure: pa.Array | None = None) -> np.ndarray:
+    """Per reply, the index in LETTERS of its letter (`letters`, A–J or a–j, null where none) where no rule or pattern
+    but the one that took it can take part (other_rules_may_read is false), else -1."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     index = pc.fill_null(pc.index_in(pc.utf8_upper(letters), value_set=pa.array(list(LETTERS))), -1)
-    return np.where(pc.fill_null(elsewhere, True).to_numpy(zero_copy_only=False), -1,
+    return np.where(other_rules_may_read(replies, cues, unsure), -1,
                     index.to_numpy(zero_copy_only=False)).astype(np.int64)
 
 
