@@ -40,11 +40,10 @@ from .extraction import (
     read_option_texts,
     read_past_letters,
     read_reply,
-    reply_text,
 )
 from .leading_letters import leading_letters
 from .mention_columns import ComparedOptions, OptionTextMentions, compared_options, option_text_mentions
-from .option_mentions import option_mentions
+from .option_mentions import fold_spaces, option_mentions
 from .options import LETTERS
 from .similar_options import KeptScores, best_options
 from .unlettered_replies import unlettered_replies
@@ -160,8 +159,9 @@ def cleaned_replies(predictions: pa.Array) -> pa.Array:
 
 
 def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> dict[str, pa.Array]:
-    """extract_choice of each row's cleaned reply against its options: letter (null when none), rule and score,
-    read once per distinct (reply, options) pair (one row stands for each) and taken back to every row."""
+    """extract_choice of each row's reply against its options, given the replies as cleaned_replies gives them (B3's;
+    cleaned once, as extract_choice cleans a raw reply): letter (null when none), rule and score, read once per
+    distinct (reply, options) pair (one row stands for each) and taken back to every row."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -206,7 +206,7 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     import numpy as np
 
     reply_values, reply_codes = value_codes(replies)
-    texts = [None if reply is None else reply_text(reply) for reply in reply_values]
+    texts = [None if reply is None else fold_spaces(reply) for reply in reply_values]
     mentions = option_text_mentions(texts, reply_codes, option_codes, counts, compared)
     free = np.flatnonzero(~mentions.any_mention)
     keys, rows = combined_codes(reply_codes[free], counts[free])

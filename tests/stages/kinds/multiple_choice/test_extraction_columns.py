@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from stages.kinds.multiple_choice.columns import extracted_choices
+from stages.kinds.multiple_choice.columns import cleaned_replies, extracted_choices
 from stages.kinds.multiple_choice.extraction import extract_choice
 
 OPTION_POOL = ["Paris", "paris", "PARIS", "London", "B", "b", "是", "否", "37.8°C", "37°C", "维生素C", "维生素D", "",
@@ -21,7 +21,8 @@ FRAGMENTS = ["{L}", "({L})", "答案是{L}", "答案：{L}", "The answer is {L}.
              "İSTANBUL", "so {L}", "THE ANSWER: {L}", "the anſwer is {L}", "I PICK {L}", "I go with {L}", "choİce {L}",
              "{L} İs correct", "正确选项是{L}", "我选{L}", "{L}正确", "{L}是对的", "not {T}", "NOT {T}", "except {T}",
              "经过分析，{M}项不对，{T}符合题意。故选{L}", "I think {T} is the most likely answer, so {M}.", "none of above",
-             "{T}s", "{L} {t}", "The answer is {t}", "({t})", "{T}。\\boxed{{{L}}}"]
+             "{T}s", "{L} {t}", "The answer is {t}", "({t})", "{T}。\\boxed{{{L}}}", "<th**ink>maybe {M}</think>{L}",
+             "e**\u0301 {L}"]
 
 
 def random_rows(rng: random.Random, count: int) -> tuple[list, list]:
@@ -42,7 +43,8 @@ def random_rows(rng: random.Random, count: int) -> tuple[list, list]:
 def test_the_column_path_reads_every_reply_as_extract_choice_does(seed):
     rng = random.Random(seed)
     replies, options = random_rows(rng, 3000)
-    found = extracted_choices(pa.array(replies, pa.string()), pa.array(options, pa.list_(pa.string())), 0.7, 0.1)
+    found = extracted_choices(cleaned_replies(pa.array(replies, pa.string())),
+                              pa.array(options, pa.list_(pa.string())), 0.7, 0.1)
     letters, rules, scores = (found[name].to_pylist() for name in ("letter", "rule", "score"))
     rules_met = set()
     for i, (reply, opts) in enumerate(zip(replies, options)):
