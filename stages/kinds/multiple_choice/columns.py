@@ -43,7 +43,7 @@ from .extraction import (
 )
 from .leading_letters import leading_letters
 from .mention_columns import ComparedOptions, OptionTextMentions, compared_options, option_text_mentions
-from .option_mentions import fold_spaces, option_mentions
+from .option_mentions import fold_spaces, names_only, option_mentions
 from .options import LETTERS
 from .similar_options import KeptScores, best_options
 from .unlettered_replies import unlettered_replies
@@ -267,13 +267,20 @@ def _read_by_option_texts(texts: list[str | None], reply_codes: np.ndarray, coun
                           result_of: np.ndarray) -> tuple[np.ndarray, list[ChoiceExtraction]]:
     """The rows not yet read whose reply holds an option's text and no letter any rule before the option-text rules
     could read (unlettered_replies) and that those rules decide — the reply equal to one option's text, or naming
-    exactly one — with their readings."""
+    exactly one — with their readings. A reply that may hold one option's text and names it as names_only finds
+    needs no option_mentions."""
     import numpy as np
 
     waiting = np.flatnonzero((result_of < 0) & mentions.any_mention)
     rows = waiting[counts[waiting] <= _read_replies_once(unlettered_replies, texts, reply_codes[waiting])]
-    readings = [read_option_texts(option_mentions(texts[code], mentions.mentioned(row, compared)))
-                for row, code in zip(rows.tolist(), reply_codes[rows].tolist())]
+    first = mentions.found_starts[rows]
+    readings = []
+    for row, code, alone, at in zip(rows.tolist(), reply_codes[rows].tolist(),
+                                    (mentions.found_starts[rows + 1] - first == 1).tolist(), first.tolist()):
+        if alone and names_only(texts[code], compared.texts[mentions.found_codes[at]]):
+            readings.append(option_text_reading(LETTERS[mentions.found_positions[at]], "option_text_contained"))
+        else:
+            readings.append(read_option_texts(option_mentions(texts[code], mentions.mentioned(row, compared))))
     decided = np.array([reading is not None for reading in readings], bool)
     return rows[decided], [reading for reading in readings if reading is not None]
 

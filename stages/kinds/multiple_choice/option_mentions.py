@@ -64,6 +64,22 @@ def option_mentions(text: str, bodies: dict[str, str]) -> OptionMentions:
     return OptionMentions(exactly or _equal(bodies, candidates, True), exactly, named, masked)
 
 
+def names_only(text: str, body: str) -> bool:
+    """Whether option_mentions(text, {letter: body}) names that one option and finds the reply equal to none, decided
+    for the commonest case — the text once, as written, at word edges, not negated, not the whole reply or its first
+    sentence in any case; false for every other reply (which option_mentions then reads)."""
+    start = text.find(body)
+    if start < 0 or len(body) < MIN_CONTAINED_LENGTH or text.find(body, start + 1) >= 0:
+        return False
+    end = start + len(body)
+    at_start, at_end = _latin_edges(body)
+    if (at_start and start and _is_word_character(text[start - 1])) or \
+            (at_end and end < len(text) and _is_word_character(text[end])) or _negated(text[max(0, start - 12):start]):
+        return False
+    whole = whole_reply(text)  # holding the text as written, it equals the text in some case only as written
+    return whole != body and not (SENTENCE_END.search(whole) and _first_sentence(whole).casefold() == body.casefold())
+
+
 def _first_sentence(whole: str) -> str:
     """The reply up to where its first sentence ends, trailing punctuation off."""
     return SENTENCE_END.split(whole, maxsplit=1)[0].strip(_TRAILING)
