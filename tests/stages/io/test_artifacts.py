@@ -56,6 +56,16 @@ def test_a_rows_file_dictionary_encodes_all_but_the_row_keys(tmp_path):
     assert encoded == {"id": False, "f1": True, "golds.list.element": True}
 
 
+def test_a_rows_file_keeps_min_and_max_for_row_keys_and_numbers_not_for_text(tmp_path):
+    import pyarrow.parquet as pq
+
+    path, columns = _write(tmp_path, "B4", INLINE_ROW_LIMIT + 5)
+    group = pq.ParquetFile(path.with_name(read_artifact_json(path)["rows_file"])).metadata.row_group(0)
+    kept = {group.column(i).path_in_schema: group.column(i).is_stats_set for i in range(group.num_columns)}
+    assert kept == {"id": True, "f1": True, "golds.list.element": False}
+    assert (group.column(1).statistics.min, group.column(1).statistics.max) == (0.0, max(columns["f1"]))
+
+
 def test_a_column_whose_dictionary_passes_a_mebibyte_stays_dictionary_encoded(tmp_path):
     import pyarrow.parquet as pq
 
