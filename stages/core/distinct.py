@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 T = TypeVar("T")
+KEY_BOUND = 1 << 62  # combined keys stay below this: no product of a key and a code size overflows an int64
 
 
 def value_codes(array: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray]:
@@ -52,8 +53,8 @@ def list_item_codes(lists: pa.Array) -> tuple[pa.Array, np.ndarray]:
 def list_row_codes(lists: pa.Array | pa.ChunkedArray,
                    item_codes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The first row holding each distinct list of a list array without nulls, and each row's index into them:
-    items are coded once (`item_codes`, list_item_codes' when given), then each row's code is extended position by
-    position (previous code, item code there) and coded again, so no key outgrows an int64."""
+    items are coded once (`item_codes`, list_item_codes' when given), then each row's key is extended position by
+    position (previous key, item code there; coded again only where it could outgrow an int64)."""
     import numpy as np
     import pyarrow as pa
 
@@ -65,12 +66,12 @@ def list_row_codes(lists: pa.Array | pa.ChunkedArray,
     items = int(item_codes.max()) + 1 if len(item_codes) else 0
     lengths = list_lengths(lists)
     starts = list_starts(lengths)
-    codes = np.zeros(rows, np.int64)
+    codes, bound = np.zeros(rows, np.int64), 1
     for position in range(int(lengths.max()) if rows else 0):
         there = np.full(rows, -1, np.int64)
         has = lengths > position
         there[has] = item_codes[starts[has] + position]
-        _, codes = np.unique(codes * (items + 1) + there + 1, return_inverse=True)
+        codes, bound = _extended(codes, bound, there + 1, items + 1)
     _, first, codes = np.unique(codes, return_index=True, return_inverse=True)
     return first, codes.reshape(-1)
 
@@ -78,17 +79,30 @@ def list_row_codes(lists: pa.Array | pa.ChunkedArray,
 def combined_codes(*codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct combinations of several code columns (an array of shape (distinct, columns), sorted by the first
     column first, so combinations sharing it come together) and each row's index into them: one int64 key per row,
-    extended column by column and coded again, so it never outgrows an int64."""
+    extended column by column (coded again only where it could outgrow an int64)."""
     import numpy as np
 
     grid = np.stack(codes, axis=1) if codes[0].size else np.zeros((0, len(codes)), np.int64)
     if not len(grid):
         return grid, np.zeros(0, np.int64)
-    key = np.zeros(len(grid), np.int64)
+    key, bound = np.zeros(len(grid), np.int64), 1
     for column in codes:
-        _, key = np.unique(key * (int(column.max()) + 1) + column.astype(np.int64), return_inverse=True)
+        key, bound = _extended(key, bound, column.astype(np.int64), int(column.max()) + 1)
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     return grid[first], inverse.reshape(-1)
+
+
+def _extended(key: np.ndarray, bound: int, column: np.ndarray, size: int) -> tuple[np.ndarray, int]:
+    """The keys (each below `bound`) extended by a column of codes below `size` — key * size + code, so their order is
+    the pair's — and the new bound; keys are numbered densely first (np.unique, same order) only where the product
+    could pass KEY_BOUND."""
+    import numpy as np
+
+    if bound * size > KEY_BOUND:
+        _, key = np.unique(key, return_inverse=True)
+        key = key.reshape(-1)
+        bound = int(key.max()) + 1 if len(key) else 1
+    return key * size + column, bound * size
 
 
 def per_distinct_value(compute: Callable[[Any], T], array: pa.Array | pa.ChunkedArray) -> tuple[list[T], np.ndarray]:

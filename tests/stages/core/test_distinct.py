@@ -44,6 +44,25 @@ def test_combinations_come_grouped_by_their_first_column():
     assert rows.tolist() == [1, 0, 2, 0, 1]
 
 
+def test_combinations_of_codes_too_large_to_multiply_are_numbered_in_the_same_order():
+    rng = np.random.default_rng(3)
+    columns = [rng.integers(0, size, 2_000) for size in (3, 1 << 40, 5, 1 << 35, 1 << 20)]
+    columns = [np.concatenate([column, column[:500]]) for column in columns]  # repeated combinations too
+    distinct, rows = combined_codes(*columns)
+    combinations = list(zip(*(column.tolist() for column in columns)))
+    assert [tuple(row) for row in distinct.tolist()] == sorted(set(combinations))
+    assert [tuple(distinct[row]) for row in rows.tolist()] == combinations
+
+
+def test_long_lists_of_many_items_are_numbered_item_for_item():
+    rng = np.random.default_rng(4)
+    lists = [[f"t{value}" for value in rng.integers(0, 100_000, rng.integers(0, 9))] for _ in range(3_000)]
+    lists += lists[:700] + [lists[1][:-1], lists[2] + ["t1"]]
+    first, rows = list_row_codes(pa.array(lists, pa.list_(pa.string())))
+    assert [lists[first[row]] for row in rows.tolist()] == lists
+    assert len(first) == len({tuple(items) for items in lists})
+
+
 def test_one_call_per_distinct_value():
     calls = []
     results, codes = per_distinct_value(lambda v: calls.append(v) or f"<{v}>", pa.array(["b", "a", "b", "b"]))
