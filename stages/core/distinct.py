@@ -78,18 +78,26 @@ def list_row_codes(lists: pa.Array | pa.ChunkedArray,
 
 def combined_codes(*codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct combinations of several code columns (an array of shape (distinct, columns), sorted by the first
-    column first, so combinations sharing it come together) and each row's index into them: one int64 key per row,
-    extended column by column (coded again only where it could outgrow an int64)."""
+    column first, so combinations sharing it come together) and each row's index into them."""
     import numpy as np
 
-    grid = np.stack(codes, axis=1) if codes[0].size else np.zeros((0, len(codes)), np.int64)
-    if not len(grid):
-        return grid, np.zeros(0, np.int64)
-    key, bound = np.zeros(len(grid), np.int64), 1
+    first, inverse = first_rows(*codes)
+    return np.stack(codes, axis=1)[first] if len(first) else np.zeros((0, len(codes)), np.int64), inverse
+
+
+def first_rows(*codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first row holding each distinct combination of several code columns (in combined_codes' order) and each
+    row's index into them: one int64 key per row, extended column by column (coded again only where it could outgrow
+    an int64)."""
+    import numpy as np
+
+    if not codes[0].size:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    key, bound = np.zeros(len(codes[0]), np.int64), 1
     for column in codes:
         key, bound = _extended(key, bound, column.astype(np.int64), int(column.max()) + 1)
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    return grid[first], inverse.reshape(-1)
+    return first, inverse.reshape(-1)
 
 
 def _extended(key: np.ndarray, bound: int, column: np.ndarray, size: int) -> tuple[np.ndarray, int]:

@@ -16,6 +16,7 @@ from ...core.arrow_strings import (
 )
 from ...core.distinct import (
     combined_codes,
+    first_rows,
     list_codes,
     list_item_codes,
     list_row_codes,
@@ -169,8 +170,7 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     option_values, item_codes = list_item_codes(options)
     _, option_codes = list_row_codes(options, item_codes)
     reply_codes = pc.dictionary_encode(replies, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
-    _, pair_of_row = combined_codes(option_codes, reply_codes.astype(np.int64))
-    _, standing = np.unique(pair_of_row, return_index=True)
+    standing, pair_of_row = first_rows(option_codes, reply_codes.astype(np.int64))
     compared, lengths = compared_options(option_values), list_lengths(options)
     kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
     parts: dict[str, list[pa.Array]] = {name: [pa.array([], kind)] for name, kind in kinds.items()}

@@ -4,6 +4,7 @@ import pyarrow as pa
 
 from stages.core.distinct import (
     combined_codes,
+    first_rows,
     list_codes,
     list_item_codes,
     list_row_codes,
@@ -42,6 +43,8 @@ def test_combinations_come_grouped_by_their_first_column():
     distinct, rows = combined_codes(np.array([1, 0, 1, 0, 1]), np.array([5, 5, 7, 5, 5]))
     assert distinct.tolist() == [[0, 5], [1, 5], [1, 7]]
     assert rows.tolist() == [1, 0, 2, 0, 1]
+    first, rows = first_rows(np.array([1, 0, 1, 0, 1]), np.array([5, 5, 7, 5, 5]))
+    assert first.tolist() == [1, 0, 2] and rows.tolist() == [1, 0, 2, 0, 1]
 
 
 def test_combinations_of_codes_too_large_to_multiply_are_numbered_in_the_same_order():
