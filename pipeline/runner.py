@@ -100,9 +100,10 @@ def with_run_token(specs: list[dict[str, Any]], new_run: bool = False) -> list[d
 
 
 def storage_lost(outputs: str, failed: bool) -> bool:
-    """After a build: when the outputs' storage has become unusable, or stages `failed` because it is full or
-    read-only, say so in one line (nothing more can be written there, not even the failure records); True then."""
-    problem = storage_problem(location(outputs))
+    """After a build: when the outputs' storage has become unusable (unreachable for longer than retry_for: an outage
+    within it is waited out, as the stages do), or stages `failed` because it is full or read-only, say so in one
+    line (nothing more can be written there, not even the failure records); True then."""
+    problem = storage_problem(location(outputs), patient=True)
     if problem is not None:
         print(f"evalpipe: run failed: the outputs' storage became unusable during the run: {problem}; the stages "
               "that finished are kept, a rerun once it is back resumes from them", file=sys.stderr)

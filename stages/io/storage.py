@@ -107,14 +107,16 @@ def read_bytes_or_none(path: UPath) -> bytes | None:
         return None
 
 
-def storage_problem(path: UPath) -> str | None:
+def storage_problem(path: UPath, patient: bool = False) -> str | None:
     """Why the storage holding `path` cannot be used — credentials refused, no such bucket, endpoint unreachable —
-    in one line without secrets, or None (local paths always None)."""
+    in one line without secrets, or None (local paths always None). An unreachable store is said at once (before a
+    run), or with `patient` only once it has stayed so for retry_for, as every call of a run rides an outage out
+    (after a build or a round on luigid, while other hosts' stages may still be running)."""
     if is_local(path):
         return None
     root = f"{path.protocol}://{path.path.split('/', 1)[0]}"
-    options = {key: value for key, value in path.storage_options.items() if key != "session"}
-    try:  # a file system of its own, without the retrying session: an unreachable store is said at once
+    options = {key: value for key, value in path.storage_options.items() if patient or key != "session"}
+    try:  # a file system of its own (the retrying session only when patient), no listing cached
         type(path.fs)(**options, skip_instance_cache=True).info(path.path.split("/", 1)[0])
     except PermissionError:
         return (f"{root}: the storage refused the credentials (luigi.cfg [storage] {path.protocol}_key / "

@@ -15,7 +15,8 @@ import pytest
 
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
-from stages.io.storage import location
+from stages.io.storage import location, storage_problem
+from stages.io.storage_retries import configure_retries
 from tests.pipeline.servers import REPO, Luigid, Relay, Weed, Worker, free_port
 from tests.pipeline.test_cluster import _qa_dataset
 
@@ -85,6 +86,26 @@ def test_a_retry_for_that_is_not_seconds_is_one_line_and_exit_2(tmp_path, value)
     assert done.stderr.strip() == (f"evalpipe: luigi.cfg [storage] retry_for = '{value}': seconds, a number ≥ 0 "
                                    "(default 120)"), done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_after_a_build_an_outage_within_retry_for_is_waited_out_not_called_a_loss(weed, monkeypatch):
+    relay = Relay(("127.0.0.1", int(weed.endpoint.rsplit(":", 1)[1])))
+    try:
+        for name, value in {**weed.env, "AWS_ENDPOINT_URL": f"http://127.0.0.1:{relay.port}"}.items():
+            monkeypatch.setenv(name, value)
+        where = location("s3://faults/outputs")
+        relay.cut(20)
+        started = time.monotonic()
+        assert storage_problem(where).startswith("s3://faults: storage unreachable")  # before a run: soon
+        assert time.monotonic() - started < 20
+        assert storage_problem(where, patient=True) is None  # after a build: the outage is ridden out
+        assert relay.refused > 1 and 20 <= time.monotonic() - started < 60
+        relay.cut(math.inf)
+        configure_retries(2)
+        assert storage_problem(where, patient=True).startswith("s3://faults: storage unreachable")
+    finally:
+        configure_retries(120)
+        relay.close()
 
 
 class Outage:
