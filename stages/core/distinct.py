@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 T = TypeVar("T")
+SAMPLE_ROWS = 50_000  # values sampled to tell whether a column mostly repeats
 KEY_BOUND = 1 << 62  # combined keys stay below this: no product of a key and a code size overflows an int64
 
 
@@ -111,6 +112,44 @@ def _extended(key: np.ndarray, bound: int, column: np.ndarray, size: int) -> tup
         key = key.reshape(-1)
         bound = int(key.max()) + 1 if len(key) else 1
     return key * size + column, bound * size
+
+
+def mostly_repeated(array: pa.Array, share: float, sample: int = SAMPLE_ROWS) -> bool:
+    """Whether at most `share` of the array's values look distinct — counted when it is short, else estimated from
+    a random sample (fixed seed) as if every distinct value were as common as any other: numbering the values first
+    pays only then (Arrow hashes millions of distinct strings slower than most per-value work)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    rows = len(array)
+    if rows <= sample:
+        return pc.count_distinct(array, mode="all").as_py() <= share * rows
+    taken = np.sort(np.random.default_rng(0).choice(rows, sample, replace=False))
+    seen = pc.count_distinct(array.take(pa.array(taken)), mode="all").as_py()
+    return distinct_estimate(seen, sample, rows) <= share * rows
+
+
+def distinct_estimate(seen: int, sample: int, rows: int) -> float:
+    """How many distinct values `rows` values hold when `sample` of them, drawn without replacement, hold `seen`,
+    each value taken as equally common: the D at which D·(1 − (1 − sample/rows)^(rows/D)) = seen (infinite when
+    every sampled value differs)."""
+    import math
+
+    if seen >= sample:
+        return math.inf
+    left = math.log1p(-sample / rows) if sample < rows else -math.inf
+
+    def expected(distinct: float) -> float:
+        return distinct * -math.expm1(left * rows / distinct)
+
+    low, high = float(seen), 2.0 * seen
+    while expected(high) < seen:
+        low, high = high, 2 * high
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if expected(middle) < seen else (low, middle)
+    return high
 
 
 def per_distinct_value(compute: Callable[[Any], T], array: pa.Array | pa.ChunkedArray) -> tuple[list[T], np.ndarray]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import items_once_per_list, list_lengths, list_offsets, list_starts
+from ...core.distinct import first_rows, mostly_repeated
 from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
 
 MATCH_BATCH_ROWS = 100_000  # rows matched at once (a batch per core): token keys for this many stay near 50 MB
 NORMALIZE_ROWS = 250_000  # texts normalized at once, a chunk per core
+REPEATED_SHARE = 1 / 3  # texts are normalized once per distinct value when at most this share look distinct
 LABELS = ("missing", "correct", "partial", "wrong")  # B4's label column, by code
 
 
@@ -54,6 +56,28 @@ def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
 
 
 def _normalized(texts: pa.Array, modes: pa.Array) -> pa.Array:
+    """normalize_column of the texts by their modes, once per distinct (text, mode) where the texts mostly repeat
+    (a million rows asked of ten thousand questions: their golds, most replies)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(texts) or not mostly_repeated(texts, REPEATED_SHARE):
+        return _normalized_in_threads(texts, modes)
+    encoded = pc.dictionary_encode(texts)
+    if pc.all(pc.equal(modes, modes[0])).as_py():
+        distinct, distinct_modes, of_row = (encoded.dictionary, pa.repeat(modes[0], len(encoded.dictionary)),
+                                            encoded.indices)
+    else:
+        text_codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64) + 1
+        mode_codes = pc.dictionary_encode(modes).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        first, row_codes = first_rows(text_codes, mode_codes)
+        taken = pa.array(first)
+        distinct, distinct_modes, of_row = texts.take(taken), modes.take(taken), pa.array(row_codes)
+    return _normalized_in_threads(distinct, distinct_modes).take(of_row)
+
+
+def _normalized_in_threads(texts: pa.Array, modes: pa.Array) -> pa.Array:
     """normalize_column of the texts by their modes, NORMALIZE_ROWS at a time in threads side by side."""
     import pyarrow as pa
 

@@ -1,13 +1,18 @@
 """Rows numbered by their distinct value, list or combination: every row's number leads back to its own value."""
+import math
+
 import numpy as np
 import pyarrow as pa
+import pytest
 
 from stages.core.distinct import (
     combined_codes,
+    distinct_estimate,
     first_rows,
     list_codes,
     list_item_codes,
     list_row_codes,
+    mostly_repeated,
     per_distinct_value,
     shared_values,
     value_codes,
@@ -64,6 +69,26 @@ def test_long_lists_of_many_items_are_numbered_item_for_item():
     first, rows = list_row_codes(pa.array(lists, pa.list_(pa.string())))
     assert [lists[first[row]] for row in rows.tolist()] == lists
     assert len(first) == len({tuple(items) for items in lists})
+
+
+@pytest.mark.parametrize("distinct", [1_000, 20_000, 200_000, 1_000_000])
+def test_the_distinct_values_a_sample_holds_lead_back_to_how_many_there_are(distinct):
+    rows, sample = 2_000_000, 50_000
+    values = np.arange(rows) % distinct  # equally common values
+    seen = len(np.unique(np.random.default_rng(1).choice(values, sample, replace=False)))
+    assert distinct_estimate(seen, sample, rows) == pytest.approx(distinct, rel=0.05)
+    assert distinct_estimate(sample, sample, rows) == math.inf
+
+
+def test_a_column_mostly_repeats_when_few_of_its_values_differ_sampled_or_counted():
+    rows = 400_000
+    repeated = pa.array([f"answer {i % 30_000}" for i in range(rows)])
+    distinct = pa.array([f"answer {i}" for i in range(rows)])
+    half = pa.array([f"answer {i % (rows // 2)}" for i in range(rows)])
+    assert mostly_repeated(repeated, 1 / 3) and not mostly_repeated(distinct, 1 / 3)
+    assert not mostly_repeated(half, 1 / 3) and mostly_repeated(half, 0.6)
+    assert mostly_repeated(pa.array(["a", "b", "a", None, None, "a"]), 0.5)  # short: counted (nulls one value)
+    assert not mostly_repeated(pa.array(["a", "b", "c", None]), 0.5)
 
 
 def test_one_call_per_distinct_value():

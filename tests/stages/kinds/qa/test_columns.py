@@ -4,8 +4,9 @@ import random
 import pyarrow as pa
 import pytest
 
+from stages.core.distinct import mostly_repeated
 from stages.kinds.qa import OpenQA, match_normalized, token_f1
-from stages.kinds.qa.columns import match_table, normalize_table, token_f1_pairs
+from stages.kinds.qa.columns import REPEATED_SHARE, _normalized, match_table, normalize_table, token_f1_pairs
 from stages.text.normalize import NORMALIZERS, choose_mode
 
 QA = OpenQA()
@@ -60,6 +61,19 @@ def test_normalize_and_match_tables_equal_the_per_row_path(mode):
         label = "correct" if em else "partial" if f1 >= 0.5 else "wrong"
         assert (row["exact_match"], row["f1"], row["best_gold"], row["label"]) == (em, f1, best, label)
         assert row["best_gold_text"] == rows[index]["golds"][best]  # the gold as written, not normalized
+
+
+@pytest.mark.parametrize("texts_repeat", [True, False])
+@pytest.mark.parametrize("modes_used", [("squad",), ("cjk",), ("squad", "cjk", "hotpot")])
+def test_texts_are_normalized_by_their_own_mode_whether_or_not_they_repeat(texts_repeat, modes_used):
+    rng = random.Random(f"{texts_repeat}{modes_used}")
+    pool = [_random_text(rng).title() for _ in range(300)]
+    texts = [None if rng.random() < 0.05 else rng.choice(pool) + ("" if texts_repeat else f" w{i}")
+             for i in range(3000)]
+    modes = [rng.choice(modes_used) for _ in texts]
+    assert mostly_repeated(pa.array(texts), REPEATED_SHARE) == texts_repeat  # both paths are taken
+    got = _normalized(pa.array(texts, pa.string()), pa.array(modes)).to_pylist()
+    assert got == [None if text is None else NORMALIZERS[mode](text) for text, mode in zip(texts, modes)]
 
 
 def test_score_sums_what_match_found():
