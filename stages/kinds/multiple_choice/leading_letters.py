@@ -20,7 +20,7 @@ LAST_FOLDED_APART = 0xFB17  # no later character's case fold differs from its lo
 
 
 @cache
-def _leading_pattern() -> str:
+def leading_pattern() -> str:
     """extraction's leading-letter rule in RE2 (Python's whitespace spelled out), up to the letter's punctuation."""
     space = python_space_class()
     return f"^{space}*(?:\\((?P<bracketed>[A-Ja-j])\\)|(?P<plain>[A-Ja-j]){space}*[).:、:：])"
@@ -71,8 +71,15 @@ def leading_letters(texts: list[str | None]) -> np.ndarray:
     import pyarrow.compute as pc
 
     replies = pa.array(texts, pa.string())
-    opening = pc.extract_regex(replies, _leading_pattern())
-    bracketed = opening.field("bracketed")
-    letters = pc.coalesce(pc.if_else(pc.equal(bracketed, ""), pa.scalar(None, pa.string()), bracketed),
-                          opening.field("plain"))
+    letters = first_captured(pc.extract_regex(replies, leading_pattern()), ("bracketed", "plain"))
     return letters_read_on_column(replies, STATEMENT_CUES, letters)
+
+
+def first_captured(found: pa.StructArray, names: tuple[str, ...]) -> pa.Array:
+    """Per row of extract_regex's result, the first of the named groups that captured something (RE2 gives "" for a
+    group on another branch), null where none did or the pattern did not match."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    return pc.coalesce(*[pc.if_else(pc.equal(found.field(name), ""), pa.scalar(None, pa.string()), found.field(name))
+                         for name in names])

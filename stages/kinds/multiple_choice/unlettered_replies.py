@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import python_space_class
 from .extraction import ANSWER_CUES, STATEMENT_CUES
-from .leading_letters import other_rules_may_read
+from .leading_letters import first_captured, leading_pattern, other_rules_may_read
 from .options import LETTERS
 
 if TYPE_CHECKING:
@@ -34,8 +34,7 @@ def _opening_letter_pattern() -> str:
     """An RE2 pattern of extraction's opening-letter rules as written, "(B)", "B." or "B 种子…" at the start (a
     reply matches both only with the same letter, its first character past the spaces)."""
     space = python_space_class()
-    return (f"^{space}*(?:\\((?P<bracketed>[A-Ja-j])\\)|(?P<plain>[A-Ja-j]){space}*[).:、:：]|"
-            f"(?P<word>[A-J]){space}+[^{space[1:]})")
+    return f"{leading_pattern()}|^{space}*(?P<word>[A-J]){space}+[^{space[1:]}"
 
 
 def unlettered_replies(texts: list[str | None]) -> np.ndarray:
@@ -47,9 +46,7 @@ def unlettered_replies(texts: list[str | None]) -> np.ndarray:
     import pyarrow.compute as pc
 
     replies = pa.array(texts, pa.string())
-    opening = pc.extract_regex(replies, _opening_letter_pattern())
-    letters = pc.coalesce(*[pc.if_else(pc.equal(opening.field(name), ""), pa.scalar(None, pa.string()),
-                                       opening.field(name)) for name in ("bracketed", "plain", "word")])
+    letters = first_captured(pc.extract_regex(replies, _opening_letter_pattern()), ("bracketed", "plain", "word"))
     index = pc.fill_null(pc.index_in(pc.utf8_upper(letters), value_set=pa.array(list(LETTERS))), len(LETTERS))
     unsure = pc.match_substring_regex(replies, _answer_statement_pattern())
     return np.where(other_rules_may_read(replies, [cue for cue in STATEMENT_CUES if cue not in ANSWER_CUES], unsure),
