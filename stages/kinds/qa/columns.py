@@ -44,26 +44,38 @@ def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
     questions = joined.column("question").combine_chunks().cast(pa.string())
     predictions = joined.column("prediction").combine_chunks().cast(pa.string())
     modes = choose_modes(golds, questions) if mode == "auto" else pa.repeat(pa.scalar(mode), len(golds))
-    once, expand = items_once_per_list(golds)
-    gold_modes = modes.take(pc.list_parent_indices(golds).take(once))
-    normalized = _normalized(pa.concat_arrays([predictions, pc.list_flatten(golds).take(once)]),
-                             pa.concat_arrays([modes, gold_modes]))
-    predictions_norm = normalized.slice(0, len(predictions))
-    golds_norm = pa.ListArray.from_arrays(list_offsets(pc.list_value_length(golds)),
-                                          normalized.slice(len(predictions)).take(expand))
+    predictions_norm = _normalized(predictions, modes)
+    golds_norm = pa.ListArray.from_arrays(list_offsets(pc.list_value_length(golds)), _golds_normalized(golds, modes))
     return pa.table({"id": joined.column("id"), "mode": modes, "prediction_norm": predictions_norm,
                      "golds_norm": golds_norm, "golds": golds})
+
+
+def _golds_normalized(golds: pa.Array, modes: pa.Array) -> pa.Array:
+    """Every gold answer normalized by its row's mode: once per distinct (answer, mode) where they mostly repeat,
+    else once per run of equal answers within a list (SQuAD repeats an answer for each annotator who gave it)."""
+    import pyarrow.compute as pc
+
+    flat, parents = pc.list_flatten(golds), pc.list_parent_indices(golds)
+    if len(flat) and mostly_repeated(flat, REPEATED_SHARE):
+        return _normalized_once_each(flat, modes.take(parents))
+    once, expand = items_once_per_list(golds)
+    return _normalized_in_threads(flat.take(once), modes.take(parents.take(once))).take(expand)
 
 
 def _normalized(texts: pa.Array, modes: pa.Array) -> pa.Array:
     """normalize_column of the texts by their modes, once per distinct (text, mode) where the texts mostly repeat
     (a million rows asked of ten thousand questions: their golds, most replies)."""
+    if not len(texts) or not mostly_repeated(texts, REPEATED_SHARE):
+        return _normalized_in_threads(texts, modes)
+    return _normalized_once_each(texts, modes)
+
+
+def _normalized_once_each(texts: pa.Array, modes: pa.Array) -> pa.Array:
+    """normalize_column of the texts by their modes, each distinct (text, mode) normalized once."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if not len(texts) or not mostly_repeated(texts, REPEATED_SHARE):
-        return _normalized_in_threads(texts, modes)
     encoded = pc.dictionary_encode(texts)
     if pc.all(pc.equal(modes, modes[0])).as_py():
         distinct, distinct_modes, of_row = (encoded.dictionary, pa.repeat(modes[0], len(encoded.dictionary)),

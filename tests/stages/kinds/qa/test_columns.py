@@ -76,6 +76,28 @@ def test_texts_are_normalized_by_their_own_mode_whether_or_not_they_repeat(texts
     assert got == [None if text is None else NORMALIZERS[mode](text) for text, mode in zip(texts, modes)]
 
 
+@pytest.mark.parametrize("golds_repeat", [True, False])
+def test_gold_answers_are_normalized_by_their_rows_mode_whether_or_not_they_repeat(golds_repeat):
+    rng = random.Random(f"golds{golds_repeat}")
+    wide = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}  # full-width forms: squad keeps them, cjk folds them
+    pool = [(_random_text(rng).title() + "!").translate(wide if index % 2 else {}) for index in range(200)]
+    golds = []
+    for i in range(2000):
+        answers = [rng.choice(pool) + ("" if golds_repeat else f" w{i}.{k}") for k in range(rng.randint(1, 4))]
+        golds.append(answers + answers[:rng.randint(0, 2)])  # annotators repeating an answer within the row
+    questions = [rng.choice(["What?", "哪里？"]) for _ in golds]
+    joined = pa.table({"id": [f"q{i}" for i in range(2000)], "question": questions, "golds": golds,
+                       "prediction": ["x"] * 2000})
+    flat = pa.array([gold for row in golds for gold in row])
+    assert mostly_repeated(flat, REPEATED_SHARE) == golds_repeat  # both paths are taken
+    normalized = normalize_table(joined, "auto")
+    modes = [choose_mode(row, question) for row, question in zip(golds, questions)]
+    assert set(modes) == {"squad", "cjk"} and normalized.column("mode").to_pylist() == modes
+    assert normalized.column("golds_norm").to_pylist() == [[NORMALIZERS[m](gold) for gold in row]
+                                                           for row, m in zip(golds, modes)]
+    assert normalized.column("golds").to_pylist() == golds
+
+
 def test_score_sums_what_match_found():
     joined = _joined(random.Random(7), 500)
     normalized, _ = QA.normalize(joined, {"mode": "squad"})
