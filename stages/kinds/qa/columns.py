@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import items_once_per_list, list_lengths, list_offsets, list_starts
-from ...core.distinct import first_rows, mostly_repeated
+from ...core.distinct import first_rows, first_rows_as_seen, mostly_repeated, mostly_repeated_at
 from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
@@ -113,10 +113,15 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
     squad = present & pc.fill_null(pc.equal(modes, "squad"), False).to_numpy(zero_copy_only=False)
     em, f1, best = np.zeros(len(predictions)), np.zeros(len(predictions)), np.zeros(len(predictions), np.int64)
     squad_rows = np.flatnonzero(squad)
-    batches = (squad_rows[start:start + MATCH_BATCH_ROWS] for start in range(0, len(squad_rows), MATCH_BATCH_ROWS))
-    for rows, (batch_em, batch_f1, batch_best) in map_ahead(
-            lambda batch: squad_em_f1(predictions.take(batch), golds.take(batch)), batches):
-        em[rows], f1[rows], best[rows] = batch_em, batch_f1, batch_best
+    if len(squad_rows) and _rows_repeat(predictions, golds):  # every row at once, each distinct pair computed once
+        em, f1, best = (np.where(squad, values, 0) for values in squad_em_f1(pc.fill_null(predictions, ""), golds,
+                                                                               once_per_pair=True))
+    else:
+        batches = (squad_rows[start:start + MATCH_BATCH_ROWS]
+                   for start in range(0, len(squad_rows), MATCH_BATCH_ROWS))
+        for rows, (batch_em, batch_f1, batch_best) in map_ahead(
+                lambda batch: squad_em_f1(predictions.take(batch), golds.take(batch)), batches):
+            em[rows], f1[rows], best[rows] = batch_em, batch_f1, batch_best
     rows = np.flatnonzero(present & ~squad)
     others = zip(modes.take(rows).to_pylist(), predictions.take(rows).to_pylist(), golds.take(rows).to_pylist())
     for row, (mode, prediction, gold_texts) in zip(rows, others):
@@ -127,6 +132,18 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
     return pa.table({"id": normalized.column("id"), "best_gold": pa.array(best, mask=~present),
                      "best_gold_text": _element(written, best, present), "exact_match": em, "f1": f1,
                      "label": pa.array(LABELS).take(pa.array(label_codes))})
+
+
+def _rows_repeat(predictions: pa.Array, golds: pa.Array) -> bool:
+    """Whether the rows' (prediction, golds) mostly repeat, judged on a sample (a reply and its golds joined by a
+    unit separator: a text holding one may blur two rows, which only sways this choice of path)."""
+    import pyarrow.compute as pc
+
+    def joined_at(taken: pa.Array | None) -> pa.Array:
+        texts, lists = (predictions, golds) if taken is None else (predictions.take(taken), golds.take(taken))
+        return pc.binary_join_element_wise(texts, pc.binary_join(lists, "\x1f"), "\x1f")
+
+    return mostly_repeated_at(len(predictions), joined_at, REPEATED_SHARE)
 
 
 def _only_the_empty_answer(golds: pa.Array) -> np.ndarray:
@@ -154,18 +171,24 @@ def _element(lists: pa.Array, index: np.ndarray, wanted: np.ndarray) -> pa.Array
     return flat.take(positions) if len(flat) else pa.nulls(len(lists), pa.string())
 
 
-def squad_em_f1(predictions: pa.Array, golds: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def squad_em_f1(predictions: pa.Array, golds: pa.Array,
+                once_per_pair: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """match_normalized in squad mode for every row: (EM, best F1, index of the first gold with it), where the
-    predictions have no nulls and every row has at least one gold; a gold repeated in its row is compared once."""
+    predictions have no nulls; a gold repeated in its row is compared once, or with `once_per_pair` each distinct
+    (prediction, gold) pair of all the rows."""
     import numpy as np
     import pyarrow.compute as pc
 
     rows, lengths = len(predictions), list_lengths(golds)
     starts = list_starts(lengths)
     parents = pc.list_parent_indices(golds).to_numpy()
-    once, expand = items_once_per_list(golds)
+    flat = pc.list_flatten(golds)
+    if once_per_pair:
+        once, expand = first_rows_as_seen(_codes(predictions)[parents], _codes(flat))
+    else:
+        once, expand = items_once_per_list(golds)
     paired = predictions.take(parents[once])
-    flat = pc.list_flatten(golds).take(once)
+    flat = flat.take(once)
     equal_once = pc.equal(paired, flat).to_numpy(zero_copy_only=False)
     f1_once = np.zeros(len(flat))
     f1_once[equal_once] = pc.greater(pc.binary_length(paired.filter(equal_once)), 0).to_numpy(zero_copy_only=False)
@@ -178,6 +201,13 @@ def squad_em_f1(predictions: pa.Array, golds: pa.Array) -> tuple[np.ndarray, np.
     _first_where(f1 == best_f1[parents], best_f1[parents] > 0, parents, starts, best)
     _first_where(equal, (em > 0)[parents] & (best_f1 < 1.0)[parents], parents, starts, best)
     return em, best_f1, best
+
+
+def _codes(texts: pa.Array) -> np.ndarray:
+    """Each text's number among the distinct texts."""
+    import pyarrow.compute as pc
+
+    return pc.dictionary_encode(texts, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
 
 
 def _first_where(condition: np.ndarray, rows_wanted: np.ndarray, parents: np.ndarray, starts: np.ndarray,

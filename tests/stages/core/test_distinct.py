@@ -9,6 +9,7 @@ from stages.core.distinct import (
     combined_codes,
     distinct_estimate,
     first_rows,
+    first_rows_as_seen,
     list_codes,
     list_item_codes,
     list_row_codes,
@@ -60,6 +61,19 @@ def test_combinations_of_codes_too_large_to_multiply_are_numbered_in_the_same_or
     combinations = list(zip(*(column.tolist() for column in columns)))
     assert [tuple(row) for row in distinct.tolist()] == sorted(set(combinations))
     assert [tuple(distinct[row]) for row in rows.tolist()] == combinations
+
+
+def test_combinations_numbered_as_seen_are_those_of_first_rows_in_order_of_their_first_row():
+    rng = np.random.default_rng(5)
+    columns = [rng.integers(0, size, 5_000) for size in (4, 1 << 40, 7, 1 << 35)]
+    columns = [np.concatenate([column, column[::-3]]) for column in columns]
+    first, rows = first_rows_as_seen(*columns)
+    combinations = list(zip(*(column.tolist() for column in columns)))
+    assert first.tolist() == sorted({combination: row for row, combination in reversed(list(enumerate(combinations)))}
+                                    .values())  # each combination's first row, in row order
+    assert [combinations[first[row]] for row in rows.tolist()] == combinations
+    assert first_rows_as_seen(np.array([1, 0, 1, 0]), np.array([5, 5, 7, 5]))[1].tolist() == [0, 1, 2, 1]
+    assert [len(part) for part in first_rows_as_seen(np.zeros(0, np.int64))] == [0, 0]
 
 
 def test_long_lists_of_many_items_are_numbered_item_for_item():

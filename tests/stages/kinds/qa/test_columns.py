@@ -6,7 +6,14 @@ import pytest
 
 from stages.core.distinct import mostly_repeated
 from stages.kinds.qa import OpenQA, match_normalized, token_f1
-from stages.kinds.qa.columns import REPEATED_SHARE, _normalized, match_table, normalize_table, token_f1_pairs
+from stages.kinds.qa.columns import (
+    REPEATED_SHARE,
+    _normalized,
+    _rows_repeat,
+    match_table,
+    normalize_table,
+    token_f1_pairs,
+)
 from stages.text.normalize import NORMALIZERS, choose_mode
 
 QA = OpenQA()
@@ -96,6 +103,25 @@ def test_gold_answers_are_normalized_by_their_rows_mode_whether_or_not_they_repe
     assert normalized.column("golds_norm").to_pylist() == [[NORMALIZERS[m](gold) for gold in row]
                                                            for row, m in zip(golds, modes)]
     assert normalized.column("golds").to_pylist() == golds
+
+
+@pytest.mark.parametrize("rows_repeat", [True, False])
+def test_rows_match_as_row_by_row_whether_or_not_they_repeat(rows_repeat):
+    rng = random.Random(f"rows{rows_repeat}")
+    joined = _joined(rng, 3000)
+    if rows_repeat:  # 3,000 rows drawn from 150
+        joined = _joined(rng, 150).take([rng.randrange(150) for _ in range(3000)])
+    normalized = normalize_table(joined, "auto")
+    assert _rows_repeat(normalized.column("prediction_norm"), normalized.column("golds_norm")) == rows_repeat
+    modes = normalized.column("mode").to_pylist()
+    assert {"squad", "cjk"} <= set(modes) and None in normalized.column("prediction_norm").to_pylist()
+    matched = match_table(normalized, 0.5)
+    expected = [(0.0, 0.0, None) if prediction is None else match_normalized(prediction, golds, mode)
+                for prediction, golds, mode in zip(normalized.column("prediction_norm").to_pylist(),
+                                                   normalized.column("golds_norm").to_pylist(), modes)]
+    got = zip(matched.column("exact_match").to_pylist(), matched.column("f1").to_pylist(),
+              matched.column("best_gold").to_pylist())
+    assert list(got) == expected
 
 
 def test_score_sums_what_match_found():
