@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
 def _one_malloc_arena() -> None:
     """glibc gives every thread that allocates at once an arena of its own and keeps what is freed there: the
     stages' threads would raise a run's peak memory by a quarter. One arena keeps it where one thread has it (Arrow's
-    buffers come from its own pool either way)."""
+    buffers too, see _arrow_allocates_with_malloc)."""
     import ctypes
 
     try:
@@ -193,8 +193,16 @@ def _one_malloc_arena() -> None:
 M_ARENA_MAX = -8  # glibc's mallopt parameter
 
 
+def _arrow_allocates_with_malloc() -> None:
+    """Arrow's buffers from the C library's malloc (its "system" pool) rather than its bundled mimalloc, unless
+    ARROW_DEFAULT_MEMORY_POOL says otherwise: on the 1M-row benches peak memory fell 15–20% in every kind and open QA
+    ran ~10% faster (see docs/performance.md). Set before pyarrow loads, and so for the worker processes too."""
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+
+
 def entry_point() -> None:
     _one_malloc_arena()
+    _arrow_allocates_with_malloc()
     try:
         code = main()
         sys.stdout.flush()

@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 
@@ -115,3 +116,29 @@ def test_status_reports_each_stage(workspace, capsys):
     states = {tuple(line.split()[:1] + line.split()[-1:]) for line in capsys.readouterr().out.splitlines()}
     assert states == {("B1", "done"), ("B2", "stale"), ("B3", "stale"), ("B4", "stale"), ("B5", "stale"),
                       ("B6", "stale")}
+
+
+POOL_PROBE = """
+import pipeline.cli as cli
+
+
+def report_pool() -> int:
+    import pyarrow
+
+    print(pyarrow.default_memory_pool().backend_name, end="")
+    return 0
+
+
+cli.main = report_pool
+cli.entry_point()
+"""
+
+
+@pytest.mark.parametrize("chosen, used", [(None, "system"), ("mimalloc", "mimalloc")])
+def test_the_command_gives_arrow_the_c_librarys_malloc_unless_the_user_chose_a_pool(chosen, used):
+    environment = {name: value for name, value in os.environ.items() if name != "ARROW_DEFAULT_MEMORY_POOL"}
+    if chosen:
+        environment["ARROW_DEFAULT_MEMORY_POOL"] = chosen
+    result = subprocess.run([sys.executable, "-c", POOL_PROBE], capture_output=True, text=True, timeout=60,
+                            env=environment)
+    assert result.returncode == 0 and result.stdout == used, result.stderr
