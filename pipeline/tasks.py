@@ -34,11 +34,11 @@ def _gold_params(task: StageTask) -> dict[str, Any]:
     return get_kind(task.spec["kind"]).params_for("B1", task.plain_spec["params"])
 
 
-def stage_rows(task: StageTask) -> Rows:
-    """The rows a kind's stage takes from an upstream artifact: an Arrow table for kinds that work on columns, else
-    Python columns."""
+def stage_rows(task: StageTask, columns: tuple[str, ...] | None = None) -> Rows:
+    """The rows a kind's stage takes from an upstream artifact: an Arrow table (of `columns` only, when named) for
+    kinds that work on columns, else Python columns."""
     if get_kind(task.spec["kind"]).columnar_stages:
-        return read_table(task.artifact_path())
+        return read_table(task.artifact_path(), None if columns is None else list(columns))
     return read_columns(task.artifact_path())
 
 
@@ -159,7 +159,7 @@ class B3Normalize(KindStage):
 
     def compute(self) -> StageResult:
         own = self.neighbours().index(self.shard)
-        questions = stage_rows(self.requires()["questions"][own])
+        questions = stage_rows(self.requires()["questions"][own], get_kind(self.spec["kind"]).joined_question_columns)
         if self.sharded:
             joined, join_info = self._join_with_neighbours(questions, own)
         else:

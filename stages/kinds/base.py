@@ -36,6 +36,7 @@ class Kind:
     prompt_templates: ClassVar[dict[str, str]] = {"en": "{question}", "zh": "{question}"}  # generation, by language
     conversation_column: ClassVar[str | None] = None  # questions sharing this column's value are one conversation
     columnar_stages: ClassVar[bool] = False  # normalize / match / score take and return Arrow tables
+    joined_question_columns: ClassVar[tuple[str, ...] | None] = None  # the B1 columns B3 reads (None: all)
     shardable: ClassVar[bool] = False  # B1–B5 may run per row range (shard_rows); B6 adds the shards' score_stats
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)

@@ -49,6 +49,7 @@ class MultipleChoice(Kind):
     headline_reject_reasons = ("no options found",)
     shardable = True
     columnar_stages = True
+    joined_question_columns = ("id", "golds", "options")  # not the question texts: B3 and B4 read none
     status_column = "status"
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
