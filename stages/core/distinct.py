@@ -18,6 +18,15 @@ SAMPLE_ROWS = 50_000  # values sampled to tell whether a column mostly repeats
 KEY_BOUND = 1 << 62  # combined keys stay below this: no product of a key and a code size overflows an int64
 
 
+def codes_of(array: pa.Array) -> np.ndarray:
+    """Each value's number (int64) among the array's distinct values, null one of them: rows to group, without the
+    values themselves."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    return pc.dictionary_encode(array, null_encoding="encode").indices.to_numpy(zero_copy_only=False).astype(np.int64)
+
+
 def value_codes(array: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray]:
     """An Arrow array's distinct values as Python values (null among them when present) and each row's index into
     that list."""

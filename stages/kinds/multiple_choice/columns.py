@@ -15,6 +15,7 @@ from ...core.arrow_strings import (
     stripped_strings,
 )
 from ...core.distinct import (
+    codes_of,
     combined_codes,
     first_rows,
     list_codes,
@@ -165,12 +166,11 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
     distinct (reply, options) pair (one row stands for each) and taken back to every row."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     option_values, item_codes = list_item_codes(options)
     _, option_codes = list_row_codes(options, item_codes)
-    reply_codes = pc.dictionary_encode(replies, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
-    standing, pair_of_row = first_rows(option_codes, reply_codes.astype(np.int64))
+    reply_codes = codes_of(replies)
+    standing, pair_of_row = first_rows(option_codes, reply_codes)
     compared, lengths = compared_options(option_values), list_lengths(options)
     kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
     parts: dict[str, list[pa.Array]] = {name: [pa.array([], kind)] for name, kind in kinds.items()}

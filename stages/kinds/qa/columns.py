@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import items_once_per_list, list_lengths, list_offsets, list_starts
-from ...core.distinct import first_rows, first_rows_as_seen, mostly_repeated, mostly_repeated_at
+from ...core.distinct import codes_of, first_rows, first_rows_as_seen, mostly_repeated, mostly_repeated_at
 from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
@@ -72,18 +72,15 @@ def _normalized(texts: pa.Array, modes: pa.Array) -> pa.Array:
 
 def _normalized_once_each(texts: pa.Array, modes: pa.Array) -> pa.Array:
     """normalize_column of the texts by their modes, each distinct (text, mode) normalized once."""
-    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    encoded = pc.dictionary_encode(texts)
     if pc.all(pc.equal(modes, modes[0])).as_py():
+        encoded = pc.dictionary_encode(texts)
         distinct, distinct_modes, of_row = (encoded.dictionary, pa.repeat(modes[0], len(encoded.dictionary)),
                                             encoded.indices)
     else:
-        text_codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64) + 1
-        mode_codes = pc.dictionary_encode(modes).indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        first, row_codes = first_rows(text_codes, mode_codes)
+        first, row_codes = first_rows(codes_of(texts), codes_of(modes))
         taken = pa.array(first)
         distinct, distinct_modes, of_row = texts.take(taken), modes.take(taken), pa.array(row_codes)
     return _normalized_in_threads(distinct, distinct_modes).take(of_row)
@@ -184,7 +181,7 @@ def squad_em_f1(predictions: pa.Array, golds: pa.Array,
     parents = pc.list_parent_indices(golds).to_numpy()
     flat = pc.list_flatten(golds)
     if once_per_pair:
-        once, expand = first_rows_as_seen(_codes(predictions)[parents], _codes(flat))
+        once, expand = first_rows_as_seen(codes_of(predictions)[parents], codes_of(flat))
     else:
         once, expand = items_once_per_list(golds)
     paired = predictions.take(parents[once])
@@ -201,13 +198,6 @@ def squad_em_f1(predictions: pa.Array, golds: pa.Array,
     _first_where(f1 == best_f1[parents], best_f1[parents] > 0, parents, starts, best)
     _first_where(equal, (em > 0)[parents] & (best_f1 < 1.0)[parents], parents, starts, best)
     return em, best_f1, best
-
-
-def _codes(texts: pa.Array) -> np.ndarray:
-    """Each text's number among the distinct texts."""
-    import pyarrow.compute as pc
-
-    return pc.dictionary_encode(texts, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
 
 
 def _first_where(condition: np.ndarray, rows_wanted: np.ndarray, parents: np.ndarray, starts: np.ndarray,

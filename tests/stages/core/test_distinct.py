@@ -6,6 +6,7 @@ import pyarrow as pa
 import pytest
 
 from stages.core.distinct import (
+    codes_of,
     combined_codes,
     distinct_estimate,
     first_rows,
@@ -43,6 +44,12 @@ def test_list_items_are_numbered_once_each_and_lists_by_those_numbers():
     assert sorted(first.tolist()) == [0, 1, 3, 5]  # each distinct list's first row
     assert [python_lists[first[row]] for row in rows] == python_lists
     assert [r.tolist() for r in list_row_codes(lists)] == [first.tolist(), rows.tolist()]
+
+
+def test_codes_of_number_equal_values_alike_null_among_them():
+    codes = codes_of(pa.array(["b", None, "a", "b", None, "c"]))
+    assert codes.dtype == np.int64 and len(set(codes.tolist())) == 4
+    assert codes[0] == codes[3] and codes[1] == codes[4] and len({codes[0], codes[1], codes[2], codes[5]}) == 4
 
 
 def test_combinations_come_grouped_by_their_first_column():
