@@ -52,11 +52,18 @@ def list_codes(lists: pa.Array | pa.ChunkedArray) -> tuple[list[Any], np.ndarray
 
 def list_item_codes(lists: pa.Array) -> tuple[pa.Array, np.ndarray]:
     """The distinct items of a list array (null among them when present) and each item's index into them, the
-    lists' items laid end to end."""
+    lists' items laid end to end. Items already dictionary-encoded keep their dictionary (nothing hashed again)
+    unless they hold nulls or it holds more values than there are items (one left over from a larger table)."""
     import numpy as np
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    encoded = pc.dictionary_encode(pc.list_flatten(lists), null_encoding="encode")
+    items = pc.list_flatten(lists)
+    if pa.types.is_dictionary(items.type):
+        if not items.null_count and len(items.dictionary) <= len(items):
+            return items.dictionary, items.indices.to_numpy().astype(np.int64)
+        items = items.dictionary_decode()
+    encoded = pc.dictionary_encode(items, null_encoding="encode")
     return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
 
 

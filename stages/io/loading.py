@@ -124,8 +124,9 @@ def _load_columns(path: Path, build_row: Callable, rows: range | None, names: tu
 
 def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast: _FastPath) -> LoadResult:
     """A JSON-lines file as one Arrow table: each block on the fast path when it takes it (blocks parsed side by side
-    in threads), else row by row; ids are checked for duplicates over the whole table, and rejects come in line order
-    as from the per-row loader."""
+    in threads), else row by row; the blocks' dictionaries made one (Parquet writes a dictionary that changes from
+    block to block plainly), ids checked for duplicates over the whole table, and rejects in line order as from the
+    per-row loader."""
     import pyarrow as pa
 
     result, source, tables, schema = LoadResult(columns={}), str(path), [], fast.schema()
@@ -141,7 +142,7 @@ def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast:
         else:
             result.input_rows += block.records
         tables.append(table)
-    table = pa.concat_tables(tables) if tables else schema.empty_table()
+    table = pa.concat_tables(tables).unify_dictionaries() if tables else schema.empty_table()
     table, duplicates = _without_duplicate_ids(table, source)
     result.rejects = sorted([*result.rejects, *duplicates], key=lambda reject: reject.line)
     result.columns = table

@@ -58,8 +58,25 @@ if TYPE_CHECKING:
 EXTRACT_ROWS = 100_000  # distinct (reply, options) pairs read at once: their Python objects stay near 100 MB
 
 
+def options_type() -> pa.DataType:
+    """The Arrow type of a column of options: lists of texts, each a number into the column's dictionary of distinct
+    texts (options recur across questions: Parquet writes and reads them without hashing every text, and B4 numbers
+    them by that dictionary)."""
+    import pyarrow as pa
+
+    return pa.list_(pa.dictionary(pa.int32(), pa.string()))
+
+
+def _option_lists(lengths: np.ndarray, texts: pa.Array) -> pa.Array:
+    """Lists of these lengths of the texts laid end to end, as options_type."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    return pa.ListArray.from_arrays(offsets_of(lengths), pc.dictionary_encode(texts))
+
+
 def options_column(table: pa.Table) -> pa.Array | None:
-    """find_options for every record, as lists of texts, when every row has them from an options / choices list of
+    """find_options for every record, as lists of texts (options_type), when every row has them from an options / choices list of
     texts or from A, B, C… columns of text or whole numbers; None when some row must be read row by row (options as
     a dict or in the question text, none at all, other types)."""
     import pyarrow as pa
@@ -86,7 +103,7 @@ def _listed_options(column: pa.Array) -> pa.Array | None:
     lengths = list_lengths(column)
     if texts.null_count or not len(column) or lengths.min() == 0 or lengths.max() > len(LETTERS):
         return None
-    return pa.ListArray.from_arrays(offsets_of(lengths), stripped_strings(texts.cast(pa.string())))
+    return _option_lists(lengths, stripped_strings(texts.cast(pa.string())))
 
 
 def _lettered_options(table: pa.Table) -> pa.Array | None:
@@ -115,7 +132,7 @@ def _lettered_options(table: pa.Table) -> pa.Array | None:
         return None
     kept = np.arange(len(columns))[None, :] < lengths[:, None]
     positions = (np.arange(len(columns))[None, :] * rows + np.arange(rows)[:, None])[kept]
-    return pa.ListArray.from_arrays(offsets_of(lengths), pa.concat_arrays(columns).take(pa.array(positions)))
+    return _option_lists(lengths, pa.concat_arrays(columns).take(pa.array(positions)))
 
 
 def _lengths(texts: pa.Array) -> np.ndarray:

@@ -10,7 +10,7 @@ from ...core.records import Rows, as_table
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
-from .columns import cleaned_replies, extracted_choices, gold_letters, options_column
+from .columns import cleaned_replies, extracted_choices, gold_letters, options_column, options_type
 from .extraction import extract_choice, gold_choice
 from .options import find_options, options_from_text
 
@@ -65,9 +65,7 @@ class MultipleChoice(Kind):
         return None
 
     def question_types(self) -> dict[str, pa.DataType]:
-        import pyarrow as pa
-
-        return {"options": pa.list_(pa.string())}
+        return {"options": options_type()}
 
     def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
                                  params: dict[str, Any]) -> dict[str, pa.Array] | None:
@@ -140,6 +138,6 @@ def _column_types() -> dict[str, pa.DataType]:
     """The Arrow type of every column the stages read."""
     import pyarrow as pa
 
-    return {"golds": pa.list_(pa.string()), "options": pa.list_(pa.string()), "prediction": pa.string(),
+    return {"golds": pa.list_(pa.string()), "options": options_type(), "prediction": pa.string(),
             "reply": pa.string(), "gold_letter": pa.string(), "letter": pa.string(), "rule": pa.string(),
             "correct": pa.bool_()}

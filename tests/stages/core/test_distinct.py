@@ -46,6 +46,23 @@ def test_list_items_are_numbered_once_each_and_lists_by_those_numbers():
     assert [r.tolist() for r in list_row_codes(lists)] == [first.tolist(), rows.tolist()]
 
 
+def test_dictionary_encoded_items_are_numbered_by_their_dictionary_unless_it_does_not_fit():
+    kind = pa.list_(pa.dictionary(pa.int32(), pa.string()))
+    lists = [["x", "y"], ["y"], ["z", "x", "y"], ["x", "y"]]
+    encoded = pa.array(lists, kind)
+    items, codes = list_item_codes(encoded)
+    assert items.equals(encoded.values.dictionary)  # taken as it is, not hashed again
+    assert [items[c].as_py() for c in codes] == [item for row in lists for item in row]
+    tail = encoded.slice(3)  # the dictionary of the whole column: more values than the slice's two items
+    items, codes = list_item_codes(tail)
+    assert sorted(items.to_pylist()) == ["x", "y"] and [items[c].as_py() for c in codes] == ["x", "y"]
+    with_null = pa.array([["x", None], [None, "y"]], kind)
+    items, codes = list_item_codes(with_null)
+    assert [items[c].as_py() for c in codes] == ["x", None, None, "y"] and len(items) == 3
+    first, rows = list_row_codes(encoded)
+    assert [lists[first[row]] for row in rows] == lists and len(first) == 3
+
+
 def test_codes_of_number_equal_values_alike_null_among_them():
     codes = codes_of(pa.array(["b", None, "a", "b", None, "c"]))
     assert codes.dtype == np.int64 and len(set(codes.tolist())) == 4

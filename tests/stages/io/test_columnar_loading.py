@@ -238,6 +238,21 @@ def test_multiple_choice_questions_on_the_fast_path_read_as_row_by_row(tmp_path)
                                                                                        ["选项1", "乙", "1", "丁"]]
 
 
+def test_multiple_choice_options_are_one_dictionary_of_the_distinct_texts_over_every_block(tmp_path):
+    """Blocks encode their options apart; the loaded table holds one dictionary (Parquet then writes it once per row
+    group instead of every text plainly), each text once, and every row's options read back as written."""
+    rows = [_choice_question(i) for i in range(60)]
+    path = _write(tmp_path / "q.jsonl", [*rows[:30], {"id": "t1", "Question": "Pick (A) red (B) blue", "Answer": "B"},
+                                         *rows[30:]])
+    options = load_questions(path, CHOICE, CHOICE_FIELDS).columns.column("options")
+    assert len(list(iter_line_blocks(path))) > 3 and options.type == CHOICE.question_types()["options"]
+    dictionaries = [chunk.values.dictionary for chunk in options.chunks]
+    assert all(dictionary.equals(dictionaries[0]) for dictionary in dictionaries)
+    assert sorted(dictionaries[0].to_pylist()) == sorted({"选项0", "选项1", "选项2", "乙", "丁", "red", "blue",
+                                                          *map(str, range(60))})
+    assert options.to_pylist() == load_questions(path, RowByRowChoice(), CHOICE_FIELDS).columns["options"].to_pylist()
+
+
 def test_multiple_choice_csv_as_published_reads_as_row_by_row(tmp_path):
     path = tmp_path / "cmmlu.csv"
     path.write_text(",Question,A,B,C,D,Answer\n0,问题一,甲, 乙,丙,丁,B\n1,问题二,1,2,3,4,D\n2,问题三,x,y,,,A\n",

@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from stages.kinds.multiple_choice.columns import cleaned_replies, extracted_choices
+from stages.kinds.multiple_choice.columns import cleaned_replies, extracted_choices, options_type
 from stages.kinds.multiple_choice.extraction import extract_choice
 
 OPTION_POOL = ["Paris", "paris", "PARIS", "London", "B", "b", "是", "否", "37.8°C", "37°C", "维生素C", "维生素D", "",
@@ -41,10 +41,14 @@ def random_rows(rng: random.Random, count: int) -> tuple[list, list]:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_column_path_reads_every_reply_as_extract_choice_does(seed):
+    """Options as B1 writes them (options_type; seed 3: a slice of a larger column, whose dictionary holds texts
+    none of its rows has) or as plain lists of texts (seeds 0, 1)."""
     rng = random.Random(seed)
     replies, options = random_rows(rng, 3000)
-    found = extracted_choices(cleaned_replies(pa.array(replies, pa.string())),
-                              pa.array(options, pa.list_(pa.string())), 0.7, 0.1)
+    column = pa.array(options, pa.list_(pa.string()) if seed < 2 else options_type())
+    if seed == 3:
+        column = pa.array([["not", "an option", "here"], *options], options_type()).slice(1)
+    found = extracted_choices(cleaned_replies(pa.array(replies, pa.string())), column, 0.7, 0.1)
     letters, rules, scores = (found[name].to_pylist() for name in ("letter", "rule", "score"))
     rules_met = set()
     for i, (reply, opts) in enumerate(zip(replies, options)):
