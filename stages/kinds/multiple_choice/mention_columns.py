@@ -24,8 +24,9 @@ class ComparedOptions:
     """Every distinct option text of a column (`values`, as written) as replies are compared with it (`texts`, ""
     when nothing is left), case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where
     option_mentions finds it (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it
-    may hide a letter the letter rules read (`lettered`: it holds A–J, a–j or the mask character) — worked out once
-    per column."""
+    may hide a letter the letter rules read (`lettered`: it holds A–J, a–j or the mask character), and whether it is
+    all ASCII once case-folded (`ascii`: a reply that is all ASCII cannot hold one that is not) — worked out once per
+    column."""
 
     values: list[str | None]
     texts: list[str]
@@ -33,6 +34,7 @@ class ComparedOptions:
     lengths: np.ndarray
     unfolded: np.ndarray
     lettered: np.ndarray
+    ascii: np.ndarray
 
 
 def compared_options(values: pa.Array) -> ComparedOptions:
@@ -44,7 +46,8 @@ def compared_options(values: pa.Array) -> ComparedOptions:
     folded = [text.casefold() for text in texts]
     return ComparedOptions(written, texts, folded, np.array([len(text) for text in folded], np.int64),
                            np.array([has_dotted_i(text) or MASK in text for text in texts], bool),
-                           np.array([_LETTERED.search(text) is not None for text in texts], bool))
+                           np.array([_LETTERED.search(text) is not None for text in texts], bool),
+                           np.array([text.isascii() for text in folded], bool))
 
 
 @dataclass(frozen=True)
@@ -82,9 +85,12 @@ def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, optio
     folded_texts = [text.casefold() if text else "" for text in texts]
     dotted_texts = np.array([bool(text) and has_dotted_i(text) for text in texts], bool)
     text_lengths, body_lengths = np.array([len(text) for text in folded_texts], np.int64), compared.lengths
+    ascii_texts = np.array([text.isascii() for text in folded_texts], bool)
     pair_texts = np.repeat(reply_codes, counts)
-    fits = body_lengths[option_codes] <= text_lengths[pair_texts]
-    # a missing or empty reply mentions nothing; an option text longer than the reply is not inside it
+    fits = ((body_lengths[option_codes] <= text_lengths[pair_texts])
+            & (compared.ascii[option_codes] | ~ascii_texts[pair_texts]))
+    # a missing or empty reply mentions nothing; an option text longer than the reply, or not ASCII where the reply
+    # is, is not inside it
     pairs = np.flatnonzero((body_lengths[option_codes] > 0) & (text_lengths > 0)[pair_texts]
                            & (fits | dotted_texts[pair_texts] | compared.unfolded[option_codes]))
     pair_rows, pair_bodies, pair_texts = row_of[pairs], option_codes[pairs], pair_texts[pairs]
