@@ -180,14 +180,16 @@ def cleaned_replies(predictions: pa.Array) -> pa.Array:
 def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> dict[str, pa.Array]:
     """extract_choice of each row's reply against its options, given the replies as cleaned_replies gives them (B3's;
     cleaned once, as extract_choice cleans a raw reply): letter (null when none), rule and score, read once per
-    distinct (reply, options) pair (one row stands for each) and taken back to every row."""
+    distinct (reply, options) pair (one row stands for each) and taken back to every row. Pairs are read reply after
+    reply, so what is worked out per reply (its text, case fold, column readings) is worked out in one chunk of
+    pairs, not again in each chunk that holds the reply."""
     import numpy as np
     import pyarrow as pa
 
     option_values, item_codes = list_item_codes(options)
     _, option_codes = list_row_codes(options, item_codes)
     reply_codes = codes_of(replies)
-    standing, pair_of_row = first_rows(option_codes, reply_codes)
+    standing, pair_of_row = first_rows(reply_codes, option_codes)
     compared, lengths = compared_options(option_values), list_lengths(options)
     kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
     parts: dict[str, list[pa.Array]] = {name: [pa.array([], kind)] for name, kind in kinds.items()}

@@ -222,3 +222,19 @@ def test_the_scores_kept_across_calls_stay_within_their_bound(monkeypatch):
         sizes.append(len(kept))
     assert sizes == [4, 8, 4, 4]
     assert computed == [0, 1, 10, 11, 20, 21, 30, 31, 40, 41, 50, 51]  # once each, none again when kept
+
+
+def test_a_reply_repeated_across_questions_is_worked_out_in_one_chunk_of_pairs_not_in_each(monkeypatch):
+    """Pairs are read reply after reply: with chunks of 100 pairs, three replies over 900 distinct questions are
+    folded about once each (one more per chunk boundary), not once per chunk."""
+    from stages.kinds.multiple_choice import columns as module
+
+    monkeypatch.setattr(module, "EXTRACT_ROWS", 100)
+    folded = []
+    fold = module.fold_spaces
+    monkeypatch.setattr(module, "fold_spaces", lambda text: folded.append(text) or fold(text))
+    replies = ["答案是A", "Paris", "I cannot tell."] * 300
+    options = [[f"选项{i}", "Paris", f"{i}"] for i in range(900)]
+    found = extracted_choices(pa.array(replies), pa.array(options, options_type()), 0.7, 0.1)
+    assert len(folded) <= 3 + 900 // 100 - 1
+    assert found["rule"].to_pylist() == [extract_choice(reply, opts).rule for reply, opts in zip(replies, options)]
