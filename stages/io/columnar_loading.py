@@ -8,7 +8,7 @@ import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..core.arrow_strings import blank_strings, offsets_of
+from ..core.arrow_strings import blank_strings, is_utf8, offsets_of
 from .csv_header import canonical_csv_header
 from .decoded_blocks import FieldReaders, decoded_table
 from .fields import (
@@ -55,11 +55,11 @@ def parse_block(block: LineBlock) -> pa.Table | None:
 
     if block.blank or block.deep:
         return None
+    if not (block.data.isascii() or is_utf8(block.data)):
+        return None  # pyarrow.json does not check UTF-8: a bad byte must be a reject with its line
     try:
-        if not block.data.isascii():
-            block.data.decode("utf-8")  # pyarrow.json does not check UTF-8: a bad byte must be a reject with its line
         table = pj.read_json(io.BytesIO(block.data))
-    except ValueError:  # ArrowInvalid and UnicodeDecodeError: a line the per-row reader must explain
+    except ValueError:  # ArrowInvalid: a line the per-row reader must explain
         return None
     return table if table.num_rows == block.records else None
 

@@ -6,6 +6,7 @@ import pytest
 
 from stages.core.arrow_strings import (
     blank_strings,
+    is_utf8,
     items_once_per_list,
     list_item_positions,
     list_starts,
@@ -92,3 +93,23 @@ def test_strings_are_stripped_and_found_blank_as_python_strips_them():
     assert sum(text is not None and text != text.strip() for text in texts) > 10_000
     blank = blank_strings(pa.array(texts, pa.string())).to_pylist()
     assert blank == [text is None or not text.strip() for text in texts] and 1_000 < sum(blank) < 19_000
+
+
+def test_utf8_is_what_python_decodes():
+    """Arrow's check agrees with bytes.decode on text cut or spliced anywhere, lone and overlong bytes, surrogates
+    and random bytes."""
+    rng = random.Random(11)
+    text = "Paris 中文 é ñ 😀 ∑ \u3000 İ ı\n".encode()
+    cases = [b"", b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", "é".encode("latin-1")]
+    cases += [text[:rng.randrange(len(text) + 1)] + text[rng.randrange(len(text)):] for _ in range(500)]
+    cases += [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 12))) for _ in range(2000)]
+    verdicts = []
+    for data in cases:
+        try:
+            data.decode("utf-8")
+            decodes = True
+        except UnicodeDecodeError:
+            decodes = False
+        assert is_utf8(data) == decodes, data
+        verdicts.append(decodes)
+    assert 100 < sum(verdicts) < len(verdicts) - 100
