@@ -55,7 +55,7 @@ def blank_strings(array: pa.Array) -> pa.Array:
     """True where a string is null, empty or only whitespace (Python's is_missing for text)."""
     import pyarrow.compute as pc
 
-    blank = pc.equal(pc.utf8_length(stripped_strings(array)), 0)
+    blank = pc.equal(pc.binary_length(stripped_strings(array)), 0)  # bytes: no text scanned, as characters
     return pc.fill_null(blank, True)
 
 

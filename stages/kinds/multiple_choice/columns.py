@@ -126,7 +126,7 @@ def _lettered_options(table: pa.Table) -> pa.Array | None:
         columns.append(stripped_strings(column.cast(pa.string())))
     if not columns or not rows:
         return None
-    present = np.stack([_lengths(column) > 0 for column in columns], axis=1)
+    present = np.stack([_written(column) for column in columns], axis=1)
     lengths = np.cumprod(present, axis=1).sum(axis=1)
     if lengths.min() < 2:
         return None
@@ -135,11 +135,11 @@ def _lettered_options(table: pa.Table) -> pa.Array | None:
     return _option_lists(lengths, pa.concat_arrays(columns).take(pa.array(positions)))
 
 
-def _lengths(texts: pa.Array) -> np.ndarray:
-    """Each text's length in characters (0 where null)."""
+def _written(texts: pa.Array) -> np.ndarray:
+    """Whether each text holds something (false where null or empty), from its length in bytes (no text scanned)."""
     import pyarrow.compute as pc
 
-    return pc.fill_null(pc.utf8_length(texts), 0).to_numpy(zero_copy_only=False)
+    return pc.fill_null(pc.greater(pc.binary_length(texts), 0), False).to_numpy(zero_copy_only=False)
 
 
 def _per_text_and_options(compute: Callable[[Any, list[str]], Any], texts: pa.Array,
