@@ -76,9 +76,9 @@ def _option_lists(lengths: np.ndarray, texts: pa.Array) -> pa.Array:
 
 
 def options_column(table: pa.Table) -> pa.Array | None:
-    """find_options for every record, as lists of texts (options_type), when every row has them from an options / choices list of
-    texts or from A, B, C… columns of text or whole numbers; None when some row must be read row by row (options as
-    a dict or in the question text, none at all, other types)."""
+    """find_options for every record, as lists of texts (options_type), when every row has them from an options /
+    choices list of texts or from A, B, C… columns of text or whole numbers; None when some row must be read row by
+    row (options as a dict or in the question text, none at all, other types)."""
     import pyarrow as pa
 
     for name in ("options", "choices"):
