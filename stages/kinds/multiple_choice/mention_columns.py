@@ -1,6 +1,7 @@
 """Which rows' replies hold one of their options' texts, on whole columns: a case-folded substring search per
-(reply, option) pair whose option text is no longer than the reply, the rows whose reply is exactly one option's
-text, and for the others the options whose text the reply may hold (the only ones option_mentions can find)."""
+(reply, option) pair whose option text is no longer than the reply and whose characters the reply holds (by
+character_bits), the rows whose reply is exactly one option's text, and for the others the options whose text the
+reply may hold (the only ones option_mentions can find)."""
 from __future__ import annotations
 
 import re
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import list_starts
+from ...core.character_bits import character_bits, may_hold
 from .extraction import compared_option_text, is_one_character
 from .option_mentions import MASK, has_dotted_i, whole_reply
 from .options import LETTERS
@@ -24,9 +26,9 @@ class ComparedOptions:
     """Every distinct option text of a column (`values`, as written) as replies are compared with it (`texts`, ""
     when nothing is left), case-folded (`folded`, and its `lengths`), whether a case-folded search may miss where
     option_mentions finds it (`unfolded`: the Turkish İ or ı, or the mask character itself), and whether masking it
-    may hide a letter the letter rules read (`lettered`: it holds A–J, a–j or the mask character), and whether it is
-    all ASCII once case-folded (`ascii`: a reply that is all ASCII cannot hold one that is not) — worked out once per
-    column."""
+    may hide a letter the letter rules read (`lettered`: it holds A–J, a–j or the mask character), whether it is all
+    ASCII once case-folded (`ascii`: a reply that is all ASCII cannot hold one that is not), and the characters of
+    its case-folded form (`bits`, character_bits) — worked out once per column."""
 
     values: list[str | None]
     texts: list[str]
@@ -35,6 +37,7 @@ class ComparedOptions:
     unfolded: np.ndarray
     lettered: np.ndarray
     ascii: np.ndarray
+    bits: np.ndarray
 
 
 def compared_options(values: pa.Array) -> ComparedOptions:
@@ -47,7 +50,7 @@ def compared_options(values: pa.Array) -> ComparedOptions:
     return ComparedOptions(written, texts, folded, np.array([len(text) for text in folded], np.int64),
                            np.array([has_dotted_i(text) or MASK in text for text in texts], bool),
                            np.array([_LETTERED.search(text) is not None for text in texts], bool),
-                           np.array([text.isascii() for text in folded], bool))
+                           np.array([text.isascii() for text in folded], bool), character_bits(folded))
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,11 @@ def option_text_mentions(texts: list[str | None], reply_codes: np.ndarray, optio
     pairs = np.flatnonzero((body_lengths[option_codes] > 0) & (text_lengths > 0)[pair_texts]
                            & (fits | dotted_texts[pair_texts] | compared.unfolded[option_codes]))
     pair_rows, pair_bodies, pair_texts = row_of[pairs], option_codes[pairs], pair_texts[pairs]
-    inside = [compared.folded[body] in folded_texts[text] for text, body in zip(pair_texts.tolist(),
-                                                                                pair_bodies.tolist())]
-    hits = dotted_texts[pair_texts] | compared.unfolded[pair_bodies] | np.array(inside, bool)
+    hits = dotted_texts[pair_texts] | compared.unfolded[pair_bodies]
+    # the substring search only where the reply holds every character of the option text
+    searched = np.flatnonzero(~hits & may_hold(character_bits(folded_texts)[pair_texts], compared.bits[pair_bodies]))
+    hits[searched] = [compared.folded[body] in folded_texts[text] for text, body in zip(pair_texts[searched].tolist(),
+                                                                                        pair_bodies[searched].tolist())]
     any_mention = np.zeros(rows, bool)
     any_mention[pair_rows[hits]] = True
 
