@@ -175,6 +175,16 @@ def mostly_repeated_at(rows: int, values_at: Callable[[pa.Array | None], pa.Arra
     return distinct_estimate(seen, sample, rows) <= share * rows
 
 
+def mostly_repeated_lists(lists: pa.Array, share: float, sample: int = SAMPLE_ROWS) -> bool:
+    """mostly_repeated for a list array without nulls, each sampled list numbered by list_row_codes."""
+    import pyarrow as pa
+
+    def numbered(taken: pa.Array | None) -> pa.Array:
+        return pa.array(list_row_codes(lists if taken is None else lists.take(taken))[1])
+
+    return mostly_repeated_at(len(lists), numbered, share, sample)
+
+
 def distinct_estimate(seen: int, sample: int, rows: int) -> float:
     """How many distinct values `rows` values hold when `sample` of them, drawn without replacement, hold `seen`,
     each value taken as equally common: the D at which D·(1 − (1 − sample/rows)^(rows/D)) = seen (infinite when

@@ -21,6 +21,7 @@ from ...core.distinct import (
     list_codes,
     list_item_codes,
     list_row_codes,
+    mostly_repeated_lists,
     per_distinct_text,
     per_distinct_value,
     value_codes,
@@ -56,6 +57,8 @@ if TYPE_CHECKING:
 
 
 EXTRACT_ROWS = 100_000  # distinct (reply, options) pairs read at once: their Python objects stay near 100 MB
+REPEATED_OPTIONS = 1 / 3  # rows' option lists are numbered to find repeated (reply, options) pairs when at most this
+# share of them look distinct
 
 
 def options_type() -> pa.DataType:
@@ -180,16 +183,15 @@ def cleaned_replies(predictions: pa.Array) -> pa.Array:
 def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, margin: float) -> dict[str, pa.Array]:
     """extract_choice of each row's reply against its options, given the replies as cleaned_replies gives them (B3's;
     cleaned once, as extract_choice cleans a raw reply): letter (null when none), rule and score, read once per
-    distinct (reply, options) pair (one row stands for each) and taken back to every row. Pairs are read reply after
-    reply, so what is worked out per reply (its text, case fold, column readings) is worked out in one chunk of
-    pairs, not again in each chunk that holds the reply."""
+    distinct (reply, options) pair (one row stands for each; see _pairs_by_reply) and taken back to every row. Pairs
+    are read reply after reply, so what is worked out per reply (its text, case fold, column readings) is worked out
+    in one chunk of pairs, not again in each chunk that holds the reply."""
     import numpy as np
     import pyarrow as pa
 
     option_values, item_codes = list_item_codes(options)
-    _, option_codes = list_row_codes(options, item_codes)
     reply_codes = codes_of(replies)
-    standing, pair_of_row = first_rows(reply_codes, option_codes)
+    standing, pair_of_row = _pairs_by_reply(reply_codes, options, item_codes)
     compared, lengths = compared_options(option_values), list_lengths(options)
     kinds = {"letter": pa.string(), "rule": pa.string(), "score": pa.float64()}
     parts: dict[str, list[pa.Array]] = {name: [pa.array([], kind)] for name, kind in kinds.items()}
@@ -207,6 +209,20 @@ def extracted_choices(replies: pa.Array, options: pa.Array, threshold: float, ma
         read += len(found)
     back = pa.array(np.concatenate([np.zeros(0, np.int64), *reading_of_pair])[pair_of_row])
     return {name: pa.concat_arrays(arrays).take(back) for name, arrays in parts.items()}
+
+
+def _pairs_by_reply(reply_codes: np.ndarray, options: pa.Array, item_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """first_rows of the rows' (reply, options) pairs, reply after reply. Where the option lists mostly differ from
+    row to row (every question distinct), each row is a pair of its own, its rows ordered by reply: numbering a
+    million lists would find few repeats (a repeat is then read twice, alike)."""
+    import numpy as np
+
+    if mostly_repeated_lists(options, REPEATED_OPTIONS):
+        return first_rows(reply_codes, list_row_codes(options, item_codes)[1])
+    order = np.argsort(reply_codes, kind="stable")
+    pair_of_row = np.empty_like(order)
+    pair_of_row[order] = np.arange(len(order))
+    return order, pair_of_row
 
 
 def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarray, option_codes: np.ndarray,

@@ -15,6 +15,7 @@ from stages.core.distinct import (
     list_item_codes,
     list_row_codes,
     mostly_repeated,
+    mostly_repeated_lists,
     per_distinct_value,
     shared_values,
     value_codes,
@@ -127,6 +128,15 @@ def test_a_column_mostly_repeats_when_few_of_its_values_differ_sampled_or_counte
     assert not mostly_repeated(half, 1 / 3) and mostly_repeated(half, 0.6)
     assert mostly_repeated(pa.array(["a", "b", "a", None, None, "a"]), 0.5)  # short: counted (nulls one value)
     assert not mostly_repeated(pa.array(["a", "b", "c", None]), 0.5)
+
+
+def test_a_list_column_mostly_repeats_when_few_of_its_lists_differ_item_for_item():
+    rows = 200_000
+    repeated = pa.array([[f"option {i % 1_000}", "same"] for i in range(rows)])
+    distinct = pa.array([[f"option {i % 1_000}", f"{i // 1_000}"] for i in range(rows)])  # each item repeats
+    assert mostly_repeated_lists(repeated, 1 / 3) and not mostly_repeated_lists(distinct, 1 / 3)
+    assert mostly_repeated_lists(pa.array([["a", "b"], ["a", "b"], ["b", "a"], ["a", "b"]]), 0.5)  # short: counted
+    assert not mostly_repeated_lists(pa.array([["a", "b"], ["b", "a"], ["a"], ["a", "b"]]), 0.5)
 
 
 def test_one_call_per_distinct_value():

@@ -39,8 +39,7 @@ def random_rows(rng: random.Random, count: int) -> tuple[list, list]:
     return replies, options
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_the_column_path_reads_every_reply_as_extract_choice_does(seed):
+def assert_read_as_extract_choice(seed: int) -> None:
     """Options as B1 writes them (options_type; seed 3: a slice of a larger column, whose dictionary holds texts
     none of its rows has) or as plain lists of texts (seeds 0, 1)."""
     rng = random.Random(seed)
@@ -59,6 +58,34 @@ def test_the_column_path_reads_every_reply_as_extract_choice_does(seed):
             "positive_mention", "lone_letter", "missing", "ambiguous_answer_statement",
             "ambiguous_letter_or_option_text", "option_text_below_threshold", "option_text_similar",
             "leading_letter_with_text"} <= rules_met
+
+
+def _numbered_lists(monkeypatch) -> list[int]:
+    """How many times extraction numbers the rows' option lists (list_row_codes) to find repeated pairs."""
+    from stages.kinds.multiple_choice import columns as module
+
+    calls = []
+    numbered = module.list_row_codes
+    monkeypatch.setattr(module, "list_row_codes", lambda *args: calls.append(1) or numbered(*args))
+    return calls
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_column_path_reads_every_reply_as_extract_choice_does(seed, monkeypatch):
+    """These rows' option lists mostly differ: each row is read as a pair of its own, ordered by reply."""
+    calls = _numbered_lists(monkeypatch)
+    assert_read_as_extract_choice(seed)
+    assert calls == []
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_option_lists_that_mostly_repeat_are_numbered_and_read_alike(seed, monkeypatch):
+    from stages.kinds.multiple_choice import columns as module
+
+    monkeypatch.setattr(module, "REPEATED_OPTIONS", 1.0)  # every column counts as repeating
+    calls = _numbered_lists(monkeypatch)
+    assert_read_as_extract_choice(seed)
+    assert calls == [1]
 
 
 def reference_spans(body: str, ignore_case: bool, text: str) -> list[tuple[int, int]]:
