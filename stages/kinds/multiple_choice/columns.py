@@ -263,10 +263,8 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
     found += named
     left = np.flatnonzero(result_of < 0)
     unread = left[~mentions.any_mention[left]]
-    opening = [leading_word_letter(texts[code]) for code in reply_codes[unread].tolist()]
-    by_word = np.array([bool(letter) and letter in LETTERS[:count] for letter, count in zip(opening, counts[unread])],
-                       bool)
-    by_rows = np.union1d(left[mentions.any_mention[left]], unread[by_word])
+    opening = _read_replies_once(_leading_word_positions, texts, reply_codes[unread])
+    by_rows = np.union1d(left[mentions.any_mention[left]], unread[(opening >= 0) & (opening < counts[unread])])
     result_of[by_rows] = len(found) + np.arange(len(by_rows))
     starts = list_starts(counts)
 
@@ -282,7 +280,8 @@ def _extracted_once(replies: pa.Array, counts: np.ndarray, reply_keys: np.ndarra
                      if mentioning else read_by_options(text, LETTERS[:count], option_map(row), threshold, margin))
     similar = np.setdiff1d(left, by_rows, assume_unique=True)
     result_of[similar] = len(found) + np.arange(len(similar))
-    similar_texts = dict(zip(reply_keys[similar].tolist(), [texts[code] for code in reply_codes[similar].tolist()]))
+    keys, first = np.unique(reply_keys[similar], return_index=True)
+    similar_texts = dict(zip(keys.tolist(), [texts[code] for code in reply_codes[similar[first]].tolist()]))
     found += best_options(similar_texts, reply_keys[similar], option_codes[list_item_positions(counts, similar)],
                           counts[similar], compared.values, threshold, margin, similarity)
     return found, result_of
@@ -295,6 +294,14 @@ def _read_replies_once(read_on_column: Callable[[list[str | None]], np.ndarray],
 
     distinct, row_of = np.unique(codes, return_inverse=True)
     return read_on_column([texts[code] for code in distinct.tolist()])[row_of]
+
+
+def _leading_word_positions(texts: list[str]) -> np.ndarray:
+    """Per reply, the position among LETTERS of the letter it opens with as a word (leading_word_letter), -1 when
+    none."""
+    import numpy as np
+
+    return np.array([LETTERS.find(letter) if letter else -1 for letter in map(leading_word_letter, texts)], np.int64)
 
 
 def _read_by_option_texts(texts: list[str | None], reply_codes: np.ndarray, counts: np.ndarray,
