@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .arrow_strings import list_starts
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -22,7 +24,7 @@ def character_bits(texts: list[str]) -> np.ndarray:
     found = np.zeros(len(texts), np.uint64)
     held = lengths > 0
     if held.any():
-        found[held] = np.bitwise_or.reduceat(bits, (np.cumsum(lengths) - lengths)[held])
+        found[held] = np.bitwise_or.reduceat(bits, list_starts(lengths)[held])
     return found
 
 
