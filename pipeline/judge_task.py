@@ -43,6 +43,7 @@ from stages.judge.preferences import (
 from stages.kinds.dialogue.human_annotation import read_annotation_csv
 from stages.kinds.dialogue.kind import ANNOTATION_CSV
 from stages.leaderboards.recorded import read_recorded
+from stages.text.reasoning import UNFINISHED, ReasoningTags, answers_after_reasoning
 
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, stage_rows
@@ -104,13 +105,19 @@ class JudgeStage(StageTask):
         """Every question (B1 rows) with one model's answer (None where it has none), as render_fields values with
         an id."""
         joined, _ = join_predictions(questions, stage_rows(predictions))
+        joined, _ = answers_after_reasoning(joined, self.reasoning_tags())
         rows = as_columns(joined)
         options = rows.get("options") or [None] * len(rows["id"])
+        states = rows.get("reasoning") or [None] * len(rows["id"])
         dialogue = get_kind(self.spec["kind"]).conversation_column is not None
         return [{"id": str(item), **render_fields(question, golds, prediction, choices, persona, dialogue),
-                 "answered": prediction is not None}
-                for item, question, golds, prediction, choices in zip(rows["id"], rows["question"], rows["golds"],
-                                                                     rows["prediction"], options)]
+                 "answered": prediction is not None and state != UNFINISHED}
+                for item, question, golds, prediction, choices, state in zip(
+                    rows["id"], rows["question"], rows["golds"], rows["prediction"], options, states)]
+
+    def reasoning_tags(self) -> ReasoningTags:
+        """The judge is shown the answer after the reasoning; a reply that ends inside its reasoning is not judged."""
+        return ReasoningTags(**self.plain_spec.get("reasoning", {}))
 
 
 class B5Judge(JudgeStage):
@@ -125,7 +132,8 @@ class B5Judge(JudgeStage):
 
     def stage_params(self) -> dict[str, Any]:
         return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k not in ("pairwise", "baseline",
-                                                                                       *NOT_VERDICTS)}}
+                                                                                       *NOT_VERDICTS)},
+                "reasoning": self.reasoning_tags().described()}
 
     def compute(self) -> StageResult:
         config = self.config()
@@ -153,7 +161,8 @@ class B5Pairwise(JudgeStage):
                                 for model in sorted(self.spec["predictions"])}}
 
     def stage_params(self) -> dict[str, Any]:
-        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k not in ("criteria", *NOT_VERDICTS)}}
+        return {"judge": {k: v for k, v in self.plain_spec["judge"].items() if k not in ("criteria", *NOT_VERDICTS)},
+                "reasoning": self.reasoning_tags().described()}
 
     def recorded_path(self) -> UPath | None:
         """Arena-Hard's recorded games ([leaderboard] verdicts), whose questions are not asked again."""

@@ -32,6 +32,7 @@ from stages.judge.dataset_checks import check_judge_fits, read_dataset_judge
 from stages.leaderboards.config import LeaderboardConfig, read_leaderboard_config
 from stages.nightly.multiplicity import CORRECTIONS
 from stages.nightly.regression import SETTING_RULES
+from stages.text.reasoning import read_reasoning_tags
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -313,6 +314,7 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
         "max_rejected_share": config.max_rejected_share,
         "min_paired_share": config.min_paired_share,
         "provenance": config.provenance,
+        "reasoning": read_reasoning_tags(config.reasoning, str(origin)).described(),
         "shards": shards,
         "shard_rows": params.get("shard_rows"),
         "nightly": regression_settings(folder, config.nightly).described(),

@@ -135,7 +135,7 @@ class B6Report(KindStage):
         shards = range(self.spec["shards"])
         questions = [read_artifact_json(self._task(B1Questions, shard).artifact_path()) for shard in shards]
         question_counts = _summed(document["header"]["counts"] for document in questions)
-        metrics, set_aside, predictions, shard_joins = {}, {}, {}, {}
+        metrics, set_aside, predictions, shard_joins, replies = {}, {}, {}, {}, {}
         for model, tasks in self.score_tasks().items():
             scored = [read_artifact_json(task.artifact_path()) for task in tasks]
             metrics[model] = (kind.metrics_from_stats(reduce(add_stats, (d["stats"] for d in scored), {}))
@@ -150,6 +150,9 @@ class B6Report(KindStage):
                 "missing_predictions": joined["missing_predictions"],
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
+            generated = predictions[model][0]["header"].get("generation") or {}
+            replies[model] = {"replies": joined["joined"], "unfinished_reasoning": joined.get("unfinished_reasoning", 0),
+                              "cut_at_max_tokens": generated.get("cut_at_max_tokens", 0)}
         problems = dataset_problems(question_counts,
                                     {model: _summed(d["header"]["counts"] for d in docs)
                                      for model, docs in predictions.items()},
@@ -170,6 +173,8 @@ class B6Report(KindStage):
                 if len(shards) == 1 and not kind.columnar_stages else {})
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
                                       None, problems)
+        if any(found["unfinished_reasoning"] or found["cut_at_max_tokens"] for found in replies.values()):
+            report["replies"] = replies
         primary = report["comparison"]["primary_metric"]
         items = self._item_values(kind, rows)
         report["distributions"] = {model: d for model, values in items.items()

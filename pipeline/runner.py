@@ -17,7 +17,7 @@ from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
 from stages.judge.costs import judge_cost, total_cost
-from stages.report.aggregate import labels_set_aside, leaderboard_line, render_summary, set_aside_place
+from stages.report.aggregate import labels_set_aside, leaderboard_line, render_summary, reply_notes, set_aside_place
 from stages.report.health import problems_of
 
 from .cluster import build_on_luigid, scheduler_address
@@ -229,6 +229,8 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
         for report in reports:
             if report.get("leaderboard"):
                 print(printable(f"{report['dataset']}: {leaderboard_line(report['leaderboard'])}"))
+            for note in reply_notes(report):
+                print(printable(f"evalpipe: {report['dataset']} / {note}"), file=sys.stderr)
             aside = labels_set_aside(report)
             if aside:
                 print(printable(f"evalpipe: {report['dataset']}: {len(aside)} labels row(s) set aside (first: "
@@ -239,6 +241,8 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
     for report, spec in zip(reports, specs):
         print(f"{'=' * 80}\ndataset {spec['name']} ({spec['kind']}, {spec['kind_source']})\n{'=' * 80}")
         print(render_report(report))
+        for note in reply_notes(report):
+            print(printable(f"note: {note}"))
         for model, aside in report["set_aside"].items():
             if any(aside.values()):
                 print(

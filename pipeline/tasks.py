@@ -16,6 +16,7 @@ from stages.core.records import Rows, as_columns, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_column, read_columns, read_table
 from stages.io.join import join_shard
+from stages.text.reasoning import ReasoningTags, answers_after_reasoning
 
 from .task_base import StageResult, StageTask
 
@@ -144,6 +145,16 @@ class KindStage(StageTask):
 class B3Normalize(KindStage):
     stage, artifact_name = "B3", ARTIFACT_NAMES["B3"]
 
+    def reasoning_tags(self) -> ReasoningTags | None:
+        """The tags replies wrap their reasoning in (None for kinds that read documents, not replies)."""
+        if get_kind(self.spec["kind"]).document_folders:
+            return None
+        return ReasoningTags(**self.plain_spec.get("reasoning", {}))
+
+    def stage_params(self) -> dict[str, Any]:
+        tags = self.reasoning_tags()
+        return {**super().stage_params(), **({} if tags is None else {"reasoning": tags.described()})}
+
     def neighbours(self) -> list[int]:
         """This shard and the ones beside it, whose prediction rows may hold this shard's answers."""
         if not self.sharded:
@@ -164,8 +175,12 @@ class B3Normalize(KindStage):
             joined, join_info = self._join_with_neighbours(questions, own)
         else:
             joined, join_info = join_predictions(questions, stage_rows(self.requires()["predictions"][own]))
-        columns, info = get_kind(self.spec["kind"]).normalize(joined, self.stage_params())
         counts = join_info.pop("counts")
+        tags = self.reasoning_tags()
+        if tags is not None:
+            joined, reasoning = answers_after_reasoning(joined, tags)
+            counts.update(reasoning)
+        columns, info = get_kind(self.spec["kind"]).normalize(joined, super().stage_params())
         return StageResult(columns, counts, header={"info": info}, body=join_info)
 
 

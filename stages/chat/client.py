@@ -29,6 +29,8 @@ class Reply:
     top_logprobs: dict[str, float] | None = None  # the first token's alternatives → logprob, when asked for
     served_model: str | None = None  # what the server says answered (its "model")
     system_fingerprint: str | None = None  # the server's system_fingerprint, when it gives one
+    finish_reason: str | None = None  # why the server stopped: "stop", "length" (cut at max_tokens), …
+    reasoning: str | None = None  # the reasoning a reasoning server returns apart (message.reasoning_content)
 
 
 class CallFailed(Exception):
@@ -103,9 +105,13 @@ class ChatClient:
             body = self._post(path, {"model": self.model, "messages": self.messages(prompt, history), **options})
             top_logprobs = first_token_logprobs(body) if self.config.top_logprobs else None
             try:
-                answer = body["choices"][0]["message"]["content"]
+                choice = body["choices"][0]
+                message = choice["message"]
+                answer, reasoning = message["content"], _reasoning_of(message)
             except (KeyError, IndexError, TypeError):
-                answer = None
+                answer = reasoning = choice = None
+            if answer is None and reasoning is not None:
+                answer = ""  # all reasoning, no answer: the reply ended inside its reasoning
             usage = body.get("usage") if isinstance(body, dict) else None
             if isinstance(usage, dict):
                 tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
@@ -115,8 +121,17 @@ class ChatClient:
             return Reply(answer, time.monotonic() - started)
         served = body.get("model") if isinstance(body, dict) and isinstance(body.get("model"), str) else None
         fingerprint = body.get("system_fingerprint") if isinstance(body, dict) else None
+        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
         return Reply(answer, time.monotonic() - started, tokens_in, tokens_out, top_logprobs, served,
-                     fingerprint if isinstance(fingerprint, str) else None)
+                     fingerprint if isinstance(fingerprint, str) else None,
+                     finish if isinstance(finish, str) else None, reasoning)
+
+
+def _reasoning_of(message: dict[str, Any]) -> str | None:
+    """The reasoning a server returns beside the answer: reasoning_content (vLLM, DeepSeek) or reasoning (newer vLLM,
+    OpenRouter)."""
+    found = message.get("reasoning_content", message.get("reasoning"))
+    return found if isinstance(found, str) else None
 
 
 def first_token_logprobs(body: Any) -> dict[str, float] | None:

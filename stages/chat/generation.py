@@ -113,7 +113,8 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
             if error is None:
                 store.append({"id": case["id"], "key": case["key"], "prediction": reply.text, "attempts": attempts,
                               "latency": round(reply.latency, 4), "tokens_in": reply.tokens_in,
-                              "tokens_out": reply.tokens_out})
+                              "tokens_out": reply.tokens_out, "finish_reason": reply.finish_reason,
+                              "reasoning_content": reply.reasoning})
                 history.append((case["prompt"], reply.text))
             else:
                 store.append({"id": case["id"], "key": case["key"], "error": error, "attempts": attempts})
@@ -144,22 +145,25 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
                    for group in conversations.values()], workers)
     answers = store.load()
     result = LoadResult(columns={}, input_rows=len(cases))
-    ids, predictions = [], []
+    ids, predictions, finish_reasons, reasonings = [], [], [], []
     for case in cases:
         record = answers.get(case["id"], {})
         if _answered(record, case["key"]):
             ids.append(case["id"])
             predictions.append(record["prediction"])
+            finish_reasons.append(record.get("finish_reason"))
+            reasonings.append(record.get("reasoning_content"))
         else:
             reason = f"generation failed after {record.get('attempts', 0)} attempt(s): {record.get('error', 'not asked')}"
             result.rejects.append(Reject(f"{config.url} ({model})", None, reason, case["id"]))
-    result.columns = {"id": ids, "line": [None] * len(ids), "prediction": predictions, "confidence": [None] * len(ids)}
+    result.columns = {"id": ids, "line": [None] * len(ids), "prediction": predictions, "confidence": [None] * len(ids),
+                      "finish_reason": finish_reasons, "reasoning_content": reasonings}
     return result
 
 
 def generation_summary(store_path: Path, ids: list[str], price: dict[str, float] | None = None) -> dict[str, Any]:
-    """Per model for B6: answers, failures by reason, p50 / p95 latency in seconds, tokens in and out, and what they
-    cost at `price`."""
+    """Per model for B6: answers, failures by reason, p50 / p95 latency in seconds, tokens in and out, what they cost
+    at `price`, and the answers cut at max_tokens (finish_reason "length")."""
     records = AnswerStore(store_path).load()
     answered = [records[i] for i in ids if i in records and "prediction" in records[i]]
     failed = Counter(_reason_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
@@ -171,6 +175,7 @@ def generation_summary(store_path: Path, ids: list[str], price: dict[str, float]
         "latency_p50": statistics.median(latencies) if latencies else None,
         "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
         "tokens_in": tokens_in, "tokens_out": tokens_out, "cost": money(tokens_in, tokens_out, price),
+        "cut_at_max_tokens": sum(r.get("finish_reason") == "length" for r in answered),
     }
 
 

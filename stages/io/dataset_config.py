@@ -12,7 +12,7 @@ from .storage import read_input_bytes
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
 KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "judge", "leaderboard", "nightly", "max_rejected_share",
-              "min_paired_share", "provenance", *FIELD_KEYS}
+              "min_paired_share", "provenance", "reasoning", *FIELD_KEYS}
 DEFAULT_MAX_REJECTED_SHARE = 0.5
 DEFAULT_MIN_PAIRED_SHARE = 0.5
 
@@ -35,6 +35,7 @@ class DatasetConfig:
     max_rejected_share: float = DEFAULT_MAX_REJECTED_SHARE  # above it, a dataset fails the run (B1 or any model's B2)
     min_paired_share: float = DEFAULT_MIN_PAIRED_SHARE  # below it (questions with a prediction), the dataset fails
     provenance: dict[str, dict[str, Any]] = field(default_factory=dict)  # per model: the harness it was imported from
+    reasoning: dict[str, Any] = field(default_factory=dict)  # the tags replies wrap their reasoning in
 
     def fields(self) -> dict[str, str | None]:
         return {key: getattr(self, key) for key in FIELD_KEYS}
@@ -79,6 +80,9 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     nightly = data.get("nightly", {})
     if not isinstance(nightly, dict):
         raise UsageError(f"{path}: [nightly] must be a table")
+    reasoning = data.get("reasoning", {})
+    if not isinstance(reasoning, dict):
+        raise UsageError(f"{path}: [reasoning] must be a table")
     provenance = data.get("provenance", {})
     if not isinstance(provenance, dict) or not all(isinstance(v, dict) for v in provenance.values()):
         raise UsageError(f"{path}: [provenance] must be a table of one table per model")
@@ -91,7 +95,7 @@ def read_dataset_config(path: Path) -> DatasetConfig:
             raise UsageError(f"{path}: {name} = {shares[name]!r} {problem}")
     return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, judge=judge,
                          leaderboard=leaderboard, nightly=nightly,
-                         provenance=provenance,
+                         provenance=provenance, reasoning=reasoning,
                          **{name: float(value) for name, value in shares.items()},
                          **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
 

@@ -203,6 +203,7 @@ KIND_MODULES = {  # each kind's module, imported on first use; importing it regi
     "dialogue": "stages.kinds.dialogue.kind",
     "fact_verification": "stages.kinds.fact_verification.kind",
     "instruction": "stages.kinds.instruction.kind",
+    "math": "stages.kinds.math.kind",
     "multiple_choice": "stages.kinds.multiple_choice.kind",
     "numeric": "stages.kinds.numeric.kind",
     "qa": "stages.kinds.qa.kind",

@@ -33,6 +33,24 @@ def build_dataset_report(
     }
 
 
+def reply_notes(report: dict[str, Any]) -> list[str]:
+    """What a reader must know about the replies behind each model's numbers: those that end inside their
+    reasoning (scored as no answer), those cut at max_tokens, answers left uncompared (past the time limit)."""
+    notes = []
+    for model, replies in report.get("replies", {}).items():
+        if replies["unfinished_reasoning"]:
+            notes.append(f"{model}: {replies['unfinished_reasoning']:,} of {replies['replies']:,} replies end inside "
+                         "their reasoning (scored as no answer)")
+        if replies["cut_at_max_tokens"]:
+            notes.append(f"{model}: {replies['cut_at_max_tokens']:,} of {replies['replies']:,} replies were cut at "
+                         "max_tokens")
+    for model, metrics in report["models"].items():
+        if metrics.get("not_compared"):
+            notes.append(f"{model}: {metrics['not_compared']:,} answer(s) not compared (past the time limit; left "
+                         "out of accuracy, listed in B4 as 'not compared')")
+    return notes
+
+
 def distribution_metric(kind_name: str, primary: str) -> str | None:
     """The per-item metric whose spread a histogram shows: the primary one if it is graded, else a graded one; None
     when every metric is 0/1 (an interval says more than a two-bar histogram)."""

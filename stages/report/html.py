@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..kinds import get_kind
-from .aggregate import harness_described, leaderboard_headline
+from .aggregate import harness_described, leaderboard_headline, reply_notes
 from .charts import bar_chart, heatmap, line_chart
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 
@@ -112,9 +112,24 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
         harness.append({"model": model, "tool": tool, "task": provenance.get("task"), "reported": reported,
                         "ours": ours})
     explorer = report.get("explorer")
-    return {"report": report, "headline": headline, "charts": [Markup(chart) for chart in charts], "harness": harness,
+    return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
             "items_json": json.dumps(explorer, ensure_ascii=False) if explorer else "", "statuses": STATUSES,
             "caps": (NOT_RIGHT_CAP, SAMPLE_CAP)}
+
+
+def breakdowns(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The per-group figures some kinds give (math: by_subject, by_level as {label: {rows, accuracy}}): one table each,
+    a row per label and a column per model."""
+    found: dict[str, list[str]] = {}
+    for metrics in report["models"].values():
+        for name, groups in metrics.items():
+            if name.startswith("by_") and isinstance(groups, dict) and all(
+                    isinstance(group, dict) and "accuracy" in group for group in groups.values()):
+                found.setdefault(name, [])
+                found[name] += [label for label in groups if label not in found[name]]
+    return [{"name": name[3:], "models": list(report["models"]), "rows": [
+        (label, [report["models"][m].get(name, {}).get(label) for m in report["models"]]) for label in labels]}
+        for name, labels in found.items()]
 
 
 def nightly_values(nightly: dict[str, Any]) -> dict[str, Any]:

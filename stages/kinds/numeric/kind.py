@@ -14,7 +14,7 @@ from ...core.text_table import format_table, percent
 from ...text.numbers import NUMBER_CHOICES
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from .columns import readings, scores
-from .scoring import UNSCORABLE
+from .scoring import LATEX_MATH, UNSCORABLE, latex_problem
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -53,11 +53,16 @@ class NumericAnswers(Kind):
     }
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
-        return None  # no ground truth → unscorable in B4, counted and listed
+        return latex_problem(golds[0]) if golds else None  # no ground truth → unscorable in B4, counted and listed
 
     def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
                                  params: dict[str, Any]) -> dict[str, pa.Array] | None:
-        return {}  # the fast path takes rows that all have gold answers, which check_gold accepts as they are
+        """The fast path takes rows that all have gold answers; those check_gold accepts as they are, unless some
+        first gold is LaTeX math (then the rows go row by row, to be set aside)."""
+        import pyarrow.compute as pc
+
+        latex = pc.match_substring_regex(first_items(golds), LATEX_MATH.pattern)
+        return None if pc.any(latex).as_py() else {}
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         import pyarrow as pa

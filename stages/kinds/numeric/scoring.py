@@ -11,11 +11,22 @@ from ...text.numbers import NumberReading, numbers_in_prepared, prepare, reading
 
 UNSCORABLE = "unscorable"
 MISSING = "missing"
+LATEX_MATH = re.compile(r"\\[A-Za-z]+|\^|[{}]")  # \frac, \sqrt, \boxed, powers, braces: not read digit by digit
+LATEX_RULE = 'latex math, not read as a number (kind = "math" compares it)'
+
+
+def latex_problem(text: str) -> str | None:
+    """Why a gold answer cannot be read by the numeric kind: it is LaTeX math (None when it is not)."""
+    if LATEX_MATH.search(text) is None:
+        return None
+    return f'gold {text[:80]!r} is LaTeX math, not a number: set kind = "math" in dataset.toml to compare it'
 
 
 def numeric_answer(text: str, choice: str = "auto") -> tuple[NumberReading, str]:
     """(the answer's number with its unit and the rule that chose it, normalized text): lowercase, numbers in
     canonical form, no punctuation."""
+    if LATEX_MATH.search(text) is not None:
+        return NumberReading(None, None, LATEX_RULE), " ".join(text.lower().split())
     prepared = prepare(text)
     mentions = numbers_in_prepared(prepared)
     pieces, position = [], 0

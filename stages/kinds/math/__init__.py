@@ -1,0 +1,1 @@
+"""Math answers: final answers taken from replies, compared by symbolic equivalence."""

@@ -1,0 +1,149 @@
+"""Symbolic equivalence of final answers with math-verify, each comparison under a time limit that holds off the main
+thread and inside Luigi workers: math-verify runs in child processes (verify_worker.py), and one that takes past the
+limit is killed and the comparison is `not compared`."""
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import threading
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+WORKER = Path(__file__).with_name("verify_worker.py")
+START_SECONDS = 120.0  # importing sympy and math-verify on a loaded machine
+PAIRS_PER_CHECKER = 200  # a checker costs about a second to start: one more only for this many more pairs
+INSTALL_HINT = "pip install 'math-verify[antlr4_13_2]==0.9.0'"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One (gold, answer) comparison: equal (None: not compared) and what math-verify read on each side, or why it
+    did not compare."""
+
+    equal: bool | None
+    gold_read: str = ""
+    answer_read: str = ""
+    problem: str = ""
+
+
+class CheckerFailed(RuntimeError):
+    """math-verify could not be started at all (not installed, broken install)."""
+
+
+class _Checker:
+    """One math-verify child process, started on first use and again after it is killed."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        self.buffer = b""
+
+    def start(self) -> None:
+        errors = tempfile.TemporaryFile()
+        self.process = subprocess.Popen([sys.executable, "-I", str(WORKER)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=errors, start_new_session=True, env={
+                                            key: os.environ[key] for key in ("PATH", "SYSTEMROOT") if key in os.environ})
+        self.buffer = b""
+        if self._line(START_SECONDS) != b"ready":
+            self.stop()
+            errors.seek(0)
+            said = errors.read().decode("utf-8", "replace").strip().splitlines()
+            raise CheckerFailed(f"math-verify could not be started ({said[-1] if said else 'no message'}); "
+                                f"the math kind needs it: {INSTALL_HINT}")
+        errors.close()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            try:
+                os.killpg(self.process.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.process.wait()
+            for stream in (self.process.stdin, self.process.stdout):
+                stream.close()
+            self.process = None
+
+    def _line(self, seconds: float) -> bytes | None:
+        """The next line the child writes, or None when it writes none within `seconds` or has ended."""
+        stdout = self.process.stdout.fileno()
+        while b"\n" not in self.buffer:
+            ready, _, _ = select.select([stdout], [], [], seconds)
+            if not ready:
+                return None
+            data = os.read(stdout, 1 << 16)
+            if not data:
+                return None
+            self.buffer += data
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+    def compare(self, gold: str, answers: list[str], seconds: float) -> list[Comparison]:
+        """Each answer against the gold, in order; an answer past `seconds` ends the child (it is `not compared`) and
+        the answers after it go to a fresh one."""
+        found: list[Comparison] = []
+        while len(found) < len(answers):
+            if self.process is None:
+                self.start()
+            left = answers[len(found):]
+            try:
+                self.process.stdin.write(json.dumps([gold, left]).encode() + b"\n")
+                self.process.stdin.flush()
+            except BrokenPipeError:
+                self.stop()
+                found.append(Comparison(None, problem="the checker ended"))
+                continue
+            for _ in left:
+                line = self._line(seconds)
+                if line is None:
+                    ended = self.process.poll() is not None
+                    self.stop()
+                    found.append(Comparison(None, problem="the checker ended" if ended else f"over {seconds:g} s"))
+                    break
+                reply = json.loads(line)
+                found.append(Comparison(reply["equal"], reply.get("gold", ""), reply.get("answer", ""),
+                                        reply.get("error", "")))
+        return found
+
+
+def compare_answers(pairs: list[tuple[str, str]], seconds: float, checkers: int | None = None) -> list[Comparison]:
+    """math-verify's verify(parse(gold), parse(answer)) for each (gold, answer) pair — both read as the contents of a
+    \\boxed{} — each under `seconds`, on up to `checkers` child processes (default: one per core)."""
+    by_gold: dict[str, list[int]] = defaultdict(list)
+    for index, (gold, _) in enumerate(pairs):
+        by_gold[gold].append(index)
+    groups = list(by_gold.items())
+    wanted = checkers or os.cpu_count() or 1
+    count = max(1, min(wanted, len(groups), -(-len(pairs) // PAIRS_PER_CHECKER)))
+    results: list[Comparison | None] = [None] * len(pairs)
+    next_group = iter(groups)
+    lock = threading.Lock()
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        checker = _Checker()
+        try:
+            while True:
+                with lock:
+                    group = next(next_group, None)
+                if group is None or failures:
+                    return
+                gold, indices = group
+                for index, comparison in zip(indices, checker.compare(gold, [pairs[i][1] for i in indices], seconds)):
+                    results[index] = comparison
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the calling thread
+            failures.append(exc)
+        finally:
+            checker.stop()
+
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    return results

@@ -1,0 +1,50 @@
+"""The child process that runs math-verify for equivalence.py: it reads one request a line — [gold, [answer, …]] as
+JSON — and writes one JSON line per answer; its parent kills it when an answer takes past the time limit. Run as a
+script, so it imports math-verify and nothing of evalpipe."""
+import json
+import logging
+import sys
+
+PARSED_CACHE = 100_000  # parsed texts kept between requests (a gold and its repeated answers parse once)
+
+
+def _parsed(cache: dict, text: str) -> list:
+    from math_verify import parse
+
+    found = cache.get(text)
+    if found is None:
+        if len(cache) >= PARSED_CACHE:
+            cache.clear()
+        found = cache[text] = parse("\\boxed{" + text + "}", parsing_timeout=None)
+    return found
+
+
+def _shown(parsed: list) -> str:
+    return str(parsed[0])[:200] if parsed else ""
+
+
+def main() -> None:
+    logging.disable(logging.CRITICAL)  # math-verify warns on every call that its own (signal) time limit is off
+    from math_verify import verify
+
+    out = sys.stdout
+    out.write("ready\n")
+    out.flush()
+    golds: dict = {}
+    answers: dict = {}
+    for line in sys.stdin:
+        gold_text, answer_texts = json.loads(line)
+        gold = _parsed(golds, gold_text)
+        for answer_text in answer_texts:
+            try:
+                answer = _parsed(answers, answer_text)
+                found = {"equal": bool(gold and answer and verify(gold, answer, timeout_seconds=None)),
+                         "gold": _shown(gold), "answer": _shown(answer)}
+            except Exception as exc:  # noqa: BLE001 - one comparison failing is that answer's verdict, not the run's
+                found = {"equal": None, "error": f"{type(exc).__name__}: {exc}"[:200]}
+            out.write(json.dumps(found) + "\n")
+            out.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""Symbolic equivalence by math-verify in child processes, each comparison under a time limit that works off the main
+thread."""
+import threading
+import time
+
+import pytest
+
+from stages.kinds.math import equivalence
+from stages.kinds.math.equivalence import CheckerFailed, compare_answers
+
+pytest.importorskip("math_verify")
+
+EQUAL = [  # (gold, answer): forms worked out by hand to be the same value
+    ("\\frac{1}{2}", "0.5"), ("\\frac{1}{2}", "\\frac12"), ("\\frac{1}{2}", "50\\%"), ("7425000", "7,425,000"),
+    ("5", "x = 5"), ("\\pi", "\\pi"), ("2\\sqrt{2}", "\\sqrt{8}"), ("[1, 2)", "[1,2)"), ("(3, \\frac{\\pi}{2})",
+    "\\left( 3, \\frac{\\pi}{2} \\right)"), ("\\{1, 2\\}", "\\{2, 1\\}"), ("90^\\circ", "90"),
+    ("10\\text{ cm}", "10"), ("\\text{Evelyn}", "\\text{Evelyn}"), ("1500", "1.5\\times 10^{3}"),
+    ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "\\begin{pmatrix}1\\\\2\\end{pmatrix}"), ("x^2+2x+1", "(x+1)^2"),
+]
+NOT_EQUAL = [("2\\sqrt{2}", "3\\sqrt{2}"), ("\\frac{1}{2}", "2"), ("(1, 2)", "[1, 2]"), ("\\{1, 2\\}", "\\{1, 3\\}"),
+             ("7", "8"), ("\\text{Evelyn}", "\\text{Bob}")]
+
+
+def test_equal_forms_are_equal_and_different_values_are_not():
+    found = compare_answers(EQUAL + NOT_EQUAL, 10.0)
+    assert [c.equal for c in found] == [True] * len(EQUAL) + [False] * len(NOT_EQUAL)
+    assert found[0].gold_read == "1/2" and found[0].answer_read == "1/2"
+
+
+def test_a_comparison_past_its_limit_is_not_compared_and_the_rest_go_on_in_a_worker_thread():
+    pairs = [("3", "3"), ("10^{10^{10^{10}}}", "10^{10^{10^{10}}}+1"), ("4", "4")]
+    found: list = []
+    worker = threading.Thread(target=lambda: found.extend(compare_answers(pairs, 2.0, checkers=1)))
+    started = time.monotonic()
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive()
+    assert [c.equal for c in found] == [True, None, True]
+    assert found[1].problem == "over 2 s"
+    assert time.monotonic() - started < 30
+
+
+def test_the_checker_process_is_killed_when_over_its_limit(monkeypatch):
+    started: list = []
+    original = equivalence._Checker.start
+
+    def recording(self):
+        original(self)
+        started.append(self.process)
+
+    monkeypatch.setattr(equivalence._Checker, "start", recording)
+    compare_answers([("10^{10^{10^{10}}}", "10^{10^{10^{10}}}+1"), ("10^{10^{10^{10}}}", "1")], 1.0, checkers=1)
+    assert len(started) == 2
+    assert all(process.poll() is not None for process in started)
+
+
+def test_a_checker_that_cannot_start_names_the_package(monkeypatch, tmp_path):
+    broken = tmp_path / "worker.py"
+    broken.write_text("import math_verify_is_not_here\n")
+    monkeypatch.setattr(equivalence, "WORKER", broken)
+    with pytest.raises(CheckerFailed, match="math-verify"):
+        compare_answers([("1", "1")], 5.0)
+
+
+def test_nothing_to_compare_starts_nothing():
+    assert compare_answers([], 5.0) == []

@@ -1,0 +1,74 @@
+"""The math kind's stages on MATH-500 (real data): every official solution read as a reply is right against its own
+answer, and against another problem's answer only where the two answers are the same value."""
+import json
+import re
+
+import pyarrow as pa
+import pytest
+
+from stages import get_kind
+
+pytest.importorskip("math_verify")
+
+
+def _problems(real_data):
+    return [json.loads(line) for line in (real_data / "math" / "math500.jsonl").read_text().splitlines()]
+
+
+def _matched(rows, replies, states=None):
+    kind = get_kind("math")
+    joined = {"id": [str(i) for i in range(len(rows))], "golds": [[r["answer"]] for r in rows],
+              "prediction": replies, "subject": [r["subject"] for r in rows], "level": [str(r["level"]) for r in rows]}
+    if states is not None:
+        joined["reasoning"] = states
+    normalized, _ = kind.normalize(pa.table(joined), {})
+    matched, info = kind.match(normalized, {"compare_seconds": 10.0})
+    return matched.to_pydict(), info
+
+
+def _same_value(first: str, second: str) -> bool:
+    """Two MATH-500 answers written alike once spaces and a leading `x =` are dropped."""
+    def bare(answer):
+        return re.sub(r"^[a-z]\s*=", "", answer.replace(" ", ""))
+    return bare(first) == bare(second)
+
+
+def test_every_official_solution_is_right_against_its_own_answer(real_data):
+    rows = _problems(real_data)
+    matched, info = _matched(rows, [r["solution"] for r in rows])
+    assert matched["correct"] == [True] * 500
+    assert set(matched["how"]) == {"boxed"}
+    assert info["not_compared"] == []
+
+
+def test_a_solution_against_the_next_problems_answer_is_right_only_for_the_same_value(real_data):
+    rows = _problems(real_data)
+    shifted = rows[1:] + rows[:1]
+    matched, _ = _matched(shifted, [r["solution"] for r in rows])
+    right = {i for i, c in enumerate(matched["correct"]) if c}
+    expected = {i for i, (r, s) in enumerate(zip(rows, shifted)) if _same_value(r["answer"], s["answer"])}
+    assert right == expected
+    assert len(expected) == 3
+
+
+def test_rows_without_an_answer_say_why(real_data):
+    rows = _problems(real_data)[:4]
+    matched, _ = _matched(rows, ["", None, "I cannot solve it.", rows[3]["solution"]],
+                          states=["unfinished", None, None, "closed"])
+    assert matched["how"] == ["unfinished reasoning", "no reply", "no final answer", "boxed"]
+    assert matched["correct"] == [False, False, False, True]
+    assert matched["status"] == ["unparsed", "missing", "unparsed", "correct"]
+    assert matched["reason"][:3] == ["unfinished reasoning", "no reply", "no final answer"]
+
+
+def test_accuracy_by_subject_and_level_and_not_compared_left_out():
+    kind = get_kind("math")
+    matched = pa.table({"id": ["a", "b", "c", "d"], "gold": ["1"] * 4, "extracted": ["1", "2", "1", "1"],
+                        "how": ["boxed"] * 4, "correct": [True, False, None, True],
+                        "status": ["correct", "wrong", "not compared", "correct"], "reason": [""] * 4,
+                        "subject": ["Algebra", "Algebra", "Geometry", "Geometry"], "level": ["1", "2", "2", None]})
+    _, metrics = kind.score(matched, {})
+    assert metrics["accuracy"] == pytest.approx(2 / 3)
+    assert metrics["not_compared"] == 1
+    assert metrics["by_subject"] == {"Algebra": {"rows": 2, "accuracy": 0.5}, "Geometry": {"rows": 1, "accuracy": 1.0}}
+    assert metrics["by_level"] == {"1": {"rows": 1, "accuracy": 1.0}, "2": {"rows": 1, "accuracy": 0.0}}
