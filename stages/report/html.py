@@ -29,7 +29,7 @@ def _page_file(name: str) -> str:
     return (files("stages.report") / "page" / name).read_text(encoding="utf-8")
 
 
-STATUSES = ("correct", "partial", "wrong", "unparsed", "missing", "unscorable", "scored")
+STATUSES = ("correct", "partial", "wrong", "unparsed", "missing", "unscorable", "not compared", "scored")
 CORRECTIONS = {"bh": "Benjamini–Hochberg", "holm": "Holm", "none": "no"}
 
 

@@ -28,6 +28,7 @@ class ChatServer:
         self.answer = None  # or a function of the message giving the reply
         self.logprobs = None  # or a function of the message giving the first token's {token: logprob}
         self.fingerprint = None  # or the system_fingerprint its answers carry
+        self.reasoning = None  # or a function of the message giving (reasoning_content, finish_reason) to answer with
         self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
@@ -71,6 +72,13 @@ class ChatServer:
                     answer["model"] = body["model"]
                     if server.fingerprint is not None:
                         answer["system_fingerprint"] = server.fingerprint
+                    if server.reasoning is not None:
+                        thought, finish = server.reasoning(message)
+                        choice = answer["choices"][0]
+                        choice["message"]["reasoning_content"] = thought
+                        choice["finish_reason"] = finish
+                        if reply == "":
+                            choice["message"]["content"] = None
                     if body.get("logprobs") and server.logprobs is not None:
                         top = server.logprobs(message)
                         answer["choices"][0]["logprobs"] = {"content": [{"token": content[:1], "top_logprobs": [

@@ -12,7 +12,8 @@ BOXED, ANSWER_CUE, LAST_EXPRESSION, NO_FINAL_ANSWER = "boxed", "answer_cue", "la
 _BOX_COMMANDS = ("\\boxed", "\\fbox")
 _CUE = re.compile(r"final answer(?: is)?|the answer is|answer\s*[:：]|####|答案是|答案为|最终答案(?:是|为)?|答案\s*[:：]",
                   re.IGNORECASE)
-_MATH_SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+_MATH_SEGMENT = re.compile(  # $$…$$, $…$ (an escaped \$ inside is a dollar sign), \(…\), \[…\]
+    r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$((?:\\\$|[^$])+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 _NUMBER = re.compile(r"-?\d+(?:,\d{3})+(?:\.\d+)?%?|-?\d+/\d+|-?\d*\.?\d+(?:[eE][+-]?\d+)?%?")
 _WORDS = re.compile(r"\s+[^\W\d_]+(?: [^\W\d_]+)*|\s*[\u4e00-\u9fff]+")  # units or words after a number: 18 dollars, 5 个
 _CLAUSE_END = re.compile(r"\n|。|；|，|(?<!\d)[.,;](?!\d)|[.,;](?=\s|$)")

@@ -28,6 +28,8 @@ from stages.kinds.math.final_answer import (
     ("最终答案：三分之二", "\\frac{2}{3}", ANSWER_CUE),
     ("答案是十二分之五", "\\frac{5}{12}", ANSWER_CUE),
     ("答案：１２０", "120", ANSWER_CUE),
+    ("The final answer is $\\$32,\\!348$. I hope it is correct.", "\\$32,\\!348", ANSWER_CUE),
+    ("it costs $\\$5$ in all", "\\$5", LAST_EXPRESSION),
     ("x = 2 and then y = 7.", "7", LAST_EXPRESSION),
     ("we get $x=5$.", "x=5", LAST_EXPRESSION),
     ("the value is 3.14.", "3.14", LAST_EXPRESSION),
