@@ -17,7 +17,7 @@ from pathlib import Path
 WORKER = Path(__file__).with_name("verify_worker.py")
 START_SECONDS = 120.0  # importing sympy and math-verify on a loaded machine
 PAIRS_PER_CHECKER = 200  # a checker costs about a second to start: one more only for this many more pairs
-INSTALL_HINT = "pip install 'math-verify[antlr4_13_2]==0.9.0'"
+INSTALL_HINT = "pip install math-verify==0.9.0 antlr4-python3-runtime==4.13.2"
 
 
 @dataclass(frozen=True)
@@ -44,9 +44,8 @@ class _Checker:
 
     def start(self) -> None:
         errors = tempfile.TemporaryFile()
-        self.process = subprocess.Popen([sys.executable, "-I", str(WORKER)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=errors, start_new_session=True, env={
-                                            key: os.environ[key] for key in ("PATH", "SYSTEMROOT") if key in os.environ})
+        self.process = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=errors, start_new_session=True)
         self.buffer = b""
         if self._line(START_SECONDS) != b"ready":
             self.stop()
