@@ -2,6 +2,7 @@
 whitespace is spelled out as the exact set str.isspace() and str.split() use."""
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -146,6 +147,13 @@ def _string_bytes(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     data = array.buffers()[2]
     data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
     return offsets - offsets[0], data[offsets[0]:offsets[-1]]
+
+
+def may_hold_bytes(array: pa.Array, needle: bytes) -> bool:
+    """False only when no string of the array holds `needle`: one search of its UTF-8 data (a match across two
+    strings' bytes says True where no string holds it; never False where one does)."""
+    _, data = _string_bytes(array)
+    return re.search(re.escape(needle), memoryview(data)) is not None  # no copy of the data, as `in` would need
 
 
 def _marked(data: np.ndarray, ranges: ByteRanges) -> np.ndarray:

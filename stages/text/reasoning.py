@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..core.arrow_strings import may_hold_bytes
 from ..core.records import Rows
 
 if TYPE_CHECKING:
@@ -58,6 +59,9 @@ def cut_reasoning(replies: pa.Array | pa.ChunkedArray,
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    chunks = replies.chunks if isinstance(replies, pa.ChunkedArray) else [replies]
+    if not any(may_hold_bytes(chunk, tag.encode()) for chunk in chunks for tag in (tags.open, tags.close)):
+        return None  # one search of the column's bytes, not a pass over every reply
     replies = replies.combine_chunks() if isinstance(replies, pa.ChunkedArray) else replies
     tagged = pc.or_(pc.match_substring(replies, tags.open), pc.match_substring(replies, tags.close))
     if not pc.any(tagged).as_py():
@@ -97,6 +101,8 @@ def answers_after_reasoning(joined: Rows, tags: ReasoningTags = ReasoningTags())
         return {**joined, "prediction": [answer for answer, _ in cut], "reasoning": states}, reasoning_counts(states)
     replies = joined.column("prediction")
     found = cut_reasoning(replies, tags) if pa.types.is_string(replies.type) else None
+    if found is None and "reasoning_content" not in joined.column_names:
+        return joined, reasoning_counts([])
     answers, states = (replies.combine_chunks(), pa.nulls(joined.num_rows, pa.string())) if found is None else found
     if "reasoning_content" in joined.column_names:
         states = _with_apart_states(answers, states, joined.column("reasoning_content"))

@@ -113,3 +113,16 @@ def test_utf8_is_what_python_decodes():
         assert is_utf8(data) == decodes, data
         verdicts.append(decodes)
     assert 100 < sum(verdicts) < len(verdicts) - 100
+
+
+def test_may_hold_bytes_never_misses_a_string_that_holds_the_bytes():
+    from stages.core.arrow_strings import may_hold_bytes
+
+    texts = pa.array(["a<think>b", None, "思考</think>", "plain"])
+    assert may_hold_bytes(texts, "<think>".encode())
+    assert may_hold_bytes(texts, "</think>".encode())
+    assert not may_hold_bytes(texts.slice(3), "<think>".encode())  # a slice searches only its own strings
+    assert may_hold_bytes(texts.slice(2, 1), "</think>".encode())
+    assert not may_hold_bytes(pa.array([], pa.string()), b"x")
+    assert not may_hold_bytes(pa.array([None, None], pa.string()), b"x")
+    assert not may_hold_bytes(texts, "[THINK]".encode())
