@@ -43,7 +43,7 @@ from stages.judge.preferences import (
 from stages.kinds.dialogue.human_annotation import read_annotation_csv
 from stages.kinds.dialogue.kind import ANNOTATION_CSV
 from stages.leaderboards.recorded import read_recorded
-from stages.text.reasoning import UNFINISHED, ReasoningTags, answers_after_reasoning
+from stages.text.reasoning import UNFINISHED, answers_after_reasoning
 
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, stage_rows
@@ -102,8 +102,8 @@ class JudgeStage(StageTask):
         return {f"endpoint.{self.spec['judge']['protocol']}": self.spec["judge_concurrency"]}
 
     def judged_items(self, questions: Any, predictions: StageTask, persona: str | None) -> list[dict[str, Any]]:
-        """Every question (B1 rows) with one model's answer (None where it has none), as render_fields values with
-        an id."""
+        """Every question (B1 rows) with one model's answer after its reasoning (None where it has none), as
+        render_fields values with an id; a reply that ends inside its reasoning is not answered."""
         joined, _ = join_predictions(questions, stage_rows(predictions))
         joined, _ = answers_after_reasoning(joined, self.reasoning_tags())
         rows = as_columns(joined)
@@ -114,10 +114,6 @@ class JudgeStage(StageTask):
                  "answered": prediction is not None and state != UNFINISHED}
                 for item, question, golds, prediction, choices, state in zip(
                     rows["id"], rows["question"], rows["golds"], rows["prediction"], options, states)]
-
-    def reasoning_tags(self) -> ReasoningTags:
-        """The judge is shown the answer after the reasoning; a reply that ends inside its reasoning is not judged."""
-        return ReasoningTags(**self.plain_spec.get("reasoning", {}))
 
 
 class B5Judge(JudgeStage):

@@ -17,6 +17,7 @@ from stages.core.records import Reject, Rows
 from stages.io.artifacts import artifact_damage, read_artifact_json, write_artifact
 from stages.io.shards import shard_digests, shard_range
 from stages.io.storage import location, storage_full_reason
+from stages.text.reasoning import ReasoningTags
 
 from .failures import clear_failure, failure_path, read_failure, record_failure
 from .fingerprint import code_version as current_code_version
@@ -89,6 +90,10 @@ class StageTask(luigi.Task):
     @property
     def plain_spec(self) -> dict[str, Any]:
         return recursively_unfreeze(self.spec)
+
+    def reasoning_tags(self) -> ReasoningTags:
+        """The tags the dataset's replies wrap their reasoning in (dataset.toml [reasoning])."""
+        return ReasoningTags(**self.plain_spec.get("reasoning", {}))
 
     @property
     def sharded(self) -> bool:

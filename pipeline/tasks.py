@@ -147,9 +147,7 @@ class B3Normalize(KindStage):
 
     def reasoning_tags(self) -> ReasoningTags | None:
         """The tags replies wrap their reasoning in (None for kinds that read documents, not replies)."""
-        if get_kind(self.spec["kind"]).document_folders:
-            return None
-        return ReasoningTags(**self.plain_spec.get("reasoning", {}))
+        return None if get_kind(self.spec["kind"]).document_folders else super().reasoning_tags()
 
     def stage_params(self) -> dict[str, Any]:
         tags = self.reasoning_tags()
