@@ -47,6 +47,7 @@ from stages.report.explorer import (
 from stages.report.health import dataset_problems, pairing_problems, shard_problems
 from stages.report.intervals import uncertainty, wilson_interval
 
+from .harness_report import harness_verdict_files, with_disagreements
 from .judge_task import (
     B5Judge,
     B5Pairwise,
@@ -117,6 +118,10 @@ class B6Report(KindStage):
         if self.judge_tasks():
             parts["raters"] = rater_digests(self)
         return parts
+
+    def input_files(self) -> dict[str, UPath]:
+        """The harness's verdicts per row of imported models (their disagreements with evalpipe are reported)."""
+        return harness_verdict_files(self)
 
     def stage_params(self) -> dict[str, Any]:
         params = {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"],
@@ -241,7 +246,8 @@ class B6Report(KindStage):
         harness = {model: found for model, found in self.plain_spec.get("provenance", {}).items()
                    if "published" not in found and found.get("tool") not in LEADERBOARD_TOOLS}
         if harness:
-            report["harness"] = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}
+            report["harness"] = with_disagreements(self, {model: harness[model] for model in sorted(self.spec["predictions"])
+                                                          if model in harness})
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:

@@ -1,5 +1,5 @@
-"""Imported runs written as evalpipe dataset folders: questions.jsonl, predictions/<model>.jsonl and dataset.toml
-(kind, fields, provenance per model). Every run is checked against the folders and against the other runs before any
+"""Imported runs written as evalpipe dataset folders: questions.jsonl, predictions/<model>.jsonl, dataset.toml
+(kind, fields, provenance per model) and, where the harness scored each row, harness/<model>.jsonl. Every run is checked against the folders and against the other runs before any
 file is written, so an import is all or nothing; importing the same runs again changes no file."""
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from ..io.storage import write_bytes_atomic
 from .imported import ImportedRun
 
 FIELDS = {"id_field": "id", "question_field": "question", "gold_field": "answers", "prediction_field": "prediction"}
-MULTIPLE_CHOICE_FIELDS = {**FIELDS, "gold_field": "answer"}
+KIND_FIELDS = {"multiple_choice": {**FIELDS, "gold_field": "answer"}, "math": {**FIELDS, "gold_field": "answer"}}
+VERDICTS_FOLDER = "harness"  # <model>.jsonl: the harness's own verdict on every row
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,11 @@ def _plan_folder(plan: ImportPlan, folder: Path, members: list[tuple[ImportedRun
         predictions[model_name] = plan_write(plan, folder / "predictions" / f"{model_name}.jsonl",
                                            _jsonl(run.predictions))
         provenance[model_name] = run.provenance()
-    fields = MULTIPLE_CHOICE_FIELDS if kind == "multiple_choice" else FIELDS
+        if run.verdicts:
+            verdicts = f"{VERDICTS_FOLDER}/{model_name}.jsonl"
+            plan_write(plan, folder / verdicts, _jsonl(run.verdicts))
+            provenance[model_name]["verdicts"] = verdicts
+    fields = KIND_FIELDS.get(kind, FIELDS)
     params = {**config.get("params", {}), **{k: v for run, _ in members for k, v in run.params.items()}}
     wanted = {**config, "kind": kind, **fields, **({"params": params} if params else {}), "provenance": provenance}
     config_outcome = "unchanged" if wanted == config else plan_write(plan, config_path, tomli_w.dumps(wanted).encode())

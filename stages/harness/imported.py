@@ -16,7 +16,8 @@ from .wild_files import UnreadableFile, load_wild_json, read_wild_bytes
 class ImportedRun:
     """One model's run of one task: questions ({id, question, answers} or, for multiple choice, {id, question,
     options, answer}), predictions ({id, prediction}), the harness's own metric values and where they came from, and
-    the kind's parameters the dataset needs to be scored as the harness scored it."""
+    the kind's parameters the dataset needs to be scored as the harness scored it; where the harness scored each row,
+    its verdicts ({id, verdicts: {metric: value}, answers: {filter: the answer it took}})."""
 
     tool: str
     tool_version: str | None
@@ -29,6 +30,7 @@ class ImportedRun:
     metrics: dict[str, float] = field(default_factory=dict)
     set_aside: list[str] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
 
     def provenance(self) -> dict[str, Any]:
         """The dataset.toml record of where this model's predictions came from; a metric that is not finite is kept

@@ -1,6 +1,6 @@
-"""lm-evaluation-harness' `--log_samples` files of every layout since the 2023 refactor, read as runs: generate_until
-tasks as open QA (or multiple choice when the documents carry choices and the answer's index), loglikelihood tasks as
-multiple choice, rows with prompts but no reference as instructions for the judge."""
+"""lm-evaluation-harness' `--log_samples` files of every layout since the 2023 refactor, read as runs: its math tasks
+as math, other generate_until tasks as open QA (or multiple choice when the documents carry choices and the answer's
+index), loglikelihood tasks as multiple choice, rows with prompts but no reference as instructions for the judge."""
 from __future__ import annotations
 
 import ast
@@ -8,13 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ..core.names import safe_name
-from ..io.fields import QUESTION_FIELDS, get_record_id, gold_answer_texts, name_ignoring_case
-from ..io.json_depth import load_json
+from ..io.fields import gold_answer_texts, name_ignoring_case
 from .imported import ImportedRun, SkippedFile, references_or_instructions, register_importer
-from .lm_eval_files import SamplesFile, find_samples, is_sample
+from .lm_eval_files import SamplesFile, doc_ids, find_samples, is_sample, question_text, requests, single
+from .lm_eval_math import is_math_task, read_math_run
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DOC_REFERENCE_FIELDS = ("correct_answers", "answers", "answer", "best_answer", "target", "targets", "gold")
@@ -36,6 +34,9 @@ def read_lm_eval(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
                                                "multiple_choice tasks)", refused=True)
             continue
         groups = _by_filter(found)
+        if output_type == "generate_until" and is_math_task(found.task):
+            yield read_math_run(found, groups, _model_name(found), _metrics(_task_results(found), None))
+            continue
         for index, (filter_name, records) in enumerate(groups.items()):
             notes = list(found.records.set_aside) if index == 0 else []
             yield _run(found, output_type, records, filter_name if len(groups) > 1 else None, notes)
@@ -82,7 +83,7 @@ def _run(found: SamplesFile, output_type: str, records: list[tuple[int, dict]], 
     docs_with_choices = [_doc_choices(record) for _, record in records]
     multiple_choice = output_type == "multiple_choice" or (bool(records) and None not in docs_with_choices)
     read = _choice_row if output_type == "multiple_choice" else _answer_row
-    ids = _doc_ids([record for _, record in records])
+    ids = doc_ids([record for _, record in records])
     questions, predictions = [], []
     for (line, record), row_id, choices in zip(records, ids, docs_with_choices):
         try:
@@ -132,53 +133,20 @@ def _task_results(found: SamplesFile) -> dict[str, Any]:
 def _is_loglikelihood(record: dict) -> bool:
     responses = record.get("filtered_resps")
     return isinstance(responses, list) and bool(responses) and all(
-        isinstance(pair, list) and len(pair) == 2 for pair in map(_single, responses))
+        isinstance(pair, list) and len(pair) == 2 for pair in map(single, responses))
 
 
-def _single(value: Any) -> Any:
-    """A value with single-item lists around it unwrapped: [["x"]] → "x"."""
-    while isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    return value
 
 
-def _doc_ids(records: list[dict]) -> list[str]:
-    """The documents' own ids when every document has one and no two share it, else lm-eval's doc_id."""
-    ids = [get_record_id(record["doc"], None) if isinstance(record.get("doc"), dict) else None for record in records]
-    if None in ids or len(set(ids)) != len(ids):
-        return [str(record["doc_id"]) for record in records]
-    return ids
 
 
-def _requests(record: dict) -> list[list[Any]]:
-    """The arguments of each request: a list of argument lists (≤ 0.4.2) or {"gen_args_<i>": {"arg_<j>": …}}."""
-    arguments = record["arguments"]
-    if isinstance(arguments, dict):
-        return [[request[f"arg_{j}"] for j in range(len(request))]
-                for request in (arguments[f"gen_args_{i}"] for i in range(len(arguments)))]
-    return [list(request) if isinstance(request, (list, tuple)) else [request] for request in arguments]
 
 
-def _question_text(record: dict) -> str:
-    """The question as the dataset states it (a question / query / prompt field of the doc), else the prompt sent."""
-    doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
-    for name in QUESTION_FIELDS:
-        key = name_ignoring_case(doc, name)
-        if key is not None and isinstance(doc[key], str) and doc[key].strip():
-            return doc[key]
-    prompt = _single(_requests(record)[0][0])
-    if not isinstance(prompt, str):
-        raise TypeError(f"the prompt is a {type(prompt).__name__}, expected text")
-    try:
-        messages = load_json(prompt)
-        return messages[-1]["content"] if isinstance(messages, list) else prompt
-    except (orjson.JSONDecodeError, KeyError, TypeError, IndexError):
-        return prompt
 
 
 def _response(record: dict) -> str:
     """The filtered response (the raw one where no filter ran), unwrapped from any nesting of single-item lists."""
-    response = _single(record["filtered_resps"] if "filtered_resps" in record else record["resps"])
+    response = single(record["filtered_resps"] if "filtered_resps" in record else record["resps"])
     if isinstance(response, list):
         raise TypeError(f"the filtered response holds {len(response)} answers, expected one")
     if not isinstance(response, str):
@@ -189,9 +157,9 @@ def _response(record: dict) -> str:
 def _answer_row(record: dict, choices: list[str] | None) -> tuple[dict[str, Any], str]:
     """A generate_until sample: (question with its golds — or its options and gold letter — , the response)."""
     if choices is not None:
-        return {"question": _question_text(record), "options": choices, "answer": _doc_gold_letter(record)}, \
+        return {"question": question_text(record), "options": choices, "answer": _doc_gold_letter(record)}, \
             _response(record)
-    return {"question": _question_text(record), "answers": _golds(record)}, _response(record)
+    return {"question": question_text(record), "answers": _golds(record)}, _response(record)
 
 
 def _golds(record: dict) -> list[str]:
@@ -250,18 +218,18 @@ def _doc_gold_letter(record: dict) -> str:
 def _choice_row(record: dict, choices: list[str] | None) -> tuple[dict[str, Any], str]:
     """A loglikelihood multiple-choice sample: (question with the options and the gold letter, the letter of the
     option with the highest loglikelihood); the doc's options and answer index win over lm-eval's target."""
-    options = [str(_single(request)[1] if len(request) > 1 else request[0]).strip() for request in _requests(record)]
-    scores = [float(pair[0]) for pair in map(_single, record["filtered_resps"])]
+    options = [str(single(request)[1] if len(request) > 1 else request[0]).strip() for request in requests(record)]
+    scores = [float(pair[0]) for pair in map(single, record["filtered_resps"])]
     if len(scores) != len(options) or len(options) > len(LETTERS):
         raise ValueError(f"{len(scores)} loglikelihoods for {len(options)} options")
     chosen = LETTERS[max(range(len(scores)), key=scores.__getitem__)]
     if choices is not None and len(choices) == len(options):
-        return {"question": _question_text(record), "options": choices, "answer": _doc_gold_letter(record)}, chosen
-    target = _single(record["target"])
+        return {"question": question_text(record), "options": choices, "answer": _doc_gold_letter(record)}, chosen
+    target = single(record["target"])
     gold = options.index(target.strip()) if isinstance(target, str) and target.strip() in options else int(target)
     if not 0 <= gold < len(options):
         raise IndexError(f"gold index {gold} outside {len(options)} options")
-    question = {"question": _question_text(record), "options": _option_texts(record, options),
+    question = {"question": question_text(record), "options": _option_texts(record, options),
                 "answer": LETTERS[gold]}
     return question, chosen
 

@@ -1,6 +1,7 @@
 """Where lm-evaluation-harness put its samples, found by content: `samples_<task>_<time>.jsonl` beside
 `results_<time>.json` (lm-eval ≥ 0.4.3), `<model args>_<task>.jsonl` holding a JSON array beside `results.json`
-(0.4.0–0.4.2), or any other name; plain, gzip or zstd. 0.3's `--write_out` files are refused by name."""
+(0.4.0–0.4.2), or any other name; plain, gzip or zstd. 0.3's `--write_out` files are refused by name. Also what
+every reading of a sample shares: its question, its requests, the documents' ids."""
 from __future__ import annotations
 
 import re
@@ -9,7 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ..core.errors import UsageError
+from ..io.fields import QUESTION_FIELDS, get_record_id, name_ignoring_case
+from ..io.json_depth import load_json
 from .imported import SkippedFile, read_json_object
 from .wild_files import (
     LfsPointer,
@@ -128,3 +133,43 @@ def _task_and_results(path: Path, name: str, results: dict[Path, dict[str, Any]]
 def _tasks(document: dict[str, Any]) -> set[str]:
     return {str(task) for key in ("results", "configs") if isinstance(document.get(key), dict)
             for task in document[key]}
+
+def single(value: Any) -> Any:
+    """A value with single-item lists around it unwrapped: [["x"]] → "x"."""
+    while isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return value
+
+
+def doc_ids(records: list[dict]) -> list[str]:
+    """The documents' own ids when every document has one and no two share it, else lm-eval's doc_id."""
+    ids = [get_record_id(record["doc"], None) if isinstance(record.get("doc"), dict) else None for record in records]
+    if None in ids or len(set(ids)) != len(ids):
+        return [str(record["doc_id"]) for record in records]
+    return ids
+
+
+def requests(record: dict) -> list[list[Any]]:
+    """The arguments of each request: a list of argument lists (≤ 0.4.2) or {"gen_args_<i>": {"arg_<j>": …}}."""
+    arguments = record["arguments"]
+    if isinstance(arguments, dict):
+        return [[request[f"arg_{j}"] for j in range(len(request))]
+                for request in (arguments[f"gen_args_{i}"] for i in range(len(arguments)))]
+    return [list(request) if isinstance(request, (list, tuple)) else [request] for request in arguments]
+
+
+def question_text(record: dict) -> str:
+    """The question as the dataset states it (a question / query / prompt field of the doc), else the prompt sent."""
+    doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
+    for name in QUESTION_FIELDS:
+        key = name_ignoring_case(doc, name)
+        if key is not None and isinstance(doc[key], str) and doc[key].strip():
+            return doc[key]
+    prompt = single(requests(record)[0][0])
+    if not isinstance(prompt, str):
+        raise TypeError(f"the prompt is a {type(prompt).__name__}, expected text")
+    try:
+        messages = load_json(prompt)
+        return messages[-1]["content"] if isinstance(messages, list) else prompt
+    except (orjson.JSONDecodeError, KeyError, TypeError, IndexError):
+        return prompt

@@ -7,6 +7,7 @@ from ..chat.costs import cost_line
 from ..core.records import Columns
 from ..core.text_table import format_table
 from ..kinds import get_kind
+from .disagreements import disagreement_rows
 
 DISTRIBUTION_BINS = 10
 
@@ -298,8 +299,15 @@ def harness_described(provenance: dict[str, Any]) -> tuple[str, str]:
 
 
 def harness_line(model: str, provenance: dict[str, Any]) -> str:
+    """What the harness reported for an imported model and, per metric it scored each row by, where its rule and
+    evalpipe's disagree."""
     tool, metrics = harness_described(provenance)
-    return f"{model}: imported from {tool} task {provenance.get('task')}; it reported {metrics}"
+    lines = [f"{model}: imported from {tool} task {provenance.get('task')}; it reported {metrics}"]
+    lines += [f"  {row['metric']}: the rules disagree on {row['disagree']} of {row['rows']} rows; right by the harness "
+              f"only {row['harness_only']}; right by evalpipe only {row['evalpipe_only']}"
+              for row in disagreement_rows(provenance.get("disagreements", {}))]
+    lines += [f"  harness verdicts set aside: {line}" for line in provenance.get("verdicts_set_aside", [])]
+    return "\n".join(lines)
 
 
 def _generation_line(model: str, generation: dict[str, Any]) -> str:

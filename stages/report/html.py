@@ -13,6 +13,7 @@ from markupsafe import Markup
 from ..kinds import get_kind
 from .aggregate import harness_described, leaderboard_headline, reply_notes
 from .charts import bar_chart, heatmap, line_chart
+from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 
 
@@ -110,7 +111,7 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
         tool, reported = harness_described(provenance)
         ours = ", ".join(f"{name} {report['models'].get(model, {}).get(name, float('nan')):.4g}" for name in headline)
         harness.append({"model": model, "tool": tool, "task": provenance.get("task"), "reported": reported,
-                        "ours": ours})
+                        "ours": ours, "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
     explorer = report.get("explorer")
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
             "items_json": json.dumps(explorer, ensure_ascii=False) if explorer else "", "statuses": STATUSES,
