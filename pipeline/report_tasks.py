@@ -46,6 +46,7 @@ from stages.report.explorer import (
 )
 from stages.report.health import dataset_problems, pairing_problems, shard_problems
 from stages.report.intervals import uncertainty, wilson_interval
+from stages.report.sampling import merge_items, sampling_summary
 
 from .harness_report import harness_verdict_files, with_disagreements
 from .judge_task import (
@@ -140,9 +141,11 @@ class B6Report(KindStage):
         shards = range(self.spec["shards"])
         questions = [read_artifact_json(self._task(B1Questions, shard).artifact_path()) for shard in shards]
         question_counts = _summed(document["header"]["counts"] for document in questions)
-        metrics, set_aside, predictions, shard_joins, replies = {}, {}, {}, {}, {}
+        metrics, set_aside, predictions, shard_joins, replies, sampled = {}, {}, {}, {}, {}, {}
         for model, tasks in self.score_tasks().items():
             scored = [read_artifact_json(task.artifact_path()) for task in tasks]
+            if all(document.get("samples") for document in scored):
+                sampled[model] = merge_items([document["samples"] for document in scored])
             metrics[model] = (kind.metrics_from_stats(reduce(add_stats, (d["stats"] for d in scored), {}))
                               if kind.shardable else scored[0]["metrics"])
             shard_joins[model] = [read_artifact_json(self._task(B3Normalize, s, model).artifact_path()) for s in shards]
@@ -182,9 +185,12 @@ class B6Report(KindStage):
             report["replies"] = replies
         primary = report["comparison"]["primary_metric"]
         items = self._item_values(kind, rows)
-        report["distributions"] = {model: d for model, values in items.items()
+        per_item = {model: sampled[model]["means"] if model in sampled else values for model, values in items.items()}
+        if sampled:
+            report["samples"] = {model: sampling_summary(found) for model, found in sampled.items()}
+        report["distributions"] = {model: d for model, values in per_item.items()
                                    if (d := item_distribution(self.spec["kind"], primary, values)) is not None}
-        report.update(uncertainty(kind.paired_metrics, primary, items))
+        report.update(uncertainty(kind.paired_metrics, primary, per_item))
         report["explorer"] = self._explorer(kind, primary, items, questions, predictions)
         judge_paths = {model: task.artifact_path() for model, task in self.judge_tasks().items()}
         judge_documents = {model: read_artifact_json(path) for model, path in judge_paths.items()}

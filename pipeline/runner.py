@@ -19,6 +19,7 @@ from stages.io.storage import is_local, location, storage_full, storage_problem
 from stages.judge.costs import judge_cost, total_cost
 from stages.report.aggregate import labels_set_aside, leaderboard_line, render_summary, reply_notes, set_aside_place
 from stages.report.health import problems_of
+from stages.report.sampling import sampling_line
 
 from .cluster import build_on_luigid, scheduler_address
 from .failures import FAILURES_DIR, clear_failure
@@ -229,6 +230,8 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
         for report in reports:
             if report.get("leaderboard"):
                 print(printable(f"{report['dataset']}: {leaderboard_line(report['leaderboard'])}"))
+            for model, found in report.get("samples", {}).items():
+                print(printable(f"{report['dataset']}: {sampling_line(model, found, report['comparison']['primary_metric'])}"))
             for note in reply_notes(report):
                 print(printable(f"evalpipe: {report['dataset']} / {note}"), file=sys.stderr)
             aside = labels_set_aside(report)

@@ -12,10 +12,12 @@ from stages import (
     join_predictions,
 )
 from stages.chat.turns import gather_turns, turn_cases
-from stages.core.records import Rows, as_columns, column_length
+from stages.core.records import Rows, as_columns, column_length, column_names, column_values, with_sample_numbers
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_column, read_columns, read_table
 from stages.io.join import join_shard
+from stages.kinds.base import Kind
+from stages.kinds.sampling import item_samples
 from stages.text.reasoning import ReasoningTags, answers_after_reasoning
 
 from .task_base import StageResult, StageTask
@@ -179,7 +181,7 @@ class B3Normalize(KindStage):
             joined, reasoning = answers_after_reasoning(joined, tags)
             counts.update(reasoning)
         columns, info = get_kind(self.spec["kind"]).normalize(joined, super().stage_params())
-        return StageResult(columns, counts, header={"info": info}, body=join_info)
+        return StageResult(with_sample_numbers(joined, columns), counts, header={"info": info}, body=join_info)
 
 
     def _join_with_neighbours(self, questions: Rows, own: int) -> tuple[Rows, dict[str, Any]]:
@@ -214,6 +216,7 @@ class B4Match(KindStage):
     def compute(self) -> StageResult:
         normalized = stage_rows(self.requires())
         columns, info = get_kind(self.spec["kind"]).match(normalized, self.stage_params())
+        columns = with_sample_numbers(normalized, columns)
         return StageResult(columns, {"rows": column_length(columns)}, header={"info": info})
 
 
@@ -227,5 +230,23 @@ class B5Score(KindStage):
         matched = stage_rows(self.requires())
         kind = get_kind(self.spec["kind"])
         columns, metrics = kind.score(matched, self.stage_params())
+        columns = with_sample_numbers(matched, columns)
         body = {"metrics": metrics, **({"stats": kind.score_stats(matched)} if kind.shardable else {})}
+        if "sample" in column_names(columns):
+            body["samples"] = self._item_samples(kind, matched, columns)
         return StageResult(columns, {"rows": column_length(columns)}, body=body)
+
+    def _item_samples(self, kind: Kind, matched: Rows, scored: Rows) -> dict[str, Any] | None:
+        """Per item: replies, right ones, each paired metric's mean and maj@k (voting on the kind's answers), for a
+        kind whose rows are right or wrong."""
+        values = kind.item_scores(scored)
+        binary = next((metric for metric, test in kind.paired_metrics.items() if test == "binary"), None)
+        if binary is None:
+            return None
+        answers = None
+        if kind.vote_column is not None:
+            stage, name = kind.vote_column
+            source = matched if stage == "B4" else stage_rows(self.requires().requires(), (name,))
+            answers = column_values(source, name)
+        return item_samples(column_values(scored, "id"), column_values(scored, "sample"), values[binary], values,
+                            answers)

@@ -69,3 +69,24 @@ def as_columns(rows: Rows) -> Columns:
 def take_rows(columns: Columns, indices: list[int]) -> Columns:
     """The rows at `indices`, as a new column table."""
     return {name: [values[i] for i in indices] for name, values in columns.items()}
+
+
+def with_sample_numbers(upstream: Rows, rows: Rows) -> Rows:
+    """A kind's output rows with the upstream rows' `sample` numbers (one output row per upstream row, in order)."""
+    if "sample" not in column_names(upstream) or "sample" in column_names(rows) \
+            or column_length(upstream) != column_length(rows):
+        return rows
+    samples = column_values(upstream, "sample")
+    if isinstance(rows, dict):
+        return {**rows, "sample": samples}
+    import pyarrow as pa
+
+    return rows.append_column("sample", pa.array(samples, pa.int64()))
+
+
+def column_names(rows: Rows) -> list[str]:
+    return list(rows) if isinstance(rows, dict) else rows.column_names
+
+
+def column_values(rows: Rows, name: str) -> list:
+    return list(rows[name]) if isinstance(rows, dict) else rows.column(name).to_pylist()

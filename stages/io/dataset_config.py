@@ -10,7 +10,7 @@ from ..core.errors import UsageError
 from ..core.param_rules import Rule, within
 from .storage import read_input_bytes
 
-FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field")
+FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field", "samples_field")
 KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "judge", "leaderboard", "nightly", "max_rejected_share",
               "min_paired_share", "provenance", "reasoning", *FIELD_KEYS}
 DEFAULT_MAX_REJECTED_SHARE = 0.5
@@ -26,6 +26,7 @@ class DatasetConfig:
     question_field: str | None = None
     gold_field: str | None = None
     prediction_field: str | None = None
+    samples_field: str | None = None  # a prediction record's list of replies (default: samples)
     params: dict[str, Any] = field(default_factory=dict)
     taxonomies: dict[str, str] = field(default_factory=dict)
     generate: dict[str, Any] = field(default_factory=dict)

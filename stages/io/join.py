@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.records import Columns, Rows, column_length
+from ..core.records import Columns, Rows, column_length, column_names, column_values
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -13,7 +13,9 @@ if TYPE_CHECKING:
 def join_predictions(questions: Rows, predictions: Rows) -> tuple[Rows, dict[str, Any]]:
     """Every question with its prediction and the prediction's other fields (None when missing); predictions without
     a question are listed apart."""
-    if isinstance(questions, dict):
+    if "sample" in (predictions if isinstance(predictions, dict) else predictions.column_names):
+        joined, missing, unmatched = _join_samples(questions, predictions)
+    elif isinstance(questions, dict):
         joined, missing, unmatched = _join_columns(questions, predictions)
     else:
         joined, missing, unmatched = _join_tables(questions, predictions)
@@ -25,6 +27,47 @@ def join_predictions(questions: Rows, predictions: Rows) -> tuple[Rows, dict[str
         "unmatched_predictions": len(unmatched),
     }
     return joined, {"missing_predictions": missing, "unmatched_predictions": unmatched, "counts": counts}
+
+
+def _join_samples(questions: Rows, predictions: Rows) -> tuple[Rows, list, list]:
+    """Each question once per reply, in sample order (the first row of an (id, sample) answers it), with its
+    `sample` number; a question without a reply once, with none."""
+    question_ids = _ids(questions)
+    asked = set(question_ids)
+    replies: dict[str, dict[int, int]] = {}
+    unmatched = []
+    for index, (prediction_id, sample) in enumerate(zip(_ids(predictions), column_values(predictions, "sample"))):
+        if prediction_id in asked:
+            replies.setdefault(prediction_id, {}).setdefault(sample, index)
+        else:
+            unmatched.append(prediction_id)
+    question_rows, reply_rows, missing = [], [], []
+    for position, question_id in enumerate(question_ids):
+        found = sorted(replies.get(question_id, {}).items())
+        if not found:
+            missing.append(question_id)
+        for _, index in found or [(None, None)]:
+            question_rows.append(position)
+            reply_rows.append(index)
+    names = [name for name in column_names(predictions) if name not in ("id", "line")]
+    if isinstance(questions, dict):
+        joined = {name: [values[i] for i in question_rows] for name, values in questions.items() if name != "line"}
+        for name in names:
+            values = predictions[name]
+            joined[name] = [None if i is None else values[i] for i in reply_rows]
+        return joined, missing, list(dict.fromkeys(unmatched))
+    import pyarrow as pa
+
+    table = predictions if not isinstance(predictions, dict) else pa.table(predictions)
+    joined = questions.drop_columns([name for name in ("line",) if name in questions.column_names]).take(question_rows)
+    taken = pa.array(reply_rows, pa.int64())
+    for name in names:
+        joined = joined.append_column(name, table.column(name).take(taken))
+    return joined, missing, list(dict.fromkeys(unmatched))
+
+
+def _ids(rows: Rows) -> list[str]:
+    return [str(value) for value in column_values(rows, "id")]
 
 
 def _join_columns(questions: Columns, predictions: Columns) -> tuple[Columns, list, list]:
@@ -101,9 +144,10 @@ def _first_answers(predictions: list[Rows]) -> Rows:
         pool.update({name: [] for name in columns if name not in pool and name != "line"})
     seen: set = set()
     for columns in predictions:
-        for index, prediction_id in enumerate(columns["id"]):
-            if prediction_id not in seen:
-                seen.add(prediction_id)
+        keys = zip(columns["id"], columns["sample"]) if "sample" in columns else columns["id"]
+        for index, key in enumerate(keys):
+            if key not in seen:
+                seen.add(key)
                 for name in pool:
                     pool[name].append(columns[name][index] if name in columns else None)
     return pool

@@ -34,6 +34,7 @@ from .fields import (
 )
 from .jsonl_blocks import LineBlock, iter_line_blocks
 from .readers import Record, decode_jsonl_line, iter_records
+from .samples import holds_samples, load_samples
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -276,9 +277,12 @@ def _question_row(
 
 def load_predictions(path: Path, fields: dict[str, str | None], rows: range | None = None,
                      kind: PredictionRules | None = None) -> LoadResult:
-    """One model's predictions (at `rows` positions, or all), with the kind's extra fields; rows without id or
-    prediction, non-text predictions, wrong types and duplicates are set aside."""
+    """One model's predictions (at `rows` positions, or all), with the kind's extra fields — one row per reply, with
+    its `sample` number, when the file holds several per item; rows without id or prediction, non-text predictions,
+    wrong types and duplicates are set aside."""
     kind_types = kind.prediction_types() if kind is not None else {}
+    if holds_samples(path, fields):
+        return load_samples(path, fields, rows, kind_types, partial(_prediction_row, fields=fields, kind=kind))
     readers = kind.prediction_readers if kind is not None else {}
     fast = _FastPath(partial(prediction_block, fields=fields, kind_types=kind_types, readers=readers),
                      partial(prediction_rows, fields=fields, kind_types=kind_types),

@@ -40,6 +40,7 @@ class Kind:
     shardable: ClassVar[bool] = False  # B1–B5 may run per row range (shard_rows); B6 adds the shards' score_stats
     document_folders: ClassVar[bool] = False  # True: ground_truth/ and predictions/<model>/ hold one file per item
     paired_metrics: ClassVar[dict[str, str]] = {}  # report metric → "binary" (McNemar) or "mean" (paired bootstrap)
+    vote_column: ClassVar[tuple[str, str] | None] = None  # (stage, column): the answer maj@k votes on, when it votes
     status_column: ClassVar[str | None] = None  # a B4 column holding item_view's status, read without whole rows
     headline_metrics: ClassVar[tuple[str, ...]] = ()  # shown together on the console (qa: EM / F1); else the primary
     open_ended: ClassVar[bool] = False  # scored only by a [judge], whose built-in rubrics then need no reference

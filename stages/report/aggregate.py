@@ -8,6 +8,7 @@ from ..core.records import Columns
 from ..core.text_table import format_table
 from ..kinds import get_kind
 from .disagreements import disagreement_rows
+from .sampling import sampling_line
 
 DISTRIBUTION_BINS = 10
 
@@ -158,6 +159,8 @@ def render_report(report: dict[str, Any]) -> str:
     rendered = leaderboard_tables(report) + get_kind(report["kind"]).render(report["dataset"], report)
     generation = "".join(f"\n{_generation_line(model, g)}" for model, g in report.get("generation", {}).items())
     harness = "".join(f"\n{harness_line(model, p)}" for model, p in report.get("harness", {}).items())
+    harness += "".join(f"\n{sampling_line(model, found, report['comparison']['primary_metric'])}"
+                       for model, found in report.get("samples", {}).items())
     judged = report.get("judge", {"models": {}})
     judge = "".join(f"\n{judge_line(', '.join(judged['judges']), model, name, s)}"
                     for model, criteria in judged["models"].items() for name, s in criteria.items())

@@ -35,6 +35,7 @@ class FactVerification(Kind):
     never a guess."""
     shardable = True
     paired_metrics = {"accuracy": "binary"}
+    vote_column = ("B4", "predicted_label")
     defaults = {"shard_rows": SHARD_ROWS, "label_map": {}}
     stage_params = {"B1": ("label_map",), "B3": ("label_map",)}
     headline_reject_reasons = (UNREADABLE_GOLD,)

@@ -35,6 +35,7 @@ class MathAnswers(Kind):
     """Final answers equal to the gold by math-verify; replies without one, or that end inside their reasoning, are
     wrong and counted; comparisons past the time limit are left out and named."""
     paired_metrics = {"accuracy": "binary"}
+    vote_column = ("B4", "extracted")
 
     defaults = {"compare_seconds": 5.0, "shard_rows": SHARD_ROWS}
     stage_params = {"B4": ("compare_seconds",)}

@@ -36,6 +36,7 @@ def check_answer_match(golden: str, prediction: str, question: str | None = None
 class MultipleChoice(Kind):
     """Replies as letters or option text; unparsed and ambiguous replies are counted, never guessed."""
     paired_metrics = {"accuracy": "binary"}
+    vote_column = ("B4", "letter")
 
     defaults = {"similarity_threshold": 0.7, "margin": 0.1, "shard_rows": SHARD_ROWS}
     stage_params = {"B4": ("similarity_threshold", "margin")}

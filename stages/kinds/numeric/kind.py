@@ -29,6 +29,7 @@ def _shown(value: float | None, unit: str | None) -> str:
 class NumericAnswers(Kind):
     """Numbers with tolerance and units; a row without ground truth is unscorable, never scored."""
     paired_metrics = {"accuracy": "binary", "mean_overall": "mean"}
+    vote_column = ("B4", "predicted_value")
 
     defaults = {
         "number_choice": "auto", "abs_tol": 0.01, "rel_tol": 0.0, "numeric_weight": 0.7,

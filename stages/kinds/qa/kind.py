@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 class OpenQA(Kind):
     """Open QA: EM and F1 per SQuAD v1.1 (or HotpotQA / CJK modes)."""
     paired_metrics = {"exact_match": "binary", "f1": "mean"}
+    vote_column = ("B3", "prediction_norm")
     headline_metrics = ("exact_match", "f1")
 
     defaults = {"mode": "auto", "partial_f1_threshold": 0.5, "blank_gold": "set_aside", "shard_rows": SHARD_ROWS}

@@ -1,0 +1,90 @@
+"""Several replies per item, for one model (B6): avg@n of each paired metric and pass@k with intervals from a bootstrap
+over items (an item's replies stay together), maj@k, the items with fewer replies than the model's n and the items it
+gets right only sometimes."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..kinds.sampling import k_values, pass_at_k
+from .intervals import RESAMPLES, bootstrap_mean_interval
+
+NAMED = 20  # items named per list
+
+
+def merge_items(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The per-item arrays of a model's shards as one (maj@k a shard lacks for a large k: its largest k, which
+    already holds each of its items' replies)."""
+    merged: dict[str, Any] = {"id": [], "replies": [], "right": [], "means": {}, "maj": {}}
+    most = max((max(part["replies"], default=0) for part in parts), default=0)
+    voting = all("maj" in part for part in parts)
+    for part in parts:
+        size = len(part["id"])
+        for name in ("id", "replies", "right"):
+            merged[name].extend(part[name])
+        for metric, values in part["means"].items():
+            merged["means"].setdefault(metric, []).extend(values)
+        if voting:
+            own = sorted(int(k) for k in part["maj"])
+            for k in k_values(most):
+                below = [j for j in own if j <= k]
+                merged["maj"].setdefault(str(k), []).extend(part["maj"][str(below[-1])] if below else [0] * size)
+    if not voting:
+        del merged["maj"]
+    return merged
+
+
+def sampling_summary(items: dict[str, Any]) -> dict[str, Any]:
+    """n (the most replies of an item), items, replies; per paired metric avg@n with its interval; pass@k and maj@k for
+    k = 1, 2, 4 … n, pass@k with its interval; the items short of n replies and those right only sometimes, named."""
+    n = max(items["replies"], default=0)
+    summary: dict[str, Any] = {"n": n, "items": len(items["id"]), "replies": sum(items["replies"]), "avg": {},
+                               "pass": {}, "interval_method": f"percentile bootstrap over items ({RESAMPLES} "
+                                                              "resamples)"}
+    for metric, values in items["means"].items():
+        summary["avg"][metric] = _with_interval([value for value in values if value is not None])
+    for k in k_values(n):
+        estimates = [pass_at_k(replies, right, k) for replies, right in zip(items["replies"], items["right"])]
+        summary["pass"][str(k)] = _with_interval(estimates)
+    if "maj" in items:
+        summary["maj"] = {k: sum(values) / len(values) if values else None for k, values in items["maj"].items()}
+    short = [(item, replies) for item, replies in zip(items["id"], items["replies"]) if replies < n]
+    summary["short_items"] = {"count": len(short), "named": [{"id": item, "replies": replies}
+                                                             for item, replies in short[:NAMED]]}
+    sometimes = sorted(((right / replies, item, right, replies) for item, replies, right
+                        in zip(items["id"], items["replies"], items["right"]) if 0 < right < replies),
+                       key=lambda found: found[0])
+    summary["sometimes_right"] = {"count": len(sometimes), "named": [
+        {"id": item, "right": right, "replies": replies} for _, item, right, replies in sometimes[:NAMED]]}
+    return summary
+
+
+def _with_interval(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"value": None, "low": None, "high": None}
+    low, high = bootstrap_mean_interval(values)
+    return {"value": sum(values) / len(values), "low": low, "high": high}
+
+
+def sampling_line(model: str, summary: dict[str, Any], primary: str) -> str:
+    """One line per model: avg@n of the primary metric with its interval, pass@k and maj@k, and what is short."""
+    avg = summary["avg"].get(primary) or next(iter(summary["avg"].values()), {"value": None})
+    n = summary["n"]
+    parts = [f"{model}: {summary['items']} items × up to {n} replies; {primary} avg@{n} {_figure(avg)}"]
+    parts.append("pass@k " + ", ".join(f"{k}: {_value(found['value'])}" for k, found in summary["pass"].items()))
+    if "maj" in summary:
+        parts.append("maj@k " + ", ".join(f"{k}: {_value(value)}" for k, value in summary["maj"].items()))
+    if summary["short_items"]["count"]:
+        named = ", ".join(f"{found['id']} ({found['replies']})" for found in summary["short_items"]["named"][:5])
+        parts.append(f"{summary['short_items']['count']} item(s) with fewer than {n} replies: {named}")
+    parts.append(f"{summary['sometimes_right']['count']} item(s) right only sometimes")
+    return "; ".join(parts)
+
+
+def _figure(found: dict[str, Any]) -> str:
+    if found.get("value") is None:
+        return "n/a"
+    return f"{found['value']:.4f} [{found['low']:.4f}, {found['high']:.4f}]"
+
+
+def _value(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
