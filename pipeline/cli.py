@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = commands.add_parser("show", help="print an artifact's rows as JSON lines")
     show.add_argument("stage", help="B1 … B6")
     _common(show, with_inputs=False)
-    show.add_argument("--id", help="only the row with this id")
+    show.add_argument("--id", help="only the rows with this id (every reply, for several replies per item)")
     show.add_argument("--rejects", action="store_true", help="print the rows set aside instead (B1, B2)")
     show.set_defaults(handler="commands:cmd_show")
 

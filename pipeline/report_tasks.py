@@ -15,7 +15,7 @@ from stages import (
     render_report,
 )
 from stages.core.distinct import shared_values
-from stages.core.records import Columns, Rows, column_length
+from stages.core.records import Columns, Rows, column_length, take_rows
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
 from stages.io.artifacts import (
@@ -190,8 +190,9 @@ class B6Report(KindStage):
             report["samples"] = {model: sampling_summary(found) for model, found in sampled.items()}
         report["distributions"] = {model: d for model, values in per_item.items()
                                    if (d := item_distribution(self.spec["kind"], primary, values)) is not None}
-        report.update(uncertainty(kind.paired_metrics, primary, per_item))
-        report["explorer"] = self._explorer(kind, primary, items, questions, predictions)
+        tests = {metric: "mean" if sampled else test for metric, test in kind.paired_metrics.items()}  # item means
+        report.update(uncertainty(tests, primary, per_item))
+        report["explorer"] = self._explorer(kind, primary, per_item, questions, predictions)
         judge_paths = {model: task.artifact_path() for model, task in self.judge_tasks().items()}
         judge_documents = {model: read_artifact_json(path) for model, path in judge_paths.items()}
         verdicts = judged_verdicts({model: read_columns(judge_paths[model], document)
@@ -324,13 +325,23 @@ class B6Report(KindStage):
 
 
 def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, Callable[[list[int]], list[tuple[str, str]]]]:
-    """A model's B4 rows for choosing explorer items, and the item views of chosen rows: of a columnar kind with a
-    status column, that column alone, and the chosen rows read whole one row group at a time."""
+    """A model's B4 rows for choosing explorer items — of several replies per item, each item's first —, and the
+    item views of chosen rows: of a columnar kind with a status column, that column alone, and the chosen rows read
+    whole one row group at a time."""
+    import pyarrow as pa
+
+    path = task.artifact_path()
+    document = read_artifact_json(path)
+    if "sample" in document.get("columns", ()):
+        ids = read_column(path, "id").to_pylist()
+        first = [row for row, item in enumerate(ids) if row == 0 or item != ids[row - 1]]
+        rows = stage_rows(task)
+        return (take_rows(rows, first) if isinstance(rows, dict) else rows.take(pa.array(first, pa.int64())),
+                lambda chosen: item_views(kind, read_rows_at(path, [first[c] for c in chosen], document["columns"],
+                                                             document)))
     if not (kind.columnar_stages and kind.status_column):
         rows = stage_rows(task)
         return rows, partial(item_views, kind, rows)
-    path = task.artifact_path()
-    document = read_artifact_json(path)
     return (read_table(path, [kind.status_column], document),
             lambda chosen: item_views(kind, read_rows_at(path, chosen, document["columns"], document)))
 

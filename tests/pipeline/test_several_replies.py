@@ -1,0 +1,67 @@
+"""Several replies per item through `evalpipe run`: (id, sample) rows from B2 to B5, avg@n / pass@k / maj@k in the
+report worked out by hand, the same figures when the dataset is split into shards, and models with different n
+compared item by item."""
+import json
+
+import pytest
+
+from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json, read_columns
+
+pytest.importorskip("math_verify")
+
+QUESTIONS = [{"id": "p1", "problem": "Half of one?", "answer": "\\frac{1}{2}"},
+             {"id": "p2", "problem": "2 + 2?", "answer": "4"},
+             {"id": "p3", "problem": "3 + 4?", "answer": "7"}]
+FOUR = [{"id": "p1", "samples": ["\\boxed{0.5}", "\\boxed{3}", "\\boxed{1/2}", "\\boxed{3}"]},
+        {"id": "p2", "samples": ["\\boxed{5}", "\\boxed{5}", "\\boxed{4}", "\\boxed{4.0}"]},
+        {"id": "p3", "sample": 0, "prediction": "The answer is 7."},
+        {"id": "p3", "sample": 1, "prediction": "The answer is 8."}]
+ONE = [{"id": "p1", "prediction": "\\boxed{2}"}, {"id": "p2", "prediction": "\\boxed{4}"},
+       {"id": "p3", "prediction": "\\boxed{7}"}]
+
+
+def _dataset(root, toml="kind = \"math\"\n"):
+    folder = root / "inputs" / "m"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "dataset.toml").write_text(toml)
+    (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    for model, rows in (("four", FOUR), ("one", ONE)):
+        (folder / "predictions" / f"{model}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["run", "--inputs", str(root / "inputs"), "--outputs", str(root / "outputs")]) == 0
+    return read_artifact_json(root / "outputs" / "m" / "B6_report.json")["report"]
+
+
+def test_replies_score_per_sample_and_sum_up_per_item(tmp_path, capsys):
+    report = _dataset(tmp_path)
+    b4 = read_columns(tmp_path / "outputs" / "m" / "four" / "B4_matches.json")
+    assert list(zip(b4["id"], b4["sample"], b4["correct"])) == [
+        ("p1", 0, True), ("p1", 1, False), ("p1", 2, True), ("p1", 3, False),
+        ("p2", 0, False), ("p2", 1, False), ("p2", 2, True), ("p2", 3, True), ("p3", 0, True), ("p3", 1, False)]
+    found = report["samples"]["four"]
+    assert (found["n"], found["items"], found["replies"]) == (4, 3, 10)
+    assert found["avg"]["accuracy"]["value"] == pytest.approx(0.5)  # each item: half its replies right
+    # pass@2: p1, p2 1 − C(2,2)/C(4,2) = 5/6; p3 (2 replies) 1 − C(1,2)/C(2,2) = 1
+    assert found["pass"]["2"]["value"] == pytest.approx((5 / 6 + 5 / 6 + 1) / 3)
+    assert found["pass"]["4"]["value"] == pytest.approx(1.0)
+    # maj@4: p1 right (0.5 and 1/2 are one answer, tied with the 3s and seen first), p2 wrong (the 5s came first),
+    # p3 right (7 first, tied with 8)
+    assert found["maj"] == {"1": pytest.approx(2 / 3), "2": pytest.approx(2 / 3), "4": pytest.approx(2 / 3)}
+    assert found["short_items"] == {"count": 1, "named": [{"id": "p3", "replies": 2}]}
+    assert found["sometimes_right"]["count"] == 3
+    assert "one" not in report["samples"]
+    assert "m: four: 3 items × up to 4 replies; accuracy avg@4 0.5000" in capsys.readouterr().out
+    difference = report["differences"][0]  # item by item, each item's mean over its replies: not McNemar's 0 / 1
+    assert (difference["first"], difference["second"], difference["n"]) == ("four", "one", 3)
+    assert difference["difference"] == pytest.approx(0.5 - 2 / 3) and "McNemar" not in difference["method"]
+    assert "bootstrap" in report["intervals"]["four"]["accuracy"]["method"]
+    capsys.readouterr()
+    assert main(["show", "B4", "--dataset", "m", "--model", "four", "--id", "p1", "--outputs",
+                 str(tmp_path / "outputs")]) == 0
+    assert [json.loads(line)["sample"] for line in capsys.readouterr().out.splitlines()] == [0, 1, 2, 3]
+
+
+def test_shards_give_the_same_figures(tmp_path):
+    whole = _dataset(tmp_path / "whole")["samples"]["four"]
+    split = _dataset(tmp_path / "split", "kind = \"math\"\n[params]\nshard_rows = 1\n")["samples"]["four"]
+    assert split == whole

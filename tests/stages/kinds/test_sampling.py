@@ -1,0 +1,48 @@
+"""Several replies per item: the unbiased pass@k against values worked out by hand, maj@k with ties and with answers
+equal only by the kind's rule, and the per-item arrays B5 keeps."""
+import pytest
+
+from stages.kinds.sampling import RIGHT, item_samples, k_values, majority_right, pass_at_k
+
+# 1 − C(5−c, k) / C(5, k), by hand: C(5, k) = 5, 10, 10, 5, 1 for k = 1 … 5.
+BY_HAND = {
+    0: [0.0, 0.0, 0.0, 0.0, 0.0],
+    1: [1 - 4 / 5, 1 - 6 / 10, 1 - 4 / 10, 1 - 1 / 5, 1.0],
+    2: [1 - 3 / 5, 1 - 3 / 10, 1 - 1 / 10, 1.0, 1.0],
+    3: [1 - 2 / 5, 1 - 1 / 10, 1.0, 1.0, 1.0],
+    4: [1 - 1 / 5, 1.0, 1.0, 1.0, 1.0],
+    5: [1.0, 1.0, 1.0, 1.0, 1.0],
+}
+
+
+@pytest.mark.parametrize("right", range(6))
+def test_pass_at_k_for_five_replies(right):
+    assert [pass_at_k(5, right, k) for k in range(1, 6)] == pytest.approx(BY_HAND[right], abs=1e-12)
+
+
+def test_pass_at_k_edges():
+    assert pass_at_k(5, 0, 5) == 0.0  # no right reply is never a pass
+    assert pass_at_k(0, 0, 1) == 0.0  # an item without a reply
+    assert pass_at_k(2, 1, 4) == pass_at_k(2, 1, 2) == 1.0  # fewer replies than k: read at k = n
+    assert k_values(8) == [1, 2, 4, 8] and k_values(5) == [1, 2, 4, 5] and k_values(1) == [1] and k_values(0) == []
+
+
+def test_majority_with_ties_going_to_the_answer_seen_first():
+    wrong_three = ("wrong", "3")
+    assert majority_right([RIGHT, wrong_three, RIGHT, wrong_three]) is True
+    assert majority_right([wrong_three, RIGHT, RIGHT, wrong_three]) is False
+    assert majority_right([None, None, RIGHT]) is True  # replies without an answer do not vote
+    assert majority_right([None, None]) is False
+
+
+def test_item_samples_vote_right_answers_as_one_answer():
+    """0.5 and 1/2 are both right (equal to the gold by the kind's rule): together they outvote two 3s seen first."""
+    ids = ["p", "p", "p", "p", "q", "q"]
+    samples = [0, 1, 2, 3, 0, None]  # q's second row: no reply
+    right = [0.0, 0.0, 1.0, 1.0, 1.0, 0.0]
+    answers = ["3", "3", "0.5", "1/2", "7", None]
+    found = item_samples(ids, samples, right, {"accuracy": right}, answers)
+    assert found["id"] == ["p", "q"] and found["replies"] == [4, 1] and found["right"] == [2, 1]
+    assert found["means"] == {"accuracy": [0.5, 0.5]}
+    assert found["maj"] == {"1": [0, 1], "2": [0, 1], "4": [0, 1]}  # p: 3, 3, then a tie the 3s saw first
+    assert item_samples(ids, samples, right, {"accuracy": right}, None).get("maj") is None
