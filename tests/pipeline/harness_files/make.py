@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -105,6 +106,11 @@ def serve(rows: list[dict], instructions: dict[str, str] | None = None) -> Threa
         text = question.split("\nA. ", 1)[0]
         return cmmlu_reply(text, by_cmmlu[text])
 
+    return serve_replies(reply)
+
+
+def serve_replies(reply: Callable[[str, str], str]) -> ThreadingHTTPServer:
+    """An OpenAI-compatible chat server on 127.0.0.1 whose reply to a request is reply(last message, model)."""
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args) -> None:
             pass

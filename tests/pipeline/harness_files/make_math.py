@@ -18,9 +18,10 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
+
+from make import serve_replies
 
 HERE = Path(__file__).resolve().parent
 REAL = HERE.parents[2].parent / "shared" / "data" / "real" / "math"
@@ -101,26 +102,7 @@ def serve(known: dict[str, tuple[str, str, str]]) -> ThreadingHTTPServer:
         text = max((text for text in known if text in prompt), key=len)
         return reply(*known[text], order[text])
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            content = answer(body["messages"][-1]["content"])
-            data = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
-                               "choices": [{"index": 0, "finish_reason": "stop",
-                                            "message": {"role": "assistant", "content": content}}],
-                               "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    return serve_replies(lambda prompt, model: answer(prompt))
 
 
 def main() -> None:
