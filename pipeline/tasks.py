@@ -12,6 +12,7 @@ from stages import (
     join_predictions,
 )
 from stages.chat.turns import gather_turns, turn_cases
+from stages.core.errors import UsageError
 from stages.core.records import Rows, as_columns, column_length, column_names, column_values, with_sample_numbers
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_column, read_columns, read_table
@@ -121,6 +122,9 @@ class B2Predictions(StageTask):
         options = questions.get("options") or [None] * len(questions["id"])
         turns = questions.get("turns")
         if turns and any(turns):
+            if config.samples > 1:
+                raise UsageError(f"{self.dataset}: [generate] samples = {config.samples} asks several replies to single "
+                                 "questions; this dataset's items are conversations of several turns")
             cases = turn_cases(questions["id"], turns, questions["question"],
                                lambda text: kind.generation_prompt(text, None, config.prompt_template))
             loaded = gather_turns(generate_predictions(cases, config, self.model, self.answers_path()),
@@ -132,7 +136,8 @@ class B2Predictions(StageTask):
                      for qid, conversation, question, choices in zip(questions["id"], conversations,
                                                                      questions["question"], options)]
             loaded = generate_predictions(cases, config, self.model, self.answers_path())
-        summary = generation_summary(self.answers_path(), [case["id"] for case in cases], config.price)
+        summary = generation_summary(self.answers_path(), [case["id"] for case in cases], config.price,
+                                     1 if turns and any(turns) else config.samples)
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
                            header={"generated": True, "generation": summary})
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import statistics
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from .call_pool import run_calls
 from .client import ChatClient, CircuitBreaker, call_with_retries
 from .costs import check_price, money
 from .endpoint import CLIENT_NUMBERS, Endpoint, check_settings
-from .journal import AnswerStore
+from .journal import AnswerStore, journal_key
 from .prompts import check_template
 
 PROTOCOLS = ("peppa", "openai")
@@ -36,6 +36,7 @@ class GenerateConfig(Endpoint):
     prompt_template: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     served_models: dict[str, str] = field(default_factory=dict)  # evalpipe's model name → the name the server knows
+    samples: int = 1  # replies asked per item (sample s asked with seed + s where a seed is set)
 
     def described(self) -> dict[str, Any]:
         """The settings that decide the answers (for fingerprints and headers): never the key itself."""
@@ -66,7 +67,7 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
             hint = f'{{ "{safe_name(name.rsplit("/", 1)[-1])}" = "{name}" }}'
             raise UsageError(f"{origin}: [generate] model {name!r} {name_problem(name)}: it names the model's folder "
                              f"of artifacts; give the server's name a folder name: models = {hint}")
-    check_settings(table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1)},
+    check_settings(table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1), "samples": (int, 1)},
                    ("system_prompt", "prompt_template", "api_key_env"), origin, "generate")
     stop = table.get("stop")
     if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):
@@ -76,21 +77,35 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
     return GenerateConfig(**{**table, "models": tuple(models), "served_models": dict(served), "price": price})
 
 
-def request_key(config: GenerateConfig, model: str, prompt: str) -> str:
-    """What an answer on disk was asked with: a new prompt, system prompt or option asks again."""
+def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0) -> str:
+    """What an answer on disk was asked with: a new prompt, system prompt or option asks again; the number of
+    samples does not (raising it asks only the new ones), a sample's own number does."""
     settings = {k: v for k, v in config.described().items() if k not in ("timeout", "retries", "backoff", "url",
                                                                           "circuit_breaker", "models", "served_models",
-                                                                          "price")
+                                                                          "price", "samples")
                 and not (k in LATER_SETTINGS and v is None)}  # a setting added later keys only answers that use it
-    return hashlib.sha256(orjson.dumps({"model": model, "prompt": prompt, **settings},
-                                       option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+    asked = {"model": model, "prompt": prompt, **settings, **({"sample": sample} if sample else {})}
+    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+
+
+def sample_cases(cases: list[dict[str, Any]], samples: int) -> list[dict[str, Any]]:
+    """Each case once per sample (its own conversation), sample 0 first; one sample leaves the cases as they are."""
+    if samples == 1:
+        return cases
+    return [{**case, "sample": sample, "conversation": (case["conversation"], sample)}
+            for case in cases for sample in range(samples)]
+
+
+def _record(case: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """A journal record of a case (its sample number kept from the second reply on)."""
+    return {"id": case["id"], **({"sample": case["sample"]} if case.get("sample") else {}), **fields}
 
 
 def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: dict[str, dict], store: AnswerStore,
                       breaker: CircuitBreaker, progress: Progress) -> None:
     """One conversation's cases in order (a dialogue scene, or one question alone); answers already on disk with the
     same request make up the history."""
-    todo = [case for case in cases if not _answered(known.get(case["id"]), case["key"])]
+    todo = [case for case in cases if not _answered(known.get(journal_key(case)), case["key"])]
     if not todo:
         return
     reset_error = None
@@ -98,26 +113,26 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
         _, reset_error, _ = call_with_retries(client.config, client.reset)
     history: list[tuple[str, str]] = []
     for case in cases:
-        done = known.get(case["id"])
+        done = known.get(journal_key(case))
         if _answered(done, case["key"]):
             history.append((case["prompt"], done["prediction"]))
             continue
         if breaker.open:
-            store.append({"id": case["id"], "key": case["key"], "error": breaker.reason(), "attempts": 0})
+            store.append(_record(case, key=case["key"], error=breaker.reason(), attempts=0))
         elif reset_error is not None:
-            store.append({"id": case["id"], "key": case["key"], "error": f"reset failed: {reset_error}",
-                          "attempts": client.config.retries + 1})
+            store.append(_record(case, key=case["key"], error=f"reset failed: {reset_error}",
+                                 attempts=client.config.retries + 1))
         else:
             reply, error, attempts = call_with_retries(client.config, lambda: client.ask(case["prompt"], history))
             breaker.record(error)
             if error is None:
-                store.append({"id": case["id"], "key": case["key"], "prediction": reply.text, "attempts": attempts,
-                              "latency": round(reply.latency, 4), "tokens_in": reply.tokens_in,
-                              "tokens_out": reply.tokens_out, "finish_reason": reply.finish_reason,
-                              "reasoning_content": reply.reasoning})
+                store.append(_record(case, key=case["key"], prediction=reply.text, attempts=attempts,
+                                     latency=round(reply.latency, 4), tokens_in=reply.tokens_in,
+                                     tokens_out=reply.tokens_out, finish_reason=reply.finish_reason,
+                                     reasoning_content=reply.reasoning))
                 history.append((case["prompt"], reply.text))
             else:
-                store.append({"id": case["id"], "key": case["key"], "error": error, "attempts": attempts})
+                store.append(_record(case, key=case["key"], error=error, attempts=attempts))
         progress.advance()
 
 
@@ -130,41 +145,49 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
     for — conversations in parallel up to `concurrency` (openai), one at a time for peppa (its server keeps one
     history). Cases still failing after the retries, or left when the circuit breaker opened, come back as rejects
     carrying the reason."""
-    cases = [{**case, "key": request_key(config, config.served(model), case["prompt"])} for case in cases]
+    cases = [{**case, "key": request_key(config, config.served(model), case["prompt"], case.get("sample", 0))}
+             for case in sample_cases(cases, config.samples)]
     store = AnswerStore(store_path)
     known = store.load()
-    conversations: dict[str, list[dict[str, Any]]] = {}
+    conversations: dict[Any, list[dict[str, Any]]] = {}
     for case in cases:
         conversations.setdefault(case["conversation"], []).append(case)
-    client = ChatClient(config, config.served(model))
+    clients = {sample: ChatClient(config if config.seed is None else replace(config, seed=config.seed + sample),
+                                  config.served(model)) for sample in range(config.samples)}
     breaker = CircuitBreaker(config.circuit_breaker)
     workers = config.concurrency if config.protocol == "openai" else 1
-    todo = sum(not _answered(known.get(case["id"]), case["key"]) for case in cases)
+    todo = sum(not _answered(known.get(journal_key(case)), case["key"]) for case in cases)
     with Progress(f"asking {model}", todo) as progress:
-        run_calls([partial(_ask_conversation, client, group, known, store, breaker, progress)
-                   for group in conversations.values()], workers)
+        run_calls([partial(_ask_conversation, clients[group[0].get("sample", 0)], group, known, store, breaker,
+                           progress) for group in conversations.values()], workers)
     answers = store.load()
     result = LoadResult(columns={}, input_rows=len(cases))
-    ids, predictions, finish_reasons, reasonings = [], [], [], []
+    ids, samples, predictions, finish_reasons, reasonings = [], [], [], [], []
     for case in cases:
-        record = answers.get(case["id"], {})
+        record = answers.get(journal_key(case), {})
         if _answered(record, case["key"]):
             ids.append(case["id"])
+            samples.append(case.get("sample", 0))
             predictions.append(record["prediction"])
             finish_reasons.append(record.get("finish_reason"))
             reasonings.append(record.get("reasoning_content"))
         else:
             reason = f"generation failed after {record.get('attempts', 0)} attempt(s): {record.get('error', 'not asked')}"
-            result.rejects.append(Reject(f"{config.url} ({model})", None, reason, case["id"]))
+            sample = f" sample {case['sample']}" if config.samples > 1 else ""
+            result.rejects.append(Reject(f"{config.url} ({model})", None, reason, f"{case['id']}{sample}"))
     result.columns = {"id": ids, "line": [None] * len(ids), "prediction": predictions, "confidence": [None] * len(ids),
-                      "finish_reason": finish_reasons, "reasoning_content": reasonings}
+                      "finish_reason": finish_reasons, "reasoning_content": reasonings,
+                      **({"sample": samples} if config.samples > 1 else {})}
     return result
 
 
-def generation_summary(store_path: Path, ids: list[str], price: dict[str, float] | None = None) -> dict[str, Any]:
-    """Per model for B6: answers, failures by reason, p50 / p95 latency in seconds, tokens in and out, what they cost
-    at `price`, and the answers cut at max_tokens (finish_reason "length")."""
+def generation_summary(store_path: Path, ids: list[str], price: dict[str, float] | None = None,
+                       samples: int = 1) -> dict[str, Any]:
+    """Per model for B6: answers (each of `samples` replies per id), failures by reason, p50 / p95 latency in
+    seconds, tokens in and out, what they cost at `price`, and the answers cut at max_tokens (finish_reason
+    "length")."""
     records = AnswerStore(store_path).load()
+    ids = [journal_key({"id": i, "sample": sample}) for i in ids for sample in range(samples)]
     answered = [records[i] for i in ids if i in records and "prediction" in records[i]]
     failed = Counter(_reason_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
     latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))

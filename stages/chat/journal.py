@@ -9,6 +9,14 @@ from typing import Any
 import orjson
 
 
+def journal_key(record: dict[str, Any]) -> Any:
+    """A journal record's case: its id, or (id, sample) for a later reply to the same item (sample 0 is the id
+    alone, so the answers of one reply per item stay the first of several)."""
+    sample = record.get("sample")
+    return (record["id"], sample) if isinstance(sample, int) and not isinstance(sample, bool) and sample > 0 \
+        else record["id"]
+
+
 class AnswerStore:
     """Append-only JSON lines, one per answer or failure, fsynced as written; the last record of an id wins. Appends
     hold an exclusive lock on the file, so several processes may share one store (the judge's verdict store) and none
@@ -18,23 +26,26 @@ class AnswerStore:
         self.path = path
         self._lock = threading.Lock()
 
-    def load(self, wanted: set[str] | None = None) -> dict[str, dict[str, Any]]:
-        """Every id's record (only the `wanted` ids' when given: a large shared store is read without keeping it)."""
-        records: dict[str, dict[str, Any]] = {}
+    def load(self, wanted: set[Any] | None = None) -> dict[Any, dict[str, Any]]:
+        """Every case's record by journal_key (only the `wanted` keys' when given: a large shared store is read
+        without keeping it)."""
+        records: dict[Any, dict[str, Any]] = {}
         if self.path.exists():
             for raw in self.path.read_bytes().splitlines():
                 try:
                     record = orjson.loads(raw)
                 except orjson.JSONDecodeError:
                     continue  # a line cut short by a kill: that answer is asked again
-                if not isinstance(record, dict) or "id" not in record or (wanted is not None and
-                                                                           record["id"] not in wanted):
+                if not isinstance(record, dict) or "id" not in record:
                     continue
-                previous = records.get(record["id"])
+                key = journal_key(record)
+                if wanted is not None and key not in wanted:
+                    continue
+                previous = records.get(key)
                 if previous is not None and "prediction" in previous and "error" in record and (
                         previous.get("key") == record.get("key")):
                     continue  # an answer is never undone by a later failure of the same request
-                records[record["id"]] = record
+                records[key] = record
         return records
 
     def has_failures(self) -> bool:

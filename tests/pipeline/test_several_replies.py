@@ -7,6 +7,7 @@ import pytest
 
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json, read_columns
+from tests.pipeline.chat_server import ChatServer
 
 pytest.importorskip("math_verify")
 
@@ -65,3 +66,46 @@ def test_shards_give_the_same_figures(tmp_path):
     whole = _dataset(tmp_path / "whole")["samples"]["four"]
     split = _dataset(tmp_path / "split", "kind = \"math\"\n[params]\nshard_rows = 1\n")["samples"]["four"]
     assert split == whole
+
+
+def test_generation_asks_n_replies_each_journaled_and_raising_n_asks_only_the_new_ones(tmp_path, capsys):
+    """[generate] samples = n: each reply asked on its own with seed + sample; a rerun asks nothing, 2 → 4 asks the
+    2 new replies per item, and the first reply is the one a single-reply run journaled."""
+    folder = tmp_path / "inputs" / "live"
+    folder.mkdir(parents=True)
+    (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    run = ["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]
+    with ChatServer() as server:
+        seeds = []
+
+        def answer(message):
+            seed = server.requests[-1]["body"].get("seed")
+            seeds.append(seed)
+            return "\\boxed{4}" if seed % 2 == 0 else "\\boxed{5}"  # even seeds answer 4
+
+        server.answer = answer
+
+        def generate(samples):
+            line = "" if samples is None else f"samples = {samples}\n"
+            (folder / "dataset.toml").write_text(
+                f'kind = "math"\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["m"]\n'
+                f"retries = 0\ntemperature = 0.8\nseed = 10\n{line}")
+            assert main(run) == 0
+            return len(server.chats())
+
+        assert generate(None) == 3
+        assert generate(2) == 3 + 3  # sample 0 is the answer already journaled
+        assert generate(2) == 6  # nothing new
+        assert generate(4) == 6 + 6
+    assert sorted(seeds) == sorted([10] * 3 + [11] * 3 + [12] * 3 + [13] * 3)
+    b2 = read_columns(tmp_path / "outputs" / "live" / "m" / "B2_predictions.json")
+    assert list(zip(b2["id"], b2["sample"]))[:4] == [("p1", 0), ("p1", 1), ("p1", 2), ("p1", 3)]
+    found = read_artifact_json(tmp_path / "outputs" / "live" / "B6_report.json")["report"]["samples"]["m"]
+    assert (found["n"], found["items"], found["replies"]) == (4, 3, 12)
+    # p2 (gold 4) is right on even seeds only: samples 0 and 2 of 4; p1 and p3 never
+    assert found["avg"]["accuracy"]["value"] == pytest.approx((0 + 0.5 + 0) / 3)
+    assert found["pass"]["4"]["value"] == pytest.approx(1 / 3)
+    journal = [json.loads(line) for line in
+               (tmp_path / "outputs" / "live" / "m" / "B2_generated.jsonl").read_text().splitlines()]
+    assert sorted((r["id"], r.get("sample", 0)) for r in journal) == sorted(
+        (q["id"], s) for q in QUESTIONS for s in range(4))
