@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
     from .task_base import StageTask
 
-MATCHED_COLUMNS = ("id", "gold", "extracted", "correct", "reason")
+MATCHED_COLUMNS = ("id", "sample", "gold", "extracted", "correct", "reason")
 REPLY_END = 240  # characters of the model's reply shown with an example
 
 

@@ -1,6 +1,7 @@
 """lm-eval's math tasks (minerva_math, hendrycks_math, leaderboard_math_*_hard, gsm8k, gsm8k_cot, aime …) read as
-`math` datasets: the model's whole reply (lm-eval's raw response, before its filters) against the final answer of the
-target, and the harness's own verdict on every row kept beside, per metric and filter."""
+`math` datasets: the model's whole reply (lm-eval's raw response, before its filters; every repeat's as samples)
+against the final answer of the target, and the harness's own verdict on every row kept beside, per metric and
+filter."""
 from __future__ import annotations
 
 import re
@@ -45,12 +46,13 @@ def read_math_run(found: SamplesFile, groups: dict[str, list[tuple[int, dict]]],
         try:
             question = {"id": row_id, "question": question_text(record), "answer": math_gold(record),
                         **_groups(record)}
-            reply = raw_reply(record)
+            replies = raw_replies(record)
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             set_aside.append(f"{found.path}:{entry['line']}: {type(exc).__name__}: {exc}")
             continue
         questions.append(question)
-        predictions.append({"id": row_id, "prediction": reply})
+        predictions.append({"id": row_id, "prediction": replies[0]} if len(replies) == 1
+                           else {"id": row_id, "samples": replies})
         verdicts.append({"id": row_id, "verdicts": entry["verdicts"],
                          **({"answers": entry["answers"]} if entry["answers"] else {})})
     return ImportedRun(tool="lm-eval", tool_version=found.results.get("lm_eval_version"), task=found.task,
@@ -74,16 +76,17 @@ def math_gold(record: dict) -> str:
     return gold.strip()
 
 
-def raw_reply(record: dict) -> str:
-    """The model's whole reply: lm-eval's raw response, before any filter."""
-    reply = record.get("resps")
-    while isinstance(reply, list) and len(reply) == 1:
-        reply = reply[0]
-    if isinstance(reply, list):
-        raise TypeError(f"{len(reply)} replies to one document, expected one")
-    if not isinstance(reply, str):
-        raise TypeError(f"the reply is a {type(reply).__name__}, expected text")
-    return reply
+def raw_replies(record: dict) -> list[str]:
+    """The model's whole replies, before any filter: one, or one per repeat (lm-eval's `repeats`)."""
+    replies = record.get("resps")
+    while isinstance(replies, list) and len(replies) == 1 and isinstance(replies[0], list):
+        replies = replies[0]
+    if not isinstance(replies, list) or not replies:
+        raise TypeError(f"the replies are a {type(replies).__name__}, expected a list of texts")
+    for reply in replies:
+        if not isinstance(reply, str):
+            raise TypeError(f"a reply is a {type(reply).__name__}, expected text")
+    return replies
 
 
 def _text(value: Any) -> str:

@@ -30,12 +30,12 @@ def read_verdicts(data: bytes, source: str) -> tuple[dict[str, dict[str, Any]], 
 
 def rule_disagreements(verdicts: dict[str, dict[str, Any]], rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Per harness metric: `rows` both rules decided (a harness value of 0 or 1 and evalpipe's `correct` true or
-    false), `disagree`, and for each side that alone called a row right its count and first example (id, gold, the
+    false, of an item's first reply where it has several: lm-eval scores its first repeat), `disagree`, and for each side that alone called a row right its count and first example (id, gold, the
     answer each took, evalpipe's reason)."""
     found: dict[str, dict[str, Any]] = {}
     for row in rows:
         harness = verdicts.get(str(row["id"]))
-        if harness is None or row.get("correct") is None:
+        if harness is None or row.get("correct") is None or row.get("sample") not in (None, 0):
             continue
         for metric, value in harness["verdicts"].items():
             if value not in (0, 1) or isinstance(value, bool):

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from stages.io.artifacts import read_artifact_json
+from stages.io.artifacts import read_artifact_json, read_columns
 
 pytest.importorskip("math_verify")
 
 HARNESS = Path(__file__).resolve().parent / "harness_files" / "lm_eval_math" / "reasoner"
-RESULTS = json.loads(next(HARNESS.glob("results_*.json")).read_text(encoding="utf-8"))
+RESULTS, REPEATS = ({task: document for document in (json.loads(path.read_text(encoding="utf-8"))
+                                                     for path in HARNESS.glob("results_*.json"))
+                      for task in document["results"]}[task] for task in ("minerva_math500", "aime24_repeats"))
 TASKS = ("minerva_math500", "hendrycks_math500", "leaderboard_math_algebra_hard", "gsm8k", "gsm8k_cot", "aime",
          "aime24")
 
@@ -122,12 +124,24 @@ def test_an_edited_verdicts_file_reruns_the_report_and_a_broken_line_is_set_asid
     assert after["verdicts_set_aside"][0].startswith(f"{verdicts}:1: JSONDecodeError")
 
 
-def test_several_replies_to_one_document_are_set_aside_with_their_line(tmp_path, capsys):
-    samples = _samples("aime")
-    samples[2]["resps"] = [["first sample", "second sample"]]
-    path = tmp_path / "out" / "reasoner" / "samples_aime_2026-01-01T00-00-00.000000.jsonl"
-    path.parent.mkdir(parents=True)
-    path.write_text("".join(json.dumps(row) + "\n" for row in samples))
-    assert main(["import", "lm-eval", str(path), "--inputs", str(tmp_path / "inputs")]) == 0
-    assert len(_lines(tmp_path / "inputs" / "aime" / "questions.jsonl")) == len(samples) - 1
-    assert f"{path}:3: TypeError: 2 replies to one document, expected one" in capsys.readouterr().err
+def test_repeats_import_as_samples_and_the_harness_is_compared_on_the_first(imported):
+    """aime24_repeats (repeats: 4): every repeat a sample; lm-eval scores its first repeat (take_first), so its
+    figure reconciles with evalpipe's on each item's first reply."""
+    samples = {str(row["doc_id"]): row["resps"][0] for row in _samples("aime24_repeats")}
+    predictions = _lines(imported / "inputs" / "aime24_repeats" / "predictions" / "reasoner.jsonl")
+    assert {row["id"]: row["samples"] for row in predictions} == samples
+    assert all(len(replies) == 4 for replies in samples.values())
+    report = _report(imported, "aime24_repeats")
+    assert (report["samples"]["reasoner"]["n"], report["samples"]["reasoner"]["replies"]) == (4, 120)
+    b4 = [row for row in _b4_rows(imported, "aime24_repeats") if row["sample"] == 0]
+    first_right = sum(row["correct"] is True for row in b4)
+    tally = report["harness"]["reasoner"]["disagreements"]["exact_match"]
+    harness = REPEATS["results"]["aime24_repeats"]["exact_match,none"]
+    assert tally["rows"] == 30
+    assert round(harness * 30) - tally["right_by_harness_only"]["rows"] + tally["right_by_evalpipe_only"]["rows"] \
+        == first_right
+
+
+def _b4_rows(root, task):
+    columns = read_columns(root / "outputs" / task / "reasoner" / "B4_matches.json")
+    return [dict(zip(columns, values)) for values in zip(*columns.values())]

@@ -10,7 +10,9 @@ hendrycks_math500 on 40 MATH-500 problems, leaderboard_math_algebra_hard on MATH
 MATH-lighteval's rows (it keeps Level 5), gsm8k and gsm8k_cot on AMC 2023 (its answers written as GSM8K's `#### N`),
 aime on AIME 2025 and aime24 on AIME 2024. lm-eval asks a server on 127.0.0.1 that answers every problem in one of six
 styles in turn: reasoning closed then a boxed answer, Minerva's "Final Answer: … I hope it is correct.", the value in
-another form (`27.0`, `a/b`), reasoning that never closes, another problem's answer, GSM8K's `#### N`."""
+another form (`27.0`, `a/b`), reasoning that never closes, another problem's answer, GSM8K's `#### N`. Then
+aime24_repeats: aime24 with `repeats: 4`, the server taking the next style each time a problem is asked again
+(`--repeats` runs only this one)."""
 from __future__ import annotations
 
 import json
@@ -18,6 +20,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
@@ -94,23 +97,28 @@ def reply(gold: str, solution: str, wrong: str, style: int) -> str:
     ][style % 6]
 
 
-def serve(known: dict[str, tuple[str, str, str]]) -> ThreadingHTTPServer:
-    """An OpenAI-compatible chat server on 127.0.0.1 answering each known problem, in turn through the styles."""
+def serve(known: dict[str, tuple[str, str, str]], vary: bool = False) -> ThreadingHTTPServer:
+    """An OpenAI-compatible chat server on 127.0.0.1 answering each known problem, in turn through the styles (with
+    `vary`, the next style each time the same problem is asked again)."""
     order = {text: index for index, text in enumerate(known)}
+    asked: dict[str, int] = {}
+    lock = threading.Lock()
 
     def answer(prompt: str) -> str:
         text = max((text for text in known if text in prompt), key=len)
-        return reply(*known[text], order[text])
+        with lock:
+            again = asked[text] = asked.get(text, -1) + 1
+        return reply(*known[text], order[text] + (again if vary else 0))
 
     return serve_replies(lambda prompt, model: answer(prompt))
 
 
-def main() -> None:
+def run_lm_eval(rows: dict[str, tuple[str, list[dict]]], extra: str = "", vary: bool = False) -> None:
+    """lm-eval's tasks on their local rows, asking a fresh server (`extra`: more YAML lines for every task)."""
     import lm_eval
 
     builtin = Path(lm_eval.__file__).parent / "tasks"
-    rows = datasets()
-    server = serve(problems(rows))
+    server = serve(problems(rows), vary)
     url = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
@@ -120,13 +128,20 @@ def main() -> None:
             (work / f"{task}.yaml").write_text(
                 f"include: {builtin / included}\ntask: {task}\ndataset_path: json\ndataset_name: null\n"
                 f"dataset_kwargs:\n  data_files:\n    test: {data}\ntest_split: test\ntraining_split: null\n"
-                "fewshot_split: null\nnum_fewshot: 0\n")
+                f"fewshot_split: null\nnum_fewshot: 0\n{extra}")
         subprocess.run([sys.executable, "-m", "lm_eval", "--include_path", str(work), "--log_samples",
                         "--output_path", str(OUT), "--tasks", ",".join(rows), "--model", "local-chat-completions",
                         "--apply_chat_template", "--model_args",
                         f"model=reasoner,base_url={url},tokenizer_backend=None,num_concurrent=1"],
                        check=True, env={"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
     server.shutdown()
+
+
+def main() -> None:
+    rows = datasets()
+    if "--repeats" not in sys.argv:
+        run_lm_eval(rows)
+    run_lm_eval({"aime24_repeats": rows["aime24"]}, "repeats: 4\n", vary=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The harness's verdicts against evalpipe's row by row, and the gold an lm-eval math target holds."""
 import pytest
 
-from stages.harness.lm_eval_math import is_math_task, math_gold, raw_reply
+from stages.harness.lm_eval_math import is_math_task, math_gold, raw_replies
 from stages.harness.rule_agreement import read_verdicts, rule_disagreements
 
 
@@ -35,12 +35,13 @@ def test_the_gold_is_the_targets_final_answer(record, gold):
     assert math_gold(record) == gold
 
 
-def test_no_gold_and_several_replies_are_refused():
+def test_no_gold_is_refused_and_repeats_are_read():
     with pytest.raises(ValueError, match="no gold answer"):
         math_gold({"target": "", "doc": {"problem": "x"}})
-    with pytest.raises(TypeError, match="2 replies to one document"):
-        raw_reply({"resps": [["a", "b"]]})
-    assert raw_reply({"resps": [["<think>x</think> 4"]]}) == "<think>x</think> 4"
+    with pytest.raises(TypeError, match="a reply is a int"):
+        raw_replies({"resps": [["a", 3]]})
+    assert raw_replies({"resps": [["<think>x</think> 4"]]}) == ["<think>x</think> 4"]
+    assert raw_replies({"resps": [["a", "b"]]}) == ["a", "b"]
 
 
 def test_math_tasks_by_lm_evals_names():
