@@ -110,14 +110,14 @@ def paired_test(before: Sequence[float], after: Sequence[float], test: str, alte
                 resamples: int = 10000, seed: int = 0) -> dict[str, Any]:
     """p that `after` differs from `before` as `alternative` says, by the test that fits: exact McNemar for 0/1
     values ("binary", or a mean whose values are all 0 or 1), the exact sign-flip test when at most 20 items changed,
-    the paired bootstrap, or its normal limit when the bootstrap would draw too much; with the method's name."""
-    zero_one = test == "mean" and all(v in (0.0, 1.0) for v in (*before, *after))
-    if test == "binary" or zero_one:
-        p_value, lost, gained = mcnemar_pvalue(before, after, alternative)
-        return {"p_value": p_value, "method": "exact McNemar" + (" (every value 0 or 1)" if zero_one else ""),
-                "items_lost": lost, "items_gained": gained}
-    if test != "mean":
+    the paired bootstrap, or its normal limit when the bootstrap would draw too much; with the method's name. A
+    "binary" metric with other values (an item's mean over several replies) is tested as a mean."""
+    if test not in ("binary", "mean"):
         raise ValueError(f"unknown paired test {test!r}")
+    if all(v in (0.0, 1.0) for v in (*before, *after)):
+        p_value, lost, gained = mcnemar_pvalue(before, after, alternative)
+        return {"p_value": p_value, "method": "exact McNemar" + (" (every value 0 or 1)" if test == "mean" else ""),
+                "items_lost": lost, "items_gained": gained}
     changed = sum(1 for b, a in zip(before, after) if a != b)
     if changed <= EXACT_MAX_DIFFERENCES:
         return {"p_value": sign_flip_pvalue(before, after, alternative),

@@ -40,6 +40,16 @@ def majority_right(votes: Sequence[Hashable | None]) -> bool:
     return next(vote for vote in counts if counts[vote] == best) == RIGHT
 
 
+def item_means(ids: Sequence[Any], values: dict[str, Sequence[float | None]]) -> tuple[list[str], dict[str, list]]:
+    """Each item once (in the order items first appear) with each metric's mean over its rows (None where none is
+    defined): a model's per-item values when it has several replies per item."""
+    order: dict[str, list[int]] = {}
+    for row, item in enumerate(ids):
+        order.setdefault(str(item), []).append(row)
+    return list(order), {metric: [_mean([column[row] for row in rows]) for rows in order.values()]
+                         for metric, column in values.items()}
+
+
 def item_samples(ids: Sequence[Any], samples: Sequence[int | None], right: Sequence[float | None],
                  values: dict[str, Sequence[float | None]], answers: Sequence[Hashable | None] | None) -> dict[str, Any]:
     """Per item, in the order items first appear (their rows in sample order): `replies` (rows with a reply that the
@@ -48,12 +58,10 @@ def item_samples(ids: Sequence[Any], samples: Sequence[int | None], right: Seque
     order: dict[str, list[int]] = {}
     for row, item in enumerate(ids):
         order.setdefault(str(item), []).append(row)
-    rows_of = list(order.values())
-    decided = [[row for row in rows if samples[row] is not None and right[row] is not None] for rows in rows_of]
-    found: dict[str, Any] = {"id": list(order), "replies": [len(rows) for rows in decided],
-                             "right": [sum(right[row] == 1.0 for row in rows) for rows in decided],
-                             "means": {metric: [_mean([column[row] for row in rows]) for rows in rows_of]
-                                       for metric, column in values.items()}}
+    decided = [[row for row in rows if samples[row] is not None and right[row] is not None] for rows in order.values()]
+    items, means = item_means(ids, values)
+    found: dict[str, Any] = {"id": items, "replies": [len(rows) for rows in decided],
+                             "right": [sum(right[row] == 1.0 for row in rows) for rows in decided], "means": means}
     if answers is not None:
         votes = [[RIGHT if right[row] == 1.0 else None if answers[row] is None else ("wrong", answers[row])
                   for row in rows] for rows in decided]

@@ -7,6 +7,7 @@ from typing import Any
 from ..core.errors import UsageError
 from ..core.records import Columns
 from ..kinds import get_kind
+from ..kinds.sampling import item_means
 
 NOT_METRICS = frozenset({"confusion_matrix", "weights", "weights_used", "semantic_model", "labels", "rules"})
 
@@ -88,14 +89,18 @@ LEADERBOARD_ITEM_METRICS = {"alpaca_eval": "alpaca_eval:win_rate", "mt_bench": "
 
 def item_score_columns(dataset: str, kind_name: str, model: str, scored: Columns) -> Columns:
     """A model's per-item values of its kind's paired metrics as columns (dataset, model, metric, test, id, value),
-    with the test each metric is compared by."""
+    with the test each metric is compared by; with several replies per item, each item's mean over its replies
+    (avg@n), compared by the mean test whatever n was on either night."""
     kind = get_kind(kind_name)
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
-    ids = [str(item) for item in scored["id"]]
-    for metric, values in kind.item_scores(scored).items():
+    ids, scores = [str(item) for item in scored["id"]], kind.item_scores(scored)
+    sampled = "sample" in scored
+    if sampled:
+        ids, scores = item_means(ids, scores)
+    for metric, values in scores.items():
         n = len(values)
         for name, constant in (("dataset", dataset), ("model", model), ("metric", metric),
-                               ("test", kind.paired_metrics[metric])):
+                               ("test", "mean" if sampled else kind.paired_metrics[metric])):
             columns[name].extend([constant] * n)
         columns["id"].extend(ids)
         columns["value"].extend(values)

@@ -109,3 +109,19 @@ def test_generation_asks_n_replies_each_journaled_and_raising_n_asks_only_the_ne
                (tmp_path / "outputs" / "live" / "m" / "B2_generated.jsonl").read_text().splitlines()]
     assert sorted((r["id"], r.get("sample", 0)) for r in journal) == sorted(
         (q["id"], s) for q in QUESTIONS for s in range(4))
+
+
+def test_a_night_with_several_replies_is_compared_item_by_item_with_a_night_of_one(tmp_path, capsys):
+    folder = tmp_path / "inputs" / "m"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "dataset.toml").write_text("kind = \"math\"\n")
+    (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    nights = ["nightly", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs"), "--date"]
+    for night, rows in (("2026-11-01", ONE), ("2026-11-02", FOUR)):
+        (folder / "predictions" / "m.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        assert main([*nights, night]) == 0
+    found = json.loads((tmp_path / "outputs" / "nightly" / "2026-11-02" / "regressions.json").read_text())
+    accuracy = next(c for c in found["comparisons"] if c["metric"] == "accuracy")
+    assert (accuracy["test"], accuracy["paired_items"]) == ("mean", 3)
+    assert accuracy["before"] == pytest.approx(2 / 3) and accuracy["after"] == pytest.approx(0.5)  # avg@4 per item
+    assert accuracy["p_value"] is not None and "McNemar" not in accuracy["method"]
