@@ -15,6 +15,7 @@ from .aggregate import harness_described, leaderboard_headline, reply_notes
 from .charts import bar_chart, heatmap, line_chart
 from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
+from .sampling import sampling_curves, sampling_rows
 
 
 @cache
@@ -106,6 +107,8 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
         bins = [f"{lo:.1f}–{hi:.1f}" for lo, hi in zip(edges, edges[1:])]
         charts.append(bar_chart(f"{report['dataset']}: {any_model['metric']} per item (count)", bins,
                                 {m: d["counts"] for m, d in distributions.items()}, percent=False))
+    for name, (ks, series) in sampling_curves(report).items():
+        charts.append(line_chart(f"{report['dataset']}: {name} by k", ks, series))
     harness = []
     for model, provenance in report.get("harness", {}).items():
         tool, reported = harness_described(provenance)
@@ -114,6 +117,7 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
                         "ours": ours, "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
     explorer = report.get("explorer")
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
+            "samples": sampling_rows(report),
             "items_json": json.dumps(explorer, ensure_ascii=False) if explorer else "", "statuses": STATUSES,
             "caps": (NOT_RIGHT_CAP, SAMPLE_CAP)}
 

@@ -88,3 +88,35 @@ def _figure(found: dict[str, Any]) -> str:
 
 def _value(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.4f}"
+
+
+def sampling_rows(report: dict[str, Any]) -> list[dict[str, str]]:
+    """Per sampled model, the report.html table's cells: n, items, avg@n of the primary metric with its interval,
+    pass@k and maj@k at every k, the items short of n replies and those right only sometimes (a few named)."""
+    primary = report["comparison"]["primary_metric"]
+    rows = []
+    for model, found in report.get("samples", {}).items():
+        avg = found["avg"].get(primary) or next(iter(found["avg"].values()), {"value": None})
+        sometimes = ", ".join(f"{item['id']} ({item['right']}/{item['replies']})"
+                              for item in found["sometimes_right"]["named"][:5])
+        rows.append({"model": model, "n": str(found["n"]), "items": str(found["items"]),
+                     "avg": f"{primary} {_figure(avg)}",
+                     "pass": ", ".join(f"{k}: {_value(v['value'])}" for k, v in found["pass"].items()),
+                     "maj": ", ".join(f"{k}: {_value(v)}" for k, v in found.get("maj", {}).items()) or "-",
+                     "short": str(found["short_items"]["count"]),
+                     "sometimes": f"{found['sometimes_right']['count']}" + (f" ({sometimes} …)" if sometimes else "")})
+    return rows
+
+
+def sampling_curves(report: dict[str, Any]) -> dict[str, tuple[list[str], dict[str, list[float | None]]]]:
+    """pass@k and maj@k by k per sampled model, for report.html's line charts."""
+    found = report.get("samples", {})
+    curves = {}
+    for name, values_of in (("pass@k", lambda s: {k: v["value"] for k, v in s["pass"].items()}),
+                            ("maj@k", lambda s: s.get("maj", {}))):
+        by_model = {model: values_of(summary) for model, summary in found.items()}
+        ks = sorted({int(k) for values in by_model.values() for k in values})
+        if ks and any(by_model.values()):
+            curves[name] = ([str(k) for k in ks], {model: [values.get(str(k)) for k in ks]
+                                                   for model, values in by_model.items() if values})
+    return curves

@@ -56,6 +56,9 @@ def test_replies_score_per_sample_and_sum_up_per_item(tmp_path, capsys):
     assert (difference["first"], difference["second"], difference["n"]) == ("four", "one", 3)
     assert difference["difference"] == pytest.approx(0.5 - 2 / 3) and "McNemar" not in difference["method"]
     assert "bootstrap" in report["intervals"]["four"]["accuracy"]["method"]
+    html = (tmp_path / "outputs" / "report.html").read_text()
+    assert "<h3>Several replies per item</h3>" in html and "m: pass@k by k" in html and "m: maj@k by k" in html
+    assert "accuracy 0.5000 [0.5000, 0.5000]" in html and "p1 (2/4)" in html
     capsys.readouterr()
     assert main(["show", "B4", "--dataset", "m", "--model", "four", "--id", "p1", "--outputs",
                  str(tmp_path / "outputs")]) == 0
