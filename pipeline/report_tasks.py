@@ -253,8 +253,8 @@ class B6Report(KindStage):
         harness = {model: found for model, found in self.plain_spec.get("provenance", {}).items()
                    if "published" not in found and found.get("tool") not in LEADERBOARD_TOOLS}
         if harness:
-            report["harness"] = with_disagreements(self, {model: harness[model] for model in sorted(self.spec["predictions"])
-                                                          if model in harness})
+            imported = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}
+            report["harness"] = with_disagreements(self, imported)
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:

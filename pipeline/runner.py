@@ -230,8 +230,9 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
         for report in reports:
             if report.get("leaderboard"):
                 print(printable(f"{report['dataset']}: {leaderboard_line(report['leaderboard'])}"))
+            primary = report["comparison"]["primary_metric"]
             for model, found in report.get("samples", {}).items():
-                print(printable(f"{report['dataset']}: {sampling_line(model, found, report['comparison']['primary_metric'])}"))
+                print(printable(f"{report['dataset']}: {sampling_line(model, found, primary)}"))
             for note in reply_notes(report):
                 print(printable(f"evalpipe: {report['dataset']} / {note}"), file=sys.stderr)
             aside = labels_set_aside(report)

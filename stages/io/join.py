@@ -59,7 +59,8 @@ def _join_samples(questions: Rows, predictions: Rows) -> tuple[Rows, list, list]
     import pyarrow as pa
 
     table = predictions if not isinstance(predictions, dict) else pa.table(predictions)
-    joined = questions.drop_columns([name for name in ("line",) if name in questions.column_names]).take(pa.array(question_rows, pa.int64()))
+    joined = questions.drop_columns([name for name in ("line",) if name in questions.column_names])
+    joined = joined.take(pa.array(question_rows, pa.int64()))
     taken = pa.array(reply_rows, pa.int64())
     for name in names:
         joined = joined.append_column(name, table.column(name).take(taken))
