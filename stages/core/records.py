@@ -76,12 +76,12 @@ def with_sample_numbers(upstream: Rows, rows: Rows) -> Rows:
     if "sample" not in column_names(upstream) or "sample" in column_names(rows) \
             or column_length(upstream) != column_length(rows):
         return rows
-    samples = column_values(upstream, "sample")
     if isinstance(rows, dict):
-        return {**rows, "sample": samples}
+        return {**rows, "sample": column_values(upstream, "sample")}
     import pyarrow as pa
 
-    return rows.append_column("sample", pa.array(samples, pa.int64()))
+    samples = upstream["sample"] if isinstance(upstream, dict) else upstream.column("sample")
+    return rows.append_column("sample", samples if not isinstance(samples, list) else pa.array(samples, pa.int64()))
 
 
 def column_names(rows: Rows) -> list[str]:

@@ -43,11 +43,8 @@ def majority_right(votes: Sequence[Hashable | None]) -> bool:
 def item_means(ids: Sequence[Any], values: dict[str, Sequence[float | None]]) -> tuple[list[str], dict[str, list]]:
     """Each item once (in the order items first appear) with each metric's mean over its rows (None where none is
     defined): a model's per-item values when it has several replies per item."""
-    order: dict[str, list[int]] = {}
-    for row, item in enumerate(ids):
-        order.setdefault(str(item), []).append(row)
-    return list(order), {metric: [_mean([column[row] for row in rows]) for rows in order.values()]
-                         for metric, column in values.items()}
+    codes, items = _item_codes(ids)
+    return items, {metric: _means(codes, len(items), column) for metric, column in values.items()}
 
 
 def item_samples(ids: Sequence[Any], samples: Sequence[int | None], right: Sequence[float | None],
@@ -55,21 +52,62 @@ def item_samples(ids: Sequence[Any], samples: Sequence[int | None], right: Seque
     """Per item, in the order items first appear (their rows in sample order): `replies` (rows with a reply that the
     kind decided), `right`, `means` of each paired metric over the item's rows (None where none is defined) and,
     with the kind's `answers` to vote on, `maj` per k of k_values(the most replies of an item) as 0 / 1."""
-    order: dict[str, list[int]] = {}
-    for row, item in enumerate(ids):
-        order.setdefault(str(item), []).append(row)
-    decided = [[row for row in rows if samples[row] is not None and right[row] is not None] for rows in order.values()]
-    items, means = item_means(ids, values)
-    found: dict[str, Any] = {"id": items, "replies": [len(rows) for rows in decided],
-                             "right": [sum(right[row] == 1.0 for row in rows) for rows in decided], "means": means}
+    import numpy as np
+
+    codes, items = _item_codes(ids)
+    rights = np.array(right, dtype=np.float64)
+    decided = ~np.isnan(np.array(samples, dtype=np.float64)) & ~np.isnan(rights)
+    replies = np.bincount(codes[decided], minlength=len(items))
+    found: dict[str, Any] = {"id": items, "replies": replies.tolist(),
+                             "right": np.bincount(codes[decided & (rights == 1.0)], minlength=len(items)).tolist(),
+                             "means": {metric: _means(codes, len(items), column) for metric, column in values.items()}}
     if answers is not None:
-        votes = [[RIGHT if right[row] == 1.0 else None if answers[row] is None else ("wrong", answers[row])
-                  for row in rows] for rows in decided]
-        found["maj"] = {str(k): [int(majority_right(item[:k])) for item in votes]
-                        for k in k_values(max(found["replies"], default=0))}
+        found["maj"] = _majorities(codes[decided], len(items), (rights == 1.0)[decided],
+                                   [answers[row] for row in np.flatnonzero(decided)],
+                                   k_values(int(replies.max(initial=0))))
     return found
 
 
-def _mean(values: list[float | None]) -> float | None:
-    defined = [value for value in values if value is not None]
-    return sum(defined) / len(defined) if defined else None
+def _item_codes(ids: Sequence[Any]) -> tuple[Any, list[str]]:
+    """Each row's item number (items numbered in the order they first appear) and the items' ids."""
+    import pandas as pd
+
+    codes, items = pd.factorize(pd.Series([str(item) for item in ids], dtype=object), sort=False)
+    return codes, [str(item) for item in items]
+
+
+def _means(codes: Any, items: int, column: Sequence[float | None]) -> list[float | None]:
+    import numpy as np
+
+    values = np.array(column, dtype=np.float64)
+    defined = ~np.isnan(values)
+    counts = np.bincount(codes[defined], minlength=items)
+    sums = np.bincount(codes[defined], weights=values[defined], minlength=items)
+    return [float(total / count) if count else None for total, count in zip(sums.tolist(), counts.tolist())]
+
+
+def _majorities(codes: Any, items: int, right: Any, answers: list[Hashable | None], ks: list[int]) -> dict[str, list]:
+    """maj@k per k as 0 / 1 per item, by majority_right's rule on whole arrays: each reply a vote (all right
+    replies one answer; wrong ones grouped by their answer; no answer, no vote), an item's first k replies counted,
+    the most votes winning and a tie going to the answer seen first."""
+    import numpy as np
+    import pandas as pd
+
+    wrong, _ = pd.factorize(pd.Series([None if r else a for r, a in zip(right.tolist(), answers)], dtype=object))
+    vote = np.where(right, 0, np.where(wrong >= 0, wrong + 1, -1))  # 0: the right answer; -1: no vote
+    order = np.argsort(codes, kind="stable")  # rows by item, each item's in sample order
+    codes, vote = codes[order], vote[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(codes)) + 1]
+    rank = np.arange(len(codes)) - np.repeat(starts, np.diff(np.r_[starts, len(codes)]))
+    found = {}
+    for k in ks:
+        keep = (rank < k) & (vote >= 0)
+        pair = codes[keep].astype(np.int64) * (int(vote.max(initial=0)) + 1) + vote[keep]
+        pairs, first, counts = np.unique(pair, return_index=True, return_counts=True)
+        owner = codes[keep][first]
+        winner = np.lexsort((rank[keep][first], -counts, owner))  # per item: most votes, then seen first
+        best = winner[np.r_[True, owner[winner][1:] != owner[winner][:-1]]]
+        majority = np.zeros(items, dtype=np.int64)
+        majority[owner[best]] = (vote[keep][first][best] == 0).astype(np.int64)
+        found[str(k)] = majority.tolist()
+    return found

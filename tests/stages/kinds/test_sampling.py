@@ -46,3 +46,27 @@ def test_item_samples_vote_right_answers_as_one_answer():
     assert found["means"] == {"accuracy": [0.5, 0.5]}
     assert found["maj"] == {"1": [0, 1], "2": [0, 1], "4": [0, 1]}  # p: 3, 3, then a tie the 3s saw first
     assert item_samples(ids, samples, right, {"accuracy": right}, None).get("maj") is None
+
+
+def test_maj_on_whole_arrays_follows_the_rule_item_by_item():
+    """2,000 items of random replies (right, one of three wrong answers, or none; some rows undecided): every maj@k
+    equals majority_right on the item's first k decided replies."""
+    import random
+
+    rng = random.Random(7)
+    ids, samples, right, answers = [], [], [], []
+    for item in range(2000):
+        for sample in range(rng.randint(1, 9)):
+            kind = rng.choice(["right", "a", "b", "c", None, "undecided"])
+            ids.append(f"i{item}")
+            samples.append(None if kind == "undecided" and rng.random() < 0.5 else sample)
+            right.append(None if kind == "undecided" else 1.0 if kind == "right" else 0.0)
+            answers.append(None if kind in (None, "undecided") else "x" if kind == "right" else kind)
+    found = item_samples(ids, samples, right, {"m": right}, answers)
+    votes: dict[str, list] = {}
+    for item, sample, r, answer in zip(ids, samples, right, answers):
+        if sample is not None and r is not None:
+            votes.setdefault(item, []).append(RIGHT if r == 1.0 else None if answer is None else ("wrong", answer))
+    for k, values in found["maj"].items():
+        assert values == [int(majority_right(votes.get(item, [])[:int(k)])) for item in found["id"]]
+    assert found["replies"] == [len(votes.get(item, [])) for item in found["id"]]
