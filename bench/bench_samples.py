@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pipeline.cli import main  # noqa: E402
 from bench_qa_pipeline import stage_seconds  # noqa: E402
 from qa_data import squad_rows, write_dataset  # noqa: E402
 
+from pipeline.cli import main  # noqa: E402
 from stages.io.artifacts import read_artifact_json  # noqa: E402
 
 

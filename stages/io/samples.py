@@ -11,6 +11,7 @@ from ..core.records import LoadResult, Reject
 from .columnar_loading import prediction_schema
 from .fields import name_ignoring_case
 from .readers import iter_records
+from .storage import open_binary
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,6 +35,15 @@ def holds_samples(path: Path, fields: dict[str, str | None]) -> bool:
     a list of replies or a sample number."""
     if fields.get("samples_field"):
         return True
+    if path.suffix.lower() == ".parquet":  # its columns say it, without reading its rows
+        import pyarrow.parquet as pq
+
+        try:
+            with open_binary(path) as handle:
+                names = {name: None for name in pq.read_schema(handle).names}
+        except Exception:  # noqa: BLE001  (a broken file: the loader sets it aside with its reason)
+            return False
+        return name_ignoring_case(names, SAMPLES_FIELD) is not None or SAMPLE_FIELD in names
     for item in islice(iter_records(path), LOOK_AHEAD):
         if isinstance(item, Reject):
             continue

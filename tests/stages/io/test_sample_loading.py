@@ -39,6 +39,11 @@ def test_samples_field_names_the_list_and_parquet_reads_too(tmp_path):
     pq.write_table(pa.table({"id": ["a", "a"], "sample": [1, 0], "prediction": ["p1", "p0"]}), tmp_path / "p.parquet")
     loaded = load_predictions(tmp_path / "p.parquet", FIELDS, None, get_kind("math"))
     assert as_columns(loaded.columns)["sample"] == [1, 0] and not loaded.rejects
+    pq.write_table(pa.table({"id": ["a"], "Samples": [["x", "y"]]}), tmp_path / "list.parquet")
+    assert as_columns(load_predictions(tmp_path / "list.parquet", FIELDS, None, get_kind("math")).columns)[
+        "prediction"] == ["x", "y"]
+    pq.write_table(pa.table({"id": ["a", "b"], "prediction": ["p", "q"]}), tmp_path / "plain.parquet")
+    assert "sample" not in load_predictions(tmp_path / "plain.parquet", FIELDS, None, get_kind("math")).columns.column_names
 
 
 def test_a_file_without_samples_loads_as_before(tmp_path):
