@@ -12,7 +12,7 @@ from ..core.names import safe_name
 from ..io.fields import gold_answer_texts, name_ignoring_case
 from .imported import ImportedRun, SkippedFile, references_or_instructions, register_importer
 from .lm_eval_files import SamplesFile, doc_ids, find_samples, is_sample, question_text, requests, single
-from .lm_eval_math import is_math_task, read_math_run
+from .lm_eval_math import is_math_task, raw_replies, read_math_run
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DOC_REFERENCE_FIELDS = ("correct_answers", "answers", "answer", "best_answer", "target", "targets", "gold")
@@ -92,7 +92,7 @@ def _run(found: SamplesFile, output_type: str, records: list[tuple[int, dict]], 
             set_aside.append(f"{found.path}:{line}: {type(exc).__name__}: {exc}")
             continue
         questions.append({"id": row_id, **question})
-        predictions.append({"id": row_id, "prediction": prediction})
+        predictions.append(_prediction(row_id, record, prediction, output_type, filter_name))
     kind, params = "multiple_choice" if multiple_choice else "qa", {}
     if kind == "qa":
         if any(answer for question in questions for answer in question["answers"]):
@@ -107,6 +107,19 @@ def _run(found: SamplesFile, output_type: str, records: list[tuple[int, dict]], 
                        model=f"{model}.{safe_name(filter_name)}" if filter_name else model, file=str(found.path),
                        kind=kind, questions=questions, predictions=predictions, metrics=metrics, set_aside=set_aside,
                        params=params)
+
+
+def _prediction(row_id: str, record: dict, response: str, output_type: str, filter_name: str | None) -> dict[str, Any]:
+    """A row's prediction: the filtered response, or — for a generate_until task run with `repeats` and no filter of
+    its own (lm-eval then scores the first) — every repeat's reply as the item's samples."""
+    if output_type == "generate_until" and filter_name in (None, "none"):
+        try:
+            replies = raw_replies(record)
+        except TypeError:
+            replies = [response]
+        if len(replies) > 1:
+            return {"id": row_id, "samples": replies}
+    return {"id": row_id, "prediction": response}
 
 
 def _model_name(found: SamplesFile) -> str:

@@ -161,3 +161,22 @@ def test_a_model_name_with_terminal_escapes_is_printed_escaped_and_named_safely(
     assert "\x1b" not in out and "\x07" not in out and "evil\\x1b[2J\\x1b]0;owned\\x07/model" in out
     assert [p.name for p in (tmp_path / "inputs" / "squad_local" / "predictions").iterdir()] == [
         "evil_2J_0_owned_model.jsonl"]
+
+
+def test_lm_eval_repeats_import_as_samples_scored_by_the_official_rule(tmp_path, real_data):
+    """squad_local run with repeats: 4 (no filter of its own): every repeat is one of the item's samples; avg@4 of
+    exact match is the mean of the official script's EM over the four repeats, maj@1 its EM on the first."""
+    samples = next((HARNESS / "lm_eval_repeats").glob("*/samples_squad_local_*.jsonl"))
+    rows = [json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()]
+    assert _import(tmp_path, "lm-eval", samples.parent) == 0
+    predictions = [json.loads(line) for line in
+                   (tmp_path / "inputs" / "squad_local" / "predictions" / "bert_repeats.jsonl").read_text().splitlines()]
+    assert [p["samples"] for p in predictions] == [row["resps"][0] for row in rows]
+    outputs = _run(tmp_path)
+    found = read_artifact_json(outputs / "squad_local" / "B6_report.json")["report"]["samples"]["bert_repeats"]
+    official = [_official_squad({row["doc"]["id"]: row["resps"][0][r] for row in rows}, real_data)["exact_match"]
+                for r in range(4)]
+    assert found["n"] == 4 and found["items"] == len(rows)
+    assert 100 * found["avg"]["exact_match"]["value"] == pytest.approx(sum(official) / 4, abs=1e-9)
+    assert 100 * found["pass"]["1"]["value"] == pytest.approx(sum(official) / 4, abs=1e-9)
+    assert 100 * found["maj"]["1"] == pytest.approx(official[0], abs=1e-9)

@@ -9,7 +9,8 @@ replays a BERT model's published predictions (model "bert") or the same with "th
 CMMLU questions by loglikelihood. Inspect runs a solver that replays BERT's predictions under its mockllm model and
 writes both log formats. OpenCompass (its own venv, OPENCOMPASS_PYTHON; `pip install opencompass 'pyarrow<17'`)
 asks the same server CMMLU questions as a custom multiple-choice dataset; the server answers in several styles and
-gets every fourth question wrong."""
+gets every fourth question wrong. `lm-eval-repeats` runs squad_local with `repeats: 4` against a server that varies
+its reply from one repeat to the next (lm_eval_repeats/)."""
 from __future__ import annotations
 
 import json
@@ -229,10 +230,39 @@ def run_opencompass(rows: list[dict], work: Path) -> None:
     server.shutdown()
 
 
+def run_lm_eval_repeats(rows: list[dict], work: Path) -> None:
+    """squad_local with `repeats: 4`: the server gives BERT's answer, the same with "the " before it, another
+    question's answer, then BERT's again, in turn for each question (lm_eval_repeats/)."""
+    data = work / "squad_subset.jsonl"
+    data.write_text("".join(json.dumps({k: row[k] for k in ("id", "question", "answers")}) + "\n" for row in rows))
+    (work / "squad_local.yaml").write_text(SQUAD_TASK.format(data=data) + "repeats: 4\n")
+    by_question = {row["question"]: index for index, row in enumerate(rows)}
+    asked: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def reply(prompt: str, model: str) -> str:
+        question = prompt.split("Question: ", 1)[1].rsplit("\nAnswer:", 1)[0]
+        index = by_question[question]
+        with lock:
+            repeat = asked[question] = asked.get(question, -1) + 1
+        answer = rows[index]["bert"]
+        return [answer, f"the {answer}", rows[(index + 1) % len(rows)]["bert"], answer][repeat % 4]
+
+    server = serve_replies(reply)
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+    subprocess.run([sys.executable, "-m", "lm_eval", "--include_path", str(work), "--log_samples", "--output_path",
+                    str(HERE / "lm_eval_repeats"), "--tasks", "squad_local", "--model", "local-chat-completions",
+                    "--apply_chat_template", "--model_args",
+                    f"model=bert_repeats,base_url={url},tokenizer_backend=None,num_concurrent=1"],
+                   check=True, env={"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    server.shutdown()
+
+
 def main() -> None:
     rows = squad_subset()
     with tempfile.TemporaryDirectory() as work:
-        for tool, run in (("lm-eval", run_lm_eval), ("inspect", run_inspect), ("opencompass", run_opencompass)):
+        for tool, run in (("lm-eval", run_lm_eval), ("inspect", run_inspect), ("opencompass", run_opencompass),
+                          ("lm-eval-repeats", run_lm_eval_repeats)):
             if len(sys.argv) == 1 or tool in sys.argv[1:]:
                 run(rows, Path(work))
 
