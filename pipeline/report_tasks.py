@@ -332,18 +332,23 @@ def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, Callable[[list[int
 
     path = task.artifact_path()
     document = read_artifact_json(path)
-    if "sample" in document.get("columns", ()):
-        ids = read_column(path, "id").to_pylist()
-        first = [row for row, item in enumerate(ids) if row == 0 or item != ids[row - 1]]
-        rows = stage_rows(task)
-        return (take_rows(rows, first) if isinstance(rows, dict) else rows.take(pa.array(first, pa.int64())),
-                lambda chosen: item_views(kind, read_rows_at(path, [first[c] for c in chosen], document["columns"],
-                                                             document)))
     if not (kind.columnar_stages and kind.status_column):
         rows = stage_rows(task)
-        return rows, partial(item_views, kind, rows)
-    return (read_table(path, [kind.status_column], document),
-            lambda chosen: item_views(kind, read_rows_at(path, chosen, document["columns"], document)))
+        view = partial(item_views, kind, rows)
+    else:
+        rows = read_table(path, [kind.status_column], document)
+        view = partial(_views_at, kind, path, document)
+    if "sample" not in document.get("columns", ()):
+        return rows, view
+    ids = read_column(path, "id").to_pylist()
+    first = [row for row, item in enumerate(ids) if row == 0 or item != ids[row - 1]]
+    return (take_rows(rows, first) if isinstance(rows, dict) else rows.take(pa.array(first, pa.int64())),
+            lambda chosen: view([first[c] for c in chosen]))
+
+
+def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int]) -> list[tuple[str, str]]:
+    """The item views of the B4 rows at `chosen`, read whole one row group at a time."""
+    return item_views(kind, read_rows_at(path, chosen, document["columns"], document))
 
 
 def _scored_rows(kind: Kind, task: StageTask) -> Rows:

@@ -136,8 +136,7 @@ class B2Predictions(StageTask):
                      for qid, conversation, question, choices in zip(questions["id"], conversations,
                                                                      questions["question"], options)]
             loaded = generate_predictions(cases, config, self.model, self.answers_path())
-        summary = generation_summary(self.answers_path(), [case["id"] for case in cases], config.price,
-                                     1 if turns and any(turns) else config.samples)
+        summary = generation_summary(self.answers_path(), [case["id"] for case in cases], config.price, config.samples)
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
                            header={"generated": True, "generation": summary})
 

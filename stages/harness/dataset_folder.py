@@ -1,6 +1,7 @@
 """Imported runs written as evalpipe dataset folders: questions.jsonl, predictions/<model>.jsonl, dataset.toml
-(kind, fields, provenance per model) and, where the harness scored each row, harness/<model>.jsonl. Every run is checked against the folders and against the other runs before any
-file is written, so an import is all or nothing; importing the same runs again changes no file."""
+(kind, fields, provenance per model) and, where the harness scored each row, harness/<model>.jsonl. Every run is
+checked against the folders and against the other runs before any file is written, so an import is all or nothing;
+importing the same runs again changes no file."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -149,14 +149,6 @@ def _is_loglikelihood(record: dict) -> bool:
         isinstance(pair, list) and len(pair) == 2 for pair in map(single, responses))
 
 
-
-
-
-
-
-
-
-
 def _response(record: dict) -> str:
     """The filtered response (the raw one where no filter ran), unwrapped from any nesting of single-item lists."""
     response = single(record["filtered_resps"] if "filtered_resps" in record else record["resps"])

@@ -10,7 +10,7 @@ from typing import Any
 from ..io.fields import name_ignoring_case
 from ..kinds.math.final_answer import last_boxed
 from .imported import ImportedRun
-from .lm_eval_files import SamplesFile, doc_ids, question_text
+from .lm_eval_files import SamplesFile, doc_ids, question_text, single
 
 MATH_TASKS = re.compile(r"^(?:minerva_math|hendrycks_math|leaderboard_math|gsm8k|aime|amc|math_?500)", re.IGNORECASE)
 DOC_GOLD_FIELDS = ("answer", "expected_answer")
@@ -90,8 +90,8 @@ def raw_replies(record: dict) -> list[str]:
 
 
 def _text(value: Any) -> str:
-    while isinstance(value, list) and len(value) == 1:
-        value = value[0]
+    """A target or filtered response as text (unwrapped from one-item lists; none is empty)."""
+    value = single(value)
     return value if isinstance(value, str) else "" if value is None else str(value)
 
 

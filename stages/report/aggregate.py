@@ -159,8 +159,8 @@ def render_report(report: dict[str, Any]) -> str:
     rendered = leaderboard_tables(report) + get_kind(report["kind"]).render(report["dataset"], report)
     generation = "".join(f"\n{_generation_line(model, g)}" for model, g in report.get("generation", {}).items())
     harness = "".join(f"\n{harness_line(model, p)}" for model, p in report.get("harness", {}).items())
-    harness += "".join(f"\n{sampling_line(model, found, report['comparison']['primary_metric'])}"
-                       for model, found in report.get("samples", {}).items())
+    sampled = "".join(f"\n{sampling_line(model, found, report['comparison']['primary_metric'])}"
+                      for model, found in report.get("samples", {}).items())
     judged = report.get("judge", {"models": {}})
     judge = "".join(f"\n{judge_line(', '.join(judged['judges']), model, name, s)}"
                     for model, criteria in judged["models"].items() for name, s in criteria.items())
@@ -176,7 +176,7 @@ def render_report(report: dict[str, Any]) -> str:
     biases = report.get("biases") or {"judges": {}}
     preferred += "".join(f"\n{bias_line(judge, found, biases.get('people'))}" for judge, found in biases["judges"].items())
     return ("".join(f"PROBLEM: {problem}\n" for problem in report.get("problems", [])) + rendered + generation
-            + harness + judge + pairwise + board + agreement + preferred)
+            + harness + sampled + judge + pairwise + board + agreement + preferred)
 
 
 def labels_set_aside(report: dict[str, Any]) -> list[dict[str, Any]]:

@@ -9,8 +9,8 @@ def disagreement_rows(disagreements: dict[str, Any]) -> list[dict[str, str]]:
     """Per harness metric: the rows both decided, the disagreements, and each side's count with its example in
     words, for the text and HTML reports."""
     return [{"metric": metric, "rows": str(tally["rows"]), "disagree": str(tally["disagree"]),
-             "harness_only": _side(tally["right_by_harness_only"]), "evalpipe_only": _side(tally["right_by_evalpipe_only"])}
-            for metric, tally in disagreements.items()]
+             "harness_only": _side(tally["right_by_harness_only"]),
+             "evalpipe_only": _side(tally["right_by_evalpipe_only"])} for metric, tally in disagreements.items()]
 
 
 def _side(side: dict[str, Any]) -> str:
