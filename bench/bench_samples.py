@@ -11,7 +11,6 @@ are.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import resource
 import sys
@@ -22,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_qa_pipeline import stage_seconds  # noqa: E402
-from qa_data import squad_rows, write_dataset  # noqa: E402
+from qa_data import write_dataset, write_qa  # noqa: E402
 
 from pipeline.cli import main  # noqa: E402
 from stages.io.artifacts import read_artifact_json  # noqa: E402
@@ -30,19 +29,12 @@ from stages.io.artifacts import read_artifact_json  # noqa: E402
 
 def write_sampled(folder: Path, items: int, samples: int, seed: int) -> None:
     """questions.jsonl with `items` questions and predictions/model.jsonl with `samples` replies to each."""
-    rng = random.Random(seed)
-    base = squad_rows()
-    (folder / "predictions").mkdir(parents=True, exist_ok=True)
-    with open(folder / "questions.jsonl", "w", encoding="utf-8") as questions, \
-            open(folder / "predictions" / "model.jsonl", "w", encoding="utf-8") as predictions:
-        for i in range(items):
-            qid, question, golds, prediction = base[i % len(base)]
-            row_id = f"{qid}-{i // len(base)}"
-            questions.write(json.dumps({"id": row_id, "question": question, "answers": golds}) + "\n")
-            share = rng.random()
-            replies = [prediction if rng.random() < share else base[rng.randrange(len(base))][3]
-                       for _ in range(samples)]
-            predictions.write(json.dumps({"id": row_id, "samples": replies}) + "\n")
+    def replies(rng: random.Random, row_id: str, answer: str, golds: list[str], base: list) -> dict:
+        share = rng.random()
+        return {"id": row_id, "samples": [answer if rng.random() < share else base[rng.randrange(len(base))][3]
+                                          for _ in range(samples)]}
+
+    write_qa(folder, items, seed, replies)
 
 
 def timed_run(inputs: Path, outputs: Path) -> float:

@@ -28,6 +28,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 REAL = HERE.parents[2].parent / "shared" / "data" / "real"
 QUESTION_STEP = 350
+LM_EVAL_OFFLINE = {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"}
 
 
 SQUAD_TASK = """task: squad_local
@@ -146,14 +147,24 @@ def run_lm_eval(rows: list[dict], work: Path) -> None:
     server = serve(rows)
     url = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
     out = HERE / "lm_eval"
-    common = [sys.executable, "-m", "lm_eval", "--include_path", str(work), "--log_samples", "--output_path", str(out)]
     for model in ("bert", "bert_the"):
-        subprocess.run([*common, "--tasks", "squad_local", "--model", "local-chat-completions", "--apply_chat_template",
-                        "--model_args", f"model={model},base_url={url},tokenizer_backend=None,num_concurrent=1"],
-                       check=True, env={"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
-    subprocess.run([*common, "--tasks", "cmmlu_agronomy_local", "--model", "dummy"], check=True,
-                   env={"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+        ask_lm_eval(work, out, ["squad_local"], model, url)
+    subprocess.run([*lm_eval_command(work, out, ["cmmlu_agronomy_local"]), "--model", "dummy"], check=True,
+                   env=LM_EVAL_OFFLINE)
     server.shutdown()
+
+
+def lm_eval_command(work: Path, out: Path, tasks: list[str]) -> list[str]:
+    """lm-eval run on the task YAMLs in `work`, logging its samples under `out`."""
+    return [sys.executable, "-m", "lm_eval", "--include_path", str(work), "--log_samples", "--output_path", str(out),
+            "--tasks", ",".join(tasks)]
+
+
+def ask_lm_eval(work: Path, out: Path, tasks: list[str], model: str, url: str) -> None:
+    """lm-eval's local-chat-completions model `model` answering `tasks` through the chat server at `url`, offline."""
+    subprocess.run([*lm_eval_command(work, out, tasks), "--model", "local-chat-completions", "--apply_chat_template",
+                    "--model_args", f"model={model},base_url={url},tokenizer_backend=None,num_concurrent=1"],
+                   check=True, env=LM_EVAL_OFFLINE)
 
 
 INSPECT_TASK = '''
@@ -250,11 +261,7 @@ def run_lm_eval_repeats(rows: list[dict], work: Path) -> None:
 
     server = serve_replies(reply)
     url = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
-    subprocess.run([sys.executable, "-m", "lm_eval", "--include_path", str(work), "--log_samples", "--output_path",
-                    str(HERE / "lm_eval_repeats"), "--tasks", "squad_local", "--model", "local-chat-completions",
-                    "--apply_chat_template", "--model_args",
-                    f"model=bert_repeats,base_url={url},tokenizer_backend=None,num_concurrent=1"],
-                   check=True, env={"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    ask_lm_eval(work, HERE / "lm_eval_repeats", ["squad_local"], "bert_repeats", url)
     server.shutdown()
 
 

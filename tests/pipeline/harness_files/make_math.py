@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 import tempfile
 import threading
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-from make import serve_replies
+from make import ask_lm_eval, serve_replies
 
 HERE = Path(__file__).resolve().parent
 REAL = HERE.parents[2].parent / "shared" / "data" / "real" / "math"
@@ -129,11 +128,7 @@ def run_lm_eval(rows: dict[str, tuple[str, list[dict]]], extra: str = "", vary: 
                 f"include: {builtin / included}\ntask: {task}\ndataset_path: json\ndataset_name: null\n"
                 f"dataset_kwargs:\n  data_files:\n    test: {data}\ntest_split: test\ntraining_split: null\n"
                 f"fewshot_split: null\nnum_fewshot: 0\n{extra}")
-        subprocess.run([sys.executable, "-m", "lm_eval", "--include_path", str(work), "--log_samples",
-                        "--output_path", str(OUT), "--tasks", ",".join(rows), "--model", "local-chat-completions",
-                        "--apply_chat_template", "--model_args",
-                        f"model=reasoner,base_url={url},tokenizer_backend=None,num_concurrent=1"],
-                       check=True, env={"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+        ask_lm_eval(work, OUT, list(rows), "reasoner", url)
     server.shutdown()
 
 
