@@ -217,6 +217,7 @@ def test_sigterm_to_a_worker_ends_its_task_processes(tmp_path):
     inputs = _qa_dataset(tmp_path, 300_000)
     (inputs / "big_qa" / "dataset.toml").write_text("[params]\nshard_rows = 50000\n")  # loads for both to take
     with Luigid(tmp_path / "luigid") as luigid, Worker(luigid, {}, tmp_path / "w.log") as worker:
+        _wait_for_a_worker(luigid.port)  # a driver started first may load both files before the worker is up
         driver = subprocess.Popen([sys.executable, "-m", "pipeline", "run", "--inputs", str(inputs), "--outputs",
                                    str(tmp_path / "out"), "--scheduler-host", "127.0.0.1", "--scheduler-port",
                                    str(luigid.port)], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
