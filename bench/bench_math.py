@@ -1,5 +1,5 @@
-"""The math kind measured: MATH-500's 500 problems × 64 replies each (32,000 rows) scored by the math kind's B3–B5
-against math-verify's parse + verify called row by row in the same process — same verdict on every row required.
+"""The math kind measured: MATH-500's 500 problems × 64 replies each (32,000 rows) scored by the math kind's B3–B5,
+as several replies per item (wrong answers grouped by equivalence, maj@k), against math-verify's parse + verify called row by row in the same process — same verdict on every row required.
 
 Usage: python bench/bench_math.py [--samples 64] [--seed 0] [--data ../shared/data/real/math/math500.jsonl]
 
@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from stages import get_kind  # noqa: E402
 from stages.kinds.math.final_answer import last_boxed  # noqa: E402
+from stages.kinds.sampling import item_samples  # noqa: E402
 from stages.text.reasoning import answers_after_reasoning  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real" / "math" / "math500.jsonl"
@@ -60,19 +61,24 @@ def unboxed(text: str) -> str:
     return text
 
 
-def scored_by_kind(rows: list[tuple[dict, str]]) -> tuple[list[bool], float]:
-    """The math kind's B3 (reasoning cut, final answer), B4 (equivalence) and B5 on one table of every row."""
+def scored_by_kind(rows: list[tuple[dict, str]], samples: int) -> tuple[list[bool], float]:
+    """The math kind's B3 (reasoning cut, final answer), B4 (equivalence, wrong answers grouped for the vote) and B5
+    (accuracy; per item replies, right ones and maj@k) on one table of every (problem, sample) row."""
     import pyarrow as pa
 
     kind = get_kind("math")
     started = time.perf_counter()
-    joined = pa.table({"id": [str(i) for i in range(len(rows))], "golds": [[p["answer"]] for p, _ in rows],
-                       "prediction": [reply for _, reply in rows], "subject": [p["subject"] for p, _ in rows],
-                       "level": [str(p["level"]) for p, _ in rows]})
+    joined = pa.table({"id": [p["unique_id"] for p, _ in rows], "sample": [i % samples for i in range(len(rows))],
+                       "golds": [[p["answer"]] for p, _ in rows], "prediction": [reply for _, reply in rows],
+                       "subject": [p["subject"] for p, _ in rows], "level": [str(p["level"]) for p, _ in rows]})
     joined, _ = answers_after_reasoning(joined)
     normalized, _ = kind.normalize(joined, {})
+    normalized = normalized.append_column("sample", joined.column("sample"))
     matched, _ = kind.match(normalized, {"compare_seconds": 5.0})
-    kind.score(matched, {})
+    scored, _ = kind.score(matched, {})
+    accuracy = scored.column("accuracy").to_pylist()
+    item_samples(matched.column("id").to_pylist(), joined.column("sample").to_pylist(), accuracy,
+                 {"accuracy": accuracy}, matched.column("vote").to_pylist())
     return matched.column("correct").to_pylist(), time.perf_counter() - started
 
 
@@ -94,7 +100,7 @@ def main() -> None:
     args = parser.parse_args()
     problems = [json.loads(line) for line in args.data.read_text().splitlines()]
     rows = replies(problems, args.samples, args.seed)
-    ours, our_seconds = scored_by_kind(rows)
+    ours, our_seconds = scored_by_kind(rows, args.samples)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     checker_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     theirs, their_seconds = scored_row_by_row(rows)

@@ -2,11 +2,12 @@
 metric's mean over the item's replies, and whether the majority answer of its first k replies is right (maj@k)."""
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from math import comb
 from typing import Any
 
 RIGHT = ("right",)  # every right answer equals the gold, so all of them are one answer in a vote
+GROUPED_ANSWERS = 64  # an item's first distinct answers compared pair by pair by answer_groups; later ones by value
 
 
 def k_values(n: int) -> list[int]:
@@ -38,6 +39,40 @@ def majority_right(votes: Sequence[Hashable | None]) -> bool:
         return False
     best = max(counts.values())
     return next(vote for vote in counts if counts[vote] == best) == RIGHT
+
+
+def answer_groups(ids: Sequence[Any], answers: Sequence[Any],
+                  same: Callable[[list[tuple[Any, Any]]], list[bool | None]]) -> list[Any]:
+    """Each answer replaced by the first answer of its item (in row order) that it equals by `same` — the kind's own
+    equality, asked for a batch of pairs — directly or through others; None stays None: what maj@k votes on."""
+    keys: dict[tuple[str, Any], int] = {}  # (item, distinct answer) → its number, in the order first seen
+    by_item: dict[str, list[Any]] = {}
+    for item, answer in zip(ids, answers):
+        if answer is not None and (str(item), answer) not in keys:
+            keys[(str(item), answer)] = len(keys)
+            by_item.setdefault(str(item), []).append(answer)
+    pairs, numbers = [], []
+    for item, distinct in by_item.items():
+        compared = distinct[:GROUPED_ANSWERS]
+        for i, first in enumerate(compared):
+            for second in compared[i + 1:]:
+                pairs.append((first, second))
+                numbers.append((keys[(item, first)], keys[(item, second)]))
+    leader = list(range(len(keys)))
+
+    def root(number: int) -> int:
+        while leader[number] != number:
+            leader[number] = leader[leader[number]]
+            number = leader[number]
+        return number
+
+    for (first, second), equal in zip(numbers, same(pairs) if pairs else []):
+        if equal:
+            one, two = root(first), root(second)
+            leader[max(one, two)] = min(one, two)
+    answer_of = {number: answer for (_, answer), number in keys.items()}
+    return [None if answer is None else answer_of[root(keys[(str(item), answer)])]
+            for item, answer in zip(ids, answers)]
 
 
 def item_means(ids: Sequence[Any], values: dict[str, Sequence[float | None]]) -> tuple[list[str], dict[str, list]]:

@@ -128,3 +128,26 @@ def test_a_night_with_several_replies_is_compared_item_by_item_with_a_night_of_o
     assert (accuracy["test"], accuracy["paired_items"]) == ("mean", 3)
     assert accuracy["before"] == pytest.approx(2 / 3) and accuracy["after"] == pytest.approx(0.5)  # avg@4 per item
     assert accuracy["p_value"] is not None and "McNemar" not in accuracy["method"]
+
+
+def test_wrong_answers_vote_together_when_the_kind_holds_them_equal(tmp_path):
+    """maj@3 of 4, then 5, then 10/2 (gold 4): by text three answers tie and the right one, seen first, wins; by
+    math-verify 5 and 10/2 are one answer with two votes. Numeric alike: 5.0 and 5.004 are one number within
+    abs_tol 0.01, 5.0 and 5.02 are not."""
+    questions = [{"id": "p", "problem": "2 + 2?", "answer": "4"}]
+    replies = {"math": ["\\boxed{4}", "\\boxed{5}", "\\boxed{\\frac{10}{2}}"],
+               "numeric": ["4", "5.0", "5.004"], "numeric_apart": ["4", "5.0", "5.02"]}
+    for name, samples in replies.items():
+        folder = tmp_path / "inputs" / name
+        (folder / "predictions").mkdir(parents=True)
+        (folder / "dataset.toml").write_text(f"kind = \"{name.split('_')[0]}\"\n")
+        (folder / "questions.jsonl").write_text("".join(json.dumps({**q, "question": q["problem"]}) + "\n"
+                                                        for q in questions))
+        (folder / "predictions" / "m.jsonl").write_text(json.dumps({"id": "p", "samples": samples}) + "\n")
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    majority = {name: read_artifact_json(tmp_path / "outputs" / name / "B6_report.json")["report"]["samples"]["m"]["maj"]
+                for name in replies}
+    assert majority == {"math": {"1": 1.0, "2": 1.0, "3": 0.0}, "numeric": {"1": 1.0, "2": 1.0, "3": 0.0},
+                        "numeric_apart": {"1": 1.0, "2": 1.0, "3": 1.0}}
+    b4 = read_columns(tmp_path / "outputs" / "math" / "m" / "B4_matches.json")
+    assert b4["vote"] == ["4", "5", "5"] and b4["extracted"] == ["4", "5", "\\frac{10}{2}"]

@@ -108,41 +108,70 @@ class _Checker:
         return found
 
 
+class CheckerPool:
+    """math-verify child processes kept from one batch of comparisons to the next (each costs about a second to
+    start), up to `checkers` of them (default: one per core); ended on close."""
+
+    def __init__(self, seconds: float, checkers: int | None = None) -> None:
+        self.seconds, self.wanted = seconds, checkers or os.cpu_count() or 1
+        self.idle: list[_Checker] = []
+        self.lock = threading.Lock()
+
+    def __enter__(self) -> CheckerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for checker in self.idle:
+            checker.stop()
+        self.idle = []
+
+    def compare(self, pairs: list[tuple[str, str]]) -> list[Comparison]:
+        """math-verify's verify(parse(gold), parse(answer)) for each (gold, answer) pair — both read as the contents
+        of a \\boxed{} — each under the pool's time limit, a gold's pairs on one checker."""
+        by_gold: dict[str, list[int]] = defaultdict(list)
+        for index, (gold, _) in enumerate(pairs):
+            by_gold[gold].append(index)
+        groups = list(by_gold.items())
+        count = max(1, min(self.wanted, len(groups), -(-len(pairs) // PAIRS_PER_CHECKER)))
+        results: list[Comparison | None] = [None] * len(pairs)
+        next_group = iter(groups)
+        failures: list[BaseException] = []
+
+        def work() -> None:
+            with self.lock:
+                checker = self.idle.pop() if self.idle else _Checker()
+            try:
+                while True:
+                    with self.lock:
+                        group = next(next_group, None)
+                    if group is None or failures:
+                        return
+                    gold, indices = group
+                    for index, comparison in zip(indices, checker.compare(gold, [pairs[i][1] for i in indices],
+                                                                          self.seconds)):
+                        results[index] = comparison
+            except BaseException as exc:  # noqa: BLE001 - re-raised on the calling thread
+                failures.append(exc)
+                checker.stop()
+            finally:
+                with self.lock:
+                    self.idle.append(checker)
+
+        threads = [threading.Thread(target=work, daemon=True) for _ in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if failures:
+            raise failures[0]
+        return results
+
+
 def compare_answers(pairs: list[tuple[str, str]], seconds: float, checkers: int | None = None) -> list[Comparison]:
     """math-verify's verify(parse(gold), parse(answer)) for each (gold, answer) pair — both read as the contents of a
     \\boxed{} — each under `seconds`, on up to `checkers` child processes (default: one per core)."""
-    by_gold: dict[str, list[int]] = defaultdict(list)
-    for index, (gold, _) in enumerate(pairs):
-        by_gold[gold].append(index)
-    groups = list(by_gold.items())
-    wanted = checkers or os.cpu_count() or 1
-    count = max(1, min(wanted, len(groups), -(-len(pairs) // PAIRS_PER_CHECKER)))
-    results: list[Comparison | None] = [None] * len(pairs)
-    next_group = iter(groups)
-    lock = threading.Lock()
-    failures: list[BaseException] = []
-
-    def work() -> None:
-        checker = _Checker()
-        try:
-            while True:
-                with lock:
-                    group = next(next_group, None)
-                if group is None or failures:
-                    return
-                gold, indices = group
-                for index, comparison in zip(indices, checker.compare(gold, [pairs[i][1] for i in indices], seconds)):
-                    results[index] = comparison
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the calling thread
-            failures.append(exc)
-        finally:
-            checker.stop()
-
-    threads = [threading.Thread(target=work, daemon=True) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if failures:
-        raise failures[0]
-    return results
+    with CheckerPool(seconds, checkers) as pool:
+        return pool.compare(pairs)

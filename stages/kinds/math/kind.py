@@ -11,7 +11,8 @@ from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
-from .equivalence import compare_answers
+from ..sampling import answer_groups
+from .equivalence import CheckerPool
 from .final_answer import extract_final_answer, math_text
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ class MathAnswers(Kind):
     """Final answers equal to the gold by math-verify; replies without one, or that end inside their reasoning, are
     wrong and counted; comparisons past the time limit are left out and named."""
     paired_metrics = {"accuracy": "binary"}
-    vote_column = ("B4", "extracted")
+    vote_column = ("B4", "vote")
 
     defaults = {"compare_seconds": 5.0, "shard_rows": SHARD_ROWS}
     stage_params = {"B4": ("compare_seconds",)}
@@ -87,7 +88,10 @@ class MathAnswers(Kind):
         table = as_table(normalized, _column_types())
         golds, answers = table.column("gold").to_pylist(), table.column("extracted").to_pylist()
         pairs = list(dict.fromkeys((g, a) for g, a in zip(golds, answers) if a is not None))
-        found = dict(zip(pairs, compare_answers(pairs, params["compare_seconds"])))
+        with CheckerPool(params["compare_seconds"]) as checkers:
+            found = dict(zip(pairs, checkers.compare(pairs)))
+            votes = _votes(table, [found[(g, a)].equal if a is not None else False for g, a in zip(golds, answers)],
+                           checkers) if "sample" in table.column_names else answers
         correct, status, reason = [], [], []
         for gold, answer, how in zip(golds, answers, table.column("how").to_pylist()):
             if answer is None:
@@ -110,6 +114,7 @@ class MathAnswers(Kind):
             "status", pa.array(status, pa.string())).append_column("reason", pa.array(reason, pa.string()))
         for name in GROUPS:
             matched = matched.append_column(name, table.column(name))
+        matched = matched.append_column("vote", pa.array(votes, pa.string()))
         not_compared = [row for row, s in zip(table.column("id").to_pylist(), status) if s == NOT_COMPARED]
         return matched, {"statuses": value_counts(matched.column("status")), "not_compared": not_compared}
 
@@ -174,6 +179,16 @@ class MathAnswers(Kind):
         return text
 
 
+def _votes(table: pa.Table, correct: list[bool | None], checkers: CheckerPool) -> list[str | None]:
+    """Each wrong final answer as the first of its item's wrong answers equal to it by math-verify (right ones as they
+    are; they all vote as one): the answers maj@k counts."""
+    wrong = [answer if right is False else None for answer, right in zip(table.column("extracted").to_pylist(), correct)]
+    grouped = answer_groups(table.column("id").to_pylist(), wrong,
+                            lambda pairs: [c.equal for c in checkers.compare(pairs)])
+    return [answer if right else vote for answer, right, vote in
+            zip(table.column("extracted").to_pylist(), correct, grouped)]
+
+
 def _group_cell(group: dict[str, Any] | None) -> str:
     return "-" if group is None else f"{percent(group['accuracy'])} ({group['rows']})"
 
@@ -190,5 +205,6 @@ def _column_types() -> dict[str, pa.DataType]:
 
     return {"golds": pa.list_(pa.string()), "prediction": pa.string(), "reasoning": pa.string(),
             "gold": pa.string(), "extracted": pa.string(), "how": pa.string(), "correct": pa.bool_(),
-            "status": pa.string(), "reason": pa.string(), "subject": pa.string(), "level": pa.string()}
+            "status": pa.string(), "reason": pa.string(), "subject": pa.string(), "level": pa.string(),
+            "vote": pa.string()}
 

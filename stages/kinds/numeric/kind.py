@@ -13,6 +13,7 @@ from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...text.numbers import NUMBER_CHOICES
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
+from ..sampling import answer_groups
 from .columns import readings, scores
 from .scoring import LATEX_MATH, UNSCORABLE, latex_problem
 
@@ -29,7 +30,7 @@ def _shown(value: float | None, unit: str | None) -> str:
 class NumericAnswers(Kind):
     """Numbers with tolerance and units; a row without ground truth is unscorable, never scored."""
     paired_metrics = {"accuracy": "binary", "mean_overall": "mean"}
-    vote_column = ("B4", "predicted_value")
+    vote_column = ("B4", "vote")
 
     defaults = {
         "number_choice": "auto", "abs_tol": 0.01, "rel_tol": 0.0, "numeric_weight": 0.7,
@@ -91,6 +92,8 @@ class NumericAnswers(Kind):
         parsed = ("gold_value", "gold_unit", "predicted_value", "predicted_unit", "predicted_rule")
         matched = pa.table({"id": table.column("id"), **{name: table.column(name) for name in parsed}, **found,
                             "confidence": table.column("confidence")})
+        matched = matched.append_column("vote", _votes(table, params) if "sample" in table.column_names
+                                        else table.column("predicted_value"))
         unscorable = table.column("id").filter(pc.equal(found["label"], UNSCORABLE)).to_pylist()
         return matched, {"labels": value_counts(found["label"]), "unscorable": unscorable}
 
@@ -170,6 +173,18 @@ class NumericAnswers(Kind):
         return format_table(header, rows)
 
 
+def _votes(table: pa.Table, params: dict[str, Any]) -> pa.Array:
+    """Each number read from a reply as the first of its item's numbers within tolerance of it (abs_tol, rel_tol of
+    that first one): the answers maj@k counts."""
+    import pyarrow as pa
+
+    def close(pairs: list[tuple[float, float]]) -> list[bool]:
+        return [abs(a - b) <= max(params["abs_tol"], params["rel_tol"] * abs(a)) for a, b in pairs]
+
+    return pa.array(answer_groups(table.column("id").to_pylist(), table.column("predicted_value").to_pylist(), close),
+                    pa.float64())
+
+
 def _column_types() -> dict[str, pa.DataType]:
     """The Arrow type of every column the stages read."""
     import pyarrow as pa
@@ -177,4 +192,4 @@ def _column_types() -> dict[str, pa.DataType]:
     return {"golds": pa.list_(pa.string()), "prediction": pa.string(), "confidence": pa.float64(),
             "has_gold": pa.bool_(), "gold_value": pa.float64(), "gold_text": pa.string(),
             "predicted_value": pa.float64(), "predicted_text": pa.string(), "label": pa.string(),
-            "exact_match": pa.bool_(), "numeric_match": pa.bool_(), "overall": pa.float64()}
+            "exact_match": pa.bool_(), "numeric_match": pa.bool_(), "overall": pa.float64(), "vote": pa.float64()}

@@ -2,7 +2,7 @@
 equal only by the kind's rule, and the per-item arrays B5 keeps."""
 import pytest
 
-from stages.kinds.sampling import RIGHT, item_samples, k_values, majority_right, pass_at_k
+from stages.kinds.sampling import RIGHT, answer_groups, item_samples, k_values, majority_right, pass_at_k
 
 # 1 − C(5−c, k) / C(5, k), by hand: C(5, k) = 5, 10, 10, 5, 1 for k = 1 … 5.
 BY_HAND = {
@@ -70,3 +70,19 @@ def test_maj_on_whole_arrays_follows_the_rule_item_by_item():
     for k, values in found["maj"].items():
         assert values == [int(majority_right(votes.get(item, [])[:int(k)])) for item in found["id"]]
     assert found["replies"] == [len(votes.get(item, [])) for item in found["id"]]
+
+
+def test_answer_groups_join_answers_equal_by_the_kinds_rule_within_an_item_only():
+    """Equal through a third answer (a ~ b, b ~ c) is one group named by the item's first; another item's equal
+    answer stays its own; each item's distinct pairs are asked once, in one batch."""
+    asked = []
+
+    def close(pairs):
+        asked.append(pairs)
+        return [abs(a - b) <= 1 for a, b in pairs]
+
+    ids = ["p", "p", "p", "p", "q", "q", "r"]
+    answers = [10.0, 12.0, 11.0, None, 11.0, 30.0, 5.0]
+    assert answer_groups(ids, answers, close) == [10.0, 10.0, 10.0, None, 11.0, 30.0, 5.0]
+    assert asked == [[(10.0, 12.0), (10.0, 11.0), (12.0, 11.0), (11.0, 30.0)]]
+    assert answer_groups(["p", "q"], [1.0, 1.5], close) == [1.0, 1.5] and len(asked) == 1  # nothing to compare
