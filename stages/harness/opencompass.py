@@ -1,7 +1,8 @@
-"""OpenCompass' predictions/<model>/<dataset>.json ({index: {origin_prompt, prediction, gold}}), with the scores in
-results/<model>/<dataset>.json beside them."""
+"""OpenCompass' predictions/<model>/<dataset>.json ({index: {origin_prompt, prediction, gold}}; several replies per
+item as samples), with the scores in results/<model>/<dataset>.json beside them."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from ..io.storage import read_input_bytes
 from ..kinds.multiple_choice.options import LETTERS, options_from_text
 from .chat_templates import chat_templates, without_template
 from .imported import ImportedRun, SkippedFile, files_under, read_json_object, register_importer
+
+RUNS = re.compile(r"\((\d+) runs average\)$")
 
 
 @register_importer("opencompass")
@@ -45,19 +48,26 @@ def read_opencompass(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
 
 
 def _run(path: Path, document: dict[str, Any], template: tuple[str, str]) -> ImportedRun:
-    rows, set_aside, prompts = [], [], {}
+    entries, set_aside = [], []
     for index, record in document.items():
-        if not isinstance(record, dict) or not isinstance(record.get("prediction"), str):
+        replies = record.get("prediction") if isinstance(record, dict) else None
+        if isinstance(replies, list) and replies and all(isinstance(reply, str) for reply in replies):
+            entries.append((str(index), record, replies))  # num_return_sequences > 1: the item's samples
+        elif isinstance(replies, str):
+            entries.append((str(index), record, [replies]))
+        else:
             set_aside.append(f"{path}: [{index}]: no prediction text")
-            continue
+    metrics = _scores(path.parents[2] / "results" / path.parent.name / f"{path.stem}.json")
+    rows, prompts = [], {}
+    for row_id, record, replies in _replicas_joined(entries, _runs(metrics)):
         prompt = _prompt_text(record.get("origin_prompt"))
         question = without_template(prompt, template)
         if question != prompt:
-            prompts[str(index)] = prompt
-        rows.append((str(index), question, _golds(record.get("gold")), record["prediction"]))
+            prompts[row_id] = prompt
+        rows.append((row_id, question, _golds(record.get("gold")), replies))
     if rows and not any(golds for _, _, golds, _ in rows):
         return _run_of(path, "instruction", [{"id": row_id, "question": prompt} for row_id, prompt, _, _ in rows],
-                       rows, set_aside, prompts)
+                       rows, set_aside, prompts, metrics)
     set_aside.extend(f"{path}: [{row_id}]: no gold (OpenCompass leaves it out for some evaluators, and a subjective "
                      "dataset's gold holds the judge's hints)" for row_id, _, golds, _ in rows if not golds)
     rows = [row for row in rows if row[2]]
@@ -68,19 +78,45 @@ def _run(path: Path, document: dict[str, Any], template: tuple[str, str]) -> Imp
     questions = [{"id": row_id, "question": prompt, "options": found, "answer": golds[0].strip().upper()}
                  if multiple_choice else {"id": row_id, "question": prompt, "answers": golds}
                  for (row_id, prompt, golds, _), found in zip(rows, options)]
-    return _run_of(path, "multiple_choice" if multiple_choice else "qa", questions, rows, set_aside, prompts)
+    return _run_of(path, "multiple_choice" if multiple_choice else "qa", questions, rows, set_aside, prompts, metrics)
+
+
+def _runs(metrics: dict[str, float]) -> int | None:
+    """n of a dataset run n times (`n = 4` in its config), from the results' `accuracy (4 runs average)` keys."""
+    found = {int(match.group(1)) for name in metrics if (match := RUNS.search(name))}
+    return found.pop() if len(found) == 1 else None
+
+
+def _replicas_joined(entries: list[tuple[str, dict[str, Any], list[str]]],
+                     runs: int | None) -> list[tuple[str, dict[str, Any], list[str]]]:
+    """A dataset run n times holds its items n times over, in the same order: each item once, with the replies of
+    every run as its samples. n comes from the results file, or is the number of times the (prompt, gold) sequence
+    repeats when one run's prompts are all different."""
+    keys = [orjson.dumps([record.get("origin_prompt"), record.get("gold")], option=orjson.OPT_SORT_KEYS)
+            for _, record, _ in entries]
+    if runs is None:
+        period = next((size for size in range(1, len(keys) // 2 + 1) if len(keys) % size == 0
+                       and keys[size:] == keys[:-size]), len(keys))
+        runs = len(keys) // period if len(set(keys[:period])) == period else 1
+    if runs <= 1 or len(keys) % runs or keys[len(keys) // runs:] != keys[:-(len(keys) // runs)]:
+        return entries
+    size = len(keys) // runs
+    return [(row_id, record, [reply for run in range(runs) for reply in entries[run * size + item][2]])
+            for item, (row_id, record, _) in enumerate(entries[:size])]
 
 
 def _run_of(path: Path, kind: str, questions: list[dict[str, Any]], rows: list[tuple], set_aside: list[str],
-            prompts: dict[str, str]) -> ImportedRun:
-    """The run; a prediction whose prompt was read without the model's chat template keeps that prompt."""
+            prompts: dict[str, str], metrics: dict[str, float]) -> ImportedRun:
+    """The run; a prediction whose prompt was read without the model's chat template keeps that prompt; an item with
+    several replies has them as its samples."""
     model, task = path.parent.name, path.stem
     return ImportedRun(tool="opencompass", tool_version=None, task=task, model=model, file=str(path), kind=kind,
                        questions=questions,
-                       predictions=[{"id": row_id, "prediction": reply,
+                       predictions=[{"id": row_id,
+                                     **({"samples": replies} if len(replies) > 1 else {"prediction": replies[0]}),
                                      **({"prompt": prompts[row_id]} if row_id in prompts else {})}
-                                    for row_id, _, _, reply in rows],
-                       metrics=_scores(path.parents[2] / "results" / model / f"{task}.json"), set_aside=set_aside)
+                                    for row_id, _, _, replies in rows],
+                       metrics=metrics, set_aside=set_aside)
 
 
 def _golds(gold: Any) -> list[str]:

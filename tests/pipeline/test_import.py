@@ -122,6 +122,34 @@ def test_opencompass_predictions_with_options_in_the_prompt(tmp_path):
     assert metrics["extraction_rate"] == 1.0
 
 
+def test_opencompass_runs_with_several_replies_per_item_import_as_samples(tmp_path):
+    """Files OpenCompass 0.5.4 wrote: a CMMLU subset with `n = 4` (the dataset four times over, 48 entries for 12
+    items), asked of one model and of one with num_return_sequences = 2 (a list of two replies per entry: 8 each). avg@4 and pass@k equal
+    OpenCompass' own `accuracy (4 runs average)` and G-Pass@k_0.0 (pass@k) and its per-item details' parsed letters."""
+    run = next((HARNESS / "opencompass_samples").glob("*"))
+    results = json.loads((run / "results/repeat4/cmmlu_agronomy.json").read_text())
+    two_each = json.loads((run / "predictions/two_each/cmmlu_agronomy.json").read_text())
+    assert _import(tmp_path, "opencompass", run) == 0
+    folder = tmp_path / "inputs/cmmlu_agronomy"
+    assert len((folder / "questions.jsonl").read_text().splitlines()) == 12
+    imported = [json.loads(line) for line in (folder / "predictions/repeat4.jsonl").read_text().splitlines()]
+    assert [p["samples"] for p in imported] == [detail["pred"] for detail in results["details"]]
+    imported = [json.loads(line) for line in (folder / "predictions/two_each.jsonl").read_text().splitlines()]
+    assert len(two_each) == 48  # no results file (OpenCompass' evaluator fails on lists): the runs told by the prompts
+    assert [p["samples"] for p in imported] == [[reply for run in range(4) for reply in two_each[str(12 * run + i)]
+                                                 ["prediction"]] for i in range(12)]
+    report = read_artifact_json(_run(tmp_path) / "cmmlu_agronomy" / "B6_report.json")["report"]
+    found = report["samples"]["repeat4"]
+    assert (found["n"], found["items"], found["replies"]) == (4, 12, 48)
+    assert 100 * found["avg"]["accuracy"]["value"] == pytest.approx(results["accuracy (4 runs average)"])
+    for k in ("1", "2", "4"):
+        assert 100 * found["pass"][k]["value"] == pytest.approx(results[f"G-Pass@{k}_0.0"])
+    right = [[letter == detail["refr"][0] for letter in detail["parsed"]] for detail in results["details"]]
+    assert found["sometimes_right"]["count"] == sum(0 < sum(item) < 4 for item in right)
+    assert report["harness"]["repeat4"]["metrics"]["accuracy (4 runs average)"] == results["accuracy (4 runs average)"]
+    assert report["samples"]["two_each"]["n"] == 8 and not report["harness"]["two_each"].get("metrics")
+
+
 def test_a_broken_line_is_set_aside_and_the_rest_imported(tmp_path, capsys):
     broken = tmp_path / "run" / "bert" / LM_EVAL_SQUAD[0].name
     broken.parent.mkdir(parents=True)

@@ -10,7 +10,8 @@ CMMLU questions by loglikelihood. Inspect runs a solver that replays BERT's pred
 writes both log formats. OpenCompass (its own venv, OPENCOMPASS_PYTHON; `pip install opencompass 'pyarrow<17'`)
 asks the same server CMMLU questions as a custom multiple-choice dataset; the server answers in several styles and
 gets every fourth question wrong. `lm-eval-repeats` runs squad_local with `repeats: 4` against a server that varies
-its reply from one repeat to the next (lm_eval_repeats/)."""
+its reply from one repeat to the next (lm_eval_repeats/); `opencompass-samples` runs a CMMLU subset repeated n = 4
+times and with num_return_sequences = 2 (opencompass_samples/)."""
 from __future__ import annotations
 
 import json
@@ -241,6 +242,67 @@ def run_opencompass(rows: list[dict], work: Path) -> None:
     server.shutdown()
 
 
+OPENCOMPASS_SAMPLES_MODEL = OPENCOMPASS_MODEL + '''
+
+class TwoRepliesSDK(OfflineOpenAISDK):
+    """Asks the server twice for every prompt: OpenCompass' `num_return_sequences` = 2 (two outputs per input)."""
+
+    def __init__(self, *args, **kwargs):
+        OpenAISDK.__init__(self, *args, **kwargs)  # the config loader imports this file twice: no bare super()
+        self.generation_kwargs = dict(num_return_sequences=2)
+
+    def generate(self, inputs, max_out_len=512, **kwargs):
+        return [reply for one in inputs for reply in OpenAISDK.generate(self, [one, one], max_out_len, **kwargs)]
+'''
+OPENCOMPASS_SAMPLES_CONFIG = '''from offline_model import OfflineOpenAISDK, TwoRepliesSDK
+common = dict(key="EMPTY", openai_api_base="{base}", query_per_second=10, max_out_len=64, max_seq_len=2048,
+              batch_size=1, retry=1)
+models = [dict(type=OfflineOpenAISDK, abbr="repeat4", path="repeat4", **common),
+          dict(type=TwoRepliesSDK, abbr="two_each", path="two_each", **common)]
+datasets = [dict({dataset}, n=4, k=[1, 2, 4])]
+'''
+CUSTOM_DATASET = ("import json, sys; from opencompass.datasets.custom import make_custom_dataset_config; "
+                  "print(json.dumps(make_custom_dataset_config(dict(path=sys.argv[1], data_type='mcq', "
+                  "infer_method='gen'))))")
+
+
+def run_opencompass_samples(rows: list[dict], work: Path) -> None:
+    """The CMMLU subset as a dataset repeated n = 4 times, asked of one model, and asked twice per prompt of another
+    (num_return_sequences = 2); the server's reply to a question turns from right to wrong on every third asking of
+    it, and varies its style (opencompass_samples/)."""
+    subset = cmmlu_subset(12)
+    data = work / "cmmlu_agronomy.jsonl"
+    data.write_text("".join(json.dumps({"question": row.Question, "A": row.A, "B": row.B, "C": row.C, "D": row.D,
+                                        "answer": row.Answer}, ensure_ascii=False) + "\n"
+                            for _, row in subset.iterrows()), encoding="utf-8")
+    by_question = {question: index for index, question in enumerate(subset["Question"])}
+    asked: dict[tuple[str, str], int] = {}
+    lock = threading.Lock()
+
+    def reply(prompt: str, model: str) -> str:
+        text = prompt.split("Question: ", 1)[1].split("\nA. ", 1)[0]
+        index = by_question[text]
+        with lock:
+            time = asked[(model, text)] = asked.get((model, text), -1) + 1
+        right = subset.iloc[index].Answer
+        letter = right if (time + index) % 3 else "ABCD"[("ABCD".index(right) + 1) % 4]
+        return [f"答案是 {letter}", letter, f"正确答案：{letter}"][(time + index) % 3]
+
+    server = serve_replies(reply)
+    (work / "offline_model.py").write_text(OPENCOMPASS_SAMPLES_MODEL)
+    dataset = subprocess.run([os.environ["OPENCOMPASS_PYTHON"], "-c", CUSTOM_DATASET, str(data)], check=True,
+                             capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    (work / "config.py").write_text(OPENCOMPASS_SAMPLES_CONFIG.format(
+        base=f"http://127.0.0.1:{server.server_address[1]}/v1", dataset=dataset))
+    subprocess.run([os.environ["OPENCOMPASS_PYTHON"], "-m", "opencompass.cli.main", "config.py", "-w",
+                    str(HERE / "opencompass_samples"), "--debug"], cwd=work,
+                   env={"PYTHONPATH": str(work), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+                        "PATH": "/usr/bin:/bin"})  # its evaluator fails on two_each's lists of replies: no results
+    server.shutdown()
+    written = {path.parent.name for path in (HERE / "opencompass_samples").glob("*/predictions/*/*.json")}
+    assert written == {"repeat4", "two_each"}, written
+
+
 def run_lm_eval_repeats(rows: list[dict], work: Path) -> None:
     """squad_local with `repeats: 4`: the server gives BERT's answer, the same with "the " before it, another
     question's answer, then BERT's again, in turn for each question (lm_eval_repeats/)."""
@@ -269,7 +331,7 @@ def main() -> None:
     rows = squad_subset()
     with tempfile.TemporaryDirectory() as work:
         for tool, run in (("lm-eval", run_lm_eval), ("inspect", run_inspect), ("opencompass", run_opencompass),
-                          ("lm-eval-repeats", run_lm_eval_repeats)):
+                          ("lm-eval-repeats", run_lm_eval_repeats), ("opencompass-samples", run_opencompass_samples)):
             if len(sys.argv) == 1 or tool in sys.argv[1:]:
                 run(rows, Path(work))
 

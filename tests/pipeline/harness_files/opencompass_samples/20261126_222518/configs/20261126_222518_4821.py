@@ -1,0 +1,75 @@
+common=dict(
+    batch_size=1,
+    key='EMPTY',
+    max_out_len=64,
+    max_seq_len=2048,
+    openai_api_base='http://127.0.0.1:42139/v1',
+    query_per_second=10,
+    retry=1)
+datasets=[
+    dict(abbr='cmmlu_agronomy',
+        eval_cfg=dict(
+            evaluator=dict(
+                options=[
+                    'A',
+                    'B',
+                    'C',
+                    'D',
+                    ],
+                type='opencompass.datasets.custom.OptionSimAccEvaluator'),
+            pred_role='BOT'),
+        infer_cfg=dict(
+            inferencer=dict(
+                type='opencompass.openicl.icl_inferencer.icl_gen_inferencer.GenInferencer'),
+            prompt_template=dict(
+                template=dict(
+                    round=[
+                        dict(prompt='Question: {question}\nA. {A}\nB. {B}\nC. {C}\nD. {D}',
+                            role='HUMAN'),
+                        dict(prompt='Answer: {answer}',
+                            role='BOT'),
+                        ]),
+                type='opencompass.openicl.icl_prompt_template.PromptTemplate'),
+            retriever=dict(
+                type='opencompass.openicl.icl_retriever.icl_zero_retriever.ZeroRetriever')),
+        k=[
+            1,
+            2,
+            4,
+            ],
+        n=4,
+        path='/tmp/tmpqabzy2yt/cmmlu_agronomy.jsonl',
+        reader_cfg=dict(
+            input_columns=[
+                'question',
+                'A',
+                'B',
+                'C',
+                'D',
+                ],
+            output_column='answer'),
+        type='opencompass.datasets.custom.CustomDataset'),
+    ]
+models=[
+    dict(abbr='repeat4',
+        batch_size=1,
+        key='EMPTY',
+        max_out_len=64,
+        max_seq_len=2048,
+        openai_api_base='http://127.0.0.1:42139/v1',
+        path='repeat4',
+        query_per_second=10,
+        retry=1,
+        type='offline_model.OfflineOpenAISDK'),
+    dict(abbr='two_each',
+        batch_size=1,
+        key='EMPTY',
+        max_out_len=64,
+        max_seq_len=2048,
+        openai_api_base='http://127.0.0.1:42139/v1',
+        path='two_each',
+        query_per_second=10,
+        retry=1,
+        type='offline_model.TwoRepliesSDK'),
+    ]
+work_dir='/work/main/tests/pipeline/harness_files/opencompass_samples/20261126_222518'
