@@ -8,8 +8,8 @@ from typing import Any
 GOLD_FIELDS_ORIGINAL_ROW = ("人工评测结果", "标准答案", "答案", "label")
 GOLD_FIELDS_ROOT = ("人工评测结果", "标准答案", "答案")
 GOLD_FIELDS_ENGLISH = ("answer", "answers", "answers_objects", "label", "expected_response", "expected_answer")
-PREDICTION_FIELDS = ("prediction", "final_answer", "predicted_label", "response", "output", "answer")
-ID_FIELDS = ("id", "qid", "question_id", "row_id", "_id", "uid", "unique_id")
+PREDICTION_FIELDS = ("prediction", "final_answer", "predicted_label", "response", "output", "answer", "completion")
+ID_FIELDS = ("id", "qid", "question_id", "row_id", "_id", "uid", "unique_id", "task_id")
 QUESTION_FIELDS = ("question", "query", "claim", "prompt", "context", "problem")
 LINE_ID = "@line"
 

@@ -34,7 +34,7 @@ from .fields import (
 )
 from .jsonl_blocks import LineBlock, iter_line_blocks
 from .readers import Record, decode_jsonl_line, iter_records
-from .samples import holds_samples, load_samples
+from .samples import holds_samples, ids_repeat, load_samples
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -47,6 +47,7 @@ class PredictionRules(Protocol):
 
     prediction_columns: tuple[str, ...]
     prediction_readers: FieldReaders
+    repeated_ids_are_samples: bool
     columnar_predictions: bool
 
     def prediction_fields(self, record: dict) -> dict[str, Any]: ...
@@ -281,8 +282,11 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
     its `sample` number, when the file holds several per item; rows without id or prediction, non-text predictions,
     wrong types and duplicates are set aside."""
     kind_types = kind.prediction_types() if kind is not None else {}
-    if holds_samples(path, fields):
-        return load_samples(path, fields, rows, kind_types, partial(_prediction_row, fields=fields, kind=kind))
+    repeats = kind is not None and kind.repeated_ids_are_samples and ids_repeat(
+        path, fields, lambda record, line, position: _row_id(record, line, position, fields)[1])
+    if repeats or holds_samples(path, fields):
+        return load_samples(path, fields, rows, kind_types, partial(_prediction_row, fields=fields, kind=kind),
+                            number_repeats=repeats)
     readers = kind.prediction_readers if kind is not None else {}
     fast = _FastPath(partial(prediction_block, fields=fields, kind_types=kind_types, readers=readers),
                      partial(prediction_rows, fields=fields, kind_types=kind_types),

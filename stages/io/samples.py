@@ -53,16 +53,32 @@ def holds_samples(path: Path, fields: dict[str, str | None]) -> bool:
     return False
 
 
+def ids_repeat(path: Path, fields: dict[str, str | None], read_id: Callable[[Any, int | None, int], Any]) -> bool:
+    """Whether some id is on two records of the file (HumanEval's sample files: one record per sample)."""
+    seen = set()
+    for position, item in enumerate(iter_records(path), start=1):
+        if isinstance(item, Reject):
+            continue
+        row_id = read_id(item[1], item[0], position)
+        if row_id is not None and row_id in seen:
+            return True
+        seen.add(row_id)
+    return False
+
+
 def load_samples(path: Path, fields: dict[str, str | None], rows: range | None, kind_types: dict[str, pa.DataType],
-                 read_reply: Callable[[Any, int | None, int], tuple[str | None, tuple]]) -> LoadResult:
+                 read_reply: Callable[[Any, int | None, int], tuple[str | None, tuple]],
+                 number_repeats: bool = False) -> LoadResult:
     """One row per (id, sample), each reply read by `read_reply` (the per-row prediction reader) as its own record;
-    a reply it refuses, a wrong sample number and a repeated (id, sample) are set aside with the line."""
+    a reply it refuses, a wrong sample number and a repeated (id, sample) are set aside with the line. With
+    `number_repeats`, records without a sample number are their id's samples 0, 1, … in file order."""
     import pyarrow as pa
 
     result, source = LoadResult(columns={}), str(path)
     first_line: dict[tuple[str, int], int | None] = {}
     columns: dict[str, list] = {name: [] for name in ("id", "line", "prediction", "confidence", "sample")}
     extras: list[dict[str, Any]] = []
+    repeats: dict[str, int] = {}
     start = 1 + (rows.start if rows is not None else 0)
     for position, item in enumerate(iter_records(path, rows), start=start):
         result.input_rows += 1
@@ -74,8 +90,11 @@ def load_samples(path: Path, fields: dict[str, str | None], rows: range | None, 
         if reason is not None:
             result.rejects.append(Reject(source, line, reason, location))
             continue
+        numbered = not number_repeats or samples_key(record, fields) is not None or SAMPLE_FIELD in record
         for sample, reply_record in replies:
             why, row = read_reply(reply_record, line, position)
+            if why is None and not numbered:
+                sample = repeats[row[0]] = repeats.get(row[0], -1) + 1
             if why is None and (row[0], sample) in first_line:
                 why = f"duplicate sample {sample} of id {row[0]!r} (first seen at line {first_line[(row[0], sample)]})"
             if why is not None:

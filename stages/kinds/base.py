@@ -44,6 +44,7 @@ class Kind:
     status_column: ClassVar[str | None] = None  # a B4 column holding item_view's status, read without whole rows
     headline_metrics: ClassVar[tuple[str, ...]] = ()  # shown together on the console (qa: EM / F1); else the primary
     open_ended: ClassVar[bool] = False  # scored only by a [judge], whose built-in rubrics then need no reference
+    repeated_ids_are_samples: ClassVar[bool] = False  # an id repeated in a predictions file: that item's samples
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
@@ -201,6 +202,7 @@ def accuracy_scores(kind: Kind, matched: pa.Table) -> tuple[pa.Table, dict[str, 
 _KINDS: dict[str, Kind] = {}
 KIND_MODULES = {  # each kind's module, imported on first use; importing it registers the kind
     "annotation": "stages.kinds.annotation.kind",
+    "code": "stages.kinds.code.kind",
     "dialogue": "stages.kinds.dialogue.kind",
     "fact_verification": "stages.kinds.fact_verification.kind",
     "instruction": "stages.kinds.instruction.kind",

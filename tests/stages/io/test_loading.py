@@ -107,7 +107,7 @@ def test_parquet_and_wrong_prediction_types(tmp_path):
     loaded = load_predictions(path, NO_FIELDS)
     assert as_columns(loaded.columns)["id"] == ["1"]
     assert [r.reason for r in loaded.rejects] == [
-        "no prediction (looked for prediction, final_answer, predicted_label, response, output, answer)",
+        "no prediction (looked for prediction, final_answer, predicted_label, response, output, answer, completion)",
         "no id (field 'id' missing or empty)",
     ]
     jsonl = tmp_path / "m.jsonl"

