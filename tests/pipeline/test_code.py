@@ -51,6 +51,23 @@ def test_human_evals_example_samples_give_its_published_pass_at_1(tmp_path, real
     assert b4["outcome"] == ["failed", "timed out", "failed", "passed", "passed", "passed"]
     assert "EOFError" in b4["error"][2]  # input() reads an empty stdin
     assert report["samples"]["samples"]["pass"]["2"]["value"] == pytest.approx(1 - 3 / 15)  # 1 − C(3,2)/C(6,2)
+    html = (tmp_path / "outputs" / "report.html").read_text()
+    assert "failed: FileNotFoundError: [Errno 2] No such file or directory: &#39;rm -rf tmp&#39;" in html
+
+
+def test_a_secret_in_the_environment_reaches_no_artifact(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALPIPE_TEST_TOKEN", "sk-never-in-an-artifact")
+    question = {"task_id": "t/0", "prompt": "def one():\n", "entry_point": "one",
+                "test": "def check(c):\n    assert c() == 1"}
+    leak = ("    import os, sys\n    print(dict(os.environ))\n    print(dict(os.environ), file=sys.stderr)\n"
+            "    return os.environ.get('EVALPIPE_TEST_TOKEN', 1)\n")
+    _dataset(tmp_path, "he", [question], {"m": [{"task_id": "t/0", "completion": leak}]})
+    assert _run(tmp_path)[0] == 0
+    assert _report(tmp_path, "he")["models"]["m"]["pass_at_1"] == 1.0  # no token: it returned 1
+    written = [path for path in (tmp_path / "outputs").rglob("*") if path.is_file()]
+    assert written and not [path for path in written if b"sk-never-in-an-artifact" in path.read_bytes()]
+    b4 = read_columns(tmp_path / "outputs" / "he" / "m" / "B4_matches.json")
+    assert "PATH" in b4["stdout"][0] and "PATH" in b4["stderr"][0]
 
 
 def test_humaneval_canonical_solutions_pass_164_of_164_and_the_prompts_alone_none(tmp_path, real_data):

@@ -58,7 +58,6 @@ class Code(Kind):
         "en": "Complete the following Python code. Reply with the whole function in one ```python block.\n\n{question}",
         "zh": "请补全下面的 Python 代码，把完整的函数写在一个 ```python 代码块中。\n\n{question}",
     }
-    status_column = "outcome"
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return _code_fields(record, question)
