@@ -127,3 +127,23 @@ def test_sandbox_none_runs_and_warns_on_every_run(tmp_path, capsys):
         code, said = _run(tmp_path, capsys)
         assert code == 0 and "1 program(s) ran WITHOUT a sandbox" in said.err
     assert _report(tmp_path, "he")["models"]["m"]["pass_at_1"] == 1.0
+
+
+def test_a_run_of_hostile_programs_finishes_with_each_counted(tmp_path):
+    """One task's samples: a fork bomb, 20 GiB, an endless loop, 1 GiB printed, sleeping forever, killing its parent,
+    and a right one; the run finishes, every hostile one is counted with its outcome, the right one passes."""
+    question = {"task_id": "t/0", "prompt": "def one():\n", "entry_point": "one",
+                "test": "def check(c):\n    assert c() == 1"}
+    bodies = ["    import os\n    while True:\n        try:\n            os.fork()\n        except OSError:\n            pass\n",
+              "    block = bytearray(20 << 30)\n    return 1\n", "    while True:\n        pass\n",
+              "    import sys\n    while True:\n        sys.stdout.write('y' * 65536)\n",
+              "    import time\n    time.sleep(10 ** 6)\n",
+              "    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n", "    return 1\n"]
+    _dataset(tmp_path, "hostile", [question], {"m": [{"task_id": "t/0", "completion": body} for body in bodies]},
+             "kind = \"code\"\n[params]\ntimeout_seconds = 2.0\n")
+    assert _run(tmp_path)[0] == 0
+    b4 = read_columns(tmp_path / "outputs" / "hostile" / "m" / "B4_matches.json")
+    assert b4["outcome"] == ["timed out", "out of memory", "timed out", "failed", "timed out", "failed", "passed"]
+    assert b4["error"][3] == "printed over 1024 KB"
+    assert _report(tmp_path, "hostile")["models"]["m"]["outcomes"] == {"timed out": 3, "out of memory": 1,
+                                                                      "failed": 2, "passed": 1}
