@@ -91,40 +91,61 @@ class ChatClient:
         return [*messages, {"role": "user", "content": prompt}]
 
     def ask(self, prompt: str, history: list[tuple[str, str]]) -> Reply:
-        started = time.monotonic()
-        tokens_in = tokens_out = None
         if self.config.protocol == "peppa":
+            started = time.monotonic()
             body = self._post("/chat", {"message": prompt, "model_config_name": self.model})
             answer = next((body[k] for k in ANSWER_FIELDS if isinstance(body, dict) and isinstance(body.get(k), str)),
                           None)
-        else:
-            path = "" if self.config.url.rstrip("/").endswith("/chat/completions") else "/v1/chat/completions"
-            options = {name: getattr(self.config, name) for name in OPTION_NAMES if getattr(self.config, name) is not None}
-            if self.config.top_logprobs:
-                options.update({"logprobs": True, "top_logprobs": self.config.top_logprobs})
-            body = self._post(path, {"model": self.model, "messages": self.messages(prompt, history), **options})
-            top_logprobs = first_token_logprobs(body) if self.config.top_logprobs else None
-            try:
-                choice = body["choices"][0]
-                message = choice["message"]
-                answer, reasoning = message["content"], _reasoning_of(message)
-            except (KeyError, IndexError, TypeError):
-                answer = reasoning = choice = None
-            if answer is None and reasoning is not None:
-                answer = ""  # all reasoning, no answer: the reply ended inside its reasoning
-            usage = body.get("usage") if isinstance(body, dict) else None
-            if isinstance(usage, dict):
-                tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
-        if not isinstance(answer, str):
-            raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
-        if self.config.protocol == "peppa":
+            if not isinstance(answer, str):
+                raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
             return Reply(answer, time.monotonic() - started)
-        served = body.get("model") if isinstance(body, dict) and isinstance(body.get("model"), str) else None
-        fingerprint = body.get("system_fingerprint") if isinstance(body, dict) else None
-        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
-        return Reply(answer, time.monotonic() - started, tokens_in, tokens_out, top_logprobs, served,
-                     fingerprint if isinstance(fingerprint, str) else None,
-                     finish if isinstance(finish, str) else None, reasoning)
+        return self._ask_openai(prompt, history, 1)[0]
+
+    def ask_several(self, prompt: str, n: int) -> list[Reply]:
+        """Up to n replies to one prompt in one request (OpenAI's `n`); a server that ignores `n` gives fewer. Token
+        usage is the request's: the prompt counted on the first reply, the completions split among the replies."""
+        return self._ask_openai(prompt, [], n)
+
+    def _ask_openai(self, prompt: str, history: list[tuple[str, str]], n: int) -> list[Reply]:
+        started = time.monotonic()
+        path = "" if self.config.url.rstrip("/").endswith("/chat/completions") else "/v1/chat/completions"
+        options = {name: getattr(self.config, name) for name in OPTION_NAMES if getattr(self.config, name) is not None}
+        if self.config.top_logprobs:
+            options.update({"logprobs": True, "top_logprobs": self.config.top_logprobs})
+        body = self._post(path, {"model": self.model, "messages": self.messages(prompt, history), **options,
+                                 **({"n": n} if n > 1 else {})})
+        choices = body.get("choices") if isinstance(body, dict) else None
+        if not isinstance(choices, list) or not choices:
+            raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
+        usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+        tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
+        served = body.get("model") if isinstance(body.get("model"), str) else None
+        fingerprint = body.get("system_fingerprint") if isinstance(body.get("system_fingerprint"), str) else None
+        latency, replies = time.monotonic() - started, []
+        for index, choice in enumerate(choices[:n]):
+            answer, reasoning = _answer_of(choice)
+            if answer is None:
+                raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
+            share = None if tokens_out is None else tokens_out // len(choices[:n]) + (
+                tokens_out % len(choices[:n]) if index == 0 else 0)
+            finish = choice.get("finish_reason")
+            replies.append(Reply(answer, latency, tokens_in if index == 0 else (None if tokens_in is None else 0),
+                                 share, first_token_logprobs(body) if self.config.top_logprobs and index == 0 else None,
+                                 served, fingerprint, finish if isinstance(finish, str) else None, reasoning))
+        return replies
+
+
+def _answer_of(choice: Any) -> tuple[str | None, str | None]:
+    """A choice's (answer, reasoning): all reasoning and no answer is an empty answer (it ended inside its
+    reasoning); no message at all is None."""
+    try:
+        message = choice["message"]
+        answer, reasoning = message["content"], _reasoning_of(message)
+    except (KeyError, IndexError, TypeError):
+        return None, None
+    if answer is None and reasoning is not None:
+        answer = ""
+    return (answer if isinstance(answer, str) else None), reasoning
 
 
 def _reasoning_of(message: dict[str, Any]) -> str | None:

@@ -88,6 +88,12 @@ def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0
     return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
 
+def _one_request(config: GenerateConfig, group: list[dict[str, Any]]) -> bool:
+    """Whether a sample of a one-question item is asked together with the item's other samples (OpenAI's `n`): only
+    without a seed, whose per-sample seed + s takes a request each."""
+    return config.samples > 1 and config.seed is None and config.protocol == "openai" and len(group) == 1
+
+
 def sample_cases(cases: list[dict[str, Any]], samples: int) -> list[dict[str, Any]]:
     """Each case once per sample (its own conversation), sample 0 first; one sample leaves the cases as they are."""
     if samples == 1:
@@ -136,6 +142,27 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
         progress.advance()
 
 
+def _ask_item_samples(clients: dict[int, ChatClient], cases: list[dict[str, Any]], known: dict[str, dict],
+                      store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
+    """An item's missing samples in one request with `n` = how many are missing; those a server that ignores `n`
+    leaves unanswered are asked one request each."""
+    todo = [case for case in cases if not _answered(known.get(journal_key(case)), case["key"])]
+    if len(todo) > 1 and not breaker.open:
+        client = clients[todo[0]["sample"]]
+        replies, error, attempts = call_with_retries(client.config, lambda: client.ask_several(todo[0]["prompt"],
+                                                                                                len(todo)))
+        breaker.record(error)
+        for case, reply in zip(todo, replies or []):
+            store.append(_record(case, key=case["key"], prediction=reply.text, attempts=attempts,
+                                 latency=round(reply.latency, 4), tokens_in=reply.tokens_in,
+                                 tokens_out=reply.tokens_out, finish_reason=reply.finish_reason,
+                                 reasoning_content=reply.reasoning))
+            progress.advance()
+        todo = todo[len(replies or []):]
+    for case in todo:
+        _ask_conversation(clients[case["sample"]], [case], known, store, breaker, progress)
+
+
 def _answered(record: dict | None, key: str) -> bool:
     return record is not None and "prediction" in record and record.get("key") == key
 
@@ -157,9 +184,15 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
     breaker = CircuitBreaker(config.circuit_breaker)
     workers = config.concurrency if config.protocol == "openai" else 1
     todo = sum(not _answered(known.get(journal_key(case)), case["key"]) for case in cases)
+    items: dict[Any, list[dict[str, Any]]] = {}
+    for group in conversations.values():
+        if _one_request(config, group):
+            items.setdefault(group[0]["conversation"][0], []).append(group[0])
     with Progress(f"asking {model}", todo) as progress:
-        run_calls([partial(_ask_conversation, clients[group[0].get("sample", 0)], group, known, store, breaker,
-                           progress) for group in conversations.values()], workers)
+        run_calls([*(partial(_ask_conversation, clients[group[0].get("sample", 0)], group, known, store, breaker,
+                             progress) for group in conversations.values() if not _one_request(config, group)),
+                   *(partial(_ask_item_samples, clients, item, known, store, breaker, progress)
+                     for item in items.values())], workers)
     answers = store.load()
     result = LoadResult(columns={}, input_rows=len(cases))
     ids, samples, predictions, finish_reasons, reasonings = [], [], [], [], []

@@ -29,6 +29,7 @@ class ChatServer:
         self.logprobs = None  # or a function of the message giving the first token's {token: logprob}
         self.fingerprint = None  # or the system_fingerprint its answers carry
         self.reasoning = None  # or a function of the message giving (reasoning_content, finish_reason) to answer with
+        self.honours_n = False  # True: a request's `n` gets n choices (answer(message) asked for each)
         self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
@@ -70,6 +71,10 @@ class ChatServer:
                               "usage": {"prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
                                         "completion_tokens": len(content.split())}}
                     answer["model"] = body["model"]
+                    if server.honours_n and body.get("n", 1) > 1:
+                        more = [server.answer(message) if server.answer is not None else content
+                                for _ in range(body["n"] - 1)]
+                        answer["choices"] += [{"message": {"role": "assistant", "content": text}} for text in more]
                     if server.fingerprint is not None:
                         answer["system_fingerprint"] = server.fingerprint
                     if server.reasoning is not None:

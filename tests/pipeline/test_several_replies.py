@@ -114,6 +114,38 @@ def test_generation_asks_n_replies_each_journaled_and_raising_n_asks_only_the_ne
         (q["id"], s) for q in QUESTIONS for s in range(4))
 
 
+@pytest.mark.parametrize("honours_n", [True, False], ids=["server honours n", "server ignores n"])
+def test_without_a_seed_an_items_missing_samples_are_asked_in_one_request_with_n(tmp_path, honours_n):
+    """No seed: the request's `n` asks an item's missing samples at once (4, then 4 more when samples goes from 4 to
+    8); a server that answers one choice whatever `n` says is asked the rest one request each."""
+    folder = tmp_path / "inputs" / "live"
+    folder.mkdir(parents=True)
+    (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    run = ["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]
+    with ChatServer() as server:
+        server.honours_n = honours_n
+        asked = []
+
+        def answer(message):
+            asked.append(message)
+            return f"\\boxed{{{len(asked) % 3}}}"
+
+        server.answer = answer
+        for samples in (4, 8, 8):
+            (folder / "dataset.toml").write_text(
+                f'kind = "math"\n[generate]\nprotocol = "openai"\nurl = "{server.url}"\nmodels = ["m"]\n'
+                f"retries = 0\ntemperature = 0.8\nsamples = {samples}\n")
+            assert main(run) == 0
+        ns = [request["body"].get("n", 1) for request in server.chats()]
+    assert len(asked) == 3 * 8  # every reply generated once
+    assert sorted(ns) == sorted([4] * 6 + ([] if honours_n else [1] * 18))  # per run and item: n = 4 (+ 3 alone)
+    b2 = read_columns(tmp_path / "outputs" / "live" / "m" / "B2_predictions.json")
+    assert sorted(zip(b2["id"], b2["sample"])) == sorted((q["id"], s) for q in QUESTIONS for s in range(8))
+    journal = [json.loads(line) for line in
+               (tmp_path / "outputs" / "live" / "m" / "B2_generated.jsonl").read_text().splitlines()]
+    assert len(journal) == 24 and len({(r["id"], r.get("sample", 0)) for r in journal}) == 24
+
+
 def test_a_night_with_several_replies_is_compared_item_by_item_with_a_night_of_one(tmp_path, capsys):
     folder = tmp_path / "inputs" / "m"
     (folder / "predictions").mkdir(parents=True)
