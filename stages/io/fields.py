@@ -9,7 +9,8 @@ GOLD_FIELDS_ORIGINAL_ROW = ("人工评测结果", "标准答案", "答案", "lab
 GOLD_FIELDS_ROOT = ("人工评测结果", "标准答案", "答案")
 GOLD_FIELDS_ENGLISH = ("answer", "answers", "answers_objects", "label", "expected_response", "expected_answer")
 PREDICTION_FIELDS = ("prediction", "final_answer", "predicted_label", "response", "output", "answer", "completion")
-ID_FIELDS = ("id", "qid", "question_id", "row_id", "_id", "uid", "unique_id", "task_id")
+ID_FIELDS = ("id", "qid", "question_id", "row_id", "_id", "uid", "unique_id", "task_id", "key")
+PROMPT_KEY = "prompt_key"  # a question column: the id its predictions have when they carry the prompt and no id
 QUESTION_FIELDS = ("question", "query", "claim", "prompt", "context", "problem")
 LINE_ID = "@line"
 
@@ -126,3 +127,11 @@ def dialogue_case_id(record: dict) -> str | None:
     if isinstance(index, float) and index.is_integer():
         index = int(index)
     return f"{scene}#{index}"
+
+
+def prompt_key(prompt: str) -> str:
+    """The id of a prediction that carries its prompt and no id (IFEval's response files): the prompt's digest, the
+    same as its question's `prompt_key`, so they pair by the exact prompt text."""
+    import hashlib
+
+    return "prompt:" + hashlib.sha256(prompt.encode("utf-8")).hexdigest()[:16]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.records import Columns, Rows, column_length, column_names, column_values
+from .fields import PROMPT_KEY
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -12,7 +13,9 @@ if TYPE_CHECKING:
 
 def join_predictions(questions: Rows, predictions: Rows) -> tuple[Rows, dict[str, Any]]:
     """Every question with its prediction and the prediction's other fields (None when missing); predictions without
-    a question are listed apart."""
+    a question are listed apart. A prediction whose id is a question's `prompt_key` answers that question."""
+    if PROMPT_KEY in column_names(questions):
+        predictions = _keyed_by_prompt(questions, predictions)
     if "sample" in (predictions if isinstance(predictions, dict) else predictions.column_names):
         joined, missing, unmatched = _join_samples(questions, predictions)
     elif isinstance(questions, dict):
@@ -65,6 +68,17 @@ def _join_samples(questions: Rows, predictions: Rows) -> tuple[Rows, list, list]
     for name in names:
         joined = joined.append_column(name, table.column(name).take(taken))
     return joined, missing, list(dict.fromkeys(unmatched))
+
+
+def _keyed_by_prompt(questions: Rows, predictions: Rows) -> Rows:
+    """The predictions with each id that is a question's prompt key replaced by that question's id."""
+    questions_of = dict(zip(column_values(questions, PROMPT_KEY), _ids(questions)))
+    ids = [questions_of.get(found, found) for found in _ids(predictions)]
+    if isinstance(predictions, dict):
+        return {**predictions, "id": ids}
+    import pyarrow as pa
+
+    return predictions.set_column(predictions.column_names.index("id"), "id", pa.array(ids, pa.string()))
 
 
 def _ids(rows: Rows) -> list[str]:

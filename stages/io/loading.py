@@ -30,6 +30,7 @@ from .fields import (
     gold_answer_texts,
     is_missing,
     name_ignoring_case,
+    prompt_key,
     resolve_field,
 )
 from .jsonl_blocks import LineBlock, iter_line_blocks
@@ -48,6 +49,7 @@ class PredictionRules(Protocol):
     prediction_columns: tuple[str, ...]
     prediction_readers: FieldReaders
     repeated_ids_are_samples: bool
+    pairs_by_prompt: bool
     columnar_predictions: bool
 
     def prediction_fields(self, record: dict) -> dict[str, Any]: ...
@@ -300,8 +302,12 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
 def _prediction_row(
     record: Any, line: int | None, position: int, fields: dict[str, str | None], kind: PredictionRules | None
 ) -> tuple[str | None, tuple]:
-    """(why the row is set aside or None, (id, prediction text, confidence, kind fields))."""
+    """(why the row is set aside or None, (id, prediction text, confidence, kind fields)); a record with its prompt
+    and no id, for a kind that pairs by prompt text, has the prompt's key as its id."""
     reason, row_id = _row_id(record, line, position, fields)
+    if reason is not None and kind is not None and kind.pairs_by_prompt and isinstance(record, dict) \
+            and isinstance(record.get("prompt"), str) and not fields.get("id_field"):
+        reason, row_id = None, prompt_key(record["prompt"])
     if reason is not None:
         return reason, ()
     field = fields.get("prediction_field")

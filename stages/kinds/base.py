@@ -45,6 +45,7 @@ class Kind:
     headline_metrics: ClassVar[tuple[str, ...]] = ()  # shown together on the console (qa: EM / F1); else the primary
     open_ended: ClassVar[bool] = False  # scored only by a [judge], whose built-in rubrics then need no reference
     repeated_ids_are_samples: ClassVar[bool] = False  # an id repeated in a predictions file: that item's samples
+    pairs_by_prompt: ClassVar[bool] = False  # a prediction with its prompt and no id pairs by the prompt's text
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
@@ -69,7 +70,8 @@ class Kind:
     def columnar_predictions(self) -> bool:
         """B2 may read predictions on the Arrow fast path: the kind reads from a prediction only fields of one value
         each (prediction_readers)."""
-        return all(getattr(type(self), name) is getattr(Kind, name) for name in ("load_predictions", "prediction_fields"))
+        return not self.pairs_by_prompt and all(getattr(type(self), name) is getattr(Kind, name)
+                                                for name in ("load_predictions", "prediction_fields"))
 
     def default_question_field(self, questions: Path) -> str | None:
         """The field to read questions from when dataset.toml names none (None: the usual fields)."""
@@ -205,6 +207,7 @@ KIND_MODULES = {  # each kind's module, imported on first use; importing it regi
     "code": "stages.kinds.code.kind",
     "dialogue": "stages.kinds.dialogue.kind",
     "fact_verification": "stages.kinds.fact_verification.kind",
+    "ifeval": "stages.kinds.ifeval.kind",
     "instruction": "stages.kinds.instruction.kind",
     "math": "stages.kinds.math.kind",
     "multiple_choice": "stages.kinds.multiple_choice.kind",

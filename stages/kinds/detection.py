@@ -22,7 +22,8 @@ def _has_options(record: dict) -> bool:
 
 
 def detect_kind(dataset_name: str, questions_path: Path) -> str:
-    """'code' when the sampled questions carry HumanEval's `entry_point` and `test`; 'multiple_choice' when most have
+    """'code' when the sampled questions carry HumanEval's `entry_point` and `test`; 'ifeval' when they carry
+    `instruction_id_list` and `kwargs`; 'multiple_choice' when most have
     options; 'fact_verification' when the golds are verdicts and the dataset is about claims (seed 002); else 'qa'."""
     records = []
     for item in iter_records(questions_path):
@@ -32,6 +33,8 @@ def detect_kind(dataset_name: str, questions_path: Path) -> str:
             break
     if records and all("entry_point" in record and "test" in record for record in records):
         return "code"
+    if records and all("instruction_id_list" in record and "kwargs" in record for record in records):
+        return "ifeval"
     if records and sum(_has_options(record) for record in records) * 2 > len(records):
         return "multiple_choice"
     golds = [gold_answer_texts(get_ground_truth_answer(record)) for record in records]
