@@ -1,5 +1,5 @@
 """lm-evaluation-harness' `--log_samples` files of every layout since the 2023 refactor, read as runs: its math tasks
-as math, other generate_until tasks as open QA (or multiple choice when the documents carry choices and the answer's
+as math, IFEval's as ifeval, other generate_until tasks as open QA (or multiple choice when the documents carry choices and the answer's
 index), loglikelihood tasks as multiple choice, rows with prompts but no reference as instructions for the judge."""
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..core.names import safe_name
 from ..io.fields import gold_answer_texts, name_ignoring_case
 from .imported import ImportedRun, SkippedFile, references_or_instructions, register_importer
 from .lm_eval_files import SamplesFile, doc_ids, find_samples, is_sample, question_text, requests, single
+from .lm_eval_ifeval import is_ifeval_run, read_ifeval_run
 from .lm_eval_math import is_math_task, raw_replies, read_math_run
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -36,6 +37,10 @@ def read_lm_eval(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
         groups = _by_filter(found)
         if output_type == "generate_until" and is_math_task(found.task):
             yield read_math_run(found, groups, _model_name(found), _metrics(_task_results(found), None))
+            continue
+        if output_type == "generate_until" and len(groups) == 1 and is_ifeval_run(next(iter(groups.values()))):
+            yield read_ifeval_run(found, next(iter(groups.values())), _model_name(found),
+                                  _metrics(_task_results(found), None))
             continue
         for index, (filter_name, records) in enumerate(groups.items()):
             notes = list(found.records.set_aside) if index == 0 else []

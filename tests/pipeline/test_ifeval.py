@@ -4,6 +4,7 @@ prompts by text, rows that cannot be checked are set aside with file, line and r
 prompt read as samples."""
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,44 @@ def test_several_replies_per_prompt_are_samples(tmp_path):
     assert (found["n"], found["items"]) == (3, 1)
     assert found["avg"]["prompt_level_strict"]["value"] == pytest.approx(2 / 3)
     assert found["pass"]["1"]["value"] == pytest.approx(2 / 3) and found["pass"]["2"]["value"] == pytest.approx(1.0)
+
+
+HARNESS = Path(__file__).resolve().parent / "harness_files" / "lm_eval_ifeval"
+
+
+@pytest.mark.parametrize("task", ["ifeval_local", "leaderboard_ifeval_local"])
+def test_lm_evals_ifeval_samples_import_with_its_four_figures_equal_to_evalpipes(tmp_path, task):
+    """Files lm-eval 0.4.13 wrote for its own ifeval and leaderboard_ifeval tasks (60 IFEval prompts answered with
+    GPT-4's published responses; make_ifeval.py): the import is an ifeval dataset and lm-eval's four figures, beside
+    evalpipe's, are equal to them."""
+    assert main(["import", "lm-eval", str(HARNESS / "gpt4"), "--inputs", str(tmp_path / "inputs")]) == 0
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    report = read_artifact_json(tmp_path / "outputs" / task / "B6_report.json")["report"]
+    ours, theirs = report["models"]["gpt4"], report["harness"]["gpt4"]["metrics"]
+    results = json.loads(next((HARNESS / "gpt4").glob("results_*.json")).read_text())["results"][task]
+    assert theirs["prompt_level_strict"] == results["prompt_level_strict_acc,none"]
+    for name in ("prompt_level_strict", "instruction_level_strict", "prompt_level_loose", "instruction_level_loose"):
+        assert ours[name] == pytest.approx(theirs[name], abs=1e-12), name
+    assert ours["rows"] == 60
+
+
+def test_lm_eval_repeats_import_as_samples(tmp_path):
+    samples = next((HARNESS / "gpt4_repeats").glob("samples_ifeval_repeats_*.jsonl"))
+    rows = [json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()]
+    assert main(["import", "lm-eval", str(samples.parent), "--inputs", str(tmp_path / "inputs")]) == 0
+    imported = [json.loads(line) for line in
+                (tmp_path / "inputs" / "ifeval_repeats" / "predictions" / "gpt4_repeats.jsonl").read_text().splitlines()]
+    assert [p["samples"] for p in imported] == [row["resps"][0] for row in rows]
+    assert [p["id"] for p in imported] == [str(row["doc"]["key"]) for row in rows]
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    found = read_artifact_json(tmp_path / "outputs" / "ifeval_repeats" / "B6_report.json")["report"]
+    first = json.loads(next((HARNESS / "gpt4_repeats").glob("results_*.json")).read_text())["results"][
+        "ifeval_repeats"]["prompt_level_strict_acc,none"]  # lm-eval scores the first repeat only
+    assert found["samples"]["gpt4_repeats"]["n"] == 3
+    per_item = read_artifact_json(tmp_path / "outputs" / "ifeval_repeats" / "gpt4_repeats" /
+                                  "B5_component_scores.json")["samples"]
+    firsts = read_columns(tmp_path / "outputs" / "ifeval_repeats" / "gpt4_repeats" / "B5_component_scores.json")
+    strict_first = [value for value, sample in zip(firsts["prompt_level_strict"], firsts["sample"]) if sample == 0]
+    assert sum(strict_first) / len(strict_first) == pytest.approx(first)  # the first replies: lm-eval's figure
+    assert found["samples"]["gpt4_repeats"]["avg"]["prompt_level_strict"]["value"] == pytest.approx(
+        sum(per_item["means"]["prompt_level_strict"]) / 60)

@@ -70,6 +70,7 @@ class VerifiableInstructions(Kind):
         """B4: each instruction's verdict, strict and loose, with the strict reason when not followed."""
         matched: Columns = {name: [] for name in ("id", "instructions", "kwargs", "strict", "loose", "reasons",
                                                   "prompt_strict", "prompt_loose", "status")}
+        known: dict[tuple[str, str, str], tuple] = {}  # a reply repeated across samples is checked once
         for row_id, response, names, kwargs in zip(normalized["id"], normalized["response"],
                                                    normalized["instructions"], normalized["kwargs"]):
             strict, loose, reasons = [], [], []
@@ -77,7 +78,10 @@ class VerifiableInstructions(Kind):
                 if response is None:
                     verdicts = ((False, "no response"), (False, "no response"))
                 else:
-                    verdicts = check_instruction(name, json.loads(arguments), response)
+                    verdicts = known.get((name, arguments, response))
+                    if verdicts is None:
+                        verdicts = known[(name, arguments, response)] = check_instruction(
+                            name, json.loads(arguments), response)
                 strict.append(verdicts[0][0])
                 loose.append(verdicts[1][0])
                 reasons.append(verdicts[0][1])
