@@ -134,3 +134,22 @@ def test_lm_eval_repeats_import_as_samples(tmp_path):
     assert sum(strict_first) / len(strict_first) == pytest.approx(first)  # the first replies: lm-eval's figure
     assert found["samples"]["gpt4_repeats"]["avg"]["prompt_level_strict"]["value"] == pytest.approx(
         sum(per_item["means"]["prompt_level_strict"]) / 60)
+
+
+def test_the_four_figures_are_nightly_metrics_compared_prompt_by_prompt(tmp_path, real_data):
+    folder = _published(tmp_path, real_data)
+    responses = (folder / "predictions" / "gpt4.jsonl").read_text(encoding="utf-8").splitlines()
+    nights = ["nightly", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs"), "--date"]
+    assert main([*nights, "2026-11-01"]) == 0
+    commas = [json.dumps({**row, "response": row["response"].replace(",", " ,")})
+              for row in map(json.loads, responses)]  # a night that puts commas everywhere there were
+    (folder / "predictions" / "gpt4.jsonl").write_text("\n".join(commas) + "\n", encoding="utf-8")
+    assert main([*nights, "2026-11-02"]) == 3  # a regression
+    found = json.loads((tmp_path / "outputs" / "nightly" / "2026-11-02" / "regressions.json").read_text())
+    metrics = {c["metric"]: c for c in found["comparisons"]}
+    assert set(metrics) >= {"prompt_level_strict", "instruction_level_strict", "prompt_level_loose",
+                            "instruction_level_loose"}
+    assert metrics["prompt_level_strict"]["before"] == pytest.approx(417 / 541)
+    assert metrics["instruction_level_strict"]["before"] == pytest.approx(698 / 834)
+    assert metrics["prompt_level_strict"]["paired_items"] == 541
+    assert metrics["prompt_level_strict"]["after"] < metrics["prompt_level_strict"]["before"]
