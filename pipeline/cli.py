@@ -16,11 +16,14 @@ from .exit_codes import EXIT_FAILED, EXIT_USAGE
 from .progress import ProgressDisplay
 
 
-def _common(sub: argparse.ArgumentParser, with_inputs: bool = True) -> None:
+def _common(sub: argparse.ArgumentParser, with_inputs: bool = True, several: bool = False) -> None:
     if with_inputs:
         sub.add_argument("--inputs", default="inputs", help="folder of datasets (default: inputs)")
     sub.add_argument("--outputs", default="outputs", help="folder of artifacts (default: outputs)")
-    sub.add_argument("--dataset", help="only this dataset")
+    if several:
+        sub.add_argument("--dataset", action="append", help="only this dataset (give it again for several)")
+    else:
+        sub.add_argument("--dataset", help="only this dataset")
     sub.add_argument("--model", help="only this model")
 
 
@@ -46,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run every stage that is missing or stale")
-    _common(run)
+    _common(run, several=True)
     run.add_argument("--only", choices=STAGES, help="rerun this stage and everything that depends on it")
     run.add_argument("--force", action="store_true", help="rerun every stage of the selection")
     run.add_argument("--workers", type=int, default=1, help="parallel Luigi workers (default 1)")
@@ -55,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler="commands:cmd_run")
 
     status = commands.add_parser("status", help="state of each stage: done, stale, missing or failed")
-    _common(status)
+    _common(status, several=True)
     status.set_defaults(handler="commands:cmd_status")
 
     show = commands.add_parser("show", help="print an artifact's rows as JSON lines")

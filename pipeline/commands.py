@@ -105,7 +105,7 @@ def _modified(info: dict[str, Any]) -> float:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    selection = Selection(args.dataset, args.model)
+    selection = Selection(tuple(args.dataset or ()), args.model)
     outputs = location(args.outputs)
     with input_facts_kept(outputs):
         return _run(args, selection, outputs)
@@ -121,9 +121,9 @@ def _run(args: argparse.Namespace, selection: Selection, outputs: UPath) -> int:
         if args.force or args.only:
             invalidate(str(outputs), specs, selection, args.only or "B1")
         started = time.time()
-        built = build(str(outputs), specs, args.dataset is None, args.workers, args.scheduler_host,
+        built = build(str(outputs), specs, not selection.datasets, args.workers, args.scheduler_host,
                       args.scheduler_port, found.unreadable)
-        if args.dataset is not None:
+        if selection.datasets:
             refresh_summary(str(outputs), discover(args.inputs, Selection(), str(outputs)))
         if not built:
             report_problems([], found.unreadable)
@@ -150,7 +150,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    selection = Selection(args.dataset, args.model)
+    selection = Selection(tuple(args.dataset or ()), args.model)
     outputs = str(location(args.outputs))
     found = discover(args.inputs, selection, outputs)
     specs = with_run_token(found.specs)
@@ -168,11 +168,11 @@ def _status(args: argparse.Namespace) -> int:
                          else f"damaged ({damage}; the next run rebuilds it)")
             dataset = f"{task.dataset} shard {task.shard}" if task.sharded else task.dataset
             print(f"{task.stage:<4}{dataset:<24} {task.model or '-':<20} {state}")
-    if selection.dataset is None:
+    if not selection.datasets:
         summary = B6Summary(outputs_dir=outputs, specs=specs)
         state = "done" if summary.complete() else "stale" if summary.artifact_path().exists() else "missing"
         print(f"B6  {'(summary, report.html)':<24} {'-':<20} {state}")
-    return EXIT_OK
+    return EXIT_FAILED if found.unreadable else EXIT_OK
 
 
 def cmd_show(args: argparse.Namespace) -> int:

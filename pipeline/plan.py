@@ -42,9 +42,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Selection:
-    """Which datasets / models a command is about (None = all)."""
+    """Which datasets / models a command is about (no datasets, None: all)."""
 
-    dataset: str | None = None
+    datasets: tuple[str, ...] = ()
     model: str | None = None
 
 
@@ -334,13 +334,13 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs",
     if not inputs.is_dir():
         raise UsageError(f"inputs folder {inputs} does not exist")
     check_luigi_cfg_kinds()
-    if selection.dataset is not None:
-        check_name(selection.dataset, "--dataset")
+    for name in selection.datasets:
+        check_name(name, "--dataset")
     if selection.model is not None:
         check_name(selection.model, "--model")
     specs, unreadable = [], {}
     for folder in sorted(p for p in inputs.iterdir() if p.is_dir()):
-        if selection.dataset and folder.name != selection.dataset:
+        if selection.datasets and folder.name not in selection.datasets:
             continue
         if folder.name.startswith((".", "_")):
             note_skipped(folder, "hidden (name starts with '.' or '_')")
@@ -357,8 +357,9 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs",
             note_skipped(folder, "no predictions/ to read and no [generate] in dataset.toml")
         else:
             specs.append(spec)
-    if selection.dataset and not specs and not unreadable:
-        raise UsageError(f"no dataset {selection.dataset!r} with questions and predictions under {inputs}")
+    missing = [name for name in selection.datasets if name not in {spec["name"] for spec in specs} | set(unreadable)]
+    if missing:
+        raise UsageError(f"no dataset {', '.join(map(repr, missing))} with questions and predictions under {inputs}")
     if not specs and not unreadable:
         raise UsageError(f"no dataset with questions and predictions under {inputs}")
     if selection.model and specs and not any(selection.model in s["predictions"] for s in specs):
@@ -367,16 +368,22 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs",
 
 
 def readable_dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> dict[str, Any] | None:
-    """dataset_spec, with anything that keeps this folder's files from being read — a name that is no name, a folder,
-    FIFO or device where a file belongs, a permission, a JSON text too deep — raised as this dataset's
-    DatasetProblem (a problem with how evalpipe is configured stays a UsageError)."""
+    """dataset_spec, with anything that keeps this folder from being run — a name that is no name, a folder, FIFO or
+    device where a file belongs, a permission, a JSON text too deep, a bad value in its dataset.toml — raised as this
+    dataset's DatasetProblem naming the folder or file, so that every other dataset runs."""
     problem = name_problem(folder.name)
     if problem is not None:
         raise DatasetProblem(f"the dataset name {folder.name!r} {problem}; rename the folder")
     try:
         return dataset_spec(folder, outputs, store_root)
-    except (UsageError, DatasetProblem):
+    except DatasetProblem:
         raise
+    except UsageError as exc:
+        said = str(exc)
+        if said.startswith("luigi.cfg"):  # evalpipe's own configuration: nothing runs
+            raise
+        where = folder / "dataset.toml"  # the dataset's configuration: it fails, the night goes on
+        raise DatasetProblem(said if str(folder) in said else f"{where}: {said}") from None
     except Exception as exc:  # noqa: BLE001  (an unreadable input of one dataset never stops the others)
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror and exc.filename else str(exc)
         where = f"{exc.filename}: " if isinstance(exc, OSError) and exc.filename else ""

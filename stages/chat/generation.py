@@ -48,7 +48,9 @@ class GenerateConfig(Endpoint):
 
 
 def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
-    """Validate dataset.toml's [generate] table (prompt_template_file already read into prompt_template)."""
+    """Validate dataset.toml's [generate] table (prompt_template_file already read into prompt_template); without a
+    protocol it is OpenAI's."""
+    table = {"protocol": "openai", **table}
     known = {f for f in GenerateConfig.__dataclass_fields__} - {"extra", "served_models"}
     price = check_price(table.get("price"), origin, "generate")
     unknown = sorted(set(table) - known)

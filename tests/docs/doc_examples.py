@@ -176,4 +176,5 @@ def dataset_toml_problem(table: dict[str, Any], scratch: Path, templates: Path) 
     result = subprocess.run(["evalpipe", "status", "--inputs", str(scratch / "inputs"), "--outputs",
                              str(scratch / "outputs"), "--dataset", name], cwd=templates / "fresh",
                             env=demo_environment(), capture_output=True, text=True)
-    return None if result.returncode == 0 else f"exit {result.returncode}: {result.stderr.strip()}"
+    said = (result.stdout + result.stderr).strip()
+    return None if result.returncode == 0 else f"exit {result.returncode}: {said}"

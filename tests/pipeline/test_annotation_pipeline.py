@@ -44,15 +44,15 @@ def test_reruns_follow_documents_and_taxonomies(tmp_path):
     assert metrics["invalid_labels"]["sentiment"]["invalid"] == 0  # rage is now in the taxonomy
 
 
-def test_a_missing_taxonomy_file_is_a_usage_error(tmp_path, capsys):
+def test_a_missing_taxonomy_file_fails_the_dataset_in_one_line(tmp_path, capsys):
     workspace = _workspace(tmp_path)
     (workspace / "inputs/story_annotation/taxonomies/sentiment.csv").unlink()
-    assert _run(workspace) == 2
+    assert _run(workspace) == 1
     assert "[taxonomies] sentiment 'taxonomies/sentiment.csv' does not exist" in capsys.readouterr().err
 
 
-def test_a_questions_file_beside_ground_truth_is_a_usage_error(tmp_path, capsys):
+def test_a_questions_file_beside_ground_truth_fails_the_dataset_in_one_line(tmp_path, capsys):
     workspace = _workspace(tmp_path)
     (workspace / "inputs/story_annotation/questions.jsonl").write_text('{"id": 1}\n', encoding="utf-8")
-    assert _run(workspace) == 2
+    assert _run(workspace) == 1
     assert "has both questions.jsonl and ground_truth/" in capsys.readouterr().err

@@ -29,15 +29,32 @@ def test_usage_errors_print_one_line_and_exit_2(tmp_path, setup, message):
         write_jsonl(tmp_path / "inputs/d/predictions/m.jsonl", [{"id": 1, "prediction": "x"}])
     setup(tmp_path)
     result = _cli("run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs"))
-    assert result.returncode == 2
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    if "inputs folder" in message:  # how evalpipe was asked to run: exit 2, one line
+        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    else:  # the dataset's own dataset.toml: that dataset fails (exit 1) in one line naming it and the file
+        problem = [line for line in result.stderr.splitlines() if line.startswith("PROBLEM d: ")]
+        assert result.returncode == 1 and len(problem) == 1 and "inputs/d/dataset.toml: " in problem[0]
+    assert message in result.stderr and "Traceback" not in result.stderr
 
 
 def test_unknown_dataset_or_model_is_a_usage_error(workspace, capsys):
     assert run(workspace, "--dataset", "nope") == 2
     assert run(workspace, "--model", "nope") == 2
     assert "no predictions for model 'nope'" in capsys.readouterr().err
+
+
+def test_dataset_given_twice_runs_both_and_an_unknown_one_is_named(workspace, capsys):
+    (workspace / "inputs" / "other").mkdir()
+    write_jsonl(workspace / "inputs" / "other" / "questions.jsonl", [{"id": 1, "answer": "x"}])
+    write_jsonl(workspace / "inputs" / "other" / "predictions" / "m.jsonl", [{"id": 1, "prediction": "x"}])
+    assert run(workspace, "--dataset", "qa_small", "--dataset", "claims") == 0
+    out = capsys.readouterr().out
+    assert "qa_small" in out and "claims" in out and "other" not in out
+    assert (workspace / "outputs" / "qa_small" / "B6_report.json").exists()
+    assert (workspace / "outputs" / "claims" / "B6_report.json").exists()
+    assert not (workspace / "outputs" / "other").exists()
+    assert run(workspace, "--dataset", "qa_small", "--dataset", "nope") == 2
+    assert "no dataset 'nope' with questions and predictions" in capsys.readouterr().err
 
 
 def test_run_prints_a_summary_and_verbose_the_report_and_what_was_set_aside(workspace, capsys):

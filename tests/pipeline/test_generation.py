@@ -97,8 +97,18 @@ def test_openai_protocol_carries_the_conversation_and_keeps_the_key_secret(tmp_p
 def test_a_broken_generate_table_is_a_usage_error(tmp_path, capsys):
     with ChatServer() as server:
         workspace = _dataset(tmp_path, server, "carrier-pigeon")
-    assert _run(workspace) == 2
+    assert _run(workspace) == 1
     assert "protocol must be one of peppa, openai" in capsys.readouterr().err
+
+
+def test_generate_without_a_protocol_speaks_openai(tmp_path):
+    with ChatServer() as server:
+        workspace = _dataset(tmp_path, server, "openai")
+        toml = workspace / "inputs" / "chat" / "dataset.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace('protocol = "openai"\n', ""), encoding="utf-8")
+        assert "protocol" not in toml.read_text(encoding="utf-8")
+        assert _run(workspace) == 0
+        assert server.chats() and all(r["path"] == "/v1/chat/completions" for r in server.chats())
 
 
 @pytest.mark.parametrize("protocol", ["peppa", "openai"])

@@ -112,7 +112,7 @@ def test_a_baseline_that_is_not_a_model_is_one_line(tmp_path, real_data, capsys)
     assert not (tmp_path / "other").exists()
     config = inputs / "alpaca_eval" / "dataset.toml"
     config.write_text(config.read_text().replace('baseline = "gpt4_1106_preview"', 'baseline = "nobody"'))
-    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "outputs")]) == 2
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "outputs")]) == 1
     assert "[leaderboard] baseline 'nobody' is not one of the dataset's models" in capsys.readouterr().err
 
 

@@ -109,11 +109,12 @@ def test_a_night_with_a_failed_stage_exits_1_and_is_not_recorded(inputs, capsys,
     assert not (inputs.parent / "outputs" / "nightly" / "history.parquet").exists()
 
 
-def test_a_broken_dataset_toml_is_a_usage_error_before_anything_runs(inputs, capsys):
+def test_a_broken_dataset_toml_fails_that_dataset_and_the_night_goes_on(inputs, capsys):
     predict(inputs)
     (inputs / "claims" / "dataset.toml").write_text('kind = "fact_verification"\n[nightly]\nalpha = 2.0\n')
-    assert nightly(inputs, "2026-11-01", capsys)[0] == 2
-    assert not (inputs.parent / "outputs" / "nightly").exists()
+    code, out = nightly(inputs, "2026-11-01", capsys)
+    assert code == 1 and "capitals" in out  # the other dataset ran
+    assert not (inputs.parent / "outputs" / "nightly" / "2026-11-01" / "claims").exists()
 
 
 def test_nightly_settings_come_from_dataset_toml(inputs, capsys):

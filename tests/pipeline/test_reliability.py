@@ -110,14 +110,12 @@ def test_a_fixed_failure_clears_and_the_closing_line_says_what_failed(workspace,
     ("[nightly]\nalpha = 1.5\n", "alpha = 1.5 must be within (0, 1)"),
     ('kind = "qaa"\n', "unknown kind 'qaa'"),
 ])
-def test_a_bad_dataset_toml_value_is_one_line_naming_file_and_key_before_anything_runs(workspace, capsys, toml,
-                                                                                       where):
+def test_a_bad_dataset_toml_value_fails_that_dataset_in_one_line_naming_file_and_key(workspace, capsys, toml, where):
     (workspace / "inputs" / "qa_small" / "dataset.toml").write_text(toml)
-    assert run(workspace) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and where in err
-    assert "dataset.toml" in err or "unknown kind" in err
-    assert not (workspace / "outputs").exists()
+    assert run(workspace) == 1  # that dataset fails; every other one runs
+    problem = [line for line in capsys.readouterr().err.splitlines() if line.startswith("PROBLEM qa_small: ")]
+    assert len(problem) == 1 and where in problem[0] and "qa_small/dataset.toml" in problem[0]
+    assert not (workspace / "outputs" / "qa_small").exists() and (workspace / "outputs" / "report.html").exists()
 
 
 @contextmanager
