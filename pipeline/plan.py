@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from stages import JudgeConfig
 
 
+_POSITION_WARNED: set[str] = set()  # datasets already told that their rows pair by position
+
+
 @dataclass(frozen=True)
 class Selection:
     """Which datasets / models a command is about (no datasets, None: all)."""
@@ -292,8 +295,10 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
     if questions is not None and generate is None and not fields["id_field"] and pairs_by_position(
             questions, [folder.parent / path for path in predictions.values()]):
         fields["id_field"] = LINE_ID
-        print(f"evalpipe: {folder.name}: neither {questions.name} nor the predictions have ids; rows pair by "
-              "position (set id_field in dataset.toml to pair by a field)", file=sys.stderr)
+        if str(folder) not in _POSITION_WARNED:  # discovery may read a dataset twice in one command
+            _POSITION_WARNED.add(str(folder))
+            print(f"evalpipe: {folder.name}: neither {questions.name} nor the predictions have ids; rows pair by "
+                  "position (set id_field in dataset.toml to pair by a field)", file=sys.stderr)
     return {
         "name": folder.name,
         "inputs": str(folder.parent),

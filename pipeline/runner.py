@@ -17,7 +17,14 @@ from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
 from stages.judge.costs import judge_cost, total_cost
-from stages.report.aggregate import labels_set_aside, leaderboard_line, render_summary, reply_notes, set_aside_place
+from stages.report.aggregate import (
+    labels_set_aside,
+    leaderboard_line,
+    render_summary,
+    reply_notes,
+    set_aside_lines,
+    set_aside_place,
+)
 from stages.report.health import problems_of
 from stages.report.sampling import sampling_line
 
@@ -235,6 +242,8 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
                 print(printable(f"{report['dataset']}: {sampling_line(model, found, primary)}"))
             for note in reply_notes(report):
                 print(printable(f"evalpipe: {report['dataset']} / {note}"), file=sys.stderr)
+            for line in set_aside_lines(report):
+                print(printable(f"evalpipe: {line}"), file=sys.stderr)
             aside = labels_set_aside(report)
             if aside:
                 print(printable(f"evalpipe: {report['dataset']}: {len(aside)} labels row(s) set aside (first: "

@@ -261,6 +261,8 @@ def _question_row(
     gold_field = fields.get("gold_field")
     gold_value = resolve_field(record, gold_field, ()) if gold_field else get_ground_truth_answer(record)
     golds = gold_answer_texts(gold_value)
+    if not golds and isinstance(gold_value, dict):
+        return "wrong type: gold is an object, expected text", ()
     if not golds and isinstance(gold_value, (str, list)):
         golds = kind.golds_when_blank(params)
     question = resolve_field(record, fields.get("question_field"), QUESTION_FIELDS)

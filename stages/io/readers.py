@@ -77,9 +77,13 @@ def decode_jsonl_line(source: str, number: int, raw: bytes, lenient: bool = Fals
             except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
                 pass
         undecodable = _undecodable(raw)
-        reason = (f"undecodable bytes (not UTF-8) at byte {undecodable.start} of the line: "
-                  f"{raw[undecodable.start:undecodable.end]!r}" if undecodable
-                  else f"malformed JSON at column {exc.colno}: {exc.msg}")
+        if undecodable:
+            reason = (f"undecodable bytes (not UTF-8) at byte {undecodable.start} of the line: "
+                      f"{raw[undecodable.start:undecodable.end]!r}")
+        elif exc.pos >= len(raw.rstrip()):
+            reason = "the line ends before its JSON does (cut off?)"
+        else:
+            reason = f"malformed JSON at column {exc.colno}: {exc.msg}"
         return Reject(source, number, reason)
 
 

@@ -119,7 +119,7 @@ def test_show_rejects(tmp_path, capsysbinary):
     main(["show", "B1", "--outputs", str(tmp_path / "outputs"), "--dataset", "d", "--rejects"])
     reject = json.loads(capsysbinary.readouterr().out)
     assert reject["line"] == 2 and reject["source"].endswith("questions.jsonl")
-    assert reject["reason"].startswith("malformed JSON")
+    assert reject["reason"] == "the line ends before its JSON does (cut off?)"
 
 
 def test_status_reports_each_stage(workspace, capsys):
@@ -159,3 +159,29 @@ def test_the_command_gives_arrow_the_c_librarys_malloc_unless_the_user_chose_a_p
     result = subprocess.run([sys.executable, "-c", POOL_PROBE], capture_output=True, text=True, timeout=60,
                             env=environment)
     assert result.returncode == 0 and result.stdout == used, result.stderr
+
+
+def test_rows_set_aside_are_counted_with_the_command_that_lists_them_and_reasons_say_what_is_wrong(tmp_path, capsys):
+    folder = tmp_path / "inputs" / "d"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "questions.jsonl").write_text('{"id": 1, "question": "q1", "answer": "x"}\n'
+                                            '{"id": 2, "question": "q2", "answer": {"x": 1}}\n'
+                                            '{"id": 3, "question": "q3", "answ\n'
+                                            '{"id": 4, "question": "q4", "answer": "y"}\n')
+    (folder / "predictions" / "m.jsonl").write_text('{"id": 1, "prediction": "x"}\n{"id": 2, "prediction": "b"\n')
+    main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")])
+    err = capsys.readouterr().err
+    assert "evalpipe: d: 2 question row(s) set aside: evalpipe show B1 --dataset d --rejects" in err
+    assert "evalpipe: d / m: 1 prediction row(s) set aside: evalpipe show B2 --dataset d --model m --rejects" in err
+    assert main(["show", "B1", "--dataset", "d", "--outputs", str(tmp_path / "outputs"), "--rejects"]) == 0
+    shown = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(row["line"], row["reason"]) for row in shown] == [
+        (2, "wrong type: gold is an object, expected text"), (3, "the line ends before its JSON does (cut off?)")]
+
+
+def test_rows_that_pair_by_position_are_said_once(tmp_path, capsys):
+    write_jsonl(tmp_path / "inputs/d/questions.jsonl", [{"question": "q", "answer": "x"}])
+    write_jsonl(tmp_path / "inputs/d/predictions/m.jsonl", [{"prediction": "x"}])
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs"),
+                 "--dataset", "d"]) == 0
+    assert capsys.readouterr().err.count("rows pair by position") == 1

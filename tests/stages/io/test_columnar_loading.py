@@ -94,7 +94,7 @@ def test_malformed_lines_nested_golds_duplicates_and_odd_types_mid_file(tmp_path
     assert any(question_block(block, NO_FIELDS) is not None for block in iter_line_blocks(path))
     assert [reject.line for reject in fast.rejects] == sorted(reject.line for reject in fast.rejects)
     reasons = {reject.line: reject.reason for reject in fast.rejects}
-    assert reasons[6].startswith("malformed JSON") and reasons[9] == "duplicate id 'q1' (first seen at line 1)"
+    assert reasons[6] == "the line ends before its JSON does (cut off?)" and reasons[9] == "duplicate id 'q1' (first seen at line 1)"
 
 
 @pytest.mark.parametrize("rows", [range(0, 4), range(3, 11), range(20, 60)])
@@ -297,7 +297,8 @@ def test_blocks_pyarrow_json_refuses_are_decoded_line_by_line(tmp_path):
     assert len(decoded) < len(blocks)
     fast = load_questions(path, QA, NO_FIELDS)
     _same_as_row_by_row(fast, load_questions(path, ROW_BY_ROW, NO_FIELDS))
-    assert as_columns(fast.columns)["id"][:2] == ["h0", "h1"] and fast.rejects[0].reason.startswith("malformed JSON")
+    assert as_columns(fast.columns)["id"][:2] == ["h0", "h1"]
+    assert fast.rejects[0].reason == "the line ends before its JSON does (cut off?)"
     records = [{"a": 1, "b": ["x", 2]}, {"a": 2, "c": "only here"}]
     table = records_table(records, {}, {})
     assert table.column_names == ["a", "b", "c"] and table.column("b").type == pa.binary()
@@ -341,7 +342,7 @@ def test_fever_reads_its_evidence_on_the_fast_path_with_the_same_rows_and_reject
                               FEVER.question_types(), FEVER.question_readers) is not None for block in blocks)
     if rows is None:
         assert [(r.line, r.reason[:26]) for r in fast.rejects] == [
-            (8, "wrong type: evidence must "), (16, "gold verdict not readable:"), (26, "malformed JSON at column 1")]
+            (8, "wrong type: evidence must "), (16, "gold verdict not readable:"), (26, "the line ends before its J")]
         evidence = as_columns(fast.columns)["evidence"]
         assert evidence[0] == [["Page_0\t0"], ["P\t0"]] and evidence[5] == [["None\t"]] and evidence[9] is None
 

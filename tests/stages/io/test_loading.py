@@ -34,7 +34,7 @@ def test_jsonl_bad_rows_are_set_aside_with_line_and_reason(tmp_path):
     lines = [line for line, _ in _reasons(result)]
     assert lines == [2, 4, 5, 6, 7, 8]
     reasons = dict(_reasons(result))
-    assert reasons[2].startswith("malformed JSON")
+    assert reasons[2] == "the line ends before its JSON does (cut off?)"
     assert reasons[4].startswith("no id")
     assert reasons[5] == "no gold answer"
     assert reasons[6] == "expected a JSON object, got list"
