@@ -103,6 +103,7 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
                     "headline": ({name: metrics.get(name) for name in headline} if board is None
                                  else {board[0]: figure}),
                     "rows": metrics.get("rows"),
+                    "baseline": board is not None and model == leaderboard_baseline(report),
                     **aside,
                 }
             )
@@ -151,6 +152,17 @@ def leaderboard_headline(report: dict[str, Any]) -> tuple[str, dict[str, float |
     return None
 
 
+def leaderboard_caption(section: dict[str, Any]) -> str:
+    """What a leaderboard's figures rest on, as far as it has them: "judge gpt-4, baseline gpt-3.5" (empty when
+    neither applies)."""
+    return ", ".join(f"{name} {section[name]}" for name in ("judge", "baseline") if section.get(name))
+
+
+def leaderboard_baseline(report: dict[str, Any]) -> str | None:
+    """The model a dataset's leaderboard compares every other one with (it has no figure of its own), if any."""
+    return next((section.get("baseline") for section in report.get("leaderboards", {}).values()), None)
+
+
 def leaderboard_tables(report: dict[str, Any]) -> str:
     """Each leaderboard's figures per model under the names its tool prints, best first, with what they rest on."""
     parts = []
@@ -162,7 +174,8 @@ def leaderboard_tables(report: dict[str, Any]) -> str:
             if published:
                 rows.append(["  (published)", *(_figure(published.get(column)) for column in section["columns"]), ""])
         notes = "".join(f"\nnote: {note}" for note in section["notes"])
-        parts.append(f"{section['title']} (judge {section['judge']}, baseline {section['baseline']}):\n"
+        caption = leaderboard_caption(section)
+        parts.append(f"{section['title']}{f' ({caption})' if caption else ''}:\n"
                      + format_table(["model", *section["columns"], "not judged"], rows) + notes + "\n")
     return "".join(parts)
 
@@ -324,7 +337,8 @@ def harness_line(model: str, provenance: dict[str, Any]) -> str:
     """What the harness reported for an imported model and, per metric it scored each row by, where its rule and
     evalpipe's disagree."""
     tool, metrics = harness_described(provenance)
-    lines = [f"{model}: imported from {tool} task {provenance.get('task')}; it reported {metrics}"]
+    task = f" task {provenance['task']}" if provenance.get("task") else ""
+    lines = [f"{model}: imported from {tool}{task}; it reported {metrics}"]
     lines += [f"  {row['metric']}: the rules disagree on {row['disagree']} of {row['rows']} rows; right by the harness "
               f"only {row['harness_only']}; right by evalpipe only {row['evalpipe_only']}"
               for row in disagreement_rows(provenance.get("disagreements", {}))]
@@ -346,7 +360,8 @@ def render_summary(summary: dict[str, Any]) -> str:
     rows = []
     for row in summary["rows"]:
         headline = row.get("headline") or {row["metric"]: row["value"]}
-        values = " / ".join("n/a" if value is None else f"{value:.4f}" for value in headline.values())
+        values = ("(baseline)" if row.get("baseline") else
+                  " / ".join("n/a" if value is None else f"{value:.4f}" for value in headline.values()))
         aside = (f"{row.get('question_rows_rejected', 0)} / {row.get('prediction_rows_rejected', 0)} / "
                  f"{row.get('missing_predictions', 0)}")
         rows.append([row["dataset"], row["model"], " / ".join(headline), values, str(row["rows"]), aside])

@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..kinds import get_kind
-from .aggregate import harness_described, leaderboard_headline, reply_notes
+from .aggregate import harness_described, leaderboard_caption, leaderboard_headline, reply_notes
 from .charts import bar_chart, heatmap, line_chart
 from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
@@ -23,8 +23,10 @@ def _templates() -> Any:
     """The page's Jinja2 templates (autoescape on)."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
-    return Environment(loader=PackageLoader("stages.report", "page"), autoescape=True, undefined=StrictUndefined,
-                       trim_blocks=True, lstrip_blocks=True)
+    environment = Environment(loader=PackageLoader("stages.report", "page"), autoescape=True,
+                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    environment.globals["leaderboard_caption"] = leaderboard_caption
+    return environment
 
 
 def _page_file(name: str) -> str:
@@ -113,7 +115,7 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
     for model, provenance in report.get("harness", {}).items():
         tool, reported = harness_described(provenance)
         ours = ", ".join(f"{name} {report['models'].get(model, {}).get(name, float('nan')):.4g}" for name in headline)
-        harness.append({"model": model, "tool": tool, "task": provenance.get("task"), "reported": reported,
+        harness.append({"model": model, "tool": tool, "task": provenance.get("task") or "–", "reported": reported,
                         "ours": ours, "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
     explorer = report.get("explorer")
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
