@@ -153,3 +153,20 @@ def test_the_four_figures_are_nightly_metrics_compared_prompt_by_prompt(tmp_path
     assert metrics["instruction_level_strict"]["before"] == pytest.approx(698 / 834)
     assert metrics["prompt_level_strict"]["paired_items"] == 541
     assert metrics["prompt_level_strict"]["after"] < metrics["prompt_level_strict"]["before"]
+
+
+def test_generate_sends_the_prompt_as_it_is(tmp_path):
+    from tests.pipeline.chat_server import ChatServer
+
+    folder = tmp_path / "inputs" / "ifeval"
+    folder.mkdir(parents=True)
+    question = {"key": 5, "prompt": "Say hello. Do not use any commas.", "instruction_id_list": ["punctuation:no_comma"],
+                "kwargs": [{}]}
+    (folder / "questions.jsonl").write_text(json.dumps(question) + "\n")
+    with ChatServer() as server:
+        server.answer = lambda message: "hello, world"
+        (folder / "dataset.toml").write_text(f'[generate]\nurl = "{server.url}"\nmodels = ["m"]\nretries = 0\n')
+        report = _run(tmp_path)
+        asked = [request["body"]["messages"][-1]["content"] for request in server.chats()]
+    assert asked == ["Say hello. Do not use any commas."]
+    assert report["models"]["m"]["prompt_level_strict"] == 0.0  # the reply has a comma
