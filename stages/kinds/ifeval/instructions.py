@@ -233,16 +233,18 @@ def capital_word_frequency(text: str, capital_frequency: int, capital_relation: 
 
 @instruction("change_case:english_capital")
 def english_capital(text: str) -> Verdict:
-    if not text.isupper():
-        return False, "not all capitals"
-    found = detect_language(text)
-    return found in (None, "en"), "" if found in (None, "en") else f"language detected: {found}, wanted: en"
+    return _english_in(text, text.isupper(), "not all capitals")
 
 
 @instruction("change_case:english_lowercase")
 def english_lowercase(text: str) -> Verdict:
-    if not text.islower():
-        return False, "not all lowercase"
+    return _english_in(text, text.islower(), "not all lowercase")
+
+
+def _english_in(text: str, in_case: bool, otherwise: str) -> Verdict:
+    """In the wanted case, and English (or no language detected, as the official code has it)."""
+    if not in_case:
+        return False, otherwise
     found = detect_language(text)
     return found in (None, "en"), "" if found in (None, "en") else f"language detected: {found}, wanted: en"
 
