@@ -121,13 +121,12 @@ class ChatClient:
         tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
         served = body.get("model") if isinstance(body.get("model"), str) else None
         fingerprint = body.get("system_fingerprint") if isinstance(body.get("system_fingerprint"), str) else None
-        latency, replies = time.monotonic() - started, []
-        for index, choice in enumerate(choices[:n]):
+        latency, replies, kept = time.monotonic() - started, [], choices[:n]
+        for index, choice in enumerate(kept):
             answer, reasoning = _answer_of(choice)
             if answer is None:
                 raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
-            share = None if tokens_out is None else tokens_out // len(choices[:n]) + (
-                tokens_out % len(choices[:n]) if index == 0 else 0)
+            share = None if tokens_out is None else tokens_out // len(kept) + (tokens_out % len(kept) if index == 0 else 0)
             finish = choice.get("finish_reason")
             replies.append(Reply(answer, latency, tokens_in if index == 0 else (None if tokens_in is None else 0),
                                  share, first_token_logprobs(body) if self.config.top_logprobs and index == 0 else None,

@@ -18,7 +18,7 @@ from ..core.names import name_problem, safe_name
 from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
 from .call_pool import run_calls
-from .client import ChatClient, CircuitBreaker, call_with_retries
+from .client import ChatClient, CircuitBreaker, Reply, call_with_retries
 from .costs import check_price, money
 from .endpoint import CLIENT_NUMBERS, Endpoint, check_settings
 from .journal import AnswerStore, journal_key
@@ -109,6 +109,13 @@ def _record(case: dict[str, Any], **fields: Any) -> dict[str, Any]:
     return {"id": case["id"], **({"sample": case["sample"]} if case.get("sample") else {}), **fields}
 
 
+def _answer_record(case: dict[str, Any], reply: Reply, attempts: int) -> dict[str, Any]:
+    """The journal record of a case's answer: the reply and what asking it took."""
+    return _record(case, key=case["key"], prediction=reply.text, attempts=attempts, latency=round(reply.latency, 4),
+                   tokens_in=reply.tokens_in, tokens_out=reply.tokens_out, finish_reason=reply.finish_reason,
+                   reasoning_content=reply.reasoning)
+
+
 def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: dict[str, dict], store: AnswerStore,
                       breaker: CircuitBreaker, progress: Progress) -> None:
     """One conversation's cases in order (a dialogue scene, or one question alone); answers already on disk with the
@@ -134,10 +141,7 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
             reply, error, attempts = call_with_retries(client.config, lambda: client.ask(case["prompt"], history))
             breaker.record(error)
             if error is None:
-                store.append(_record(case, key=case["key"], prediction=reply.text, attempts=attempts,
-                                     latency=round(reply.latency, 4), tokens_in=reply.tokens_in,
-                                     tokens_out=reply.tokens_out, finish_reason=reply.finish_reason,
-                                     reasoning_content=reply.reasoning))
+                store.append(_answer_record(case, reply, attempts))
                 history.append((case["prompt"], reply.text))
             else:
                 store.append(_record(case, key=case["key"], error=error, attempts=attempts))
@@ -155,10 +159,7 @@ def _ask_item_samples(clients: dict[int, ChatClient], cases: list[dict[str, Any]
                                                                                                 len(todo)))
         breaker.record(error)
         for case, reply in zip(todo, replies or []):
-            store.append(_record(case, key=case["key"], prediction=reply.text, attempts=attempts,
-                                 latency=round(reply.latency, 4), tokens_in=reply.tokens_in,
-                                 tokens_out=reply.tokens_out, finish_reason=reply.finish_reason,
-                                 reasoning_content=reply.reasoning))
+            store.append(_answer_record(case, reply, attempts))
             progress.advance()
         todo = todo[len(replies or []):]
     for case in todo:

@@ -287,7 +287,7 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
     wrong types and duplicates are set aside."""
     kind_types = kind.prediction_types() if kind is not None else {}
     repeats = kind is not None and kind.repeated_ids_are_samples and ids_repeat(
-        path, fields, lambda record, line, position: _row_id(record, line, position, fields)[1])
+        path, lambda record, line, position: _row_id(record, line, position, fields)[1])
     if repeats or holds_samples(path, fields):
         return load_samples(path, fields, rows, kind_types, partial(_prediction_row, fields=fields, kind=kind),
                             number_repeats=repeats)

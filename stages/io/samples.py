@@ -53,7 +53,7 @@ def holds_samples(path: Path, fields: dict[str, str | None]) -> bool:
     return False
 
 
-def ids_repeat(path: Path, fields: dict[str, str | None], read_id: Callable[[Any, int | None, int], Any]) -> bool:
+def ids_repeat(path: Path, read_id: Callable[[Any, int | None, int], Any]) -> bool:
     """Whether some id is on two records of the file (HumanEval's sample files: one record per sample)."""
     seen = set()
     for position, item in enumerate(iter_records(path), start=1):

@@ -144,7 +144,7 @@ def _collect(process: subprocess.Popen, report_read: int, nonce: str, limits: Li
             stopped = "timed out"
             break
         for key, _ in selector.select(left):
-            data = os.read(key.fd if isinstance(key.fileobj, int) else key.fileobj.fileno(), 1 << 16)
+            data = os.read(key.fd, 1 << 16)
             if not data:
                 selector.unregister(key.fileobj)
                 continue

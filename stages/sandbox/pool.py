@@ -3,18 +3,16 @@ from __future__ import annotations
 
 import os
 import queue
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from .bwrap import Program, RunResult, SandboxUnavailable, find_interpreter, run_program, sandbox_prefix
 from .limits import Limits
 
-SANDBOX_WARNING = "sandbox = \"none\": programs run on this host unconfined (limits only), as dataset.toml asks"
-
 
 def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap", interpreter: str = "",
-                 workers: int = 0, progress: Callable[[int], None] | None = None) -> list[RunResult]:
+                 workers: int = 0) -> list[RunResult]:
     """Each program's result, in order: run `workers` at a time (0: one per core) inside bwrap, or with limits
     only when `sandbox` is "none"; fails at once, in one line, when the sandbox cannot run here."""
     python = find_interpreter(interpreter)
@@ -33,8 +31,6 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
             return run_program(program, limits, prefix, python, slot, nproc)
         finally:
             slots.put(slot)
-            if progress is not None:
-                progress(1)
 
     with ThreadPoolExecutor(count) as pool:
         return list(pool.map(one, programs))
@@ -43,8 +39,7 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
 def check_sandbox(prefix: list[str], interpreter: str, limits: Limits) -> None:
     """A trivial program run in the sandbox, so that a sandbox refused here (user namespaces off, a broken bwrap)
     fails the run in one line rather than every program as `crashed`."""
-    result = run_program(Program("pass", "pass"), Limits(**{**limits.__dict__, "timeout_seconds": 30.0}), prefix,
-                         interpreter)
+    result = run_program(Program("pass", "pass"), replace(limits, timeout_seconds=30.0), prefix, interpreter)
     if result.outcome != "passed":
         said = (result.stderr.strip().splitlines() or [result.error])[-1]
         raise SandboxUnavailable(f"bwrap could not start a sandbox here ({said}); it needs unprivileged user "

@@ -12,7 +12,7 @@ from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from ..sampling import answer_groups
-from .equivalence import CheckerPool
+from .equivalence import CheckerPool, Comparison
 from .final_answer import extract_final_answer, math_text
 
 if TYPE_CHECKING:
@@ -90,25 +90,9 @@ class MathAnswers(Kind):
         pairs = list(dict.fromkeys((g, a) for g, a in zip(golds, answers) if a is not None))
         with CheckerPool(params["compare_seconds"]) as checkers:
             found = dict(zip(pairs, checkers.compare(pairs)))
-            votes = _votes(table, [found[(g, a)].equal if a is not None else False for g, a in zip(golds, answers)],
-                           checkers) if "sample" in table.column_names else answers
-        correct, status, reason = [], [], []
-        for gold, answer, how in zip(golds, answers, table.column("how").to_pylist()):
-            if answer is None:
-                correct.append(False)
-                status.append("missing" if how == NO_REPLY else "unparsed")
-                reason.append(how)
-                continue
-            comparison = found[(gold, answer)]
-            correct.append(comparison.equal)
-            if comparison.equal is None:
-                status.append(NOT_COMPARED)
-                reason.append(f"{how}; {NOT_COMPARED}: {comparison.problem}")
-            else:
-                status.append("correct" if comparison.equal else "wrong")
-                relation = "equal to" if comparison.equal else "not equal to"
-                reason.append(f"{how}; {comparison.answer_read or answer} {relation} the gold "
-                              f"{comparison.gold_read or gold}")
+            correct, status, reason = _verdicts(golds, answers, table.column("how").to_pylist(), found)
+            votes = (_votes(table.column("id").to_pylist(), answers, correct, checkers)
+                     if "sample" in table.column_names else answers)
         matched = table.select(["id", "gold", "extracted", "how"]).append_column(
             "correct", pa.array(correct, pa.bool_())).append_column(
             "status", pa.array(status, pa.string())).append_column("reason", pa.array(reason, pa.string()))
@@ -179,14 +163,35 @@ class MathAnswers(Kind):
         return text
 
 
-def _votes(table: pa.Table, correct: list[bool | None], checkers: CheckerPool) -> list[str | None]:
+def _verdicts(golds: list[str], answers: list[str | None], hows: list[str],
+              found: dict[tuple[str, str], Comparison]) -> tuple[list[bool | None], list[str], list[str]]:
+    """Each row's (correct, status, reason) from its comparison; a row without an answer is wrong, with why."""
+    correct, status, reason = [], [], []
+    for gold, answer, how in zip(golds, answers, hows):
+        if answer is None:
+            correct.append(False)
+            status.append("missing" if how == NO_REPLY else "unparsed")
+            reason.append(how)
+            continue
+        comparison = found[(gold, answer)]
+        correct.append(comparison.equal)
+        if comparison.equal is None:
+            status.append(NOT_COMPARED)
+            reason.append(f"{how}; {NOT_COMPARED}: {comparison.problem}")
+        else:
+            status.append("correct" if comparison.equal else "wrong")
+            relation = "equal to" if comparison.equal else "not equal to"
+            reason.append(f"{how}; {comparison.answer_read or answer} {relation} the gold {comparison.gold_read or gold}")
+    return correct, status, reason
+
+
+def _votes(ids: list[str], answers: list[str | None], correct: list[bool | None],
+           checkers: CheckerPool) -> list[str | None]:
     """Each wrong final answer as the first of its item's wrong answers equal to it by math-verify (right ones as they
     are; they all vote as one): the answers maj@k counts."""
-    wrong = [answer if right is False else None for answer, right in zip(table.column("extracted").to_pylist(), correct)]
-    grouped = answer_groups(table.column("id").to_pylist(), wrong,
-                            lambda pairs: [c.equal for c in checkers.compare(pairs)])
-    return [answer if right else vote for answer, right, vote in
-            zip(table.column("extracted").to_pylist(), correct, grouped)]
+    wrong = [answer if right is False else None for answer, right in zip(answers, correct)]
+    grouped = answer_groups(ids, wrong, lambda pairs: [c.equal for c in checkers.compare(pairs)])
+    return [answer if right else vote for answer, right, vote in zip(answers, correct, grouped)]
 
 
 def _group_cell(group: dict[str, Any] | None) -> str:
