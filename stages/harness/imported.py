@@ -63,6 +63,11 @@ def register_importer(tool: str) -> Callable[[Importer], Importer]:
     return register
 
 
+def replies_prediction(row_id: str, replies: list[str]) -> dict[str, Any]:
+    """An imported item's prediction: its one reply, or its several replies as samples."""
+    return {"id": row_id, "prediction": replies[0]} if len(replies) == 1 else {"id": row_id, "samples": replies}
+
+
 def read_json_object(path: Path) -> dict[str, Any]:
     """A harness's side file (lm-eval's results, OpenCompass' scores) as a JSON object; {} when it is missing,
     unreadable or not an object."""

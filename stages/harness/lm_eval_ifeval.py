@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .imported import ImportedRun
+from .imported import ImportedRun, replies_prediction
 from .lm_eval_files import SamplesFile, doc_ids
 from .lm_eval_math import raw_replies
 
@@ -36,8 +36,7 @@ def read_ifeval_run(found: SamplesFile, records: list[tuple[int, dict]], model: 
             set_aside.append(f"{found.path}:{line}: {type(exc).__name__}: {exc}")
             continue
         questions.append({"id": row_id, **{name: doc[name] for name in IFEVAL_FIELDS}})
-        predictions.append({"id": row_id, "prediction": replies[0]} if len(replies) == 1
-                           else {"id": row_id, "samples": replies})
+        predictions.append(replies_prediction(row_id, replies))
     return ImportedRun(tool="lm-eval", tool_version=found.results.get("lm_eval_version"), task=found.task,
                        model=model, file=str(found.path), kind="ifeval", questions=questions,
                        predictions=predictions, metrics=_figures(metrics), set_aside=set_aside)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..io.fields import name_ignoring_case
 from ..kinds.math.final_answer import last_boxed
-from .imported import ImportedRun
+from .imported import ImportedRun, replies_prediction
 from .lm_eval_files import SamplesFile, doc_ids, question_text, single
 
 MATH_TASKS = re.compile(r"^(?:minerva_math|hendrycks_math|leaderboard_math|gsm8k|aime|amc|math_?500)", re.IGNORECASE)
@@ -51,8 +51,7 @@ def read_math_run(found: SamplesFile, groups: dict[str, list[tuple[int, dict]]],
             set_aside.append(f"{found.path}:{entry['line']}: {type(exc).__name__}: {exc}")
             continue
         questions.append(question)
-        predictions.append({"id": row_id, "prediction": replies[0]} if len(replies) == 1
-                           else {"id": row_id, "samples": replies})
+        predictions.append(replies_prediction(row_id, replies))
         verdicts.append({"id": row_id, "verdicts": entry["verdicts"],
                          **({"answers": entry["answers"]} if entry["answers"] else {})})
     return ImportedRun(tool="lm-eval", tool_version=found.results.get("lm_eval_version"), task=found.task,

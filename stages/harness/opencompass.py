@@ -14,7 +14,7 @@ from ..io.json_depth import load_json
 from ..io.storage import read_input_bytes
 from ..kinds.multiple_choice.options import LETTERS, options_from_text
 from .chat_templates import chat_templates, without_template
-from .imported import ImportedRun, SkippedFile, files_under, read_json_object, register_importer
+from .imported import ImportedRun, SkippedFile, files_under, read_json_object, register_importer, replies_prediction
 
 RUNS = re.compile(r"\((\d+) runs average\)$")
 
@@ -112,8 +112,7 @@ def _run_of(path: Path, kind: str, questions: list[dict[str, Any]], rows: list[t
     model, task = path.parent.name, path.stem
     return ImportedRun(tool="opencompass", tool_version=None, task=task, model=model, file=str(path), kind=kind,
                        questions=questions,
-                       predictions=[{"id": row_id,
-                                     **({"samples": replies} if len(replies) > 1 else {"prediction": replies[0]}),
+                       predictions=[{**replies_prediction(row_id, replies),
                                      **({"prompt": prompts[row_id]} if row_id in prompts else {})}
                                     for row_id, _, _, replies in rows],
                        metrics=metrics, set_aside=set_aside)
