@@ -13,7 +13,7 @@ from ...text.reasoning import UNFINISHED
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from ..sampling import answer_groups
 from .equivalence import CheckerPool, Comparison
-from .final_answer import extract_final_answer, math_text
+from .final_answer import FinalAnswer, extract_final_answer, math_text
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -63,16 +63,21 @@ class MathAnswers(Kind):
         import pyarrow as pa
 
         table = as_table(joined, _column_types())
-        golds = [math_text(golds[0]) for golds in table.column("golds").to_pylist()]
+        firsts = [golds[0] for golds in table.column("golds").to_pylist()]
+        gold_texts = {first: math_text(first) for first in dict.fromkeys(firsts)}
+        golds = [gold_texts[first] for first in firsts]
         states = (table.column("reasoning").to_pylist() if "reasoning" in table.column_names
                   else [None] * table.num_rows)
+        finals: dict[str, FinalAnswer] = {}  # a model's samples repeat their replies: each read once
         extracted, how = [], []
         for reply, state in zip(table.column("prediction").to_pylist(), states):
             if reply is None or state == UNFINISHED:
                 extracted.append(None)
                 how.append(NO_REPLY if reply is None else UNFINISHED_REASONING)
                 continue
-            final = extract_final_answer(reply)
+            final = finals.get(reply)
+            if final is None:
+                final = finals[reply] = extract_final_answer(reply)
             extracted.append(final.text)
             how.append(final.how)
         columns = {"id": table.column("id"), "gold": pa.array(golds, pa.string()),

@@ -30,14 +30,13 @@ def main() -> None:
     out = sys.stdout
     out.write("ready\n")
     out.flush()
-    golds: dict = {}
-    answers: dict = {}
+    parsed: dict = {}  # golds and answers parse alike: a text seen on either side is parsed once
     for line in sys.stdin:
         gold_text, answer_texts = json.loads(line)
-        gold = _parsed(golds, gold_text)
+        gold = _parsed(parsed, gold_text)
         for answer_text in answer_texts:
             try:
-                answer = _parsed(answers, answer_text)
+                answer = _parsed(parsed, answer_text)
                 found = {"equal": bool(gold and answer and verify(gold, answer, timeout_seconds=None)),
                          "gold": _shown(gold), "answer": _shown(answer)}
             except Exception as exc:  # noqa: BLE001 - one comparison failing is that answer's verdict, not the run's
