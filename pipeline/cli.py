@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from importlib import import_module
 from typing import Any
 
@@ -42,6 +43,24 @@ def _run_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--verbose", action="store_true", help="print every dataset's full report, not the summary")
     sub.add_argument("--no-wait", action="store_true",
                      help="exit 2 at once when another run is using the outputs folder (default: wait for it)")
+
+
+class ImportTools:
+    """`evalpipe import`'s tool names, from the importers' and leaderboards' registries when first needed (so other
+    commands do not import every reader)."""
+
+    @staticmethod
+    def names() -> list[str]:
+        from stages.harness.imported import IMPORTERS
+        from stages.leaderboards.board import LEADERBOARDS
+
+        return [*IMPORTERS.names(), *(board.tool for _, board in LEADERBOARDS.items())]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __contains__(self, tool: object) -> bool:
+        return tool in self.names()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,9 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     _correction_option(compare)
     compare.set_defaults(handler="compare:cmd_compare")
     imports = commands.add_parser("import", help="turn another harness's output files into datasets under --inputs")
-    imports.add_argument("tool", choices=("lm-eval", "inspect", "opencompass", "alpaca-eval", "arena-hard", "mt-bench",
-                                                  "alignbench"),
-                         help="the harness or leaderboard that wrote them")
+    imports.add_argument("tool", choices=ImportTools(), help="the harness or leaderboard that wrote them")
     imports.add_argument("paths", nargs="+", metavar="PATH", help="its output files or folders")
     imports.add_argument("--inputs", default="inputs", help="folder of datasets to write into (default: inputs)")
     imports.add_argument("--dataset", help="dataset name (default: the harness's task name)")

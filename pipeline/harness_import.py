@@ -11,19 +11,10 @@ from stages.core.printable import printable
 from stages.harness import importer
 from stages.harness.dataset_folder import plan_import, write_planned
 from stages.harness.imported import ImportedRun, SkippedFile
-from stages.leaderboards.alignbench_files import read_alignbench
-from stages.leaderboards.alpaca_eval_files import DEFAULT_BASELINE, read_alpaca_eval
-from stages.leaderboards.arena_hard_files import DEFAULT_BASELINE as ARENA_HARD_BASELINE
-from stages.leaderboards.arena_hard_files import read_arena_hard
+from stages.leaderboards.board import LEADERBOARDS, leaderboard_by_tool
 from stages.leaderboards.folder import plan_leaderboard_import
-from stages.leaderboards.mt_bench_files import read_mt_bench
 
 from .exit_codes import EXIT_OK
-
-LEADERBOARD_TOOLS = {"alpaca-eval": ("alpaca_eval", read_alpaca_eval, DEFAULT_BASELINE),
-                     "arena-hard": ("arena_hard", read_arena_hard, ARENA_HARD_BASELINE),
-                     "mt-bench": ("mt_bench", read_mt_bench, None),
-                     "alignbench": ("alignbench", read_alignbench, None)}
 
 _NEXT_STEP = {"instruction": "; no reference: add a [judge] table to its dataset.toml to judge the answers"}
 
@@ -31,10 +22,11 @@ _NEXT_STEP = {"instruction": "; no reference: add a [judge] table to its dataset
 def cmd_import(args: argparse.Namespace) -> int:
     """Import every run found in the paths when none is refused and none conflicts; else say each problem, exit 2,
     and write nothing."""
-    if args.tool in LEADERBOARD_TOOLS:
+    if leaderboard_by_tool(args.tool) is not None:
         return import_leaderboard(args)
     if args.baseline:
-        raise UsageError(f"--baseline is a leaderboard's ({', '.join(LEADERBOARD_TOOLS)}), not {args.tool}'s")
+        raise UsageError(f"--baseline is a leaderboard's ({', '.join(board.tool for _, board in LEADERBOARDS.items())})"
+                         f", not {args.tool}'s")
     found = list(importer(args.tool)([Path(path) for path in args.paths]))
     runs = [item for item in found if isinstance(item, ImportedRun)]
     skipped = [item for item in found if isinstance(item, SkippedFile)]
@@ -69,17 +61,17 @@ def cmd_import(args: argparse.Namespace) -> int:
 def import_leaderboard(args: argparse.Namespace) -> int:
     """A leaderboard's folder as one instruction dataset (every model, the baseline's answers, the recorded
     verdicts); each problem one line, exit 2, nothing written."""
-    name, read, default_baseline = LEADERBOARD_TOOLS[args.tool]
+    board = leaderboard_by_tool(args.tool)
     if len(args.paths) != 1 or args.model:
         raise UsageError(f"evalpipe import {args.tool} takes one folder (its checkout or results/) and no --model")
     root = Path(args.paths[0])
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder")
-    if args.baseline and default_baseline is None:
+    if args.baseline and board.default_baseline is None:
         raise UsageError(f"{args.tool} rates each model's answers on their own: it takes no --baseline")
-    baseline = args.baseline or default_baseline
-    folder = Path(args.inputs) / check_name(args.dataset or name, "--dataset")
-    found = read(root, baseline)
+    baseline = args.baseline or board.default_baseline
+    folder = Path(args.inputs) / check_name(args.dataset or board.name, "--dataset")
+    found = board.read_files(root, baseline)
     plan = plan_leaderboard_import(found, args.tool, folder)
     if plan.problems:
         for problem in plan.problems[:-1]:

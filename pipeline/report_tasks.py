@@ -33,7 +33,7 @@ from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.parse_health import parse_problems
 from stages.judge.preferences import order_agreement_items, pair_outcomes, people_decisions
-from stages.leaderboards.sections import LEADERBOARD_TOOLS
+from stages.leaderboards.board import leaderboard_by_tool
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -58,7 +58,7 @@ from .judge_task import (
     rater_digests,
     read_rater_files,
 )
-from .leaderboard_report import arena_hard_section, recorded_sections
+from .leaderboard_report import leaderboard_sections
 from .leaderboard_task import B5Leaderboard
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
@@ -213,6 +213,7 @@ class B6Report(KindStage):
         if judged:
             report["judge"] = {"judges": list(self.plain_spec["judge"]["models"]), "models": judged}
         usages = {model: stage_usage(document["header"]) for model, document in judge_documents.items()}
+        outcomes = None
         for task in self.pairwise_tasks():
             document = read_artifact_json(task.artifact_path())
             baseline = self.plain_spec["judge"].get("baseline")
@@ -232,26 +233,26 @@ class B6Report(KindStage):
                 report["leaderboard"] = with_people(report["leaderboard"], people, baseline)
             report["biases"] = {"judges": document.get("biases", {}), "people": None if not people else
                                 length_preference(people_decisions(outcomes, people))}
-            if self.plain_spec["judge"]["pairwise"]["scale"] == "five_way":
-                report.setdefault("leaderboards", {})["arena_hard"] = arena_hard_section(self, outcomes, baseline)
             usages["(pairwise)"] = stage_usage(document["header"])
         if self.plain_spec.get("judge"):
             judge = self.plain_spec["judge"]
             report["problems"] = report.get("problems", []) + parse_problems(
                 judged, report.get("pairwise", {}).get("pairs", []), (judge.get("pairwise") or {}).get("scale"),
                 judge["min_parse_rate"])
-        if self.leaderboard_tasks():
-            report["leaderboards"] = {**recorded_sections(self), **report.get("leaderboards", {})}
-            for model, task in self.leaderboard_tasks().items():
-                usages[f"{model} ({self.spec['leaderboard']['name']})"] = stage_usage(read_artifact_json(
-                    task.artifact_path())["header"])
+        sections = leaderboard_sections(self.outputs_dir, self.spec, self.plain_spec, self.leaderboard_tasks(),
+                                        outcomes)
+        if sections:
+            report["leaderboards"] = sections
+        for model, task in self.leaderboard_tasks().items():
+            usages[f"{model} ({self.spec['leaderboard']['name']})"] = stage_usage(read_artifact_json(
+                task.artifact_path())["header"])
         if self.plain_spec.get("judge") and not self.plain_spec["judge"]["url"]:
             report["judge_without_url"] = True
         if any(usages.values()):
             report["judge_cost"] = judge_cost({name: usage for name, usage in usages.items() if usage},
                                               self.plain_spec["judge"].get("price"))
         harness = {model: found for model, found in self.plain_spec.get("provenance", {}).items()
-                   if "published" not in found and found.get("tool") not in LEADERBOARD_TOOLS}
+                   if "published" not in found and leaderboard_by_tool(found.get("tool")) is None}
         if harness:
             imported = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}
             report["harness"] = with_disagreements(self, imported)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
+from ..core.registry import Registry
 from .wild_files import UnreadableFile, load_wild_json, read_wild_bytes
 
 
@@ -52,15 +53,12 @@ class SkippedFile:
 
 
 Importer = Callable[[list[Path]], Iterator[ImportedRun | SkippedFile]]
-IMPORTERS: dict[str, Importer] = {}
+IMPORTERS: Registry[Importer] = Registry("harness", "stages.harness")  # the modules of stages/harness register them
 
 
 def register_importer(tool: str) -> Callable[[Importer], Importer]:
     """Register a function reading a tool's output files (given paths: files or folders) as ImportedRuns."""
-    def register(read: Importer) -> Importer:
-        IMPORTERS[tool] = read
-        return read
-    return register
+    return IMPORTERS.register(tool)
 
 
 def replies_prediction(row_id: str, replies: list[str]) -> dict[str, Any]:

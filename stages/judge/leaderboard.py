@@ -14,43 +14,50 @@ RATING_BOUND = 2000.0  # a model that never lost has no finite maximum: its rati
 RESAMPLES = 1000
 
 
-def win_matrix(first: np.ndarray, second: np.ndarray, outcome: np.ndarray, size: int,
-               weights: np.ndarray | None = None) -> np.ndarray:
-    """W[i, j]: how often model i beat model j (a tie half a win each way), each outcome counted `weights` times."""
-    weights = np.ones(len(first)) if weights is None else weights
-    scores = np.where(outcome == 0, 1.0, np.where(outcome == 1, 0.5, 0.0))  # 0 first won, 1 tie, 2 second won
-    wins = np.zeros((size, size))
-    np.add.at(wins, (first, second), weights * scores)
-    np.add.at(wins, (second, first), weights * (1.0 - scores))
-    return wins
-
-
-def bradley_terry(wins: np.ndarray, anchor: int | None = None) -> np.ndarray:
-    """Ratings (Elo scale) maximizing the Bradley–Terry likelihood of `wins`: P(i beats j) = 1 / (1 + 10^((r_j −
-    r_i) / 400)); the anchor model (else the mean) at BASE_RATING, each within RATING_BOUND of it."""
+def bradley_terry(first: np.ndarray, second: np.ndarray, score: np.ndarray, size: int,
+                  weight: np.ndarray | None = None, features: np.ndarray | None = None, anchor: int | None = None,
+                  bound: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The one Bradley–Terry fit: maximum likelihood (scipy L-BFGS-B) of P(first beats second) = σ(θ_first −
+    θ_second + β·features), `score` 1 a win of first, ½ a tie, 0 a loss, each row counted `weight` times. Returns the
+    models' ratings on the Elo scale (anchor — else the mean — at BASE_RATING, each free one within `bound` rating
+    points of the anchor) and β. Rows without features are summed per pair of models first."""
     from scipy.optimize import minimize
+    from scipy.special import expit, log_expit
 
-    size = len(wins)
+    first, second = np.asarray(first, np.int64), np.asarray(second, np.int64)
+    weight = np.ones(len(first)) if weight is None else np.asarray(weight, float)
+    score = np.asarray(score, float)
+    if features is None:
+        pair, codes = np.unique(np.asarray(first) * size + np.asarray(second), return_inverse=True)
+        first, second = pair // size, pair % size
+        wins = np.bincount(codes, weight * score, len(pair))
+        losses = np.bincount(codes, weight * (1.0 - score), len(pair))
+        features = np.zeros((len(pair), 0))
+    else:
+        wins, losses = weight * score, weight * (1.0 - score)
+        features = np.asarray(features, float)
     fixed = 0 if anchor is None else anchor
-    free = [i for i in range(size) if i != fixed]
+    free = np.array([i for i in range(size) if i != fixed], dtype=np.int64)
+    width = features.shape[1]
 
-    def negative_log_likelihood(theta_free: np.ndarray) -> tuple[float, np.ndarray]:
+    def negative_log_likelihood(x: np.ndarray) -> tuple[float, np.ndarray]:
         theta = np.zeros(size)
-        theta[free] = theta_free
-        difference = theta[:, None] - theta[None, :]
-        log_p = -np.logaddexp(0.0, -difference)  # log σ(θi − θj)
-        p = np.exp(log_p)
-        gradient = (wins * (1.0 - p)).sum(axis=1) - (wins.T * (1.0 - p.T)).sum(axis=1)
-        return -float((wins * log_p).sum()), -gradient[free]
+        theta[free] = x[:len(free)]
+        z = theta[first] - theta[second] + features @ x[len(free):]
+        slope = (wins + losses) * expit(z) - wins  # d(−log L)/dz per row
+        gradient = np.bincount(first, slope, size) - np.bincount(second, slope, size)
+        value = -float(wins @ log_expit(z) + losses @ log_expit(-z))
+        return value, np.concatenate([gradient[free], features.T @ slope])
 
-    bound = RATING_BOUND / ELO_SCALE
-    found = minimize(negative_log_likelihood, np.zeros(len(free)), jac=True, method="L-BFGS-B",
-                     bounds=[(-bound, bound)] * len(free), options={"ftol": 1e-12, "gtol": 1e-9, "maxiter": 1000})
+    limit = None if bound is None else bound / ELO_SCALE
+    found = minimize(negative_log_likelihood, np.zeros(len(free) + width), jac=True, method="L-BFGS-B",
+                     bounds=[(-limit, limit) if limit else (None, None)] * len(free) + [(None, None)] * width,
+                     options={"ftol": 1e-12, "gtol": 1e-10, "maxiter": 10_000})
     theta = np.zeros(size)
-    theta[free] = found.x
+    theta[free] = found.x[:len(free)]
     if anchor is None:
         theta -= theta.mean()
-    return BASE_RATING + ELO_SCALE * theta
+    return BASE_RATING + ELO_SCALE * theta, found.x[len(free):]
 
 
 def leaderboard(first: list[str], second: list[str], outcome: list[str | None], items: list[str],
@@ -68,12 +75,14 @@ def leaderboard(first: list[str], second: list[str], outcome: list[str | None], 
     item_ids = sorted({items[i] for i in kept})
     item_of = np.searchsorted(np.array(item_ids, dtype=object), np.array([items[i] for i in kept], dtype=object))
     anchor = index.get(baseline) if baseline else None
-    ratings = bradley_terry(win_matrix(a, b, result, len(models)), anchor)
+    score = np.where(result == 0, 1.0, np.where(result == 1, 0.5, 0.0))  # 0 first won, 1 tie, 2 second won
+    ratings = bradley_terry(a, b, score, len(models), anchor=anchor, bound=RATING_BOUND)[0]
     generator = np.random.default_rng(seed)
     draws = np.empty((resamples, len(models)))
     for draw in range(resamples):
         counts = np.bincount(generator.integers(0, len(item_ids), len(item_ids)), minlength=len(item_ids))
-        draws[draw] = bradley_terry(win_matrix(a, b, result, len(models), counts[item_of].astype(float)), anchor)
+        draws[draw] = bradley_terry(a, b, score, len(models), counts[item_of].astype(float), anchor=anchor,
+                                    bound=RATING_BOUND)[0]
     low, high = np.percentile(draws, [2.5, 97.5], axis=0) if resamples else (ratings, ratings)
     order = sorted(range(len(models)), key=lambda i: -ratings[i])
     tallies = {model: {"wins": 0.0, "ties": 0, "losses": 0.0} for model in models}

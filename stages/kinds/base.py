@@ -1,15 +1,14 @@
 """Registry of task kinds: each kind names its parameters and implements normalize → match → score → compare."""
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..chat.prompts import render_prompt
-from ..core.errors import UsageError
 from ..core.param_rules import Rule
 from ..core.records import Columns, LoadResult, Rows
+from ..core.registry import Registry
 from ..core.stats import Stats
 from ..io.decoded_blocks import FieldReaders
 from ..io.loading import load_predictions, load_questions
@@ -201,19 +200,7 @@ def accuracy_scores(kind: Kind, matched: pa.Table) -> tuple[pa.Table, dict[str, 
         kind.score_stats(matched))
 
 
-_KINDS: dict[str, Kind] = {}
-KIND_MODULES = {  # each kind's module, imported on first use; importing it registers the kind
-    "annotation": "stages.kinds.annotation.kind",
-    "code": "stages.kinds.code.kind",
-    "dialogue": "stages.kinds.dialogue.kind",
-    "fact_verification": "stages.kinds.fact_verification.kind",
-    "ifeval": "stages.kinds.ifeval.kind",
-    "instruction": "stages.kinds.instruction.kind",
-    "math": "stages.kinds.math.kind",
-    "multiple_choice": "stages.kinds.multiple_choice.kind",
-    "numeric": "stages.kinds.numeric.kind",
-    "qa": "stages.kinds.qa.kind",
-}
+KINDS: Registry[Kind] = Registry("kind", "stages.kinds", module="kind")  # stages/kinds/<name>/kind.py
 
 
 def register_kind(name: str) -> Callable[[type[Kind]], type[Kind]]:
@@ -221,7 +208,7 @@ def register_kind(name: str) -> Callable[[type[Kind]], type[Kind]]:
 
     def decorate(cls: type[Kind]) -> type[Kind]:
         cls.name = name
-        _KINDS[name] = cls()
+        KINDS.register(name)(cls())
         return cls
 
     return decorate
@@ -229,13 +216,8 @@ def register_kind(name: str) -> Callable[[type[Kind]], type[Kind]]:
 
 def get_kind(name: str) -> Kind:
     """The registered kind called `name` (its module imported the first time)."""
-    if name not in _KINDS and name in KIND_MODULES:
-        importlib.import_module(KIND_MODULES[name])
-    try:
-        return _KINDS[name]
-    except KeyError:
-        raise UsageError(f"unknown kind {name!r} (known: {', '.join(kind_names())})") from None
+    return KINDS.get(name)
 
 
 def kind_names() -> list[str]:
-    return sorted({*KIND_MODULES, *_KINDS})
+    return KINDS.names()

@@ -8,12 +8,8 @@ from typing import Any
 
 from ..core.errors import UsageError
 from ..core.names import check_name
+from .board import LEADERBOARDS
 
-REQUIRED = {"alpaca_eval": ("baseline",),  # every model against the baseline: recorded verdicts, or the annotator asked
-            "mt_bench": ("prompts",),  # each turn rated 1–10 with FastChat's prompts, asked of [judge]
-            "alignbench": ("prompts",),  # each answer rated on its dimensions against the reference, asked of [judge]
-            "arena_hard": ("baseline", "verdicts")}  # recorded games beside the five-way pairwise verdicts asked
-LEADERBOARDS = tuple(REQUIRED)
 KEYS = ("name", "baseline", "judge", "verdicts", "prompts")
 
 
@@ -38,17 +34,17 @@ def read_leaderboard_config(table: dict[str, Any], origin: str) -> LeaderboardCo
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
         raise UsageError(f"{origin}: unknown [leaderboard] key(s) {', '.join(unknown)} (allowed: {', '.join(KEYS)})")
-    if table.get("name") not in REQUIRED:
+    names = LEADERBOARDS.names()
+    if table.get("name") not in names:
         raise UsageError(f"{origin}: [leaderboard] name {table.get('name')!r} is not one evalpipe reproduces "
-                         f"({', '.join(LEADERBOARDS)})")
+                         f"({', '.join(names)})")
+    board = LEADERBOARDS.get(table["name"])
     wrong = [key for key in KEYS if key in table and (not isinstance(table[key], str) or not table[key])]
-    missing = [key for key in REQUIRED[table["name"]] if key not in table]
+    missing = [key for key in board.required if key not in table]
     if wrong or missing:
-        raise UsageError(f"{origin}: [leaderboard] {table['name']} needs {', '.join(REQUIRED[table['name']])} as text"
+        raise UsageError(f"{origin}: [leaderboard] {table['name']} needs {', '.join(board.required)} as text"
                          f" ({', '.join(wrong + missing)} {'is' if len(wrong + missing) == 1 else 'are'} not)")
-    if table["name"] == "alpaca_eval" and not {"verdicts", "prompts"} & set(table):
-        raise UsageError(f"{origin}: [leaderboard] alpaca_eval needs verdicts (the annotator's recorded ones), prompts "
-                         "(the annotator's template, to ask [judge]) or both")
+    board.check_table(table, origin)
     if "baseline" in table:
         check_name(table["baseline"], "[leaderboard] baseline", origin)
     return LeaderboardConfig(**{key: table[key] for key in KEYS if key in table})

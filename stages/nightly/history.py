@@ -8,6 +8,7 @@ from ..core.errors import UsageError
 from ..core.records import Columns
 from ..kinds import get_kind
 from ..kinds.sampling import item_means
+from ..leaderboards.board import get_leaderboard
 
 NOT_METRICS = frozenset({"confusion_matrix", "weights", "weights_used", "semantic_model", "labels", "rules"})
 
@@ -83,8 +84,6 @@ JUDGE_METRIC_PREFIX = "judge:"  # a judge criterion as a nightly metric: judge:<
 JUDGE_COST_PREFIX = "judge_cost:"  # what a night's judging took: judge_cost:asked, …:reused, …:tokens_in, …:cost
 AGREEMENT_METRIC_PREFIX = "agreement:"  # the judge against people: agreement:accuracy, …; model: the judge(s)
 PAIRWISE_METRIC_PREFIX = "pairwise:"  # a model's win rate (ties half) against another: pairwise:<other model>
-LEADERBOARD_ITEM_METRICS = {"alpaca_eval": "alpaca_eval:win_rate", "mt_bench": "mt_bench:overall",
-                            "alignbench": "alignbench:score"}  # the paired item metric of each leaderboard
 
 
 def item_score_columns(dataset: str, kind_name: str, model: str, scored: Columns) -> Columns:
@@ -162,21 +161,12 @@ def agreement_item_columns(dataset: str, report: dict[str, Any]) -> Columns:
 
 
 def leaderboard_item_columns(dataset: str, model: str, name: str, rows: Columns) -> Columns:
-    """A model's B5L rows as item-score columns, compared by the mean test: AlpacaEval's preference − 1 per item
-    (alpaca_eval:win_rate), MT-Bench's rating per item and turn (mt_bench:overall, item ids <id>#turn<n>; its
-    pairwise outcome, mt_bench_pairwise:win_rate_adjusted), AlignBench's score per item (alignbench:score)."""
-    n = len(rows["id"])
-    metric = LEADERBOARD_ITEM_METRICS[name]
-    if name == "mt_bench":
-        ids = [f"{item}#turn{turn}" for item, turn in zip(rows["id"], rows["turn"])]
-        if "outcome" in rows:  # pairwise against the baseline
-            metric, values = "mt_bench_pairwise:win_rate_adjusted", list(rows["outcome"])
-        else:
-            values = list(rows["rating"])
-    elif name == "alignbench":
-        ids, values = [str(item) for item in rows["id"]], list(rows["score"])
-    else:
-        ids, values = [str(item) for item in rows["id"]], [p - 1 for p in rows["preference"]]
+    """A model's B5L rows as item-score columns of its leaderboard's paired item metric (Leaderboard.item_values:
+    AlpacaEval's preference − 1, MT-Bench's rating per item and turn, AlignBench's score), compared by the mean test;
+    none for a leaderboard whose figures come from every model together (Arena-Hard)."""
+    found = get_leaderboard(name).item_values(rows)
+    metric, ids, values = found if found is not None else ("", [], [])
+    n = len(ids)
     return {"dataset": [dataset] * n, "model": [model] * n, "metric": [metric] * n, "test": ["mean"] * n,
             "id": ids, "value": values}
 

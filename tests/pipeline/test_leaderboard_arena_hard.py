@@ -18,7 +18,7 @@ import yaml
 
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json, read_columns
-from stages.leaderboards.arena_hard import style_features
+from stages.leaderboards.arena_hard.rules import style_features
 from tests.pipeline.chat_server import ChatServer
 from tests.pipeline.conftest import write_jsonl
 
@@ -159,6 +159,12 @@ def test_the_folder_imports_as_published_and_adding_a_url_asks_its_way(tmp_path,
     # no url: nothing is asked, every game is counted as not judged, and the run says why
     assert main(["run", "--inputs", str(inputs), "--outputs", str(outputs)]) == 0
     assert "[judge] has no url: 2,000 call(s) not judged" in capsys.readouterr().err
+    section = read_artifact_json(outputs / "arena_hard/B6_report.json")["report"]["leaderboards"]["arena_hard"]
+    assert section["published"]["gpt-4-0613"] == {"score": 37.9, "lower": 35.6, "upper": 40.36}
+    assert section["models"]["gpt-4-0613"]["score"] is None and section["judge"] == "gpt-4-1106-preview"
+    report = (outputs / "arena_hard" / "B6_report.txt").read_text()
+    assert "Arena-Hard-Auto (judge gpt-4-1106-preview, baseline gpt-4-0314)" in report
+    assert re.search(r"\(published\) +37\.90 +35\.60 +40\.36", report)
     # a url: the first 30 questions asked Arena-Hard's way, scored by show_result's rule, published beside
     lines = (folder / "questions.jsonl").read_text().splitlines()[:30]
     (folder / "questions.jsonl").write_text("\n".join(lines) + "\n")

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from stages.judge.leaderboard import BASE_RATING, bradley_terry, leaderboard, win_matrix
+from stages.judge.leaderboard import BASE_RATING, bradley_terry, leaderboard
 
 
 def _mm_ratings(wins: np.ndarray, iterations: int = 20000) -> np.ndarray:
@@ -39,11 +39,39 @@ def test_the_fit_equals_hunters_mm_algorithm_on_the_same_wins():
     first, second, outcome, _ = _outcomes()
     models = sorted({*first, *second})
     index = {m: i for i, m in enumerate(models)}
-    codes = {"first": 0, "tie": 1, "second": 2}
-    wins = win_matrix(np.array([index[m] for m in first]), np.array([index[m] for m in second]),
-                      np.array([codes[o] for o in outcome]), len(models))
+    a, b = np.array([index[m] for m in first]), np.array([index[m] for m in second])
+    score = np.array([{"first": 1.0, "tie": 0.5, "second": 0.0}[o] for o in outcome])
+    wins = np.zeros((len(models), len(models)))
+    for i, j, s in zip(a, b, score):
+        wins[i, j] += s
+        wins[j, i] += 1 - s
     assert wins.sum() == len(outcome)  # every outcome one game, a tie split in halves
-    assert bradley_terry(wins) == pytest.approx(_mm_ratings(wins), abs=1e-4)
+    ratings, _ = bradley_terry(a, b, score, len(models))
+    assert ratings == pytest.approx(_mm_ratings(wins), abs=1e-4)
+
+
+def test_the_fit_with_features_equals_a_logistic_regression_by_hand():
+    """With features (Arena-Hard's style control), the fit is the unpenalized logistic regression without intercept
+    on +1 / −1 model columns and the features: checked by Newton's method written here."""
+    rng = np.random.default_rng(5)
+    size, rows = 3, 400
+    a, b = rng.integers(0, size, rows), rng.integers(0, size, rows)
+    keep = a != b
+    a, b = a[keep], b[keep]
+    features = rng.normal(size=(len(a), 2))
+    truth = np.array([0.8, 0.0, -0.5])
+    score = (rng.random(len(a)) < 1 / (1 + np.exp(-(truth[a] - truth[b] + features @ [0.7, -0.3])))).astype(float)
+    ratings, beta = bradley_terry(a, b, score, size, features=features, anchor=1)
+    x = np.zeros((len(a), size))
+    x[np.arange(len(a)), a] += 1
+    x[np.arange(len(a)), b] -= 1
+    x = np.hstack([np.delete(x, 1, axis=1), features])
+    w = np.zeros(x.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-x @ w))
+        w += np.linalg.solve(x.T @ (x * (p * (1 - p))[:, None]), x.T @ (score - p))
+    expected = np.insert(w[:size - 1], 1, 0.0) * 400 / math.log(10) + BASE_RATING
+    assert ratings == pytest.approx(expected, abs=1e-3) and beta == pytest.approx(w[size - 1:], abs=1e-5)
 
 
 def test_leaderboard_ranks_intervals_and_the_baseline_anchor():

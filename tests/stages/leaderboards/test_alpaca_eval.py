@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from stages.leaderboards.alpaca_eval import (
+from stages.leaderboards.alpaca_eval.rules import (
     LC_NEEDS_DIFFICULTY,
     alpaca_eval_figures,
     length_controlled_winrate,
@@ -82,14 +82,14 @@ def test_values_that_are_no_preference_are_set_aside_not_scored():
     ("M", {"Sure": -0.1}, False, 2.0),  # no m / M among the logprobs: the letter replied
 ])
 def test_a_reply_becomes_alpaca_evals_weighted_preference(reply, logprobs, model_first, expected):
-    from stages.leaderboards.alpaca_eval import preference_of
+    from stages.leaderboards.alpaca_eval.rules import preference_of
 
     found = preference_of(reply, logprobs, model_first)
     assert found == (None if expected is None else pytest.approx(expected))
 
 
 def test_the_order_of_the_outputs_is_drawn_per_item_and_balanced():
-    from stages.leaderboards.alpaca_eval import shows_model_first
+    from stages.leaderboards.alpaca_eval.rules import shows_model_first
 
     drawn = [shows_model_first(str(i)) for i in range(805)]
     assert drawn == [shows_model_first(str(i)) for i in range(805)] and 350 < sum(drawn) < 455

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..core.names import safe_name
-from .alignbench import TEMPLATE
-from .files import LeaderboardFiles, read_json_lines
+from ...core.names import safe_name
+from ..files import LeaderboardFiles, read_json_lines
+from .rules import TEMPLATE
 
 RECORDED_JUDGE = "gpt-4"  # AlignBench's judge.py asks gpt-4; its judgment files do not name the judge
 CONFIG_FILE = "alignbench.json"  # written beside the dataset: the judge template and AlignBench's dimension tables

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core.names import safe_name
-from .files import LeaderboardFiles, read_json_lines
-from .mt_bench import prompt_names_missing
+from ...core.names import safe_name
+from ..files import LeaderboardFiles, read_json_lines
+from .rules import prompt_names_missing
 
 PROMPTS_FILE = "judge_prompts.jsonl"
 REFERENCE_MODEL = "gpt-4"  # FastChat's reference answers

@@ -5,11 +5,13 @@ win rate against the baseline in percent, with a 95% interval from a bootstrap o
 score beside it (the same fit with answer length and markdown headers, lists and bold as features)."""
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from ...judge.leaderboard import bradley_terry
+
+FIVE_WAY = ("A>>B", "A>B", "A=B", "B>A", "B>>A")  # a game's verdicts, the first answer shown as A
 STRONG = 3  # battles a strong preference (A>>B, B>>A) counts as
 BOOTSTRAP_ROUNDS = 100
 GAME_WINNERS = ({"A>>B": ("baseline", STRONG), "A>B": ("baseline", 1), "A=B": ("tie", 1), "B>A": ("model", 1),
@@ -41,52 +43,19 @@ def game_battles(model: str, item: str, game_labels: tuple[str | None, str | Non
     return battles
 
 
-def _fit(rows: list[tuple[int, int, float]], models: int, style: list[list[float]] | None = None) -> list[float]:
-    """Coefficients of the logistic regression show_result fits (no intercept, no penalty): each row (a, b, weight of
-    "a won") once per battle, +ln 10 for a and −ln 10 for b, the style features after the models when given."""
-    import numpy as np
-    from scipy.optimize import minimize
-    from scipy.special import expit, log_expit
-
-    a = np.array([r[0] for r in rows])
-    b = np.array([r[1] for r in rows])
-    y = np.array([r[2] for r in rows], float)
-    width = models + (len(style[0]) if style else 0)
-    x = np.zeros((len(rows), width))
-    x[np.arange(len(rows)), a] += math.log(10)
-    x[np.arange(len(rows)), b] -= math.log(10)
-    if style:
-        x[:, models:] = np.asarray(style, float)
-
-    def loss(w: np.ndarray) -> float:
-        z = x @ w
-        return -float(np.sum(y * log_expit(z) + (1 - y) * log_expit(-z)))
-
-    def gradient(w: np.ndarray) -> np.ndarray:
-        return x.T @ (expit(x @ w) - y)
-
-    return list(minimize(loss, np.zeros(width), jac=gradient, method="L-BFGS-B",
-                         options={"gtol": 1e-10, "maxiter": 10_000}).x)
-
-
-def _rows(battles: list[Battle], index: dict[str, int], baseline: str) -> list[tuple[int, int, float]]:
-    """show_result's duplicated battles: a win twice for its winner, a tie once each way (baseline as model_a)."""
-    rows = []
-    for battle in battles:
-        a, b = index[baseline], index[battle.model]
-        outcome = {"baseline": (1.0, 1.0), "model": (0.0, 0.0), "tie": (1.0, 0.0)}[battle.winner]
-        rows += [(a, b, outcome[0]), (a, b, outcome[1])]
-    return rows
-
-
 def elo_ratings(battles: list[Battle], baseline: str, style: list[list[float]] | None = None) -> dict[str, float]:
-    """Each model's Elo rating (400 · coefficient + 1000), the baseline's set at 1000."""
+    """Each model's Elo rating from show_result's logistic regression — the one Bradley–Terry fit, a win counted
+    twice for its winner and a tie once each way (score ½, weight 2), the style features beside the models when
+    given — with the baseline's at 1000."""
+    import numpy as np
+
     models = sorted({baseline, *(b.model for b in battles)})
     index = {model: i for i, model in enumerate(models)}
-    doubled = [row for row in style for _ in range(2)] if style else None  # as _rows doubles each battle
-    coefficients = _fit(_rows(battles, index, baseline), len(models), doubled)
-    ratings = {model: 400 * coefficients[index[model]] + 1000 for model in models}
-    return {model: rating + 1000 - ratings[baseline] for model, rating in ratings.items()}
+    score = np.array([{"baseline": 1.0, "model": 0.0, "tie": 0.5}[b.winner] for b in battles])
+    ratings, _ = bradley_terry(np.full(len(battles), index[baseline]), np.array([index[b.model] for b in battles]),
+                               score, len(models), np.full(len(battles), 2.0),
+                               None if style is None else np.asarray(style, float), anchor=index[baseline])
+    return {model: float(ratings[index[model]]) for model in models}
 
 
 def win_rate(rating: float, baseline_rating: float = 1000.0) -> float:
@@ -141,14 +110,16 @@ def arena_hard_figures(battles: list[Battle], baseline: str, answers: dict[str, 
     return figures
 
 
-def battles_from_pairwise(rows: dict[str, list], baseline: str,
+def battles_from_pairwise(rows: dict[str, list] | None, baseline: str,
                           recorded: dict[tuple[str, str], tuple[str | None, str | None]] | None = None,
                           ) -> tuple[list[Battle], dict[str, int]]:
     """Battles from B5P rows of models judged against the baseline with five-way verdicts (labels in pairs per judge
     and sample: first shown as A, then the baseline as A) and from the recorded games ((model, item) → game 1,
-    game 2) of the questions not asked (or asked without a verdict); per model the games without a verdict."""
+    game 2) of the questions not asked (or asked without a verdict; all of them without B5P rows); per model the
+    games without a verdict."""
     recorded = dict(recorded or {})
     asked: dict[tuple[str, str], list[tuple[str | None, str | None]]] = {}
+    rows = rows or {"first": [], "second": [], "id": [], "labels": []}
     for first, second, item, labels in zip(rows["first"], rows["second"], rows["id"], rows["labels"]):
         if second == baseline:
             asked[(first, str(item))] = [(labels[start + 1], labels[start]) for start in range(0, len(labels), 2)]

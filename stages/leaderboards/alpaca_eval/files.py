@@ -10,10 +10,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..core.names import safe_name
-from ..harness.wild_files import UnreadableFile, load_wild_json, read_wild_bytes
-from .alpaca_eval import SYSTEM, TEMPLATE
-from .files import LeaderboardFiles
+from ...core.names import safe_name
+from ...harness.wild_files import UnreadableFile, load_wild_json, read_wild_bytes
+from ..files import LeaderboardFiles
+from .rules import SYSTEM, TEMPLATE
 
 DEFAULT_BASELINE = "gpt4_1106_preview"
 DIFFICULTY_FILE = "instruction_difficulty.csv"

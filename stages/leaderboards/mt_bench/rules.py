@@ -4,34 +4,16 @@ variants, which show the reference answers, for math, reasoning and coding quest
 turn 2 and overall means as FastChat's show_result gives them, with bootstrap intervals."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from itertools import product
 from typing import Any
 
-from ..judge.asking import call_key
-from ..judge.config import JudgeConfig
-from ..judge.verdicts import fastchat_rating
+from ...judge.verdicts import fastchat_rating
+from ..asking import TurnCall
 
 NEED_REFERENCE = ("math", "reasoning", "coding", "arena-hard-200")  # FastChat's NEED_REF_CATS
 PROMPT_NAMES = {(1, False): "single-v1", (2, False): "single-v1-multi-turn", (1, True): "single-math-v1",
                 (2, True): "single-math-v1-multi-turn"}
 PAIR_PROMPT_NAMES = {(1, False): "pair-v2", (2, False): "pair-v2-multi-turn", (1, True): "pair-math-v1",
                      (2, True): "pair-math-v1-multi-turn"}
-
-
-@dataclass(frozen=True)
-class TurnCall:
-    """One rating asked of the judge: a model's answer to one turn of one question, in FastChat's prompt."""
-
-    model: str
-    item: str
-    turn: int
-    prompt_name: str
-    system: str | None  # None: the [judge]'s own system prompt
-    prompt: str
-    judge: str = ""
-    sample: int = 0
-    key: str = ""
 
 
 def prompt_names_missing(prompts: dict[str, dict[str, str]], pairwise: bool = False) -> list[str]:
@@ -118,14 +100,6 @@ def pair_figures(outcomes: list[float | None]) -> dict[str, Any]:
             "rated": total, "unparsed": len(outcomes) - total}
 
 
-def judged_turn_calls(calls: list[TurnCall], config: JudgeConfig) -> list[TurnCall]:
-    """Every call for each judge model and sample, keyed as the judge's calls are (prompt, judge, sampling settings
-    with the prompt's own system prompt), so the journal and the verdict store serve them like any other."""
-    return [replace(call, judge=judge, sample=sample,
-                    key=call_key(call.prompt, judge, sample, replace(config, system_prompt=call.system)))
-            for call in calls for judge, sample in product(config.models, range(config.samples))]
-
-
 def rating_of(reply: str) -> float | None:
     """A turn's rating as FastChat reads it: [[x]], else [x]; None when there is none (its −1)."""
     return fastchat_rating(reply).value
@@ -135,7 +109,7 @@ def mt_bench_figures(ratings: list[tuple[str, int, float | None]]) -> dict[str, 
     """One model's figures from (item, turn, rating) rows: turn_1 and turn_2 (means over the questions rated in that
     turn), overall (the mean over every rated turn), each with its percentile-bootstrap 95% interval over items, and
     the counts rated and unparsed."""
-    from ..report.intervals import bootstrap_mean_interval
+    from ...report.intervals import bootstrap_mean_interval
 
     figures: dict[str, Any] = {}
     parsed = [(item, turn, value) for item, turn, value in ratings if value is not None]

@@ -1,0 +1,2 @@
+"""AlignBench: each answer rated on its dimensions against the reference, per category and in Chinese reasoning /
+language."""

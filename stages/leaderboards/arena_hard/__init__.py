@@ -1,0 +1,1 @@
+"""Arena-Hard-Auto: two five-way-judged games per question against the baseline, fitted by Bradley–Terry."""
