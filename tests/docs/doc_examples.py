@@ -17,6 +17,8 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,23 @@ def demo_environment() -> dict[str, str]:
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["HF_HUB_OFFLINE"] = "1"
     return env
+
+
+@contextmanager
+def registries_restored() -> Iterator[None]:
+    """The kinds', importers' and leaderboards' registries as they were before a page's examples registered parts of
+    their own (Extending evalpipe), so no later test sees them."""
+    from stages.harness.imported import IMPORTERS
+    from stages.kinds.base import KINDS
+    from stages.leaderboards.board import LEADERBOARDS
+
+    saved = [(registry, dict(registry._parts)) for registry in (KINDS, IMPORTERS, LEADERBOARDS)]
+    try:
+        yield
+    finally:
+        for registry, parts in saved:
+            registry._parts.clear()
+            registry._parts.update(parts)
 
 
 def make_templates(root: Path) -> tuple[Path, Path]:

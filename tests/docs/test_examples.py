@@ -13,6 +13,7 @@ from doc_examples import (
     dataset_toml_problem,
     make_templates,
     output_matches,
+    registries_restored,
 )
 
 RUNNABLE = re.compile(r"^```(console|toml|python)\s*$", re.MULTILINE)
@@ -29,8 +30,9 @@ def test_page_examples_run_as_written(path, templates, tmp_path):
     page = Page(path, templates, tmp_path)
     examples = page.examples()
     assert examples, f"{path.name} has a runnable block the parsers did not find"
-    for example in examples:
-        example.evaluate()
+    with registries_restored():
+        for example in examples:
+            example.evaluate()
 
 
 def test_the_pages_with_runnable_examples_are_found():
