@@ -48,7 +48,6 @@ class Leaderboard:
 
     name: ClassVar[str]
     tool: ClassVar[str]
-    title: ClassVar[str]
     required: ClassVar[tuple[str, ...]]  # [leaderboard] keys it needs besides name
     default_baseline: ClassVar[str | None] = None  # None: it rates each model on its own (no --baseline)
     turned: ClassVar[bool] = False  # whether its recorded verdicts are per item and turn

@@ -22,7 +22,7 @@ FORM = SectionForm("AlignBench", (*REASONING, *LANGUAGE, "中文推理", "中文
 
 @register_leaderboard
 class AlignBench(Leaderboard):
-    name, tool, title = "alignbench", "alignbench", FORM.title
+    name, tool = "alignbench", "alignbench"
     required = ("prompts",)
 
     def read_files(self, root: Path, baseline: str | None) -> LeaderboardFiles:

@@ -30,7 +30,7 @@ FORM = SectionForm("AlpacaEval 2", ("length_controlled_winrate", "win_rate", "st
 
 @register_leaderboard
 class AlpacaEval(Leaderboard):
-    name, tool, title = "alpaca_eval", "alpaca-eval", FORM.title
+    name, tool = "alpaca_eval", "alpaca-eval"
     required = ("baseline",)
     default_baseline = DEFAULT_BASELINE
 

@@ -20,7 +20,7 @@ FORM = SectionForm("Arena-Hard-Auto", ("score", "lower", "upper", "style_control
 
 @register_leaderboard
 class ArenaHard(Leaderboard):
-    name, tool, title = "arena_hard", "arena-hard", FORM.title
+    name, tool = "arena_hard", "arena-hard"
     required = ("baseline", "verdicts")
     default_baseline = DEFAULT_BASELINE
 

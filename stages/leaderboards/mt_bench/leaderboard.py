@@ -34,7 +34,7 @@ Question = tuple[str, list[str], "str | None", "list[str] | None"]  # id, turns,
 
 @register_leaderboard
 class MtBench(Leaderboard):
-    name, tool, title = "mt_bench", "mt-bench", FORM.title
+    name, tool = "mt_bench", "mt-bench"
     required = ("prompts",)
     turned = True
 
