@@ -24,15 +24,15 @@ def leaderboard_section(form: SectionForm, board: dict[str, Any], figures: dict[
     """The report's section for one leaderboard: title, judge, baseline, columns, the headline figure, and per model
     its figures; items a model answered without a recorded verdict are counted (`not_judged`); the figures the
     leaderboard published for a model, when its import found them, beside (`published`) — a model without figures
-    of ours shown with its published ones all the same."""
+    of ours (the baseline aside) shown with its published ones all the same."""
     primary = form.headline
     if form.fallback and any(found.get(primary) is None for found in figures.values()):
         primary = form.fallback
-    published = published or {}
-    figures = {**{model: {} for model in published}, **figures}  # published figures shown without figures of ours
+    unscored = {model: {} for model in published or {} if model != board.get("baseline")}
+    figures = {**unscored, **figures}  # a model's published figures shown even without figures of ours
     return {"title": form.title, "judge": board.get("judge"), "baseline": board.get("baseline"),
             "columns": list(form.columns), "headline": primary, "unit": form.unit, "notes": sorted(set(notes)),
             "models": {model: {**{c: found.get(c) for c in form.columns},
                                "not_judged": counts.get(model, {}).get("not_judged", 0)}
                        for model, found in sorted(figures.items(), key=lambda kv: -(kv[1].get(primary) or 0))},
-            "published": published}
+            "published": {model: values for model, values in (published or {}).items() if model in figures}}

@@ -50,6 +50,7 @@ def test_published_figures_reproduced_from_the_annotations_without_a_server(tmp_
     # no instruction difficulty in these files: no LC figure is made up, and the report says why
     assert section["models"]["alpaca-7b"]["length_controlled_winrate"] is None and section["notes"]
     assert section["headline"] == "win_rate"
+    assert sorted(section["models"]) == sorted(MODELS)  # the baseline, published at 50, is no row of its own
 
 
 def test_the_console_and_the_text_report_lead_with_the_leaderboard(tmp_path, real_data, capsys):
