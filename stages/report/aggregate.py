@@ -1,6 +1,7 @@
 """B6: models side by side per dataset, and one summary across datasets."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..chat.costs import cost_line
@@ -92,16 +93,16 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
         board = leaderboard_headline(report)
         for model, metrics in report["models"].items():
             aside = report["set_aside"].get(model, {})
-            figure = None if board is None else board[1].get(model)
+            figure = None if board is None else board.values.get(model)
             rows.append(
                 {
                     "dataset": report["dataset"],
                     "kind": report["kind"],
                     "model": model,
-                    "metric": metric if board is None else board[0],
+                    "metric": metric if board is None else board.name,
                     "value": metrics.get(metric) if board is None else figure,
                     "headline": ({name: metrics.get(name) for name in headline} if board is None
-                                 else {board[0]: figure}),
+                                 else {board.name: figure}),
                     "rows": metrics.get("rows"),
                     "baseline": board is not None and model == leaderboard_baseline(report),
                     **aside,
@@ -129,26 +130,40 @@ def set_aside_lines(report: dict[str, Any]) -> list[str]:
 RATE_SCALES = ("binary", "correct")  # judge scales whose mean is a rate in [0, 1]
 
 
-def leaderboard_headline(report: dict[str, Any]) -> tuple[str, dict[str, float | None], str] | None:
+@dataclass(frozen=True)
+class Headline:
+    """The figure a judged dataset is read by: its name, per model its value and 95% interval ({low, high, n,
+    method}, where one was computed), and its unit ("percent", "rate" in [0, 1] or "score")."""
+
+    name: str
+    values: dict[str, float | None]
+    unit: str
+    intervals: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def leaderboard_headline(report: dict[str, Any]) -> Headline | None:
     """The figure a judged dataset is read by, in place of its kind's primary metric: a leaderboard's headline
     (`<leaderboard>:<figure>`), else for open-ended instructions the first judge criterion's mean (`judge:<name>`) or
-    the pairwise win rate (ties half) against the other model (`pairwise:win_rate`); per model, with its unit
-    ("percent", "rate" in [0, 1] or "score"). None for other datasets."""
+    the pairwise win rate (ties half) against the other model (`pairwise:win_rate`). None for other datasets."""
     for name, section in report.get("leaderboards", {}).items():
-        return (f"{name}:{section['headline']}",
-                {model: found.get(section["headline"]) for model, found in section["models"].items()},
-                section.get("unit", "percent"))
+        return Headline(f"{name}:{section['headline']}",
+                        {model: found.get(section["headline"]) for model, found in section["models"].items()},
+                        section.get("unit", "percent"), section.get("intervals", {}))
     if report["kind"] != "instruction":
         return None
     judged = report.get("judge", {}).get("models", {})
     if judged:
         name, summary = next(iter(next(iter(judged.values())).items()))
-        values = {model: found.get(name, {}).get("mean") for model, found in judged.items()}
-        return f"judge:{name}", values, "rate" if summary["scale"] in RATE_SCALES else "score"
-    pairs = report.get("pairwise", {}).get("pairs", [])
+        return Headline(f"judge:{name}", {model: found.get(name, {}).get("mean") for model, found in judged.items()},
+                        "rate" if summary["scale"] in RATE_SCALES else "score",
+                        {model: found[name]["interval"] for model, found in judged.items()
+                         if found.get(name, {}).get("interval")})
+    pairs = [pair for pair in report.get("pairwise", {}).get("pairs", [])
+             if pair["second"] == report["pairwise"]["pairs"][0]["second"]]
     if pairs:
-        return "pairwise:win_rate", {pair["first"]: pair["win_ties_half_rate"] for pair in pairs
-                                     if pair["second"] == pairs[0]["second"]}, "rate"
+        return Headline("pairwise:win_rate", {pair["first"]: pair["win_ties_half_rate"] for pair in pairs}, "rate",
+                        {pair["first"]: pair["win_ties_half_interval"] for pair in pairs
+                         if pair.get("win_ties_half_interval")})
     return None
 
 

@@ -7,6 +7,11 @@ from html import escape
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640, 260, 48, 12, 28, 62
+CHAR_WIDTH, WIDE_CHAR_WIDTH = 6.5, 11.0  # px a tick label's character takes at 11px: Latin (a little over the
+# 6.1 Chromium measures on average), and a full-width (CJK) one
+UPRIGHT_LABEL = 18 * CHAR_WIDTH  # px an upright chart's category label is cut to
+MIN_BAR = 6  # px: a bar thinner than this is a sliver, so the chart turns its bars sideways
+BAND_BAR, BAND_GAP, LABEL_COLUMN, SCROLL_HEIGHT = 8, 10, 200, 560
 
 
 def series_color(index: int) -> str:
@@ -17,8 +22,10 @@ def _format(value: float, percent: bool) -> str:
     return f"{value * 100:.1f}%" if percent else f"{value:g}"
 
 
-def _frame(title: str, body: list[str], width: int = WIDTH, height: int = HEIGHT) -> str:
-    return (f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+def _frame(title: str, body: list[str], width: int = WIDTH, height: int = HEIGHT, bars: str = "") -> str:
+    """The chart's <svg>; `bars` ("upright" or "sideways") says which way its bars run."""
+    drawn = f' data-bars="{bars}"' if bars else ""
+    return (f'<svg class="chart"{drawn} xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
             f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}">'
             f'<text class="chart-title" x="{width / 2}" y="16" text-anchor="middle">{escape(title)}</text>'
             + "".join(body) + "</svg>")
@@ -37,12 +44,30 @@ def _axis(y_max: float, percent: bool, y_min: float = 0.0) -> list[str]:
 
 
 def _legend(names: list[str]) -> list[str]:
+    return _legend_row(names, HEIGHT - 14)
+
+
+def _legend_row(names: list[str], y: float, first: int = 0) -> list[str]:
     parts, x = [], LEFT
-    for index, name in enumerate(names):
-        parts.append(f'<rect x="{x}" y="{HEIGHT - 14}" width="10" height="10" fill="{series_color(index)}"/>'
-                     f'<text class="legend" x="{x + 14}" y="{HEIGHT - 5}">{escape(name)}</text>')
+    for index, name in enumerate(names, start=first):
+        parts.append(f'<rect x="{x}" y="{y}" width="10" height="10" fill="{series_color(index)}"/>'
+                     f'<text class="legend" x="{x + 14}" y="{y + 9}">{escape(name)}</text>')
         x += 24 + 7 * len(name)
     return parts
+
+
+def _legend_rows(names: list[str]) -> list[list[str]]:
+    """The legend's names split into rows that fit the chart's width."""
+    rows: list[list[str]] = [[]]
+    x = LEFT
+    for name in names:
+        step = 24 + 7 * len(name)
+        if rows[-1] and x + step > WIDTH - RIGHT:
+            rows.append([])
+            x = LEFT
+        rows[-1].append(name)
+        x += step
+    return rows
 
 
 def _nice_top(values: list[float], percent: bool) -> float:
@@ -74,10 +99,78 @@ def bar_chart(title: str, categories: list[str], series: dict[str, list[float | 
             body.append(f'<rect class="bar" x="{x0 + s * bar_w:.1f}" y="{TOP + plot_h - h:.1f}" '
                         f'width="{max(bar_w - 1, 1):.1f}" height="{max(h, 0.5):.1f}" fill="{series_color(s)}">'
                         f'<title>{escape(f"{name} · {category}: {_format(value, percent)}")}</title></rect>')
-        label = category if len(category) <= 18 else category[:17] + "…"
+        label = _fit(category, UPRIGHT_LABEL)
         body.append(f'<text class="tick" x="{x0 + group_w * 0.4:.1f}" y="{TOP + plot_h + 14}" '
                     f'text-anchor="middle">{escape(label)}</text>')
-    return _frame(title, body + _legend(list(series)))
+    return _frame(title, body + _legend(list(series)), bars="upright")
+
+
+def _label_width(text: str) -> float:
+    from unicodedata import east_asian_width
+
+    return sum(WIDE_CHAR_WIDTH if east_asian_width(c) in "WF" else CHAR_WIDTH for c in text)
+
+
+def _fit(text: str, width: float) -> str:
+    """The text, or as much of it as fits `width` px with an ellipsis after it."""
+    if _label_width(text) <= width:
+        return text
+    while text and _label_width(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def fits_upright(categories: list[str], series_count: int) -> bool:
+    """Whether grouped upright bars stay readable: every bar at least MIN_BAR wide and no two neighbouring labels
+    (cut to UPRIGHT_LABEL px) overlapping under their groups."""
+    group_w = (WIDTH - LEFT - RIGHT) / max(len(categories), 1)
+    if group_w * 0.8 / max(series_count, 1) < MIN_BAR:
+        return False
+    widths = [_label_width(_fit(c, UPRIGHT_LABEL)) for c in categories]
+    return all((a + b) / 2 <= group_w for a, b in zip(widths, widths[1:]))
+
+
+def sideways_bar_chart(title: str, categories: list[str], series: dict[str, list[float | None]], percent: bool = True,
+                       x_max: float | None = None) -> str:
+    """Grouped bars drawn sideways: a band per category with its full label (cut to fit, whole on hover) and one
+    BAND_BAR-thick bar per series; as tall as the categories need, scrolled past SCROLL_HEIGHT."""
+    values = [v for vs in series.values() for v in vs if v is not None]
+    top = x_max if x_max is not None else _nice_top(values, percent)
+    band = BAND_BAR * max(len(series), 1) + BAND_GAP
+    legend_rows = _legend_rows(list(series))
+    plot_top = 44 + 16 * len(legend_rows)
+    height = plot_top + band * len(categories) + 24
+    plot_w = WIDTH - LABEL_COLUMN - RIGHT - 8
+    body = [part for row, names in enumerate(legend_rows)
+            for part in _legend_row(names, 26 + 16 * row, sum(map(len, legend_rows[:row])))]
+    for step in range(5):
+        x = LABEL_COLUMN + plot_w * step / 4
+        tick = escape(_format(top * step / 4, percent))
+        body.append(f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{plot_top}" y2="{height - 20}"/>'
+                    f'<text class="tick" x="{x:.1f}" y="{plot_top - 4}" text-anchor="middle">{tick}</text>'
+                    f'<text class="tick" x="{x:.1f}" y="{height - 6}" text-anchor="middle">{tick}</text>')
+    for c, category in enumerate(categories):
+        y0 = plot_top + c * band + BAND_GAP / 2
+        body.append(f'<text class="tick" x="{LABEL_COLUMN - 6}" y="{y0 + band / 2:.1f}" text-anchor="end">'
+                    f'<title>{escape(category)}</title>{escape(_fit(category, LABEL_COLUMN - 10))}</text>')
+        for s, (name, vs) in enumerate(series.items()):
+            value = vs[c]
+            if value is None:
+                continue
+            w = plot_w * min(value / top, 1.0) if top else 0
+            body.append(f'<rect class="bar" x="{LABEL_COLUMN}" y="{y0 + s * BAND_BAR:.1f}" width="{max(w, 0.5):.1f}" '
+                        f'height="{BAND_BAR - 1}" fill="{series_color(s)}">'
+                        f'<title>{escape(f"{name} · {category}: {_format(value, percent)}")}</title></rect>')
+    chart = _frame(title, body, WIDTH, height, bars="sideways")
+    return f'<div class="chart-scroll">{chart}</div>' if height > SCROLL_HEIGHT else chart
+
+
+def grouped_bar_chart(title: str, categories: list[str], series: dict[str, list[float | None]], percent: bool = True,
+                      y_max: float | None = None) -> str:
+    """bar_chart while its bars and labels fit upright (fits_upright), else sideways_bar_chart."""
+    if fits_upright(categories, len(series)):
+        return bar_chart(title, categories, series, percent, y_max)
+    return sideways_bar_chart(title, categories, series, percent, y_max)
 
 
 def line_chart(title: str, x_labels: list[str], series: dict[str, list[float | None]], percent: bool = True) -> str:

@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from ..kinds import get_kind
 from .aggregate import harness_described, leaderboard_caption, leaderboard_headline, reply_notes
-from .charts import bar_chart, heatmap, line_chart
+from .charts import grouped_bar_chart, heatmap, line_chart
 from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 from .sampling import sampling_curves, sampling_rows
@@ -53,37 +53,62 @@ def _headline_metrics(report: dict[str, Any]) -> list[str]:
     return names
 
 
-def summary_values(reports: list[dict[str, Any]]) -> dict[str, Any]:
-    """What the summary shows: a row per dataset × model, and its charts."""
+def _summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """A dataset's summary rows: per model its headline metrics (qa: exact match and F1; the primary metric
+    first-listed for the chart), or the leaderboard's or judge's headline figure, each with its 95% interval."""
+    kind = get_kind(report["kind"])
+    primary = report["comparison"]["primary_metric"]
+    board = leaderboard_headline(report)
     rows = []
-    for report in reports:
-        kind = get_kind(report["kind"])
-        metric = report["comparison"]["primary_metric"]
-        board = leaderboard_headline(report)
-        for model, metrics in report["models"].items():
-            aside = report["set_aside"].get(model, {})
-            figure = None if board is None else board[1].get(model)
-            if board is not None and figure is not None and board[2] == "percent":
-                figure = figure / 100
-            rows.append({"dataset": report["dataset"], "kind": report["kind"], "model": model,
-                         "metric": metric if board is None else board[0],
-                         "score": metrics.get(metric) if board is None else figure,
-                         "as_rate": board is None or board[2] != "score",
-                         "interval": None if board else report.get("intervals", {}).get(model, {}).get(metric),
-                         "parse_rate": kind.parse_rate(metrics), "coverage": _coverage(report, model),
-                         "rows": metrics.get("rows"),
-                         "set_aside": sum(aside.get(k, 0) for k in ("question_rows_rejected", "prediction_rows_rejected"))})
+    for model, metrics in report["models"].items():
+        aside = report["set_aside"].get(model, {})
+        common = {"dataset": report["dataset"], "kind": report["kind"], "model": model,
+                  "parse_rate": kind.parse_rate(metrics), "coverage": _coverage(report, model),
+                  "rows": metrics.get("rows"),
+                  "set_aside": sum(aside.get(k, 0) for k in ("question_rows_rejected", "prediction_rows_rejected"))}
+        if board is not None:
+            scale = 100 if board.unit == "percent" else 1
+            figure, interval = board.values.get(model), board.intervals.get(model)
+            if interval and scale != 1:
+                interval = {**interval, "low": interval["low"] / scale, "high": interval["high"] / scale}
+            rows.append({**common, "metric": board.name, "primary": True, "as_rate": board.unit != "score",
+                         "score": None if figure is None else figure / scale, "interval": interval})
+            continue
+        for metric in kind.headline_metrics or (primary,):
+            rows.append({**common, "metric": metric, "primary": metric == primary, "as_rate": True,
+                         "score": metrics.get(metric),
+                         "interval": report.get("intervals", {}).get(model, {}).get(metric)})
+    return rows
+
+
+def _rating_top(values: list[float]) -> float:
+    """A rating axis's top: the scale it fits (5 or 10), else a little above its largest value."""
+    peak = max([*values, 0.0])
+    return next((top for top in (5.0, 10.0) if peak <= top), peak * 1.1)
+
+
+def summary_values(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the summary shows: rows per dataset × model, and its charts — rates on a percent axis, ratings (a 1–10
+    judge score, say) on their own; sideways and scrolled when the datasets outgrow upright bars."""
+    rows = [row for report in reports for row in _summary_rows(report)]
     models = sorted({m for r in reports for m in r["models"]})
-    datasets = [r["dataset"] for r in reports]
-    scores = {(row["dataset"], row["model"]): row["score"] for row in rows if row["as_rate"]}
-    charts = [bar_chart("Primary metric per dataset", datasets, {
-        m: [scores.get((dataset, m)) for dataset in datasets] for m in models}, y_max=1.0)]
+    charts = []
+    for rate, title in ((True, "Primary metric per dataset"), (False, "Ratings per dataset (their own scale)")):
+        picked = {(row["dataset"], row["model"]): row["score"] for row in rows
+                  if row["primary"] and row["as_rate"] == rate}
+        datasets = list(dict.fromkeys(dataset for dataset, _ in picked))
+        if not datasets:
+            continue
+        values = [v for v in picked.values() if v is not None]
+        charts.append(grouped_bar_chart(title, datasets, {
+            m: [picked.get((dataset, m)) for dataset in datasets] for m in models},
+            percent=rate, y_max=1.0 if rate else _rating_top(values)))
     parsed = [r for r in reports if any(get_kind(r["kind"]).parse_rate(x) is not None for x in r["models"].values())]
     if parsed:
-        charts.append(bar_chart("Extraction / parse rate", [r["dataset"] for r in parsed], {
+        charts.append(grouped_bar_chart("Extraction / parse rate", [r["dataset"] for r in parsed], {
             m: [get_kind(r["kind"]).parse_rate(r["models"][m]) if m in r["models"] else None for r in parsed]
             for m in models}, y_max=1.0))
-    charts.append(bar_chart("Coverage (questions with a prediction)", datasets, {
+    charts.append(grouped_bar_chart("Coverage (questions with a prediction)", [r["dataset"] for r in reports], {
         m: [_coverage(r, m) if m in r["models"] else None for r in reports] for m in models}, y_max=1.0))
     return {"rows": rows, "charts": [Markup(chart) for chart in charts]}
 
@@ -93,7 +118,7 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
     score distributions), imported harnesses' numbers and the explorer's data as an attribute value."""
     models = list(report["models"])
     headline = _headline_metrics(report)
-    charts = [bar_chart(f"{report['dataset']}: metrics", headline,
+    charts = [grouped_bar_chart(f"{report['dataset']}: metrics", headline,
                         {m: [report["models"][m].get(n) for n in headline] for m in models}, y_max=1.0)]
     for model, metrics in report["models"].items():
         if "confusion_matrix" in metrics:
@@ -107,7 +132,7 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
         any_model = next(iter(distributions.values()))
         edges = any_model["edges"]
         bins = [f"{lo:.1f}–{hi:.1f}" for lo, hi in zip(edges, edges[1:])]
-        charts.append(bar_chart(f"{report['dataset']}: {any_model['metric']} per item (count)", bins,
+        charts.append(grouped_bar_chart(f"{report['dataset']}: {any_model['metric']} per item (count)", bins,
                                 {m: d["counts"] for m, d in distributions.items()}, percent=False))
     for name, (ks, series) in sampling_curves(report).items():
         charts.append(line_chart(f"{report['dataset']}: {name} by k", ks, series))
@@ -139,11 +164,25 @@ def breakdowns(report: dict[str, Any]) -> list[dict[str, Any]]:
         for name, labels in found.items()]
 
 
-def nightly_values(nightly: dict[str, Any]) -> dict[str, Any]:
-    """What the Nightly section shows: comparisons with the previous night and the baseline, and the trend charts."""
+def trend_chart(dataset: str, nights: list[str], models: dict[str, dict[str, float | None]], unit: str | None) -> str:
+    """A dataset's primary metric by night: a rate (or a leaderboard's percent) on a percent axis, a rating on its
+    own; `unit` None (a dataset only the history has) reads values within [0, 1] as rates."""
+    values = [v for by_night in models.values() for v in by_night.values() if v is not None]
+    if unit is None:
+        unit = "rate" if all(0 <= v <= 1 for v in values) else "score"
+    scale = 100 if unit == "percent" else 1
+    return line_chart(f"{dataset}: primary metric by night", nights,
+                      {model: [None if by_night.get(n) is None else by_night[n] / scale for n in nights]
+                       for model, by_night in models.items()}, percent=unit != "score")
+
+
+def nightly_values(nightly: dict[str, Any], reports: list[dict[str, Any]] = ()) -> dict[str, Any]:
+    """What the Nightly section shows: comparisons with the previous night and the baseline, and the trend charts
+    (each dataset's on the axis its unit needs, read from this run's `reports`)."""
     nights = nightly["nights"]
-    charts = [line_chart(f"{dataset}: primary metric by night", nights,
-                         {model: [by_night.get(n) for n in nights] for model, by_night in models.items()})
+    units = {report["dataset"]: next((section.get("unit", "percent") for section in report.get("leaderboards", {}).values()),
+                                     "rate") for report in reports}  # history's primary: a leaderboard's, else the kind's
+    charts = [trend_chart(dataset, nights, models, units.get(dataset))
               for dataset, models in sorted(nightly["trends"].items())]
     return {"comparisons": nightly["comparisons"], "previous": nightly["previous"],
             "baseline": nightly.get("baseline"), "baseline_comparisons": nightly.get("baseline_comparisons") or [],
@@ -164,6 +203,6 @@ def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
     page = _templates().get_template("report.html.j2").render(
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
         style=_page_file("report.css"), script=_page_file("report.js"),
-        trouble=trouble_values(reports, failed or {}), nightly=None if nightly is None else nightly_values(nightly),
+        trouble=trouble_values(reports, failed or {}), nightly=None if nightly is None else nightly_values(nightly, reports),
         summary=summary_values(reports), datasets=[dataset_values(report) for report in reports])
     return page + "\n"

@@ -33,3 +33,15 @@ def load_page(page: Path, profile: Path) -> tuple[str, list[str]]:
     assert result.returncode == 0, result.stderr[-2000:]
     console = [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
     return result.stdout, console
+
+
+def screenshot(page: Path, picture: Path, profile: Path, size: tuple[int, int] = (1280, 2400)) -> Path:
+    """A PNG of a local page as headless Chromium draws it at `size` (width, height) px, with no network access."""
+    result = subprocess.run(
+        [find_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+         f"--user-data-dir={profile}", "--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND",
+         f"--window-size={size[0]},{size[1]}", f"--screenshot={picture.resolve()}", page.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0 and picture.is_file(), result.stderr[-2000:]
+    return picture

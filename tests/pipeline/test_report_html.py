@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from tests.pipeline.browser import load_page
+from tests.pipeline.browser import load_page, screenshot
 
 INPUTS = Path(__file__).resolve().parent.parent.parent / "inputs"
 
@@ -63,7 +63,7 @@ header.click(); document.body.dataset.descending = scores();
     ascending = [float(v) for v in attributes["ascending"].split(",")]
     descending = [float(v) for v in attributes["descending"].split(",")]
     assert ascending == sorted(ascending) and descending == sorted(ascending, reverse=True)
-    assert len(ascending) == 12
+    assert len(ascending) == 14  # qa_mixed shows exact match and F1 for each of its two models
 
 
 def test_headline_metrics_carry_intervals_and_model_pairs_their_differences(report):
@@ -78,3 +78,68 @@ def test_headline_metrics_carry_intervals_and_model_pairs_their_differences(repo
     html = report.read_text(encoding="utf-8")
     assert html.count('title="Wilson score, n = ') >= 6 and "Model against model (paired, same items)" in html
     assert 'title="95% interval, Wilson score, n = 12"' in html  # per-dataset headline cells too
+
+
+FIFTY_MODELS = ("model_a", "model_b", "qwen2.5-72b-instruct", "llama-3.1-8b-instruct", "deepseek-r1-distill-qwen-32b")
+GEOMETRY_PROBE = """<script>
+const overlaps = [], thin = [], outside = [];
+for (const svg of document.querySelectorAll("svg.chart[data-bars]")) {
+  const title = svg.getAttribute("aria-label"), box = svg.viewBox.baseVal;
+  const labels = Array.from(svg.querySelectorAll("text.tick")).filter(t => !/^[0-9.]+%?$/.test(t.textContent))
+    .map(t => t.getBBox());
+  labels.forEach((a, i) => labels.slice(i + 1).forEach(b => {
+    if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height) overlaps.push(title);
+  }));
+  labels.forEach(a => { if (a.x < 0 || a.x + a.width > box.width) outside.push(title); });
+  for (const bar of svg.querySelectorAll("rect.bar")) {
+    const b = bar.getBBox(), thickness = svg.dataset.bars === "upright" ? b.width : b.height;
+    if (thickness < 6) thin.push(title + ": " + thickness);
+  }
+}
+document.body.dataset.overlaps = overlaps.join("|");
+document.body.dataset.thin = thin.join("|");
+document.body.dataset.outside = outside.join("|");
+document.body.dataset.sideways = document.querySelectorAll("svg.chart[data-bars=sideways]").length;
+document.body.dataset.upright = document.querySelectorAll("svg.chart[data-bars=upright]").length;
+</script></body>"""
+
+
+def _fifty_datasets(outputs: Path) -> list[dict]:
+    """Fifty datasets × five models from the demo's own B6 reports: each report taken again under a longer name,
+    its two models' figures given to five models."""
+    import copy
+
+    from stages.io.artifacts import read_artifact_json
+
+    demo = [read_artifact_json(path)["report"] for path in sorted(outputs.glob("*/B6_report.json"))]
+    reports = []
+    for i in range(50):
+        report = copy.deepcopy(demo[i % len(demo)])
+        report["dataset"] = f"{report['dataset']}_{('zh', 'en', 'nightly_long_variant')[i % 3]}_{i:02d}"
+        originals = list(report["models"])
+        for key in ("models", "set_aside", "intervals"):
+            found = report.get(key) or {}
+            report[key] = {model: copy.deepcopy(found.get(originals[j % len(originals)], {}))
+                           for j, model in enumerate(FIFTY_MODELS)}
+        reports.append(report)
+    return reports
+
+
+def test_fifty_datasets_by_five_models_stay_readable(report, tmp_path):
+    """The summary at 50 datasets × 5 models, drawn by Chromium: no two labels of a chart overlap, none is cut off by
+    its chart's edge, no bar is a sliver; a screenshot of the page is taken (kept in pytest's tmp folder)."""
+    from stages.report.html import render_html_report
+
+    page = tmp_path / "fifty.html"
+    page.write_text(render_html_report(_fifty_datasets(report.parent), {"title": "fifty datasets"}), encoding="utf-8")
+    picture = screenshot(page, tmp_path / "fifty.png", tmp_path / "shot-profile")
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 50_000
+    probe = tmp_path / "fifty-probe.html"
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", GEOMETRY_PROBE), encoding="utf-8")
+    dom, console = load_page(probe, tmp_path / "profile")
+    assert console == []
+    attributes = _body_attributes(dom)
+    assert attributes["overlaps"] == "" and attributes["thin"] == "" and attributes["outside"] == ""
+    assert int(attributes["sideways"]) >= 3  # the summary's three charts, each a band per dataset
+    assert int(attributes["upright"]) >= 50  # each dataset's own charts still upright
+    assert attributes["charts-drawn"] == attributes["charts"]

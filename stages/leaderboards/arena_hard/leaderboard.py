@@ -15,7 +15,8 @@ from .files import DEFAULT_BASELINE, read_arena_hard
 from .rules import FIVE_WAY, arena_hard_figures, battles_from_pairwise
 
 FORM = SectionForm("Arena-Hard-Auto", ("score", "lower", "upper", "style_controlled_score", "battles", "avg_length"),
-                   "percent", "score")
+                   "percent", "score", interval=("lower", "upper"), interval_n="battles",
+                   interval_method="percentile bootstrap over battles")
 
 
 @register_leaderboard

@@ -25,7 +25,9 @@ from .rules import (
     turn_calls,
 )
 
-FORM = SectionForm("MT-Bench", ("turn_1", "turn_2", "overall", "rated", "unparsed"), "score", "overall")
+FORM = SectionForm("MT-Bench", ("turn_1", "turn_2", "overall", "rated", "unparsed"), "score", "overall",
+                   interval=("overall_interval",), interval_n="rated",
+                   interval_method="percentile bootstrap over rated turns")
 PAIRWISE_FORM = SectionForm("MT-Bench (pairwise against the baseline)",
                             ("win", "loss", "tie", "win_rate", "loss_rate", "win_rate_adjusted", "rated", "unparsed"),
                             "rate", "win_rate_adjusted")

@@ -1,0 +1,82 @@
+"""report.html's summary: qa's exact match and F1 both shown, a leaderboard's headline with the interval its rules
+computed, a 1–10 rating on its own axis (never a percent one), the nightly trend of a leaderboard in its unit."""
+import re
+
+import pytest
+
+from stages.leaderboards.sections import SectionForm, headline_interval, leaderboard_section
+from stages.report.html import nightly_values, summary_values
+
+WILSON = {"low": 0.25, "high": 0.75, "n": 12, "method": "Wilson score"}
+
+
+def _qa():
+    return {"dataset": "squad", "kind": "qa", "models": {"m": {"exact_match": 0.5, "f1": 0.7, "rows": 12}},
+            "comparison": {"primary_metric": "f1"}, "set_aside": {},
+            "intervals": {"m": {"exact_match": WILSON, "f1": {**WILSON, "method": "percentile bootstrap"}}}}
+
+
+def _board(name, unit, figures, interval=None):
+    section = {"title": name, "judge": "gpt-4", "baseline": None, "columns": ["overall"], "headline": "overall",
+               "unit": unit, "notes": [], "published": {},
+               "models": {"m": {"overall": figures, "not_judged": 0}},
+               "intervals": {"m": interval} if interval else {}}
+    return {"dataset": name, "kind": "instruction", "leaderboards": {name: section}, "set_aside": {},
+            "models": {"m": {"rows": 80, "answer_rate": 1.0}}, "comparison": {"primary_metric": "answer_rate"}}
+
+
+def _chart(charts, title):
+    return next((str(chart) for chart in charts if f'aria-label="{title}"' in str(chart)), None)
+
+
+def test_qa_shows_exact_match_and_f1_each_with_its_interval():
+    rows = summary_values([_qa()])["rows"]
+    assert [(r["metric"], r["score"], r["interval"]["method"]) for r in rows] == [
+        ("exact_match", 0.5, "Wilson score"), ("f1", 0.7, "percentile bootstrap")]
+    assert [r["primary"] for r in rows] == [False, True]
+
+
+def test_a_rating_is_drawn_on_its_own_axis_and_a_percent_figure_as_a_share():
+    summary = summary_values([_qa(), _board("mt_bench", "score", 7.5, {"low": 7.1, "high": 7.9, "n": 160,
+                                                                      "method": "percentile bootstrap"}),
+                              _board("arena_hard", "percent", 62.5, {"low": 58.0, "high": 66.0, "n": 500,
+                                                                     "method": "bootstrap"})])
+    rows = {r["dataset"]: r for r in summary["rows"] if r["primary"]}
+    assert (rows["mt_bench"]["score"], rows["mt_bench"]["as_rate"]) == (7.5, False)
+    assert (rows["mt_bench"]["interval"]["low"], rows["mt_bench"]["interval"]["high"]) == (7.1, 7.9)
+    assert rows["arena_hard"]["score"] == pytest.approx(0.625) and rows["arena_hard"]["as_rate"]
+    assert rows["arena_hard"]["interval"]["low"] == pytest.approx(0.58)
+    percent = _chart(summary["charts"], "Primary metric per dataset")
+    ratings = _chart(summary["charts"], "Ratings per dataset (their own scale)")
+    assert "mt_bench" not in percent and "arena_hard" in percent and "squad" in percent
+    assert "mt_bench" in ratings and "squad" not in ratings
+    assert re.findall(r'<text class="tick"[^>]*>([\d.%]+)</text>', ratings) == ["0", "2.5", "5", "7.5", "10"]
+
+
+def test_the_nightly_trend_of_a_leaderboard_is_drawn_in_its_unit():
+    nightly = {"nights": ["2026-11-25", "2026-11-26"], "comparisons": [], "previous": "2026-11-25",
+               "trends": {"mt_bench": {"m": {"2026-11-25": 7.2, "2026-11-26": 7.5}},
+                          "alpaca": {"m": {"2026-11-25": 25.0, "2026-11-26": 30.0}},
+                          "squad": {"m": {"2026-11-25": 0.7, "2026-11-26": 0.72}}}}
+    charts = [str(chart) for chart in nightly_values(nightly, [_board("mt_bench", "score", 7.5),
+                                                              _board("alpaca", "percent", 30.0)])["charts"]]
+    ticks = {re.search(r'aria-label="(\w+):', chart).group(1):
+             re.findall(r'<text class="tick"[^>]*>([^<]*)</text>', chart) for chart in charts}
+    assert not any("%" in tick for tick in ticks["mt_bench"])  # never 750%
+    assert ticks["alpaca"][4] == "100.0%" and "30.0%" in _chart(charts, "alpaca: primary metric by night")
+    assert ticks["squad"][4] == "100.0%"  # a dataset only the history has, its values rates
+
+
+def test_a_leaderboard_section_carries_its_headline_interval():
+    form = SectionForm("Arena-Hard-Auto", ("score", "lower", "upper", "battles"), "percent", "score",
+                       interval=("lower", "upper"), interval_n="battles", interval_method="bootstrap over battles")
+    section = leaderboard_section(form, {"baseline": "gpt-4-0314"}, {
+        "m": {"score": 60.0, "lower": 57.5, "upper": 62.5, "battles": 1000}, "n": {"score": 40.0}}, {})
+    assert section["intervals"] == {"m": {"low": 57.5, "high": 62.5, "n": 1000, "method": "bootstrap over battles"}}
+    single = SectionForm("MT-Bench", ("overall",), "score", "overall", interval=("overall_interval",),
+                         interval_n="rated")
+    assert headline_interval(single, "overall", {"overall_interval": [6.9, 7.4], "rated": 160})["high"] == 7.4
+    assert headline_interval(single, "overall", {"overall_interval": None}) is None
+    fallback = SectionForm("AlpacaEval 2", ("lc", "win_rate"), "percent", "lc", fallback="win_rate",
+                           interval=("lc_low", "lc_high"))
+    assert headline_interval(fallback, "win_rate", {"lc_low": 1.0, "lc_high": 2.0}) is None
