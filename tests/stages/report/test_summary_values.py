@@ -4,7 +4,6 @@ import re
 
 import pytest
 
-from stages.leaderboards.sections import SectionForm, headline_interval, leaderboard_section
 from stages.report.html import nightly_values, summary_values
 
 WILSON = {"low": 0.25, "high": 0.75, "n": 12, "method": "Wilson score"}
@@ -65,18 +64,3 @@ def test_the_nightly_trend_of_a_leaderboard_is_drawn_in_its_unit():
     assert not any("%" in tick for tick in ticks["mt_bench"])  # never 750%
     assert ticks["alpaca"][4] == "100.0%" and "30.0%" in _chart(charts, "alpaca: primary metric by night")
     assert ticks["squad"][4] == "100.0%"  # a dataset only the history has, its values rates
-
-
-def test_a_leaderboard_section_carries_its_headline_interval():
-    form = SectionForm("Arena-Hard-Auto", ("score", "lower", "upper", "battles"), "percent", "score",
-                       interval=("lower", "upper"), interval_n="battles", interval_method="bootstrap over battles")
-    section = leaderboard_section(form, {"baseline": "gpt-4-0314"}, {
-        "m": {"score": 60.0, "lower": 57.5, "upper": 62.5, "battles": 1000}, "n": {"score": 40.0}}, {})
-    assert section["intervals"] == {"m": {"low": 57.5, "high": 62.5, "n": 1000, "method": "bootstrap over battles"}}
-    single = SectionForm("MT-Bench", ("overall",), "score", "overall", interval=("overall_interval",),
-                         interval_n="rated")
-    assert headline_interval(single, "overall", {"overall_interval": [6.9, 7.4], "rated": 160})["high"] == 7.4
-    assert headline_interval(single, "overall", {"overall_interval": None}) is None
-    fallback = SectionForm("AlpacaEval 2", ("lc", "win_rate"), "percent", "lc", fallback="win_rate",
-                           interval=("lc_low", "lc_high"))
-    assert headline_interval(fallback, "win_rate", {"lc_low": 1.0, "lc_high": 2.0}) is None
