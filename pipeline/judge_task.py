@@ -1,9 +1,7 @@
 """B5J and B5P as Luigi tasks: a judge model grades one model's answers on the dataset's [judge] criteria (B5J), and
-compares every pair of models' answers (B5P, with [judge] pairwise = true); and what B6 reads of them, with the
-raters' labels to measure the judge against."""
+compares every pair of models' answers (B5P, with [judge] pairwise = true)."""
 from __future__ import annotations
 
-import hashlib
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -24,24 +22,12 @@ from stages import (
     render_fields,
 )
 from stages.core.printable import printable
-from stages.core.records import Columns, Reject, as_columns
+from stages.core.records import as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
-from stages.io.artifacts import read_column, read_columns
 from stages.io.storage import location
-from stages.judge.agreement import Unit, judge_agreement, most_common_label, read_rater_labels
 from stages.judge.asking import JudgeReplies
 from stages.judge.biases import judge_biases
 from stages.judge.budget import Budget
-from stages.judge.preferences import (
-    PairKey,
-    consensus,
-    is_preference_file,
-    pair_outcomes,
-    preference_agreement,
-    read_preferences,
-)
-from stages.kinds.dialogue.human_annotation import read_annotation_csv
-from stages.kinds.dialogue.kind import ANNOTATION_CSV
 from stages.leaderboards.recorded import read_recorded
 from stages.text.reasoning import UNFINISHED, answers_after_reasoning
 
@@ -221,95 +207,3 @@ def verdict_reader(config: JudgeConfig) -> Callable[[Any, str], Any]:
             return parse_verdict(text, config.pairwise.scale).label
         return text
     return read
-
-
-def rater_files(report: StageTask) -> dict[str, UPath]:
-    """Rater → labels CSV: the dialogue report's B6_human_annotation.csv (as people filled it in) and every
-    inputs/<dataset>/labels/<rater>.csv."""
-    found = {}
-    annotated = report.artifact_path().with_name(ANNOTATION_CSV)
-    if annotated.exists():
-        found[annotated.stem] = annotated
-    folder = report.input_location(f"{report.dataset}/labels")
-    if folder.is_dir():
-        found.update({path.stem: path for path in sorted(folder.iterdir(), key=lambda p: p.name)
-                      if path.suffix.lower() == ".csv"})
-    return found
-
-
-def read_rater_files(report: StageTask) -> dict[str, tuple[UPath, bytes]]:
-    """Rater → (labels CSV, its bytes), each file read once for all that B6 measures against it."""
-    return {rater: (path, path.read_bytes()) for rater, path in rater_files(report).items()}
-
-
-def rater_digests(report: StageTask) -> dict[str, str]:
-    """What the raters' labels are now, for B6's fingerprint: a labels file's bytes; of B6's own annotation CSV
-    only the labels people typed, if any (B6 rewrites the rest of it)."""
-    digests = {}
-    for rater, path in rater_files(report).items():
-        if path.name == ANNOTATION_CSV and path.parent == report.artifact_path().parent:
-            try:
-                rows, rejects = read_annotation_csv(path)
-            except ValueError as exc:  # a column lost in editing: B6 sets the file aside when it reads it
-                rows, rejects = [], [Reject(str(path), 1, str(exc))]
-            if not rows and not rejects:
-                continue  # as B6 writes it, before anyone typed a label
-            data = repr(([{k: v for k, v in row.items() if k != "line"} for row in rows],
-                         [r.reason for r in rejects])).encode()
-        else:
-            data = path.read_bytes()
-        digests[rater] = hashlib.sha256(data).hexdigest()
-    return digests
-
-
-def judged_verdicts(rows_by_model: dict[str, Columns]) -> dict[str, dict[Unit, tuple[str | None, str | None]]]:
-    """Criterion → (model, id) → the judge's label (its most common verdict; None when none parsed) and reason,
-    from each model's B5J rows."""
-    verdicts: dict[str, dict[Unit, tuple[str | None, str | None]]] = {}
-    for model, rows in rows_by_model.items():
-        for item, name, labels, reason in zip(rows["id"], rows["criterion"], rows["labels"], rows["reason"]):
-            verdicts.setdefault(name, {})[(model, str(item))] = (most_common_label(labels), reason)
-    return verdicts
-
-
-def agreement_with_raters(report: StageTask, judged: dict[str, dict[Unit, tuple[str | None, str | None]]],
-                          questions: StageTask, labels_files: dict[str, tuple[UPath, bytes]],
-                          ) -> tuple[dict[str, Any], dict[str, dict[str, dict[Unit, str]]], list[Reject]]:
-    """The judge's verdicts against every rater's labels (see judge_agreement), the raters' labels themselves and
-    what was set aside reading them (`labels_files`: read_rater_files)."""
-    files = {rater: (path, data) for rater, (path, data) in labels_files.items() if not is_preference_file(data)}
-    if not files or not judged:
-        return {}, {}, []
-    criteria = JudgeConfig.from_described(report.plain_spec["judge"], 1).criteria
-    b1 = read_columns(questions.artifact_path())
-    dialogue_ids = ({(str(s), str(i)): str(item) for item, s, i in zip(b1["id"], b1["scene"], b1["dialogue_index"])}
-                    if "scene" in b1 else None)
-    raters, rejects = {}, []
-    for rater, (path, data) in files.items():
-        labels, set_aside = read_rater_labels(data, str(path), criteria, set(report.spec["predictions"]),
-                                              {str(i) for i in b1["id"]},
-                                              dialogue_ids)
-        raters[rater] = labels
-        rejects += set_aside
-    labels = {name: {unit: label for unit, (label, _) in found.items() if label is not None}
-              for name, found in judged.items()}
-    return judge_agreement(labels, raters, criteria), raters, rejects
-
-
-def preferences_against_judge(outcomes: dict[str, list], questions: StageTask,
-                              labels_files: dict[str, tuple[UPath, bytes]],
-                              ) -> tuple[dict[str, Any] | None, dict[PairKey, str], list[Reject]]:
-    """The judge's pairwise outcomes (B5_pairwise rows) against every rater's preferences between two answers
-    (labels files with model_a, model_b and winner columns; see preference_agreement), people's outcome per item
-    (their majority) and what was set aside (`labels_files`: read_rater_files)."""
-    found = {rater: (path, data) for rater, (path, data) in labels_files.items() if is_preference_file(data)}
-    if not found:
-        return None, {}, []
-    pairs = set(zip(outcomes["first"], outcomes["second"]))
-    items = {str(i) for i in read_column(questions.artifact_path(), "id").to_pylist()}
-    raters, rejects = {}, []
-    for rater, (path, data) in found.items():
-        raters[rater], set_aside = read_preferences(data, str(path), pairs, items)
-        rejects += set_aside
-    judge, by_order = pair_outcomes(outcomes)
-    return preference_agreement(judge, by_order, raters), consensus(raters), rejects

@@ -9,6 +9,7 @@ from functools import partial, reduce
 from typing import TYPE_CHECKING, Any
 
 from stages import (
+    JudgeConfig,
     Kind,
     build_dataset_report,
     get_kind,
@@ -27,13 +28,19 @@ from stages.io.artifacts import (
     read_table,
 )
 from stages.io.storage import write_bytes_atomic
-from stages.judge.agreement import criterion_agreement_items
 from stages.judge.biases import length_preference
 from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.parse_health import parse_problems
-from stages.judge.preferences import order_agreement_items, pair_outcomes, people_decisions
 from stages.leaderboards.board import leaderboard_by_tool
+from stages.raters.files import LabelsFiles, rater_digests, rater_files, read_rater_files
+from stages.raters.judge_agreement import agreement_with_raters, criterion_agreement_items, judged_verdicts
+from stages.raters.preferences import (
+    order_agreement_items,
+    pair_outcomes,
+    people_decisions,
+    preferences_against_judge,
+)
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -49,15 +56,7 @@ from stages.report.intervals import uncertainty, wilson_interval
 from stages.report.sampling import merge_items, sampling_summary
 
 from .harness_report import harness_verdict_files, with_disagreements
-from .judge_task import (
-    B5Judge,
-    B5Pairwise,
-    agreement_with_raters,
-    judged_verdicts,
-    preferences_against_judge,
-    rater_digests,
-    read_rater_files,
-)
+from .judge_task import B5Judge, B5Pairwise
 from .leaderboard_report import leaderboard_sections
 from .leaderboard_task import B5Leaderboard
 from .task_base import StageResult, StageTask
@@ -117,8 +116,24 @@ class B6Report(KindStage):
         """With a judge, the raters' labels too (the agreement is measured against them)."""
         parts = super().fingerprint_parts()
         if self.judge_tasks():
-            parts["raters"] = rater_digests(self)
+            parts["raters"] = rater_digests(self.rater_files(), self.artifact_path().parent)
         return parts
+
+    def rater_files(self) -> dict[str, UPath]:
+        """Rater → labels CSV: the dialogue report's annotation sheet as people filled it in, and every
+        inputs/<dataset>/labels/<rater>.csv."""
+        return rater_files(self.artifact_path().parent, self.input_location(f"{self.dataset}/labels"))
+
+    def agreement_with_raters(self, verdicts: dict[str, Any], labels_files: LabelsFiles) -> tuple[Any, Any, Any]:
+        """The judge's verdicts against the raters' labels, on the criteria's scales and the dataset's items."""
+        if not verdicts or not labels_files:
+            return {}, {}, []
+        criteria = JudgeConfig.from_described(self.plain_spec["judge"], 1).criteria
+        b1 = read_columns(self._task(B1Questions, 0).artifact_path())
+        dialogue_ids = ({(str(s), str(i)): str(item) for item, s, i in zip(b1["id"], b1["scene"], b1["dialogue_index"])}
+                        if "scene" in b1 else None)
+        return agreement_with_raters(verdicts, labels_files, {name: c.scale for name, c in criteria.items()},
+                                     set(self.spec["predictions"]), {str(i) for i in b1["id"]}, dialogue_ids)
 
     def input_files(self) -> dict[str, UPath]:
         """The harness's verdicts per row of imported models (their disagreements with evalpipe are reported)."""
@@ -197,8 +212,8 @@ class B6Report(KindStage):
         judge_documents = {model: read_artifact_json(path) for model, path in judge_paths.items()}
         verdicts = judged_verdicts({model: read_columns(judge_paths[model], document)
                                     for model, document in judge_documents.items()})
-        labels_files = read_rater_files(self) if self.spec.get("judge") else {}
-        agreement, raters, rejects = agreement_with_raters(self, verdicts, self._task(B1Questions, 0), labels_files)
+        labels_files = read_rater_files(self.rater_files()) if self.spec.get("judge") else {}
+        agreement, raters, rejects = self.agreement_with_raters(verdicts, labels_files)
         if agreement or rejects:
             report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects],
                                    "items": criterion_agreement_items(
@@ -223,8 +238,8 @@ class B6Report(KindStage):
             if any(found is not None for found in outcomes["outcome"]):
                 report["leaderboard"] = leaderboard(outcomes["first"], outcomes["second"], outcomes["outcome"],
                                                     outcomes["id"], baseline)
-            preferences, people, set_aside = preferences_against_judge(outcomes, self._task(B1Questions, 0),
-                                                                       labels_files)
+            items = {str(i) for i in read_column(self._task(B1Questions, 0).artifact_path(), "id").to_pylist()}
+            preferences, people, set_aside = preferences_against_judge(outcomes, items, labels_files)
             if preferences is not None or set_aside:
                 report["preferences"] = {**(preferences or {}), "set_aside": [r.to_dict() for r in set_aside]}
                 if people:

@@ -1,7 +1,8 @@
 """Model-graded scoring: criteria with rubrics, the judge's calls (journaled), verdict parsing and scores."""
+from ..raters.scales import SCALES
 from .asking import JudgeCall, ask_judges, judge_calls, render_fields
 from .config import JudgeConfig, read_judge_config
-from .criteria import BUILT_IN, SCALES, Criterion
+from .criteria import BUILT_IN, Criterion
 from .pairwise import PairwiseCall, pairwise_calls, pairwise_rows, pairwise_summary
 from .scores import item_verdicts, judge_summary
 from .verdicts import Verdict, parse_verdict

@@ -10,17 +10,7 @@ from ..core.errors import UsageError
 
 PLACEHOLDERS = ("question", "context", "expected", "prediction", "persona")
 PAIRWISE_PLACEHOLDERS = ("question", "context", "expected", "answer_a", "answer_b", "persona")
-SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion's score is the mean of its values
-    "binary": {"0": 0.0, "1": 1.0},
-    "correct": {"CORRECT": 1.0, "INCORRECT": 0.0, "NOT_ATTEMPTED": 0.0},
-    "1-5": {str(n): float(n) for n in range(1, 6)},
-    "1-10": {f"{n / 2:g}": n / 2 for n in range(2, 21)},  # MT-Bench's [[rating]]: 1 to 10, halves allowed
-    "preference": {"A": 1.0, "B": 0.0, "TIE": 0.5},  # pairwise only: which position's answer is better
-    "five_way": {"A>>B": 1.0, "A>B": 0.75, "A=B": 0.5, "B>A": 0.25, "B>>A": 0.0},  # pairwise: Arena-Hard's verdicts
-    "outcome": {"first": 1.0, "tie": 0.5, "second": 0.0},  # a pair's outcome for its first model, judge or people
-}
 CRITERION_SCALES = ("binary", "correct", "1-5", "1-10")
-ORDINAL_SCALES = ("1-5", "1-10")  # combined by mean across a panel (others by majority) and compared by weighted κ
 PAIRWISE_SCALES = ("preference", "five_way")
 
 _JSON_ANSWER = {

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..raters.scales import ORDINAL_SCALES
 from ..report.intervals import metric_interval
 from .asking import JudgeCall
 from .config import JudgeConfig
-from .criteria import ORDINAL_SCALES
 from .verdicts import VerdictTally
 
 

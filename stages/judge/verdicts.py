@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .criteria import SCALES
+from ..raters.scales import SCALES, scale_label
 
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}", re.S)
 _BRACKETS = re.compile(r"\[\[\s*([^\[\]]+?)\s*\]\]")
@@ -25,28 +25,6 @@ class Verdict:
     label: str | None
     value: float | None
     reason: str | None
-
-
-def scale_label(text: object, scale: str) -> str | None:
-    """`text` as one of the scale's labels ("1", "CORRECT" …), or None when it names none."""
-    labels = SCALES[scale]
-    if isinstance(text, bool):
-        return None
-    if isinstance(text, (int, float)):
-        text = str(int(text)) if float(text).is_integer() else str(text)
-    if not isinstance(text, str):
-        return None
-    cleaned = text.strip().strip("\"'*.。").strip()
-    candidate = cleaned.upper().replace(" ", "_").replace("-", "_")
-    if candidate in labels:
-        return candidate
-    if scale == "preference" and candidate == "C":
-        return "TIE"  # FastChat's pairwise prompts ask for [[C]] for a tie
-    try:
-        number = float(cleaned)
-    except ValueError:
-        return None
-    return str(int(number)) if number.is_integer() and str(int(number)) in labels else None
 
 
 def parse_verdict(reply: str, scale: str) -> Verdict:

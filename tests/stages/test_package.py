@@ -8,7 +8,7 @@ import pytest
 import stages
 
 STAGES_DIR = Path(stages.__file__).resolve().parent
-LAYER = {"core": 0, "io": 1, "text": 1, "chat": 1, "sandbox": 1, "kinds": 2, "report": 3, "harness": 3, "judge": 4,
+LAYER = {"core": 0, "io": 1, "text": 1, "chat": 1, "sandbox": 1, "raters": 1, "kinds": 2, "report": 3, "harness": 3, "judge": 4,
          "leaderboards": 5, "nightly": 6}
 PROMISED = ["similarity_scores", "qa_em_f1", "normalize_verdict", "extract_choice", "check_answer_match",
             "compare_numeric", "evaluate_annotation", "boundary_similarity", "get_ground_truth_answer",

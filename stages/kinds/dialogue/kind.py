@@ -13,6 +13,8 @@ from ...core.param_rules import named_in, weights_over
 from ...core.ratios import mean
 from ...core.records import Columns
 from ...core.text_table import format_table
+from ...raters.carry_over import carry_over_labels
+from ...raters.sheet import ANNOTATION_CSV, annotation_csv
 from ...text.embeddings import (
     DEFAULT_SEMANTIC_MODEL,
     EMBEDDERS,
@@ -22,8 +24,6 @@ from ...text.embeddings import (
 )
 from ...text.keywords import keyword_jaccard
 from ..base import Kind, rank_models, register_kind
-from .carry_over import carry_over_labels
-from .human_annotation import annotation_csv
 from .similarity import DEFAULT_WEIGHTS, METRICS, combined_score
 
 log = logging.getLogger("evalpipe")
@@ -64,7 +64,6 @@ def _summary(rows: list[int], columns: Columns) -> dict[str, Any]:
     return summary
 
 
-ANNOTATION_CSV = "B6_human_annotation.csv"
 
 
 @register_kind("dialogue")

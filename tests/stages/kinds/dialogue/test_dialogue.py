@@ -1,6 +1,4 @@
-"""Seed 003's response metrics against independently computed values, the semantic model, the CSV round trip."""
-import csv
-import io
+"""Seed 003's response metrics against independently computed values, and the semantic model."""
 import logging
 import random
 import sys
@@ -12,13 +10,6 @@ import numpy as np
 import pytest
 
 from stages import get_kind
-from stages.kinds.dialogue.human_annotation import (
-    annotation_csv,
-    best_threshold,
-    neutralize_formula,
-    parse_human_label,
-    roc_auc,
-)
 from stages.kinds.dialogue.similarity import combined_score, edit_distance, fuzzy_match, similarity_scores
 from stages.text.embeddings import EmbedderUnavailable, cached_embeddings, load_embedder
 from stages.text.keywords import CHINESE_STOPWORDS, keyword_jaccard, keyword_set
@@ -148,25 +139,3 @@ def test_dialogue_score_without_semantic_model_states_it():
     assert metrics["weights_used"] == pytest.approx({"exact_match": 0.5 / 0.9, "fuzzy_match": 0.2 / 0.9,
                                                      "edit_distance": 0.1 / 0.9, "keyword_similarity": 0.1 / 0.9})
     assert metrics["missing"] == 1 and metrics["combined_score"] == pytest.approx(0.5)
-
-
-def test_csv_has_bom_seed_columns_and_neutralized_formulas():
-    rows = {"m": {"id": ["s#0"], "scene": ["=cmd"], "dialogue_index": ["0"], "context": ["@SUM(A1)"],
-                  "expected": ["+1"], "prediction": ["-2"], "exact_match": [0.0]}}
-    data = annotation_csv(rows)
-    assert data.startswith(b"\xef\xbb\xbf")
-    parsed = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert parsed[0] == ["scene", "dialogue_index", "context", "expected_response", "prediction", "exact_match",
-                         "content_correct", "style_consistent", "notes", "model"]
-    assert parsed[1][:5] == ["'=cmd", "0", "'@SUM(A1)", "'+1", "'-2"]
-    assert neutralize_formula("\tx") == "'\tx" and neutralize_formula("ok = fine") == "ok = fine"
-
-
-def test_human_labels_and_agreement_statistics():
-    assert [parse_human_label(t) for t in ("1", "是", "Yes", " ", "✗", "0")] == [True, True, True, None, False, False]
-    with pytest.raises(ValueError):
-        parse_human_label("maybe")
-    labels, scores = [True, True, False, False], [0.9, 0.4, 0.5, 0.1]
-    assert roc_auc(labels, scores) == pytest.approx(3 / 4)  # 3 of 4 positive–negative pairs ordered
-    assert roc_auc([True, True], [0.1, 0.2]) is None
-    assert best_threshold(labels, scores) == {"threshold": 0.4, "agreeing": 3, "accuracy": 0.75}

@@ -10,18 +10,13 @@ from itertools import combinations
 from typing import Any
 
 from ..core.records import Reject
-from ..kinds.dialogue.human_annotation import strip_formula_guard
-from .agreement import MAJORITY, compare_labels, krippendorff_alpha, most_common_label
+from .files import LabelsFiles, is_preference_file
+from .judge_agreement import MAJORITY, compare_labels, krippendorff_alpha, most_common_label
+from .sheet import strip_formula_guard
 
 OUTCOMES = ("first", "tie", "second")
 PREFERENCE_COLUMNS = ("id", "model_a", "model_b", "winner")
 PairKey = tuple[str, str, str]  # (first model, second model, item id), the pair oriented as B5_pairwise orients it
-
-
-def is_preference_file(data: bytes) -> bool:
-    """Whether a labels CSV holds preferences (its header names model_a, model_b and winner)."""
-    header = next(csv.reader(io.StringIO(data.decode("utf-8-sig", errors="replace"), newline="")), [])
-    return {"model_a", "model_b", "winner"} <= {name.strip() for name in header}
 
 
 def read_preferences(data: bytes, source: str, pairs: set[tuple[str, str]], items: set[str],
@@ -147,3 +142,20 @@ def order_agreement_items(by_order: tuple[dict[PairKey, str], dict[PairKey, str]
                 values.append(1.0 if outcomes[key] == people[key] else 0.0)
     return {"ids": ids, "values": values}
 
+
+
+def preferences_against_judge(outcomes: dict[str, list], items: set[str], labels_files: LabelsFiles,
+                              ) -> tuple[dict[str, Any] | None, dict[PairKey, str], list[Reject]]:
+    """The judge's pairwise outcomes (B5_pairwise rows) against every rater's preferences between two answers
+    (labels files with model_a, model_b and winner columns; see preference_agreement), people's outcome per item
+    (their majority) and what was set aside."""
+    found = {rater: (path, data) for rater, (path, data) in labels_files.items() if is_preference_file(data)}
+    if not found:
+        return None, {}, []
+    pairs = set(zip(outcomes["first"], outcomes["second"]))
+    raters, rejects = {}, []
+    for rater, (path, data) in found.items():
+        raters[rater], set_aside = read_preferences(data, str(path), pairs, items)
+        rejects += set_aside
+    judge, by_order = pair_outcomes(outcomes)
+    return preference_agreement(judge, by_order, raters), consensus(raters), rejects

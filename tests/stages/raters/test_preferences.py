@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score, confusion_matrix, precision_recall_fscore_support
 
-from stages.judge.agreement import MAJORITY
-from stages.judge.preferences import OUTCOMES, is_preference_file, preference_agreement, read_preferences
+from stages.raters.files import is_preference_file
+from stages.raters.judge_agreement import MAJORITY
+from stages.raters.preferences import OUTCOMES, preference_agreement, read_preferences
 
 
 def _labels(seed: int, keys: list, agree: float, base: dict) -> dict:

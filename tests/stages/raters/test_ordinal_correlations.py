@@ -5,8 +5,8 @@ import random
 import pytest
 from scipy.stats import kendalltau, pearsonr, spearmanr
 
-from stages.judge.agreement import judge_agreement, ordinal_correlations
 from stages.judge.criteria import BUILT_IN, resolve_criteria
+from stages.raters.judge_agreement import judge_agreement, ordinal_correlations
 
 
 def test_item_and_system_correlations_equal_scipy():
@@ -35,6 +35,6 @@ def test_only_ordinal_criteria_get_correlations():
     judge = {"score_1_5": {u: str(1 + i) for i, u in enumerate(units)},
              "correct": {u: "CORRECT" for u in units}}
     raters = {"r": {"score_1_5": {u: str(5 - i) for i, u in enumerate(units)}, "correct": {u: "CORRECT" for u in units}}}
-    found = judge_agreement(judge, raters, criteria)
+    found = judge_agreement(judge, raters, {name: c.scale for name, c in criteria.items()})
     assert found["score_1_5"]["correlations"]["items"]["spearman"] == pytest.approx(-1.0)
     assert found["correct"]["correlations"] is None

@@ -8,10 +8,10 @@ import io
 from collections import Counter
 from typing import Any
 
-from ..core.records import Reject
-from ..kinds.dialogue.human_annotation import parse_human_label, strip_formula_guard
-from .criteria import ORDINAL_SCALES, SCALES, Criterion
-from .verdicts import scale_label
+from ..core.records import Columns, Reject
+from .files import LabelsFiles, is_preference_file
+from .scales import ORDINAL_SCALES, SCALES, scale_label
+from .sheet import parse_human_label, strip_formula_guard
 
 MAJORITY = "raters' majority"
 RESAMPLES = 1000
@@ -31,7 +31,7 @@ def rater_label(text: str, scale: str) -> str | None:
     return label
 
 
-def read_rater_labels(data: bytes, source: str, criteria: dict[str, Criterion], models: set[str], items: set[str],
+def read_rater_labels(data: bytes, source: str, scales: dict[str, str], models: set[str], items: set[str],
                       dialogue_ids: dict[tuple[str, str], str] | None = None,
                       ) -> tuple[dict[str, dict[Unit, str]], list[Reject]]:
     """One rater's labels per criterion from a CSV with a model column, an id column (or scene and dialogue_index,
@@ -39,18 +39,18 @@ def read_rater_labels(data: bytes, source: str, criteria: dict[str, Criterion], 
     or `items` than the dataset's, are set aside."""
     reader = csv.DictReader(io.StringIO(data.decode("utf-8-sig", errors="replace"), newline=""))
     columns = reader.fieldnames or []
-    judged = [name for name in criteria if name in columns]
+    judged = [name for name in scales if name in columns]
     keyed = "id" in columns or (dialogue_ids is not None and {"scene", "dialogue_index"} <= set(columns))
     if "model" not in columns or not keyed or not judged:
         needs = "id" if dialogue_ids is None else "id (or scene and dialogue_index)"
-        return {}, [Reject(source, 1, f"needs columns model, {needs} and one of {', '.join(criteria)}")]
+        return {}, [Reject(source, 1, f"needs columns model, {needs} and one of {', '.join(scales)}")]
     labels: dict[str, dict[Unit, str]] = {name: {} for name in judged}
     rejects = []
     for row in reader:
         line, cell = reader.line_num, {k: strip_formula_guard(v or "").strip() for k, v in row.items() if k}
         item = cell.get("id") or (dialogue_ids or {}).get((cell.get("scene", ""), cell.get("dialogue_index", "")))
         try:
-            read = {name: rater_label(cell.get(name, ""), criteria[name].scale) for name in judged}
+            read = {name: rater_label(cell.get(name, ""), scales[name]) for name in judged}
         except ValueError as exc:
             rejects.append(Reject(source, line, str(exc)))
             continue
@@ -189,22 +189,23 @@ def ordinal_correlations(judge: dict[Unit, str], raters: dict[str, dict[Unit, st
 
 
 def judge_agreement(judge: dict[str, dict[Unit, str]], raters: dict[str, dict[str, dict[Unit, str]]],
-                    criteria: dict[str, Criterion]) -> dict[str, Any]:
+                    scales: dict[str, str]) -> dict[str, Any]:
     """Per criterion some rater labelled: the agreement over all models together and per model. `judge`: criterion
-    → (model, id) → the judge's label; `raters`: rater → criterion → (model, id) → label."""
+    → (model, id) → the judge's label; `raters`: rater → criterion → (model, id) → label; `scales`: criterion → the
+    scale it is labelled on."""
     found = {}
-    for name, criterion in criteria.items():
+    for name, scale in scales.items():
         rated = {rater: labels[name] for rater, labels in raters.items() if labels.get(name)}
         if not rated:
             continue
         units = sorted(set(judge.get(name, {})) | {unit for labels in rated.values() for unit in labels})
         models = sorted({model for model, _ in units})
-        found[name] = {"scale": criterion.scale, "raters": sorted(rated),
-                       "correlations": ordinal_correlations(judge.get(name, {}), rated, criterion.scale)
-                       if criterion.scale in ORDINAL_SCALES else None,
-                       "kappa_weights": "quadratic" if criterion.scale in ORDINAL_SCALES else None,
-                       "overall": agreement_block(judge.get(name, {}), rated, criterion.scale, units),
-                       "models": {model: agreement_block(judge.get(name, {}), rated, criterion.scale,
+        found[name] = {"scale": scale, "raters": sorted(rated),
+                       "correlations": ordinal_correlations(judge.get(name, {}), rated, scale)
+                       if scale in ORDINAL_SCALES else None,
+                       "kappa_weights": "quadratic" if scale in ORDINAL_SCALES else None,
+                       "overall": agreement_block(judge.get(name, {}), rated, scale, units),
+                       "models": {model: agreement_block(judge.get(name, {}), rated, scale,
                                                          [u for u in units if u[0] == model]) for model in models}}
     return found
 
@@ -226,3 +227,31 @@ def criterion_agreement_items(judge: dict[str, dict[Unit, str]], raters: dict[st
             found[name] = {"ids": ids, "values": values}
     return found
 
+
+
+def judged_verdicts(rows_by_model: dict[str, Columns]) -> dict[str, dict[Unit, tuple[str | None, str | None]]]:
+    """Criterion → (model, id) → the judge's label (its most common verdict; None when none parsed) and reason,
+    from each model's B5J rows."""
+    verdicts: dict[str, dict[Unit, tuple[str | None, str | None]]] = {}
+    for model, rows in rows_by_model.items():
+        for item, name, labels, reason in zip(rows["id"], rows["criterion"], rows["labels"], rows["reason"]):
+            verdicts.setdefault(name, {})[(model, str(item))] = (most_common_label(labels), reason)
+    return verdicts
+
+
+def agreement_with_raters(judged: dict[str, dict[Unit, tuple[str | None, str | None]]], labels_files: LabelsFiles,
+                          scales: dict[str, str], models: set[str], items: set[str],
+                          dialogue_ids: dict[tuple[str, str], str] | None = None,
+                          ) -> tuple[dict[str, Any], dict[str, dict[str, dict[Unit, str]]], list[Reject]]:
+    """The judge's verdicts (judged_verdicts) against every rater's labels (the labels files that are not
+    preferences; see judge_agreement), the raters' labels themselves and what was set aside reading them."""
+    files = {rater: (path, data) for rater, (path, data) in labels_files.items() if not is_preference_file(data)}
+    if not files or not judged:
+        return {}, {}, []
+    raters, rejects = {}, []
+    for rater, (path, data) in files.items():
+        raters[rater], set_aside = read_rater_labels(data, str(path), scales, models, items, dialogue_ids)
+        rejects += set_aside
+    labels = {name: {unit: label for unit, (label, _) in found.items() if label is not None}
+              for name, found in judged.items()}
+    return judge_agreement(labels, raters, scales), raters, rejects

@@ -6,7 +6,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from .human_annotation import CSV_COLUMNS, HUMAN_LABELS, strip_formula_guard
+from .sheet import CSV_COLUMNS, HUMAN_LABELS, strip_formula_guard
 
 IDENTITY = ("scene", "dialogue_index", "model", "expected_response", "prediction")
 RATER_COLUMNS = (*HUMAN_LABELS, "notes")
