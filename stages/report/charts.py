@@ -43,8 +43,12 @@ def _axis(y_max: float, percent: bool, y_min: float = 0.0) -> list[str]:
     return parts
 
 
-def _legend(names: list[str]) -> list[str]:
-    return _legend_row(names, HEIGHT - 14)
+def _legend(names: list[str]) -> tuple[list[str], int]:
+    """The legend under a chart, in as many rows as its names need, and the chart's height with them."""
+    rows = _legend_rows(names)
+    parts = [part for row, found in enumerate(rows)
+             for part in _legend_row(found, HEIGHT - 14 + 16 * row, sum(map(len, rows[:row])))]
+    return parts, HEIGHT + 16 * (len(rows) - 1)
 
 
 def _legend_row(names: list[str], y: float, first: int = 0) -> list[str]:
@@ -80,6 +84,12 @@ def _nice_top(values: list[float], percent: bool) -> float:
     return peak * 1.1 if peak > 0 else 1.0
 
 
+def _bar(x: float, y: float, width: float, height: float, series: int, title: str) -> str:
+    """One bar in its series' colour, its value on hover."""
+    return (f'<rect class="bar" x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" '
+            f'fill="{series_color(series)}"><title>{escape(title)}</title></rect>')
+
+
 def bar_chart(title: str, categories: list[str], series: dict[str, list[float | None]], percent: bool = True,
               y_max: float | None = None) -> str:
     """Grouped bars: one group per category, one bar per series (a model); missing values leave a gap."""
@@ -96,13 +106,13 @@ def bar_chart(title: str, categories: list[str], series: dict[str, list[float | 
             if value is None:
                 continue
             h = plot_h * min(value / top, 1.0) if top else 0
-            body.append(f'<rect class="bar" x="{x0 + s * bar_w:.1f}" y="{TOP + plot_h - h:.1f}" '
-                        f'width="{max(bar_w - 1, 1):.1f}" height="{max(h, 0.5):.1f}" fill="{series_color(s)}">'
-                        f'<title>{escape(f"{name} · {category}: {_format(value, percent)}")}</title></rect>')
+            body.append(_bar(x0 + s * bar_w, TOP + plot_h - h, max(bar_w - 1, 1), max(h, 0.5), s,
+                             f"{name} · {category}: {_format(value, percent)}"))
         label = _fit(category, UPRIGHT_LABEL)
         body.append(f'<text class="tick" x="{x0 + group_w * 0.4:.1f}" y="{TOP + plot_h + 14}" '
                     f'text-anchor="middle">{escape(label)}</text>')
-    return _frame(title, body + _legend(list(series)), bars="upright")
+    legend, height = _legend(list(series))
+    return _frame(title, body + legend, WIDTH, height, bars="upright")
 
 
 def _label_width(text: str) -> float:
@@ -158,9 +168,8 @@ def sideways_bar_chart(title: str, categories: list[str], series: dict[str, list
             if value is None:
                 continue
             w = plot_w * min(value / top, 1.0) if top else 0
-            body.append(f'<rect class="bar" x="{LABEL_COLUMN}" y="{y0 + s * BAND_BAR:.1f}" width="{max(w, 0.5):.1f}" '
-                        f'height="{BAND_BAR - 1}" fill="{series_color(s)}">'
-                        f'<title>{escape(f"{name} · {category}: {_format(value, percent)}")}</title></rect>')
+            body.append(_bar(LABEL_COLUMN, y0 + s * BAND_BAR, max(w, 0.5), BAND_BAR - 1, s,
+                             f"{name} · {category}: {_format(value, percent)}"))
     chart = _frame(title, body, WIDTH, height, bars="sideways")
     return f'<div class="chart-scroll">{chart}</div>' if height > SCROLL_HEIGHT else chart
 
@@ -199,7 +208,8 @@ def line_chart(title: str, x_labels: list[str], series: dict[str, list[float | N
         for (x, y, v), label in zip(points, [x_labels[i] for i, v in enumerate(vs) if v is not None]):
             body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{series_color(s)}">'
                         f'<title>{escape(f"{name} · {label}: {_format(v, percent)}")}</title></circle>')
-    return _frame(title, body + _legend(list(series)))
+    legend, height = _legend(list(series))
+    return _frame(title, body + legend, WIDTH, height)
 
 
 def heatmap(title: str, row_labels: list[str], col_labels: list[str], counts: list[list[int]],

@@ -70,3 +70,14 @@ def test_a_rating_axis_is_not_a_percent_axis():
     assert ticks == ["0", "2.5", "5", "7.5", "10"] and "%" not in "".join(ticks)
     (first, second) = _bars(svg)
     assert first["height"] / second["height"] == pytest.approx(7.5 / 6.25, rel=1e-3)
+
+
+def test_a_legend_of_long_model_names_wraps_inside_the_chart():
+    names = [f"a-very-long-model-name-number-{i}" for i in range(5)]
+    svg = bar_chart("t", ["a", "b"], {name: [0.5, 0.4] for name in names})
+    width, height = map(float, re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
+    entries = [(float(x), float(y), text) for x, y, text in
+               re.findall(r'<text class="legend" x="([\d.]+)" y="([\d.]+)">([^<]*)</text>', svg)]
+    assert [text for _, _, text in entries] == names
+    assert all(x + CHAR_WIDTH * len(text) <= width and y <= height for x, y, text in entries)
+    assert len({y for _, y, _ in entries}) == 3  # two names a row
