@@ -1,15 +1,8 @@
-import hashlib
-import json
-from pathlib import Path
-
+"""Fixtures every pipeline test may ask for: a small workspace of two datasets, and a chat server on 127.0.0.1."""
 import pytest
 
-from pipeline.cli import main
-
-
-def write_jsonl(path: Path, rows: list[dict]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+from tests.pipeline.chat_server import ChatServer
+from tests.pipeline.workspace import write_jsonl
 
 
 @pytest.fixture
@@ -43,17 +36,8 @@ def workspace(tmp_path):
     return tmp_path
 
 
-def run(workspace: Path, *args: str) -> int:
-    return main(["run", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs"), *args])
-
-
-def snapshot(outputs: Path) -> dict[str, tuple[int, str]]:
-    """Every file under outputs with its mtime and content hash."""
-    return {
-        str(p.relative_to(outputs)): (p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).hexdigest())
-        for p in sorted(outputs.rglob("*")) if p.is_file()
-    }
-
-
-def changed(before: dict, after: dict) -> set[str]:
-    return {name for name in after if before.get(name) != after[name]} | (set(before) - set(after))
+@pytest.fixture
+def chat_server():
+    """A chat server on 127.0.0.1 (OpenAI's and seed 003's protocols), stopped after the test."""
+    with ChatServer() as chat:
+        yield chat
