@@ -129,11 +129,9 @@ class B6Report(KindStage):
         if not verdicts or not labels_files:
             return {}, {}, []
         criteria = JudgeConfig.from_described(self.plain_spec["judge"], 1).criteria
-        b1 = read_columns(self._task(B1Questions, 0).artifact_path())
-        dialogue_ids = ({(str(s), str(i)): str(item) for item, s, i in zip(b1["id"], b1["scene"], b1["dialogue_index"])}
-                        if "scene" in b1 else None)
+        questions = read_columns(self._task(B1Questions, 0).artifact_path())
         return agreement_with_raters(verdicts, labels_files, {name: c.scale for name, c in criteria.items()},
-                                     set(self.spec["predictions"]), {str(i) for i in b1["id"]}, dialogue_ids)
+                                     set(self.spec["predictions"]), questions)
 
     def input_files(self) -> dict[str, UPath]:
         """The harness's verdicts per row of imported models (their disagreements with evalpipe are reported)."""

@@ -240,14 +240,18 @@ def judged_verdicts(rows_by_model: dict[str, Columns]) -> dict[str, dict[Unit, t
 
 
 def agreement_with_raters(judged: dict[str, dict[Unit, tuple[str | None, str | None]]], labels_files: LabelsFiles,
-                          scales: dict[str, str], models: set[str], items: set[str],
-                          dialogue_ids: dict[tuple[str, str], str] | None = None,
+                          scales: dict[str, str], models: set[str], questions: Columns,
                           ) -> tuple[dict[str, Any], dict[str, dict[str, dict[Unit, str]]], list[Reject]]:
     """The judge's verdicts (judged_verdicts) against every rater's labels (the labels files that are not
-    preferences; see judge_agreement), the raters' labels themselves and what was set aside reading them."""
+    preferences; see judge_agreement) on the dataset's `questions` (B1 columns: ids, and a dialogue's scene and
+    dialogue_index), the raters' labels themselves and what was set aside reading them."""
     files = {rater: (path, data) for rater, (path, data) in labels_files.items() if not is_preference_file(data)}
     if not files or not judged:
         return {}, {}, []
+    items = {str(item) for item in questions["id"]}
+    dialogue_ids = ({(str(s), str(i)): str(item) for item, s, i in
+                     zip(questions["id"], questions["scene"], questions["dialogue_index"])}
+                    if "scene" in questions else None)
     raters, rejects = {}, []
     for rater, (path, data) in files.items():
         raters[rater], set_aside = read_rater_labels(data, str(path), scales, models, items, dialogue_ids)

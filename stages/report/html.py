@@ -54,8 +54,8 @@ def _headline_metrics(report: dict[str, Any]) -> list[str]:
 
 
 def _summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """A dataset's summary rows: per model its headline metrics (qa: exact match and F1; the primary metric
-    first-listed for the chart), or the leaderboard's or judge's headline figure, each with its 95% interval."""
+    """A dataset's summary rows: per model its headline metrics (qa: exact match and F1; the primary one marked for
+    the charts), or the leaderboard's or judge's headline figure, each with its 95% interval."""
     kind = get_kind(report["kind"])
     primary = report["comparison"]["primary_metric"]
     board = leaderboard_headline(report)
@@ -180,8 +180,9 @@ def nightly_values(nightly: dict[str, Any], reports: list[dict[str, Any]] = ()) 
     """What the Nightly section shows: comparisons with the previous night and the baseline, and the trend charts
     (each dataset's on the axis its unit needs, read from this run's `reports`)."""
     nights = nightly["nights"]
-    units = {report["dataset"]: next((section.get("unit", "percent") for section in report.get("leaderboards", {}).values()),
-                                     "rate") for report in reports}  # history's primary: a leaderboard's, else the kind's
+    units = {report["dataset"]: next((section.get("unit", "percent")  # history's primary: a leaderboard's headline,
+                                      for section in report.get("leaderboards", {}).values()), "rate")  # else a rate
+             for report in reports}
     charts = [trend_chart(dataset, nights, models, units.get(dataset))
               for dataset, models in sorted(nightly["trends"].items())]
     return {"comparisons": nightly["comparisons"], "previous": nightly["previous"],
