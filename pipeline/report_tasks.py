@@ -9,7 +9,6 @@ from functools import partial, reduce
 from typing import TYPE_CHECKING, Any
 
 from stages import (
-    JudgeConfig,
     Kind,
     build_dataset_report,
     get_kind,
@@ -33,14 +32,8 @@ from stages.judge.costs import judge_cost
 from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.parse_health import parse_problems
 from stages.leaderboards.board import leaderboard_by_tool
-from stages.raters.files import LabelsFiles, rater_digests, rater_files, read_rater_files
-from stages.raters.judge_agreement import agreement_with_raters, criterion_agreement_items, judged_verdicts
-from stages.raters.preferences import (
-    order_agreement_items,
-    pair_outcomes,
-    people_decisions,
-    preferences_against_judge,
-)
+from stages.raters.judge_agreement import criterion_agreement_items, judge_labels, judged_verdicts
+from stages.raters.preferences import order_agreement_items, pair_outcomes, people_decisions
 from stages.report.aggregate import item_distribution
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -59,6 +52,7 @@ from .harness_report import harness_verdict_files, with_disagreements
 from .judge_task import B5Judge, B5Pairwise
 from .leaderboard_report import leaderboard_sections
 from .leaderboard_task import B5Leaderboard
+from .raters_report import judge_against_raters, pairwise_against_raters, raters_fingerprint, read_labels_files
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
 
@@ -116,22 +110,8 @@ class B6Report(KindStage):
         """With a judge, the raters' labels too (the agreement is measured against them)."""
         parts = super().fingerprint_parts()
         if self.judge_tasks():
-            parts["raters"] = rater_digests(self.rater_files(), self.artifact_path().parent)
+            parts["raters"] = raters_fingerprint(self)
         return parts
-
-    def rater_files(self) -> dict[str, UPath]:
-        """Rater → labels CSV: the dialogue report's annotation sheet as people filled it in, and every
-        inputs/<dataset>/labels/<rater>.csv."""
-        return rater_files(self.artifact_path().parent, self.input_location(f"{self.dataset}/labels"))
-
-    def agreement_with_raters(self, verdicts: dict[str, Any], labels_files: LabelsFiles) -> tuple[Any, Any, Any]:
-        """The judge's verdicts against the raters' labels, on the criteria's scales and the dataset's items."""
-        if not verdicts or not labels_files:
-            return {}, {}, []
-        criteria = JudgeConfig.from_described(self.plain_spec["judge"], 1).criteria
-        questions = read_columns(self._task(B1Questions, 0).artifact_path())
-        return agreement_with_raters(verdicts, labels_files, {name: c.scale for name, c in criteria.items()},
-                                     set(self.spec["predictions"]), questions)
 
     def input_files(self) -> dict[str, UPath]:
         """The harness's verdicts per row of imported models (their disagreements with evalpipe are reported)."""
@@ -210,13 +190,11 @@ class B6Report(KindStage):
         judge_documents = {model: read_artifact_json(path) for model, path in judge_paths.items()}
         verdicts = judged_verdicts({model: read_columns(judge_paths[model], document)
                                     for model, document in judge_documents.items()})
-        labels_files = read_rater_files(self.rater_files()) if self.spec.get("judge") else {}
-        agreement, raters, rejects = self.agreement_with_raters(verdicts, labels_files)
+        labels_files = read_labels_files(self)
+        agreement, raters, rejects = judge_against_raters(self, verdicts, labels_files)
         if agreement or rejects:
             report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects],
-                                   "items": criterion_agreement_items(
-                                       {name: {unit: label for unit, (label, _) in found.items() if label is not None}
-                                        for name, found in verdicts.items()}, raters)}
+                                   "items": criterion_agreement_items(judge_labels(verdicts), raters)}
         if verdicts:
             report["explorer"] = with_judge_labels(report["explorer"], verdicts, raters)
         generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
@@ -236,8 +214,7 @@ class B6Report(KindStage):
             if any(found is not None for found in outcomes["outcome"]):
                 report["leaderboard"] = leaderboard(outcomes["first"], outcomes["second"], outcomes["outcome"],
                                                     outcomes["id"], baseline)
-            items = {str(i) for i in read_column(self._task(B1Questions, 0).artifact_path(), "id").to_pylist()}
-            preferences, people, set_aside = preferences_against_judge(outcomes, items, labels_files)
+            preferences, people, set_aside = pairwise_against_raters(self, outcomes, labels_files)
             if preferences is not None or set_aside:
                 report["preferences"] = {**(preferences or {}), "set_aside": [r.to_dict() for r in set_aside]}
                 if people:

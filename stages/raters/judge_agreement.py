@@ -239,6 +239,12 @@ def judged_verdicts(rows_by_model: dict[str, Columns]) -> dict[str, dict[Unit, t
     return verdicts
 
 
+def judge_labels(judged: dict[str, dict[Unit, tuple[str | None, str | None]]]) -> dict[str, dict[Unit, str]]:
+    """Criterion → (model, id) → the judge's label, where it gave one (judged_verdicts without the reasons)."""
+    return {name: {unit: label for unit, (label, _) in found.items() if label is not None}
+            for name, found in judged.items()}
+
+
 def agreement_with_raters(judged: dict[str, dict[Unit, tuple[str | None, str | None]]], labels_files: LabelsFiles,
                           scales: dict[str, str], models: set[str], questions: Columns,
                           ) -> tuple[dict[str, Any], dict[str, dict[str, dict[Unit, str]]], list[Reject]]:
@@ -256,6 +262,4 @@ def agreement_with_raters(judged: dict[str, dict[Unit, tuple[str | None, str | N
     for rater, (path, data) in files.items():
         raters[rater], set_aside = read_rater_labels(data, str(path), scales, models, items, dialogue_ids)
         rejects += set_aside
-    labels = {name: {unit: label for unit, (label, _) in found.items() if label is not None}
-              for name, found in judged.items()}
-    return judge_agreement(labels, raters, scales), raters, rejects
+    return judge_agreement(judge_labels(judged), raters, scales), raters, rejects
