@@ -1,14 +1,21 @@
-"""Many programs at once, one per core by default, each in its own sandbox slot."""
+"""Many programs at once, one per core by default, each slot with its tests sandbox and its CPU group."""
 from __future__ import annotations
 
 import os
 import queue
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from .bwrap import Program, RunResult, SandboxUnavailable, find_interpreter, run_program, sandbox_prefix
+from .bwrap import SandboxUnavailable, find_bwrap, find_interpreter
+from .cgroups import Cgroups
 from .limits import Limits
+from .run import Program, RunResult, Slot, run_program
+from .seccomp import SeccompUnavailable, filter_program
+from .tests_sandbox import TestsSandbox
+
+_told: set[str] = set()
 
 
 def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap", interpreter: str = "",
@@ -16,34 +23,60 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
     """Each program's result, in order: run `workers` at a time (0: one per core) inside bwrap, or with limits
     only when `sandbox` is "none"; fails at once, in one line, when the sandbox cannot run here."""
     python = find_interpreter(interpreter)
-    prefix = sandbox_prefix(limits) if sandbox == "bwrap" else []
-    if prefix:
-        check_sandbox(prefix, python, limits)
+    isolated = sandbox == "bwrap"
+    if isolated:
+        find_bwrap()
+        try:
+            filter_program()
+        except SeccompUnavailable as exc:
+            raise SandboxUnavailable(str(exc)) from None
     count = max(1, min(workers or os.cpu_count() or 1, len(programs) or 1))
+    cgroups = Cgroups.open(count)
+    if isinstance(cgroups, str):
+        _say_once(f"evalpipe: no cgroups for the sandboxes ({cgroups}): memory_mb and processes bound each process "
+                  "alone, and slots do not share the CPU evenly (docs/limits.md)")
+        cgroups = None
     nproc = None if os.geteuid() == 0 else _own_tasks() + count * limits.processes
-    slots: queue.Queue[int] = queue.Queue()
-    for slot in range(count):
+    slots: queue.Queue[Slot] = queue.Queue()
+    made = [Slot(number, limits, python, isolated, cgroups, TestsSandbox(python, isolated, number), nproc)
+            for number in range(count)]
+    for slot in made:
         slots.put(slot)
 
     def one(program: Program) -> RunResult:
         slot = slots.get()
         try:
-            return run_program(program, limits, prefix, python, slot, nproc)
+            return run_program(program, slot)
         finally:
             slots.put(slot)
 
-    with ThreadPoolExecutor(count) as pool:
-        return list(pool.map(one, programs))
+    try:
+        if isolated:
+            check_sandbox(made[0])
+        with ThreadPoolExecutor(count) as pool:
+            return list(pool.map(one, programs))
+    finally:
+        for slot in made:
+            slot.tests.close()
+        if cgroups is not None:
+            cgroups.close()
 
 
-def check_sandbox(prefix: list[str], interpreter: str, limits: Limits) -> None:
+def check_sandbox(slot: Slot) -> None:
     """A trivial program run in the sandbox, so that a sandbox refused here (user namespaces off, a broken bwrap)
     fails the run in one line rather than every program as `crashed`."""
-    result = run_program(Program("pass", "pass"), replace(limits, timeout_seconds=30.0), prefix, interpreter)
+    result = run_program(Program("def f():\n    return 1\n", "assert f() == 1\n"),
+                         replace(slot, limits=replace(slot.limits, timeout_seconds=30.0)))
     if result.outcome != "passed":
         said = (result.stderr.strip().splitlines() or [result.error])[-1]
         raise SandboxUnavailable(f"bwrap could not start a sandbox here ({said}); it needs unprivileged user "
                                  "namespaces (Debian's default; sysctl kernel.unprivileged_userns_clone=1)")
+
+
+def _say_once(line: str) -> None:
+    if line not in _told:
+        _told.add(line)
+        print(line, file=sys.stderr)
 
 
 def _own_tasks() -> int:

@@ -9,12 +9,13 @@ from ...core.param_rules import at_least, one_of
 from ...core.records import Columns
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
-from ...sandbox.bwrap import KEPT_BYTES, Program, RunResult
 from ...sandbox.limits import SANDBOXES, Limits
 from ...sandbox.pool import run_programs
+from ...sandbox.run import KEPT_BYTES, Program, RunResult
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, rank_models, register_kind
 from .programs import build_program, humaneval_test, mbpp_test, same_output, texts
+from .tampering import tampering_signs
 
 OUTCOMES = ("passed", "failed", "timed out", "crashed", "syntax error", "no code", "out of memory")
 LIMIT_PARAMS = tuple(Limits.__dataclass_fields__)
@@ -88,8 +89,10 @@ class Code(Kind):
             program, taken = build_program(reply, prompt, entry_point)
             programs.append(program if program.strip() else None)
             how.append(taken if program.strip() else "no code in the reply")
-        normalized = {"id": joined["id"], "program": programs, "how": how,
-                      **{name: joined[name] for name in ("test", "inputs", "outputs")}}
+        preludes = [prompt if entry_point and test else "" for prompt, entry_point, test
+                    in zip(joined["question"], joined["entry_point"], joined["test"])]
+        normalized = {"id": joined["id"], "program": programs, "how": how, "prelude": preludes,
+                      **{name: joined[name] for name in ("entry_point", "test", "inputs", "outputs")}}
         return normalized, {"taken": dict(Counter(how))}
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
@@ -101,7 +104,9 @@ class Code(Kind):
                                                          normalized["inputs"])):
             if program is None:
                 continue
-            cases = [Program(program, "", stdin) for stdin in inputs] if inputs else [Program(program, test or "")]
+            cases = [Program(program, stdin=stdin) for stdin in inputs] if inputs else [
+                Program(program, test or "", prelude=normalized["prelude"][row] or "",
+                        entry_point=normalized["entry_point"][row] or "")]
             runs.extend(cases)
             owners.extend([row] * len(cases))
         results = run_programs(runs, limits, params["sandbox"], params["interpreter"], params["parallel"])
@@ -109,7 +114,7 @@ class Code(Kind):
         for row, result in zip(owners, results):
             by_row.setdefault(row, []).append(result)
         matched: Columns = {name: [] for name in ("id", "passed", "outcome", "error", "seconds", "stdout", "stderr",
-                                                  "how", "sandbox")}
+                                                  "how", "sandbox", "tampering")}
         for row, row_id in enumerate(normalized["id"]):
             outputs = normalized["outputs"][row]
             outcome, error, found = _verdict(by_row.get(row), outputs, normalized["how"][row])
@@ -122,6 +127,10 @@ class Code(Kind):
             matched["stderr"].append(found[-1].stderr if found else "")
             matched["how"].append(normalized["how"][row])
             matched["sandbox"].append(params["sandbox"] if found else None)
+            program = normalized["program"][row]
+            signs = tampering_signs(program, normalized["prelude"][row] or "", normalized["entry_point"][row] or "") \
+                if program else []
+            matched["tampering"].append([f"line {sign.line}: {sign.sign}" for sign in signs])
         info = {"outcomes": dict(Counter(matched["outcome"])), "programs_run": len(runs),
                 "sandbox": params["sandbox"]}
         return matched, info
@@ -134,11 +143,14 @@ class Code(Kind):
     def score_stats(self, matched: Columns) -> Stats:
         return {"rows": len(matched["id"]), "passed": sum(bool(p) for p in matched["passed"]),
                 "outcomes": dict(Counter(matched["outcome"])),
-                "unsandboxed": sum(sandbox == "none" for sandbox in matched.get("sandbox", []))}
+                "unsandboxed": sum(sandbox == "none" for sandbox in matched.get("sandbox", [])),
+                "tampering": tampering_summary(matched["id"], matched.get("tampering") or [[]] * len(matched["id"]),
+                                               matched["passed"])}
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
         return {"rows": stats["rows"], "pass_at_1": share(stats["passed"], stats["rows"]),
-                "outcomes": dict(stats["outcomes"]), "unsandboxed": stats["unsandboxed"]}
+                "outcomes": dict(stats["outcomes"]), "unsandboxed": stats["unsandboxed"],
+                "tampering": stats.get("tampering", {"programs": 0, "passed": 0, "signs": {}})}
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         outcome = matched.get("outcome", "no code")
@@ -150,9 +162,25 @@ class Code(Kind):
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         rows = [[model, str(m["rows"]), percent(m["pass_at_1"]),
-                 ", ".join(f"{outcome} {m['outcomes'][outcome]}" for outcome in OUTCOMES if m["outcomes"].get(outcome))]
+                 ", ".join(f"{outcome} {m['outcomes'][outcome]}" for outcome in OUTCOMES if m["outcomes"].get(outcome)),
+                 str(m.get("tampering", {}).get("programs", 0))]
                 for model, m in report["models"].items()]
-        return format_table(["model", "programs", "pass@1", "outcomes"], rows)
+        return format_table(["model", "programs", "pass@1", "outcomes", "tampering"], rows)
+
+
+def tampering_summary(ids: list, signs: list[list[str]], passed: list[bool]) -> dict[str, Any]:
+    """Programs with a sign of tampering, how many of them passed, and each sign's count with a first example."""
+    summary: dict[str, Any] = {"programs": 0, "passed": 0, "signs": {}}
+    for row_id, found, ok in zip(ids, signs, passed):
+        if not found:
+            continue
+        summary["programs"] += 1
+        summary["passed"] += bool(ok)
+        for sign in {entry.split(": ", 1)[-1] for entry in found}:
+            kind = sign.split(" (")[0].split(",")[0]
+            entry = summary["signs"].setdefault(kind, {"count": 0, "example": str(row_id)})
+            entry["count"] += 1
+    return summary
 
 
 def _verdict(results: list[RunResult] | None, outputs: list[str] | None, how: str) -> tuple[str, str, list]:

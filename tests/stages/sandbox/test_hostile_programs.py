@@ -1,6 +1,8 @@
-"""Hostile programs in the sandbox, each counted as not passed with its outcome and the host checked after: nothing
-written or deleted outside, no connection to a server on 127.0.0.1, no secret from the environment, no process left
-behind; a program cannot claim to have passed without its tests running to their end."""
+"""Programs that try to touch their verdict, each run against tests it fails: none passes, the host is unchanged and
+the run completes. The tests run in a sandbox of their own, so frames, builtins, modules, memory and descriptors
+the program reaches are its own."""
+import gzip
+import json
 import os
 import socket
 import threading
@@ -9,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from stages.sandbox.bwrap import Program
 from stages.sandbox.limits import Limits
 from stages.sandbox.pool import run_programs
+from stages.sandbox.run import Program
 
-LIMITS = Limits(timeout_seconds=2.0)
+LIMITS = Limits(timeout_seconds=5.0)
+WANTS_ONE = "def check(candidate):\n    assert candidate() == 1, 'not one'\ncheck(f)\n"
+RETURNS_TWO = "def f():\n    return 2\n"
 
 
 @pytest.fixture(autouse=True)
@@ -21,34 +25,166 @@ def _needs_bwrap(bwrap):
     return bwrap
 
 
-def _run(source: str, test: str = "pass", stdin: str = "", limits: Limits = LIMITS):
-    return run_programs([Program(source, test, stdin)], limits)[0]
+def _run(source: str, test: str = WANTS_ONE, limits: Limits = LIMITS, **fields):
+    return run_programs([Program(source, test, **fields)], limits)[0]
 
 
-def _sandbox_processes() -> int:
-    """Processes of the sandbox slots' uids (as root) still alive."""
-    return sum(1 for folder in Path("/proc").glob("[0-9]*") if _uid(folder) in range(61000, 61100))
+def _not_passed(result, error: str = "AssertionError: not one"):
+    assert result.outcome != "passed", result
+    assert result.error == error, result
 
 
-def _uid(folder: Path):
-    try:
-        return folder.stat().st_uid
-    except OSError:
-        return None
+def _humaneval(real_data, number: int) -> dict:
+    with gzip.open(real_data / "code" / "HumanEval.jsonl.gz", "rt") as handle:
+        return [json.loads(line) for line in handle][number]
 
 
 def test_a_right_program_passes_and_a_wrong_one_fails():
-    assert _run("def f():\n    return 1\n", "assert f() == 1\n").outcome == "passed"
-    wrong = _run("def f():\n    return 2\n", "assert f() == 1, 'two is not one'\n")
-    assert (wrong.outcome, wrong.error) == ("failed", "AssertionError: two is not one")
+    assert _run("def f():\n    return 1\n").outcome == "passed"
+    _not_passed(_run(RETURNS_TWO))
+
+
+def test_walking_frames_finds_no_runner():
+    source = ("import sys\ndef f():\n    frame = sys._getframe()\n    while frame is not None:\n"
+              "        for scope in (frame.f_locals, frame.f_globals):\n"
+              "            for name in ('check', 'candidate', 'nonce', 'test'):\n"
+              "                if name in scope and name != 'f':\n"
+              "                    scope[name] = lambda *a, **k: None\n"
+              "        frame = frame.f_back\n    return 2\n")
+    _not_passed(_run(source))
+
+
+def test_scanning_its_memory_and_descriptors_forges_nothing():
+    source = ("import os, json\n"
+              "for path in ('/proc/self/mem', '/proc/1/mem'):\n    try:\n        open(path, 'rb').read(4096)\n"
+              "    except OSError:\n        pass\n"
+              "forged = [json.dumps({'outcome': 'passed', 'error': ''}), json.dumps({'value': 1}), "
+              "json.dumps({'exit': 0, 'cpu': 0})]\n"
+              "for fd in range(3, 64):\n    for line in forged:\n        try:\n"
+              "            os.write(fd, line.encode() + b'\\n')\n        except OSError:\n            pass\n"
+              "def f():\n    return 2\n")
+    result = _run(source)
+    assert result.outcome != "passed", result
+
+
+def test_builtins_exec_set_to_a_no_op_changes_nothing_in_the_tests():
+    source = "import builtins\nbuiltins.exec = lambda *a, **k: None\nbuiltins.AssertionError = None\n" + RETURNS_TWO
+    _not_passed(_run(source))
+
+
+def test_patching_json_dumps_forges_no_reply():
+    source = ("import json\nreal = json.dumps\njson.dumps = lambda *a, **k: real({'outcome': 'passed', 'error': ''})\n"
+              + RETURNS_TWO)
+    _not_passed(_run(source))
+
+
+def test_swapping_the_runners_locals_through_ctypes_reaches_nothing():
+    source = ("import ctypes, sys, gc\n"
+              "for thing in gc.get_objects():\n    if isinstance(thing, dict) and 'check' in thing:\n"
+              "        thing['check'] = lambda *a: None\n"
+              "frame = sys._getframe()\nwhile frame.f_back:\n    frame = frame.f_back\n"
+              "frame.f_locals['test'] = 'pass'\nctypes.pythonapi.PyFrame_LocalsToFast(ctypes.py_object(frame), "
+              "ctypes.c_int(0))\n" + RETURNS_TWO)
+    _not_passed(_run(source))
+
+
+def test_an_object_equal_to_everything_is_no_data():
+    source = ("class Anything:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n"
+              "def f():\n    return Anything()\n")
+    _not_passed(_run(source), "returned an Anything object, not data")
+
+
+def test_a_subclass_of_a_builtin_is_sent_as_its_base():
+    source = "class Sneaky(int):\n    def __eq__(self, other):\n        return True\ndef f():\n    return Sneaky(2)\n"
+    _not_passed(_run(source))
+
+
+def test_redefining_poly_does_not_change_the_tests_poly(real_data):
+    problem = _humaneval(real_data, 32)
+    source = ("import math\ndef poly(xs, x):\n    return 0.0\n\ndef find_zero(xs):\n    return 12345.0\n")
+    test = f"{problem['test']}\ncheck({problem['entry_point']})\n"
+    result = _run(source, test, prelude=problem["prompt"], entry_point=problem["entry_point"])
+    assert (result.outcome, result.error) == ("failed", "AssertionError:"), result
+    right = _run(problem["prompt"] + problem["canonical_solution"], test, prelude=problem["prompt"],
+                 entry_point=problem["entry_point"])
+    assert right.outcome == "passed", right
+
+
+def test_redefining_encode_cyclic_does_not_change_the_tests_encode_cyclic(real_data):
+    problem = _humaneval(real_data, 38)
+    source = "def encode_cyclic(s):\n    return s\n\ndef decode_cyclic(s):\n    return s\n"
+    test = f"{problem['test']}\ncheck({problem['entry_point']})\n"
+    result = _run(source, test, prelude=problem["prompt"], entry_point=problem["entry_point"])
+    assert result.outcome == "failed" and result.error.startswith("AssertionError"), result
+
+
+def test_patching_math_fabs_does_not_reach_the_tests(real_data):
+    problem = _humaneval(real_data, 32)
+    source = "import math\nmath.fabs = lambda x: 0.0\ndef find_zero(xs):\n    return 12345.0\n"
+    test = f"{problem['test']}\ncheck({problem['entry_point']})\n"
+    result = _run(source, test, prelude=problem["prompt"], entry_point=problem["entry_point"])
+    assert result.outcome == "failed", result
+
+
+def test_ending_early_or_overriding_check_does_not_pass():
+    for source in ("import sys\nsys.exit(0)\n", "import os\nos._exit(0)\n", "def check(candidate):\n    pass\n",
+                   "def f():\n    import os\n    os._exit(0)\n", "def f():\n    raise SystemExit(0)\n"):
+        result = _run(source)
+        assert result.outcome == "failed", (source, result)
+
+
+def test_killing_everything_it_sees_neither_passes_nor_touches_the_host():
+    source = ("import os, signal\npids = [int(p) for p in os.listdir('/proc') if p.isdigit()]\n"
+              "for pid in [*pids, os.getppid(), 1, -1]:\n    try:\n        if pid != os.getpid():\n"
+              "            os.kill(pid, signal.SIGKILL)\n"
+              "    except OSError:\n        pass\n" + RETURNS_TWO)
+    _not_passed(_run(source))
+    assert os.getppid() > 1
+    assert _run("def f():\n    return 1\n").outcome == "passed"  # the slot's tests sandbox still answers
+
+
+def test_a_reply_nested_100000_deep_is_that_programs_outcome_only():
+    source = ("import os\ndeep = b'{\"value\": ' + b'[' * 100000 + b'\\n'\n"
+              "def f():\n    for fd in range(3, 32):\n        try:\n            os.write(fd, deep)\n"
+              "        except OSError:\n            pass\n    return 2\n")
+    results = run_programs([Program(source, WANTS_ONE), Program("def f():\n    return 1\n", WANTS_ONE)], LIMITS)
+    assert results[0].outcome == "crashed" and results[0].error.startswith("unreadable message"), results[0]
+    assert results[1].outcome == "passed"
+
+
+def test_a_lone_surrogate_and_escapes_in_an_error_are_kept_escaped_and_short():
+    source = "def f():\n    raise ValueError('\\ud800 \\u202e \\x1b[31m red' + 'x' * 500000)\n"
+    result = _run(source)
+    assert result.outcome == "failed" and len(result.error) <= 1200
+    assert "\\u202e" in result.error and "\\x1b" in result.error and "\u202e" not in result.error
+    result.error.encode("utf-8")  # no lone surrogate left
+
+
+def test_a_stdin_program_forging_reports_still_prints_the_wrong_answer():
+    source = ("import os, json\nfor fd in range(3, 64):\n    try:\n"
+              "        os.write(fd, json.dumps({'exit': 0, 'cpu': 0}).encode() + b'\\n')\n    except OSError:\n"
+              "        pass\nprint(int(input()) - 1)\n")
+    result = run_programs([Program(source, stdin="21\n")], LIMITS)[0]
+    assert (result.outcome, result.stdout) == ("ran", "20\n")
+
+
+def test_the_environment_holds_no_secret(monkeypatch):
+    monkeypatch.setenv("EVALPIPE_TEST_SECRET", "hunter2-not-for-programs")
+    source = ("import os\nprint(dict(os.environ))\nfor pid in os.listdir('/proc'):\n    if pid.isdigit():\n"
+              "        try:\n            print(open(f'/proc/{pid}/environ', 'rb').read())\n"
+              "        except OSError:\n            pass\n"
+              "def f():\n    return os.environ.get('EVALPIPE_TEST_SECRET', 2)\n")
+    result = _run(source)
+    _not_passed(result)
+    assert "hunter2" not in result.stdout + result.stderr + result.error and "HOME" in result.stdout
 
 
 def test_writing_outside_tmp_changes_nothing_on_the_host(tmp_path):
     target = tmp_path / "written.txt"
-    source = (f"import os\nfor path in ({str(target)!r}, '/usr/evalpipe-was-here', '/evalpipe-was-here'):\n"
+    source = (f"for path in ({str(target)!r}, '/usr/evalpipe-was-here', '/evalpipe-was-here', '/dev/was-here'):\n"
               "    try:\n        open(path, 'w').write('x')\n    except OSError:\n        pass\n"
-              "open('/tmp/inside.txt', 'w').write('fine')\n")
-    result = _run(source, "assert open('/tmp/inside.txt').read() == 'fine'\nassert False, 'wrote nothing out'\n")
+              "open('/tmp/inside.txt', 'w').write('fine')\ndef f():\n    return open('/tmp/inside.txt').read()\n")
+    result = _run(source, "assert f() == 'fine'\nassert False, 'wrote nothing out'\n")
     assert (result.outcome, result.error) == ("failed", "AssertionError: wrote nothing out")
     assert not target.exists() and not Path("/usr/evalpipe-was-here").exists()
     assert not Path("/evalpipe-was-here").exists()
@@ -58,8 +194,9 @@ def test_deleting_files_deletes_nothing_on_the_host(tmp_path):
     kept = tmp_path / "keep.txt"
     kept.write_text("still here")
     source = (f"import os, shutil\nfor path in ({str(kept)!r}, '/usr/bin/env'):\n    try:\n        os.remove(path)\n"
-              "    except OSError:\n        pass\nshutil.rmtree('/usr', ignore_errors=True)\n")
-    assert _run(source, "assert False\n").outcome == "failed"
+              "    except OSError:\n        pass\nshutil.rmtree('/usr', ignore_errors=True)\n" + RETURNS_TWO)
+    result = _run(source, limits=Limits(timeout_seconds=60.0))  # a walk over /usr takes its time on a busy machine
+    _not_passed(result)
     assert kept.read_text() == "still here" and Path("/usr/bin/env").exists()
 
 
@@ -68,73 +205,10 @@ def test_no_connection_reaches_a_server_on_the_hosts_loopback():
     accepted = []
     threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
     port = server.getsockname()[1]
-    source = f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=1).sendall(b'hello')\n"
-    result = _run(source)
+    source = ("import socket\ndef f():\n    try:\n"
+              f"        socket.create_connection(('127.0.0.1', {port}), timeout=1).sendall(b'hello')\n"
+              "    except OSError as exc:\n        return str(exc)\n    return 1\n")
+    result = _run(source, "answer = f()\nassert answer == 1, answer\n")
     time.sleep(0.2)
     server.close()
     assert result.outcome == "failed" and "Connection refused" in result.error and not accepted
-
-
-def test_the_environment_holds_no_secret(monkeypatch):
-    monkeypatch.setenv("EVALPIPE_TEST_SECRET", "hunter2-not-for-programs")
-    source = ("import os\nprint(dict(os.environ))\n"
-              "for pid in os.listdir('/proc'):\n    if pid.isdigit():\n"
-              "        try:\n            print(open(f'/proc/{pid}/environ', 'rb').read())\n"
-              "        except OSError:\n            pass\n")
-    result = _run(source, "import os\nassert 'EVALPIPE_TEST_SECRET' in os.environ\n")
-    assert result.outcome == "failed" and "hunter2" not in result.stdout + result.stderr + result.error
-    assert "HOME" in result.stdout  # it did print its environment
-
-
-def test_a_fork_bomb_is_stopped_and_leaves_nothing_behind():
-    source = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
-    result = _run(source)
-    assert result.outcome == "timed out" and result.seconds < LIMITS.timeout_seconds + 2
-    deadline = time.monotonic() + 10
-    while _sandbox_processes() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _sandbox_processes() == 0
-    assert _run("def f():\n    return 1\n", "assert f() == 1\n").outcome == "passed"  # the slot works again
-
-
-def test_allocating_20_gib_is_out_of_memory():
-    result = _run("block = bytearray(20 << 30)\n")
-    assert (result.outcome, result.error) == ("out of memory", "MemoryError")
-
-
-@pytest.mark.parametrize("source", ["while True:\n    pass\n", "import time\ntime.sleep(10 ** 6)\n"],
-                         ids=["endless loop", "sleeping forever"])
-def test_a_program_that_never_ends_is_timed_out(source):
-    started = time.monotonic()
-    result = _run(source)
-    assert result.outcome == "timed out" and time.monotonic() - started < LIMITS.timeout_seconds + 2
-
-
-def test_printing_a_gibibyte_is_stopped_at_the_output_limit():
-    result = _run("import sys\nchunk = 'y' * (1 << 20)\nfor _ in range(1024):\n    sys.stdout.write(chunk)\n")
-    assert (result.outcome, result.error) == ("failed", f"printed over {LIMITS.output_kb} KB")
-    assert len(result.stdout) <= LIMITS.output_kb << 10
-
-
-def test_killing_its_parent_neither_passes_nor_touches_the_host():
-    source = ("import os, signal\nfor pid in (os.getppid(), 1, -1):\n    try:\n        os.kill(pid, signal.SIGKILL)\n"
-              "    except OSError:\n        pass\n")
-    result = _run(source, "assert False, 'tests ran'\n")
-    assert result.outcome in ("failed", "crashed") and result.outcome != "passed"
-    assert os.getppid() > 1  # this process and its parent live on
-
-
-@pytest.mark.parametrize("source", ["import sys\nsys.exit(0)\n", "import os\nos._exit(0)\n",
-                                    "import os, sys, json\nos.write(int(sys.argv[2]), json.dumps("
-                                    "{'outcome': 'passed', 'error': ''}).encode() + b'\\n')\nos._exit(0)\n",
-                                    "def check(candidate):\n    pass\n"],
-                         ids=["sys.exit(0)", "os._exit(0)", "a forged report", "its own check"])
-def test_ending_early_or_overriding_check_does_not_pass(source):
-    test = "def check(candidate):\n    assert candidate() == 1\ncheck(lambda: 2)\n"
-    result = _run(source, test)
-    assert result.outcome == "failed", result
-
-
-def test_a_stdin_program_reads_its_input_and_may_end_with_exit():
-    result = _run("import sys\nprint(int(input()) * 2)\nsys.exit(0)\n", "", "21\n")
-    assert (result.outcome, result.stdout) == ("ran", "42\n")

@@ -1,0 +1,184 @@
+"""The program sandbox's pid 1: reads the payload, writes the program's files, checks or builds it,
+forks the program with its resource limits and reports how it ended — exit code, signal, CPU seconds — on a pipe
+only this process holds. As pid 1 of its namespace no signal from the program reaches it; when it ends, every
+process left in the sandbox dies. A Python program runs in the forked process itself: as `__main__` reading stdin,
+or as a host answering the tests' calls (`{"call", "args", "kwargs"}` → `{"value"}` / `{"raised"}` / `{"refused"}` /
+`{"ended"}`) on the two call descriptors."""
+import builtins
+import os
+import resource
+import sys
+
+from wire import NotData, dump_line, from_wire, receive_data, to_wire
+
+
+def first_line(exc):
+    text = f"{type(exc).__name__}: {exc}".strip().splitlines()
+    return text[0][:1000] if text else type(exc).__name__
+
+
+def builtin_type(exc):
+    """The nearest builtin exception class of `exc` (a program's own class is sent as the builtin it derives from)."""
+    return next(kind for kind in type(exc).__mro__ if kind.__module__ == "builtins").__name__
+
+
+def set_limits(limits):
+    for name, value in limits.items():
+        resource.setrlimit(getattr(resource, name), tuple(value) if isinstance(value, (list, tuple)) else (value, value))
+
+
+def exit_code(exc):
+    """What the interpreter exits with for a SystemExit."""
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001 - a program may have closed or replaced its streams
+            pass
+
+
+def run_main(code):
+    """A stdin / stdout program as `__main__`, ended as the interpreter ends it (exit code, traceback on stderr)."""
+    status = 0
+    try:
+        exec(code, {"__name__": "__main__", "__builtins__": builtins})
+    except SystemExit as exc:
+        status = exit_code(exc)
+    except BaseException:  # noqa: BLE001 - the interpreter prints any uncaught exception and exits 1
+        print_exception()
+        status = 1
+    flush()
+    os._exit(status)
+
+
+def print_exception():
+    import traceback
+
+    traceback.print_exc()
+
+
+def answer(call, namespace):
+    """The reply to one call (name, args, kwargs): the function's value as data, the builtin exception it raised, or
+    why neither."""
+    name, args, kwargs = call
+    function = namespace.get(name)
+    if not callable(function):
+        return {"raised": ["NameError", f"name {name[:100]!r} is not defined"]}
+    try:
+        args = [from_wire(item) for item in args]
+        kwargs = {key: from_wire(item) for key, item in kwargs.items()}
+    except NotData as exc:
+        return {"refused": f"arguments: {exc}"}
+    try:
+        value = function(*args, **kwargs)
+    except SystemExit as exc:
+        return {"ended": f"exited (code {exc.code}) inside the call"}
+    except BaseException as exc:  # noqa: BLE001 - the tests see the exception as its builtin type
+        return {"raised": [builtin_type(exc), str(exc)[:1000]]}
+    try:
+        return {"value": to_wire(value)}
+    except NotData as exc:
+        return {"refused": f"returned {exc}"}
+    except BaseException as exc:  # noqa: BLE001 - a value whose conversion raises is no data either
+        return {"refused": f"returned a value that raised {type(exc).__name__} when read"}
+
+
+def serve_calls(code, calls_in, calls_out):
+    """A function-level program: run once as `__main__`, then each call of the tests answered until they close."""
+    reader = os.fdopen(calls_in, "rb")
+    send = os.write
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    try:
+        exec(code, namespace)
+    except SystemExit as exc:
+        send(calls_out, dump_line({"ended": f"exited (code {exc.code}) before its tests ran"}))
+        flush()
+        os._exit(exit_code(exc))
+    except BaseException as exc:  # noqa: BLE001 - the tests are told why the program ended
+        send(calls_out, dump_line({"ended": first_line(exc)}))
+        print_exception()
+        flush()
+        os._exit(1)
+    while True:
+        call = receive_data(reader)
+        if call is None:
+            break
+        message = answer(call, namespace)
+        try:
+            line = dump_line(message)
+        except BaseException as exc:  # noqa: BLE001 - a value whose text cannot be written is no data either
+            line = dump_line({"refused": f"returned a value that could not be written ({type(exc).__name__})"})
+        while line:
+            line = line[send(calls_out, line):]
+        if "ended" in message:
+            flush()
+            os._exit(1)
+    flush()
+    os._exit(0)
+
+
+def build(argv):
+    """Run a build step (a compiler) to its end; its wait status."""
+    pid = os.fork()
+    if pid == 0:
+        os.execv(argv[0], argv)
+    return os.waitpid(pid, 0)[1]
+
+
+def status_of(wait_status, usage):
+    """How a process ended, as the report says it."""
+    cpu = round(usage.ru_utime + usage.ru_stime, 3)
+    if os.WIFSIGNALED(wait_status):
+        return {"signal": os.WTERMSIG(wait_status), "cpu": cpu}
+    return {"exit": os.WEXITSTATUS(wait_status), "cpu": cpu}
+
+
+def main():
+    payload_fd, report_fd = int(sys.argv[1]), int(sys.argv[2])
+    with os.fdopen(payload_fd, "rb") as source:
+        payload = receive_data(source)
+    report = os.fdopen(report_fd, "wb", buffering=0)
+    calls = payload.get("calls")
+    for path, text in payload["files"].items():
+        with open(path, "w", encoding="utf-8", errors="surrogatepass") as handle:
+            handle.write(text)
+    code = None
+    if payload.get("python"):
+        try:
+            code = compile(payload["files"][payload["main"]], payload["main"], "exec")
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            report.write(dump_line({"syntax": first_line(exc)}))
+            os._exit(0)
+    elif payload.get("build"):
+        built = build(payload["build"])
+        if built:
+            report.write(dump_line({"syntax": "the build failed", "build": built}))
+            os._exit(0)
+    child = os.fork()
+    if child == 0:
+        report.close()
+        set_limits(payload["limits"])
+        if code is None:
+            os.execv(payload["run"][0], payload["run"])
+        if calls:
+            serve_calls(code, *calls)
+        run_main(code)
+    for descriptor in calls or ():
+        os.close(descriptor)
+    while True:
+        pid, wait_status, usage = os.wait4(-1, 0)
+        if pid == child:
+            break
+    report.write(dump_line(status_of(wait_status, usage)))
+    os._exit(0)
+
+
+main()

@@ -1,0 +1,156 @@
+"""The tests' sandbox, warm for a slot: for each job the evalpipe process sends on the control socket
+— a memory file with the prelude (the prompt's own code), the tests and the names to stand in for, and the three
+pipes of one program — a forked process runs the tests with every such name a stand-in that sends its call's
+arguments to the program's sandbox and returns what came back, as plain data. The outcome goes on the job's result
+pipe. Nothing the program does reaches this process: it only ever reads data from it."""
+import ast
+import builtins
+import json
+import os
+import signal
+import socket
+import sys
+
+from wire import NotData, dump_line, from_wire, load_line, read_line, send_data, to_wire
+
+
+class ProgramEnded(BaseException):
+    """The program ended, or its pipe closed, before it answered a call."""
+
+
+class CallRefused(BaseException):
+    """A call whose value or arguments were not data (not an Exception: the tests cannot catch it)."""
+
+
+class Unreadable(BaseException):
+    """A reply that could not be read (too long, too deep, not JSON)."""
+
+
+def first_line(exc):
+    text = f"{type(exc).__name__}: {exc}".strip().splitlines()
+    return text[0][:1000] if text else type(exc).__name__
+
+
+def raised(name, message):
+    """The builtin exception a reply names, with its message (a name that is no builtin exception: Exception)."""
+    kind = getattr(builtins, name, None) if type(name) is str else None
+    if not (isinstance(kind, type) and issubclass(kind, BaseException)) or kind in (SystemExit, KeyboardInterrupt,
+                                                                                  GeneratorExit):
+        kind = Exception
+    return kind(str(message)[:1000])
+
+
+def stand_in(name, calls_out, replies):
+    """A function that sends its call to the program's `name` and returns its value."""
+    def call(*args, **kwargs):
+        try:
+            call = (name, [to_wire(item) for item in args], {str(key): to_wire(item) for key, item in kwargs.items()})
+        except NotData as exc:
+            raise CallRefused(f"an argument is {exc}") from None
+        try:
+            send_data(calls_out, call)
+        except OSError:
+            raise ProgramEnded("") from None
+        try:
+            reply = read_line(replies)
+            if not reply:
+                raise ProgramEnded("")
+            message = load_line(reply)
+            if "value" in message:
+                return from_wire(message["value"])
+        except NotData as exc:
+            raise Unreadable(str(exc)) from None
+        if "raised" in message and type(message["raised"]) is list and len(message["raised"]) == 2:
+            raise raised(*message["raised"])
+        if "refused" in message:
+            raise CallRefused(str(message["refused"])[:1000])
+        if "ended" in message:
+            raise ProgramEnded(str(message["ended"])[:1000])
+        raise Unreadable("a reply with neither value nor exception")
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def free_names(tree, namespace):
+    """Names the tests read but neither they, the prelude nor the builtins define: the program's."""
+    stored, loaded = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stored.add(node.name)
+        elif isinstance(node, ast.arg):
+            stored.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            stored.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            stored.add(node.name)
+    return sorted(loaded - stored - set(namespace) - set(dir(builtins)))
+
+
+def prelude_code(prelude):
+    """The prompt's code; a prompt that ends on a function's head gets a body; one that is no Python, none."""
+    for text in (prelude, prelude.rstrip() + "\n    pass\n"):
+        try:
+            return compile(text, "prompt.py", "exec")
+        except (SyntaxError, ValueError):
+            continue
+    return None
+
+
+def run_tests(job, calls_out, replies):
+    """The job's outcome: passed when the tests ran to their end."""
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    try:
+        prelude = prelude_code(job["prelude"]) if job.get("prelude") else None
+        if prelude is not None:
+            exec(prelude, namespace)
+        tree = ast.parse(job["test"], "test.py")
+        for name in [*job.get("names", []), *free_names(tree, namespace)]:
+            namespace[name] = stand_in(name, calls_out, replies)
+        code = compile(tree, "test.py", "exec")
+    except BaseException as exc:  # noqa: BLE001 - the dataset's own tests or prompt do not run
+        return {"outcome": "test error", "error": first_line(exc)}
+    try:
+        exec(code, namespace)
+    except ProgramEnded as exc:
+        return {"outcome": "ended", "error": str(exc)}
+    except CallRefused as exc:
+        return {"outcome": "failed", "error": str(exc)}
+    except Unreadable as exc:
+        return {"outcome": "crashed", "error": f"unreadable message: {exc}"}
+    except MemoryError as exc:
+        return {"outcome": "out of memory", "error": first_line(exc)}
+    except BaseException as exc:  # noqa: BLE001 - any other exception fails the tests
+        return {"outcome": "failed", "error": first_line(exc)}
+    return {"outcome": "passed", "error": ""}
+
+
+def one_job(job_fd, calls_out, replies_in, result_fd):
+    with os.fdopen(job_fd, "rb") as source:
+        job = json.loads(source.read())
+    signal.alarm(int(job.get("seconds", 60)) + 2)
+    result = run_tests(job, calls_out, os.fdopen(replies_in, "rb"))
+    os.close(calls_out)
+    os.write(result_fd, dump_line(result))
+
+
+def main():
+    control = socket.socket(fileno=int(sys.argv[1]))
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    while True:
+        message, descriptors, _, _ = socket.recv_fds(control, 16, 4)
+        if not message or len(descriptors) != 4:
+            os._exit(0)
+        if os.fork() == 0:
+            try:
+                control.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                one_job(*descriptors)
+            finally:
+                os._exit(0)
+        for descriptor in descriptors:
+            os.close(descriptor)
+
+
+main()

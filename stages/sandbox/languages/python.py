@@ -1,0 +1,6 @@
+"""Python: run by the sandbox's own interpreter, as `__main__` for a stdin / stdout program or as the host of the
+functions the tests call."""
+from . import Language, register_language
+
+PYTHON = register_language(Language("python", fences=("", "python", "py", "python3"), source_file="solution.py",
+                                    python_host=True))

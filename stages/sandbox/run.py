@@ -1,0 +1,232 @@
+"""One program in a fresh sandbox: its own uid, cgroups for the whole sandbox, the seccomp filter; the supervisor
+inside reports how it ended, and for function-level tests the slot's tests sandbox calls its functions through two
+pipes. Whatever the program does, this returns how it ended."""
+from __future__ import annotations
+
+import itertools
+import json
+import marshal
+import os
+import random
+import selectors
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+
+from .bwrap import ENVIRONMENT, MOUNTED_AT, inside_command, inside_folder, joining, sandbox_command
+from .cgroups import Cgroups, ProgramGroup
+from .languages import get_language
+from .limits import Limits
+from .outcome import decide, safe_text
+from .seccomp import filter_descriptor
+from .tests_sandbox import TestsSandbox
+
+PROGRAM_UIDS = 100_000  # as root, each program runs as a uid of its own from this range, never used twice in a run
+UID_SPAN = 1_000_000
+KEPT_BYTES = 4096  # of stdout and of stderr, kept with each run's result
+REPORT_BYTES = 4096
+_uids = itertools.count(random.randrange(UID_SPAN))
+
+
+@dataclass(frozen=True)
+class Program:
+    """A program's source and how it is tested: function-level `test` code (run in the tests' sandbox, after the
+    prompt's own `prelude`, with `entry_point` and every name the tests read but do not define calling into the
+    program), or one `stdin` for a stdin / stdout program (no test)."""
+
+    source: str
+    test: str = ""
+    stdin: str = ""
+    prelude: str = ""
+    entry_point: str = ""
+    language: str = "python"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """How a run ended: `passed` / `ran` (a stdin program that exited 0) / `failed` / `timed out` / `crashed` /
+    `syntax error` / `out of memory`, its error (≤ 1,000 characters, escaped), seconds, the start of stdout and
+    stderr, and the supervisor's report of the program's end."""
+
+    outcome: str
+    error: str
+    seconds: float
+    stdout: str
+    stderr: str
+    status: dict | None
+
+
+@dataclass
+class Slot:
+    """What one worker runs programs with: the limits, the interpreter, whether bwrap isolates them, the run's
+    cgroups (None: rlimits only), its tests sandbox and the process allowance for non-root runs."""
+
+    number: int
+    limits: Limits
+    interpreter: str
+    isolated: bool
+    cgroups: Cgroups | None
+    tests: TestsSandbox
+    nproc: int | None = None
+
+
+def _memory_file(data: bytes) -> int:
+    descriptor = os.memfd_create("evalpipe-program", 0)
+    os.write(descriptor, data)
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    return descriptor
+
+
+def _rlimits(limits: Limits, nproc: int) -> dict[str, int | tuple[int, int]]:
+    """The resource limits each program process starts with (the cgroups bound the sandbox as a whole); past its CPU
+    seconds a program gets SIGXCPU, a second later SIGKILL."""
+    return {"RLIMIT_CPU": (limits.cpu_seconds, limits.cpu_seconds + 1), "RLIMIT_AS": limits.memory_mb << 20, "RLIMIT_NPROC": nproc,
+            "RLIMIT_FSIZE": limits.file_size_mb << 20, "RLIMIT_NOFILE": limits.open_files, "RLIMIT_CORE": 0}
+
+
+def run_program(program: Program, slot: Slot) -> RunResult:
+    """Run one program in `slot` and return how it ended."""
+    language, limits = get_language(program.language), slot.limits
+    function_level = bool(program.test)
+    uid = PROGRAM_UIDS + next(_uids) % UID_SPAN if os.geteuid() == 0 else None
+    group = (slot.cgroups.program(slot.number, limits.memory_mb << 20, limits.processes, uid)
+             if slot.cgroups is not None else None)
+    calls, replies = (os.pipe(), os.pipe()) if function_level else ((-1, -1), (-1, -1))
+    report_read, report_write = os.pipe()
+    payload = {"files": {language.source_file: program.source}, "main": language.source_file,
+               "python": language.python_host, "build": list(language.build),
+               "run": language.run_command(slot.interpreter),
+               "limits": _rlimits(limits, limits.processes if slot.nproc is None else slot.nproc),
+               "calls": [calls[0], replies[1]] if function_level else None}
+    body = marshal.dumps(payload)
+    payload_fd = _memory_file(len(body).to_bytes(4, "big") + body)
+    stdin_fd = _memory_file(program.stdin.encode("utf-8", "replace"))
+    seccomp = filter_descriptor() if slot.isolated else -1
+    scripts = inside_folder(slot.interpreter)
+    prefix = sandbox_command(limits, seccomp, scripts) if slot.isolated else []
+    command = joining(group.procs_files if group else [],
+                      [*prefix, *inside_command(slot.interpreter, "supervisor", MOUNTED_AT if slot.isolated else scripts,
+                                                str(payload_fd), str(report_write))])
+    inherited = [fd for fd in (payload_fd, report_write, calls[0], replies[1], seccomp) if fd >= 0]
+    user = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+    workdir = None if slot.isolated else tempfile.TemporaryDirectory(prefix="evalpipe-program-")
+    if workdir is not None and uid is not None:
+        os.chown(workdir.name, uid, uid)
+    started = time.monotonic()
+    try:
+        process = subprocess.Popen(command, stdin=stdin_fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   pass_fds=inherited, start_new_session=True, env=dict(ENVIRONMENT),
+                                   cwd="/tmp" if workdir is None else workdir.name, **user)
+    finally:
+        for descriptor in (*inherited, stdin_fd):
+            os.close(descriptor)
+    result_read = -1
+    if function_level:
+        result_read, result_write = os.pipe()
+        job = {"prelude": program.prelude, "test": program.test, "seconds": limits.timeout_seconds,
+               "names": [program.entry_point] if program.entry_point else []}
+        try:
+            slot.tests.submit(job, calls[1], replies[0], result_write)
+        finally:
+            for descriptor in (calls[1], replies[0], result_write):
+                os.close(descriptor)
+    try:
+        return _collect(process, report_read, result_read, group, limits, started, function_level)
+    finally:
+        if group is not None:
+            group.remove()
+        if workdir is not None:
+            workdir.cleanup()
+
+
+def _collect(process: subprocess.Popen, report_read: int, result_read: int, group: ProgramGroup | None,
+             limits: Limits, started: float, function_level: bool) -> RunResult:
+    """Read stdout, stderr, the supervisor's report and the tests' result until both are in, the time is up or the
+    program printed past its output limit (then the sandbox is killed); how the run ended."""
+    cap = limits.output_kb << 10
+    kept = {"stdout": bytearray(), "stderr": bytearray(), "report": bytearray(), "tests": bytearray()}
+    sizes = dict.fromkeys(kept, 0)
+    bounds = {"stdout": cap, "stderr": cap, "report": REPORT_BYTES, "tests": REPORT_BYTES}
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ, "stdout")
+    selector.register(process.stderr, selectors.EVENT_READ, "stderr")
+    selector.register(report_read, selectors.EVENT_READ, "report")
+    if result_read >= 0:
+        selector.register(result_read, selectors.EVENT_READ, "tests")
+    deadline, stopped = started + limits.timeout_seconds, None
+    while selector.get_map() and stopped is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            stopped = "timed out"
+            break
+        for key, _ in selector.select(left):
+            data = os.read(key.fd, 1 << 16)
+            if not data:
+                selector.unregister(key.fileobj)
+                continue
+            sizes[key.data] += len(data)
+            kept[key.data] += data[:max(0, bounds[key.data] - len(kept[key.data]))]
+            if key.data in ("stdout", "stderr") and sizes[key.data] > cap:
+                stopped = f"printed over {limits.output_kb} KB"
+    if stopped is not None or process.poll() is None:
+        _kill(process, group)
+    process.wait()
+    seconds = time.monotonic() - started
+    selector.close()
+    for stream in (process.stdout, process.stderr):
+        stream.close()
+    for descriptor in (report_read, result_read):
+        if descriptor >= 0:
+            os.close(descriptor)
+    status, tests = _message(kept["report"]), _message(kept["tests"])
+    if process.returncode == 125 and status is None:
+        status = {"exit": 125, "note": "could not join its cgroups"}
+    stderr = kept["stderr"].decode("utf-8", "replace")
+    outcome, error = decide(stopped, status, tests, group.out_of_memory() if group else False, function_level,
+                            limits.cpu_seconds, stderr)
+    return RunResult(outcome, safe_text(error), round(seconds, 3), safe_text(kept["stdout"].decode("utf-8", "replace"),
+                     cap), safe_text(stderr, KEPT_BYTES), status)
+
+
+def _message(data: bytearray) -> dict | None:
+    """The first JSON line of a bounded channel, or None."""
+    try:
+        message = json.loads(bytes(data).split(b"\n", 1)[0].decode("ascii"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def _kill(process: subprocess.Popen, group: ProgramGroup | None) -> None:
+    """Kill the sandbox: its pid 1 (its namespace dies with it), bwrap's process group, and whatever is left in its
+    cgroups."""
+    for pid in _descendants(process.pid):
+        _signal(pid)
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        _signal(process.pid)
+    if group is not None:
+        group.remove()
+
+
+def _descendants(pid: int) -> list[int]:
+    found, frontier = [], [pid]
+    while frontier:
+        current = frontier.pop()
+        try:
+            children = [int(child) for child in open(f"/proc/{current}/task/{current}/children").read().split()]
+        except OSError:
+            children = []
+        found += children
+        frontier += children
+    return found
+
+
+def _signal(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

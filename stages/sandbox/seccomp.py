@@ -1,0 +1,55 @@
+"""The seccomp filter every sandboxed process runs under, built with libseccomp (PyPI's pyseccomp over the system's
+libseccomp2): the system calls that reach the kernel's shared state or other processes — keyrings, tracing, BPF,
+perf, userfaultfd, mounts and namespaces, modules, clocks, io_uring — fail with EPERM; clone3 fails with ENOSYS so
+that the C library falls back to clone, whose namespace flags fail with EPERM."""
+from __future__ import annotations
+
+import errno
+import os
+from functools import lru_cache
+
+REFUSED = ("keyctl", "add_key", "request_key", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp",
+           "pidfd_getfd", "bpf", "perf_event_open", "userfaultfd", "mount", "umount2", "pivot_root", "chroot",
+           "unshare", "setns", "fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
+           "open_by_handle_at", "name_to_handle_at", "init_module", "finit_module", "delete_module", "kexec_load",
+           "kexec_file_load", "reboot", "swapon", "swapoff", "acct", "quotactl", "syslog", "vhangup", "iopl",
+           "ioperm", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "lookup_dcookie",
+           "io_uring_setup", "io_uring_enter", "io_uring_register", "personality")
+NAMESPACE_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
+INSTALL_HINT = "install libseccomp (`pip install pyseccomp`, over Debian's libseccomp2)"
+
+
+class SeccompUnavailable(RuntimeError):
+    """libseccomp cannot be loaded here."""
+
+
+@lru_cache(maxsize=1)
+def filter_program() -> bytes:
+    """The compiled BPF program (bwrap's --seccomp reads it from a descriptor)."""
+    try:
+        import pyseccomp as seccomp
+    except (ImportError, OSError) as exc:
+        raise SeccompUnavailable(f"libseccomp could not be loaded ({exc}): {INSTALL_HINT}") from None
+    rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    for name in REFUSED:
+        try:
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), name)
+        except (RuntimeError, ValueError, OSError):
+            continue  # a call this architecture does not have
+    rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    for flag in NAMESPACE_FLAGS:
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+    descriptor = os.memfd_create("evalpipe-seccomp", 0)
+    with open(descriptor, "w+b") as handle:
+        rules.export_bpf(handle)
+        handle.seek(0)
+        return handle.read()
+
+
+def filter_descriptor() -> int:
+    """A descriptor reading the filter from its start, for one bwrap."""
+    program = filter_program()
+    descriptor = os.memfd_create("evalpipe-seccomp", 0)
+    os.write(descriptor, program)
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    return descriptor

@@ -1,0 +1,75 @@
+"""The tests' side of a slot: one warm sandbox (its own uid, pid namespace and filesystem, apart from every
+program's) that runs each program's tests in a forked process, reached by a socket only evalpipe holds."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+
+from .bwrap import ENVIRONMENT, MOUNTED_AT, inside_command, inside_folder, sandbox_command
+from .limits import Limits
+from .seccomp import filter_descriptor
+
+TESTS_UID = 60900  # as root, slot i's tests run as uid TESTS_UID + i; programs never get these uids
+TESTS_LIMITS = Limits(tmp_mb=64)
+
+
+class TestsSandbox:
+    """A slot's tests sandbox, started on first use and again whenever it is found gone."""
+
+    def __init__(self, interpreter: str, isolated: bool, slot: int) -> None:
+        self.interpreter, self.isolated, self.slot = interpreter, isolated, slot
+        self.process: subprocess.Popen | None = None
+        self.control: socket.socket | None = None
+
+    def _start(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        seccomp = filter_descriptor() if self.isolated else -1
+        scripts = inside_folder(self.interpreter)
+        prefix = sandbox_command(TESTS_LIMITS, seccomp, scripts) if self.isolated else []
+        user = ({"user": TESTS_UID + self.slot, "group": TESTS_UID + self.slot, "extra_groups": []}
+                if os.geteuid() == 0 else {})
+        command = [*prefix, *inside_command(self.interpreter, "tests_host", MOUNTED_AT if self.isolated else scripts,
+                                            str(theirs.fileno()))]
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, env=dict(ENVIRONMENT), start_new_session=True,
+                                            pass_fds=[fd for fd in (theirs.fileno(), seccomp) if fd >= 0],
+                                            cwd="/" if self.isolated else "/tmp", **user)
+        finally:
+            theirs.close()
+            if seccomp >= 0:
+                os.close(seccomp)
+        self.control = ours
+
+    def submit(self, job: dict, calls_out: int, replies_in: int, result_out: int) -> None:
+        """Hand one program's tests to the sandbox with the pipes to the program and for the result."""
+        if self.process is None or self.process.poll() is not None:
+            self.close()
+            self._start()
+        memory = os.memfd_create("evalpipe-tests", 0)
+        try:
+            os.write(memory, json.dumps(job, ensure_ascii=True).encode("ascii"))
+            os.lseek(memory, 0, os.SEEK_SET)
+            try:
+                socket.send_fds(self.control, [b"J"], [memory, calls_out, replies_in, result_out])
+            except OSError:
+                self.close()
+                self._start()
+                socket.send_fds(self.control, [b"J"], [memory, calls_out, replies_in, result_out])
+        finally:
+            os.close(memory)
+
+    def close(self) -> None:
+        if self.control is not None:
+            self.control.close()
+            self.control = None
+        if self.process is not None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.process.wait()
+            self.process = None
