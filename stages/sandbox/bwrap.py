@@ -88,9 +88,15 @@ def sandbox_command(limits: Limits, seccomp_fd: int, scripts: str) -> list[str]:
     return [*command, "--"]
 
 
-def joining(procs_files: list[str], command: list[str]) -> list[str]:
-    """`command` started by a shell that first moves itself into each cgroup (exit 125 when it cannot)."""
+def as_user(uid: int | None, procs_files: list[str], command: list[str]) -> tuple[list[str], int | None]:
+    """`command` started by a shell that first moves itself into each cgroup (exit 125 when it cannot) and then
+    becomes `uid` through util-linux's setpriv — so that evalpipe starts it with vfork, never copying its own
+    memory; with the uid Popen must switch to (None when the command switches itself or no switch is asked)."""
+    setpriv = shutil.which("setpriv")
+    if uid is not None and setpriv:
+        command = [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *command]
+        uid = None
     if not procs_files:
-        return command
+        return command, uid
     script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"'
-    return ["/bin/sh", "-c", script, "sh", str(len(procs_files)), *procs_files, *command]
+    return ["/bin/sh", "-c", script, "sh", str(len(procs_files)), *procs_files, *command], uid

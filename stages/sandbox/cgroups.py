@@ -76,12 +76,6 @@ class ProgramGroup:
             _remove(folder)
 
 
-def _owned(group: ProgramGroup, uid: int | None) -> ProgramGroup:
-    for procs in group.procs_files:
-        os.chown(procs, uid if uid is not None else os.geteuid(), -1)
-    return group
-
-
 @dataclass
 class Cgroups:
     """The groups of one run of programs: a parent per controller, a CPU group per slot, a group per program."""
@@ -122,9 +116,9 @@ class Cgroups:
     def _slot(self, slot: int) -> Path:
         return self.bases["cpu"] / f"slot{slot}"
 
-    def program(self, slot: int, memory_bytes: int, processes: int, uid: int | None) -> ProgramGroup:
-        """A fresh group for one program in `slot`, its limits set, its procs files writable by the program's uid
-        (its wrapper moves itself in before it starts the sandbox)."""
+    def program(self, slot: int, memory_bytes: int, processes: int) -> ProgramGroup:
+        """A fresh group for one program in `slot`, its limits set (the program's wrapper moves itself in, as root,
+        before it starts the sandbox)."""
         self.counter += 1
         name = f"p{self.counter}"
         if self.version == 2:
@@ -134,7 +128,7 @@ class Cgroups:
             if (folder / "memory.swap.max").exists():
                 _write(folder / "memory.swap.max", 0)
             _write(folder / "pids.max", processes)
-            return _owned(ProgramGroup([folder], folder, 2, [str(folder / "cgroup.procs")]), uid)
+            return ProgramGroup([folder], folder, 2, [str(folder / "cgroup.procs")])
         memory, pids, cpu = self.bases["memory"] / name, self.bases["pids"] / name, self._slot(slot) / name
         for folder in (memory, pids, cpu):
             folder.mkdir()
@@ -142,8 +136,8 @@ class Cgroups:
         if (memory / "memory.memsw.limit_in_bytes").exists():
             _write(memory / "memory.memsw.limit_in_bytes", memory_bytes)
         _write(pids / "pids.max", processes)
-        return _owned(ProgramGroup([memory, pids, cpu], memory, 1,
-                                   [str(folder / "cgroup.procs") for folder in (memory, pids, cpu)]), uid)
+        return ProgramGroup([memory, pids, cpu], memory, 1,
+                            [str(folder / "cgroup.procs") for folder in (memory, pids, cpu)])
 
     def close(self) -> None:
         """Remove the run's groups (the programs' are gone already)."""

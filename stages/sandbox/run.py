@@ -15,7 +15,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from .bwrap import ENVIRONMENT, MOUNTED_AT, inside_command, inside_folder, joining, sandbox_command
+from .bwrap import ENVIRONMENT, MOUNTED_AT, as_user, inside_command, inside_folder, sandbox_command
 from .cgroups import Cgroups, ProgramGroup
 from .languages import get_language
 from .limits import Limits
@@ -91,7 +91,7 @@ def run_program(program: Program, slot: Slot) -> RunResult:
     language, limits = get_language(program.language), slot.limits
     function_level = bool(program.test)
     uid = PROGRAM_UIDS + next(_uids) % UID_SPAN if os.geteuid() == 0 else None
-    group = (slot.cgroups.program(slot.number, limits.memory_mb << 20, limits.processes, uid)
+    group = (slot.cgroups.program(slot.number, limits.memory_mb << 20, limits.processes)
              if slot.cgroups is not None else None)
     calls, replies = (os.pipe(), os.pipe()) if function_level else ((-1, -1), (-1, -1))
     report_read, report_write = os.pipe()
@@ -106,11 +106,12 @@ def run_program(program: Program, slot: Slot) -> RunResult:
     seccomp = filter_descriptor() if slot.isolated else -1
     scripts = inside_folder(slot.interpreter)
     prefix = sandbox_command(limits, seccomp, scripts) if slot.isolated else []
-    command = joining(group.procs_files if group else [],
-                      [*prefix, *inside_command(slot.interpreter, "supervisor", MOUNTED_AT if slot.isolated else scripts,
-                                                str(payload_fd), str(report_write))])
+    command, switch = as_user(uid, group.procs_files if group else [],
+                              [*prefix, *inside_command(slot.interpreter, "supervisor",
+                                                        MOUNTED_AT if slot.isolated else scripts, str(payload_fd),
+                                                        str(report_write))])
     inherited = [fd for fd in (payload_fd, report_write, calls[0], replies[1], seccomp) if fd >= 0]
-    user = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+    user = {"user": switch, "group": switch, "extra_groups": []} if switch is not None else {}
     workdir = None if slot.isolated else tempfile.TemporaryDirectory(prefix="evalpipe-program-")
     if workdir is not None and uid is not None:
         os.chown(workdir.name, uid, uid)
