@@ -90,6 +90,9 @@ def run_program(program: Program, slot: Slot) -> RunResult:
     """Run one program in `slot` and return how it ended."""
     language, limits = get_language(program.language), slot.limits
     function_level = bool(program.test)
+    if function_level and not language.python_host:
+        return RunResult("failed", f"tests that call functions need a Python program, not {language.name}", 0.0, "",
+                         "", None)
     uid = PROGRAM_UIDS + next(_uids) % UID_SPAN if os.geteuid() == 0 else None
     group = (slot.cgroups.program(slot.number, limits.memory_mb << 20, limits.processes)
              if slot.cgroups is not None else None)

@@ -9,6 +9,7 @@ from ...core.param_rules import at_least, one_of
 from ...core.records import Columns
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
+from ...sandbox.languages import LANGUAGES, get_language
 from ...sandbox.limits import SANDBOXES, Limits
 from ...sandbox.pool import run_programs
 from ...sandbox.run import KEPT_BYTES, Program, RunResult
@@ -40,6 +41,12 @@ def _code_fields(record: dict, question: str | None) -> dict[str, Any]:
     return {"entry_point": entry_point, "test": test, "inputs": inputs, "outputs": outputs}
 
 
+def known_language(value: Any) -> str | None:
+    """None for a registered language's name, else why not."""
+    names = LANGUAGES.names()
+    return None if value in names else f"must be one of {', '.join(map(repr, names))}"
+
+
 @register_kind("code")
 class Code(Kind):
     """Programs run in bubblewrap against their tests: passed only when the tests ran to their end."""
@@ -48,13 +55,14 @@ class Code(Kind):
     repeated_ids_are_samples = True
     question_columns = ("entry_point", "test", "inputs", "outputs")
     defaults = {**{name: field.default for name, field in Limits.__dataclass_fields__.items()},
-                "sandbox": "bwrap", "interpreter": "", "parallel": 0}
-    stage_params = {"B4": (*LIMIT_PARAMS, "sandbox", "interpreter", "parallel")}
+                "sandbox": "bwrap", "interpreter": "", "parallel": 0, "language": "python"}
+    stage_params = {"B3": ("language",), "B4": (*LIMIT_PARAMS, "sandbox", "interpreter", "parallel", "language")}
     param_rules = {"timeout_seconds": at_least(0.1), "cpu_seconds": at_least(1, integer=True),
                    "memory_mb": at_least(64, integer=True), "processes": at_least(1, integer=True),
                    "file_size_mb": at_least(1, integer=True), "open_files": at_least(16, integer=True),
                    "output_kb": at_least(1, integer=True), "tmp_mb": at_least(1, integer=True),
-                   "sandbox": one_of(*SANDBOXES), "parallel": at_least(0, integer=True)}
+                   "sandbox": one_of(*SANDBOXES), "parallel": at_least(0, integer=True),
+                   "language": known_language}
     prompt_templates = {
         "en": "Complete the following Python code. Reply with the whole function in one ```python block.\n\n{question}",
         "zh": "请补全下面的 Python 代码，把完整的函数写在一个 ```python 代码块中。\n\n{question}",
@@ -79,6 +87,7 @@ class Code(Kind):
         rows = len(joined["id"])
         states = joined.get("reasoning") or [None] * rows
         programs, how = [], []
+        fences = get_language(params["language"]).fences
         for reply, prompt, entry_point, state in zip(joined["prediction"], joined["question"], joined["entry_point"],
                                                      states):
             if reply is None or state == UNFINISHED or not reply.strip():
@@ -86,7 +95,7 @@ class Code(Kind):
                 how.append("no reply" if reply is None else "unfinished reasoning" if state == UNFINISHED
                            else "empty reply")
                 continue
-            program, taken = build_program(reply, prompt, entry_point)
+            program, taken = build_program(reply, prompt, entry_point, fences)
             programs.append(program if program.strip() else None)
             how.append(taken if program.strip() else "no code in the reply")
         preludes = [prompt if entry_point and test else "" for prompt, entry_point, test
@@ -104,9 +113,9 @@ class Code(Kind):
                                                          normalized["inputs"])):
             if program is None:
                 continue
-            cases = [Program(program, stdin=stdin) for stdin in inputs] if inputs else [
+            cases = [Program(program, stdin=stdin, language=params["language"]) for stdin in inputs] if inputs else [
                 Program(program, test or "", prelude=normalized["prelude"][row] or "",
-                        entry_point=normalized["entry_point"][row] or "")]
+                        entry_point=normalized["entry_point"][row] or "", language=params["language"])]
             runs.extend(cases)
             owners.extend([row] * len(cases))
         results = run_programs(runs, limits, params["sandbox"], params["interpreter"], params["parallel"])

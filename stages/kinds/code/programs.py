@@ -1,19 +1,20 @@
 """A code item's program and tests: HumanEval (prompt + completion, `test` defining check, `entry_point`), MBPP
 (`test_list` asserts after `test_setup_code`) and stdin / stdout problems (`inputs` / `outputs`); the code taken from
-a completion or from a chat reply's last fenced Python block."""
+a completion or from a chat reply's last fenced block of the dataset's language."""
 from __future__ import annotations
 
 import re
 from typing import Any
 
-FENCE = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
+FENCE = re.compile(r"```[ \t]*([\w+#-]*)[^\n]*\n(.*?)```", re.DOTALL)
 PYTHON_FENCES = ("", "python", "py", "python3")
 IMPORT_LINE = re.compile(r"^(?:import|from)\s+\S", re.MULTILINE)
 
 
-def extract_code(reply: str) -> tuple[str, str]:
-    """(code, how): the last fenced Python (or unlabelled) block of a reply, else the whole reply as it is."""
-    blocks = [body for language, body in FENCE.findall(reply) if language.lower() in PYTHON_FENCES]
+def extract_code(reply: str, fences: tuple[str, ...] = PYTHON_FENCES) -> tuple[str, str]:
+    """(code, how): the last block of a reply fenced with one of `fences` (the language's labels, "" unlabelled),
+    else the whole reply as it is."""
+    blocks = [body for language, body in FENCE.findall(reply) if language.lower() in fences]
     if blocks:
         return blocks[-1], "fenced block"
     return reply, "whole reply"
@@ -24,10 +25,11 @@ def defines(code: str, name: str) -> bool:
     return re.search(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", code, re.MULTILINE) is not None
 
 
-def build_program(reply: str, prompt: str | None, entry_point: str | None) -> tuple[str, str]:
+def build_program(reply: str, prompt: str | None, entry_point: str | None,
+                  fences: tuple[str, ...] = PYTHON_FENCES) -> tuple[str, str]:
     """(program, how) for a reply: the code taken from it, after the prompt when the prompt is HumanEval's function
     head and the code does not define the entry point itself (else after the prompt's imports only)."""
-    code, how = extract_code(reply)
+    code, how = extract_code(reply, fences)
     if not entry_point or not prompt:
         return code, how
     if defines(code, entry_point):
