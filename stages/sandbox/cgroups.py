@@ -53,6 +53,15 @@ def _remove(folder: Path, seconds: float = 5.0) -> None:
             time.sleep(0.005)
 
 
+def _remove_stale(parent: Path) -> None:
+    """Remove the groups an evalpipe process that no longer lives left behind (killed before it could)."""
+    for folder in parent.glob("evalpipe-*"):
+        pid = folder.name.split("-", 1)[1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            for group in sorted(folder.glob("**/"), key=lambda path: -len(path.parts)):
+                _remove(group, seconds=1.0)
+
+
 @dataclass
 class ProgramGroup:
     """One program's groups: the files its wrapper writes its pid to, and how to read what happened."""
@@ -101,6 +110,7 @@ class Cgroups:
             else:
                 return "no cgroup hierarchy with the memory, pids and cpu controllers is mounted"
             for base in bases.values():
+                _remove_stale(base.parent)
                 base.mkdir(exist_ok=True)
             if version == 2:
                 _write(bases["memory"] / "cgroup.subtree_control", "+memory +pids +cpu")
