@@ -9,7 +9,9 @@ SANDBOXES = ("bwrap", "none")
 @dataclass(frozen=True)
 class Limits:
     """Wall-clock seconds (the whole process tree killed after), CPU seconds, address space, processes (threads
-    count), the size of any file written, open files, and the output kept before the program is stopped."""
+    count), the size of any file written, open files, the output kept before the program is stopped, the size of
+    /tmp and /dev/shm, and the wall-clock seconds a build step (a compiler) may take before the program's own clock
+    starts."""
 
     timeout_seconds: float = 3.0
     cpu_seconds: int = 10
@@ -19,6 +21,7 @@ class Limits:
     open_files: int = 256
     output_kb: int = 1024
     tmp_mb: int = 64
+    build_seconds: float = 60.0
 
     @classmethod
     def from_params(cls, params: dict) -> Limits:

@@ -42,6 +42,8 @@ def decide(stopped: str | None, status: dict | None, tests: dict | None, out_of_
            cpu_seconds: int, stderr: str) -> tuple[str, str]:
     """(outcome, error) of one run. `stopped`: why evalpipe stopped it (the time limit, too much output), else None;
     `status`: the supervisor's report; `tests`: the tests' result (function-level programs)."""
+    if stopped is not None and stopped.startswith("the build"):
+        return "timed out", stopped
     if stopped is not None and stopped != "timed out":
         return "failed", stopped
     if tests and tests.get("outcome") == "passed":

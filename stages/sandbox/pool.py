@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .bwrap import SandboxUnavailable, find_bwrap, find_interpreter
 from .cgroups import Cgroups
+from .languages import get_language
 from .limits import Limits
 from .run import Program, RunResult, Slot, run_program
 from .seccomp import SeccompUnavailable, filter_program
@@ -23,6 +24,10 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
     """Each program's result, in order: run `workers` at a time (0: one per core) inside bwrap, or with limits
     only when `sandbox` is "none"; fails at once, in one line, when the sandbox cannot run here."""
     python = find_interpreter(interpreter)
+    for name in sorted({program.language for program in programs}):
+        needs = get_language(name).missing()
+        if needs:
+            raise SandboxUnavailable(f"{name} programs need {needs}")
     isolated = sandbox == "bwrap"
     if isolated:
         find_bwrap()

@@ -137,7 +137,8 @@ def run_program(program: Program, slot: Slot) -> RunResult:
             for descriptor in (calls[1], replies[0], result_write):
                 os.close(descriptor)
     try:
-        return _collect(process, report_read, result_read, group, limits, started, function_level)
+        return _collect(process, report_read, result_read, group, limits, started, function_level,
+                        bool(language.build))
     finally:
         if group is not None:
             group.remove()
@@ -146,7 +147,7 @@ def run_program(program: Program, slot: Slot) -> RunResult:
 
 
 def _collect(process: subprocess.Popen, report_read: int, result_read: int, group: ProgramGroup | None,
-             limits: Limits, started: float, function_level: bool) -> RunResult:
+             limits: Limits, started: float, function_level: bool, building: bool) -> RunResult:
     """Read stdout, stderr, the supervisor's report and the tests' result until both are in, the time is up or the
     program printed past its output limit (then the sandbox is killed); how the run ended."""
     cap = limits.output_kb << 10
@@ -159,11 +160,11 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     selector.register(report_read, selectors.EVENT_READ, "report")
     if result_read >= 0:
         selector.register(result_read, selectors.EVENT_READ, "tests")
-    deadline, stopped = started + limits.timeout_seconds, None
+    deadline, stopped = started + (limits.build_seconds if building else limits.timeout_seconds), None
     while selector.get_map() and stopped is None:
         left = deadline - time.monotonic()
         if left <= 0:
-            stopped = "timed out"
+            stopped = "timed out" if not building else f"the build ran past {limits.build_seconds:g} seconds"
             break
         for key, _ in selector.select(left):
             data = os.read(key.fd, 1 << 16)
@@ -174,6 +175,8 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
             kept[key.data] += data[:max(0, bounds[key.data] - len(kept[key.data]))]
             if key.data in ("stdout", "stderr") and sizes[key.data] > cap:
                 stopped = f"printed over {limits.output_kb} KB"
+            if building and key.data == "report" and b"\n" in kept["report"]:
+                building, deadline = False, time.monotonic() + limits.timeout_seconds
     if stopped is not None or process.poll() is None:
         _kill(process, group)
     process.wait()
@@ -195,12 +198,13 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
 
 
 def _message(data: bytearray) -> dict | None:
-    """The first JSON line of a bounded channel, or None."""
+    """The last JSON line of a bounded channel (the supervisor says `built` before it reports the end), or None."""
+    lines = [line for line in bytes(data).split(b"\n") if line.strip()]
     try:
-        message = json.loads(bytes(data).split(b"\n", 1)[0].decode("ascii"))
+        message = json.loads(lines[-1].decode("ascii")) if lines else None
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    return message if isinstance(message, dict) else None
+    return message if isinstance(message, dict) and "built" not in message else None
 
 
 def _kill(process: subprocess.Popen, group: ProgramGroup | None) -> None:

@@ -125,12 +125,34 @@ def serve_calls(code, calls_in, calls_out):
     os._exit(0)
 
 
-def build(argv):
-    """Run a build step (a compiler) to its end; its wait status."""
+def build(argv, limits):
+    """Run a build step (a compiler) to its end under the program's limits: None when it succeeded, else the first
+    error line it printed (its whole output bounded to 64 KiB)."""
+    read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
-        os.execv(argv[0], argv)
-    return os.waitpid(pid, 0)[1]
+        os.close(read_end)
+        os.dup2(write_end, 1)
+        os.dup2(write_end, 2)
+        set_limits({**limits, "RLIMIT_CPU": limits["RLIMIT_CPU"]})
+        try:
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    os.close(write_end)
+    output = b""
+    while len(output) < 1 << 16:
+        chunk = os.read(read_end, 1 << 14)
+        if not chunk:
+            break
+        output += chunk
+    os.close(read_end)
+    status = os.waitpid(pid, 0)[1]
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        return None
+    lines = output.decode("utf-8", "replace").splitlines()
+    errors = [line for line in lines if "error" in line.lower()] or lines[-1:] or ["the build failed"]
+    return errors[0][:1000]
 
 
 def status_of(wait_status, usage):
@@ -158,10 +180,11 @@ def main():
             report.write(dump_line({"syntax": first_line(exc)}))
             os._exit(0)
     elif payload.get("build"):
-        built = build(payload["build"])
-        if built:
-            report.write(dump_line({"syntax": "the build failed", "build": built}))
+        failed = build(payload["build"], payload["limits"])
+        if failed:
+            report.write(dump_line({"syntax": failed}))
             os._exit(0)
+        report.write(dump_line({"built": True}))
     child = os.fork()
     if child == 0:
         report.close()

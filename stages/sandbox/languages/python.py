@@ -2,5 +2,7 @@
 functions the tests call."""
 from . import Language, register_language
 
+EXAMPLE = "a, b = map(int, input().split())\nprint(a + b)\n"
+
 PYTHON = register_language(Language("python", fences=("", "python", "py", "python3"), source_file="solution.py",
-                                    python_host=True))
+                                    example=EXAMPLE, python_host=True))

@@ -105,6 +105,26 @@ def test_mbpp_asserts_and_stdin_problems(tmp_path):
     assert b4["error"][1] == "case 1: printed '-1'… (expected '3')"
 
 
+@pytest.mark.parametrize("language, right, wrong", [
+    ("cpp", "```cpp\n#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << \"\\n\"; }\n```",
+     "```cpp\n#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a - b << \"\\n\"; }\n```"),
+    ("javascript", "```javascript\nconst [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(' ').map(Number);\n"
+                   "console.log(a + b);\n```",
+     "```js\nconsole.log(0);\n```"),
+])
+def test_stdin_problems_in_another_language(tmp_path, language, right, wrong):
+    question = {"id": "sum", "question": "Print the sum of the two numbers on the line.", "inputs": ["1 2\n", "10 -3\n"],
+                "outputs": ["3\n", "7\n"]}
+    _dataset(tmp_path, "other", [question], {"right": [{"id": "sum", "prediction": right}],
+                                             "wrong": [{"id": "sum", "prediction": wrong}]},
+             f'kind = "code"\n[params]\nlanguage = "{language}"\ntimeout_seconds = 5.0\n')
+    assert _run(tmp_path)[0] == 0
+    models = _report(tmp_path, "other")["models"]
+    assert models["right"]["pass_at_1"] == 1.0 and models["wrong"]["pass_at_1"] == 0.0
+    b4 = read_columns(tmp_path / "outputs" / "other" / "wrong" / "B4_matches.json")
+    assert b4["error"][0].startswith("case 1: printed ") and b4["how"][0] == "fenced block"
+
+
 def test_without_bwrap_a_code_dataset_fails_in_one_line_naming_the_package(tmp_path, monkeypatch, capsys):
     _dataset(tmp_path, "he", [{"task_id": "t/0", "prompt": "def one():\n", "entry_point": "one",
                                "test": "def check(c):\n    assert c() == 1"}],
