@@ -61,6 +61,7 @@ class Code(Kind):
                    "memory_mb": at_least(64, integer=True), "processes": at_least(1, integer=True),
                    "file_size_mb": at_least(1, integer=True), "open_files": at_least(16, integer=True),
                    "output_kb": at_least(1, integer=True), "tmp_mb": at_least(1, integer=True),
+                   "build_seconds": at_least(0.1),
                    "sandbox": one_of(*SANDBOXES), "parallel": at_least(0, integer=True),
                    "language": known_language}
     prompt_templates = {
