@@ -1,7 +1,8 @@
 """bubblewrap's command lines: every namespace new (no network), a user namespace of its own in which no further one
 can be made (`--disable-userns`), the seccomp filter, /usr read-only with the merged-/usr links and nothing else of
 the host, the root and /dev read-only, sized tmpfs for /tmp and /dev/shm, an empty environment, and pid 1 of its pid
-namespace the evalpipe script that runs inside (nothing outlives it)."""
+namespace the evalpipe script that runs inside (nothing outlives it), its /proc entries hidden (an empty tmpfs over
+/proc/1: the program, of the same uid, cannot open its memory or descriptors)."""
 from __future__ import annotations
 
 import atexit
@@ -79,7 +80,7 @@ def sandbox_command(limits: Limits, seccomp_fd: int, scripts: str) -> list[str]:
             command += ["--symlink", os.readlink(host), f"/{top}"]
         elif host.is_dir():
             command += ["--ro-bind", str(host), f"/{top}"]
-    command += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+    command += ["--proc", "/proc", "--tmpfs", "/proc/1", "--dev", "/dev", "--remount-ro", "/dev",
                 "--size", str(limits.tmp_mb << 20), "--tmpfs", "/dev/shm",
                 "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp", "--remount-ro", "/",
                 "--chdir", "/tmp", "--hostname", "sandbox", "--clearenv", "--seccomp", str(seccomp_fd)]

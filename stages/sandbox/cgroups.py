@@ -149,9 +149,28 @@ class Cgroups:
         return ProgramGroup([memory, pids, cpu], memory, 1,
                             [str(folder / "cgroup.procs") for folder in (memory, pids, cpu)])
 
+    def tests(self, slot: int, memory_bytes: int, processes: int) -> ProgramGroup:
+        """The groups of a slot's tests sandbox: memory and processes of its own, the slot's CPU share."""
+        if self.version == 2:
+            folder = self._slot(slot) / "tests"
+            folder.mkdir(exist_ok=True)
+            _write(folder / "memory.max", memory_bytes)
+            _write(folder / "pids.max", processes)
+            return ProgramGroup([folder], folder, 2, [str(folder / "cgroup.procs")])
+        memory, pids = self.bases["memory"] / f"tests{slot}", self.bases["pids"] / f"tests{slot}"
+        for folder in (memory, pids):
+            folder.mkdir(exist_ok=True)
+        _write(memory / "memory.limit_in_bytes", memory_bytes)
+        _write(pids / "pids.max", processes)
+        return ProgramGroup([memory, pids], memory, 1, [str(folder / "cgroup.procs") for folder in
+                                                        (memory, pids, self._slot(slot))])
+
     def close(self) -> None:
         """Remove the run's groups (the programs' are gone already)."""
         for slot in range(self.slots):
+            for name in ("memory", "pids"):
+                _remove(self.bases[name] / f"tests{slot}")
+            _remove(self._slot(slot) / "tests")
             _remove(self._slot(slot))
         for base in set(self.bases.values()):
             _remove(base)

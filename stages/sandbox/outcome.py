@@ -29,11 +29,11 @@ def ending(status: dict | None, cpu_seconds: int, stderr: str) -> tuple[str, str
     if not status:
         return "crashed", "the sandbox ended without reporting how the program ended"
     if "signal" in status:
-        number = int(status["signal"])
+        number = status["signal"]
         if number in (signal.SIGXCPU, signal.SIGKILL) and float(status.get("cpu", 0)) >= 0.8 * cpu_seconds:
             return "timed out", f"past its {cpu_seconds} CPU seconds (SIGXCPU)"
         return "crashed", f"killed by {signal_name(number)}"
-    code = int(status.get("exit", -1))
+    code = status.get("exit", -1)
     last = stderr.strip().splitlines()[-1:] if stderr.strip() else []
     return "crashed", f"exited with code {code}" + (f": {last[0]}" if last else "")
 

@@ -43,8 +43,8 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
         cgroups = None
     nproc = None if os.geteuid() == 0 else _own_tasks() + count * limits.processes
     slots: queue.Queue[Slot] = queue.Queue()
-    made = [Slot(number, limits, python, isolated, cgroups, TestsSandbox(python, isolated, number), nproc)
-            for number in range(count)]
+    made = [Slot(number, limits, python, isolated, cgroups,
+                 TestsSandbox(python, isolated, number, cgroups, limits.memory_mb), nproc) for number in range(count)]
     for slot in made:
         slots.put(slot)
 

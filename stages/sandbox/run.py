@@ -26,7 +26,7 @@ from .tests_sandbox import TestsSandbox
 PROGRAM_UIDS = 100_000  # as root, each program runs as a uid of its own from this range, never used twice in a run
 UID_SPAN = 1_000_000
 KEPT_BYTES = 4096  # of stdout and of stderr, kept with each run's result
-REPORT_BYTES = 4096
+REPORT_BYTES = 1 << 16  # a status or result line: 1,000 characters of escaped text fit
 _uids = itertools.count(random.randrange(UID_SPAN))
 
 
@@ -47,8 +47,9 @@ class Program:
 @dataclass(frozen=True)
 class RunResult:
     """How a run ended: `passed` / `ran` (a stdin program that exited 0) / `failed` / `timed out` / `crashed` /
-    `syntax error` / `out of memory`, its error (≤ 1,000 characters, escaped), seconds, the start of stdout and
-    stderr, and the supervisor's report of the program's end."""
+    `syntax error` / `out of memory`, its error (≤ 1,000 characters, escaped), seconds, stdout as printed (up to
+    the output limit: compared as it is, escaped only when shown), the start of stderr (escaped), and the
+    supervisor's report of the program's end."""
 
     outcome: str
     error: str
@@ -193,18 +194,28 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     stderr = kept["stderr"].decode("utf-8", "replace")
     outcome, error = decide(stopped, status, tests, group.out_of_memory() if group else False, function_level,
                             limits.cpu_seconds, stderr)
-    return RunResult(outcome, safe_text(error), round(seconds, 3), safe_text(kept["stdout"].decode("utf-8", "replace"),
-                     cap), safe_text(stderr, KEPT_BYTES), status)
+    return RunResult(outcome, safe_text(error), round(seconds, 3), kept["stdout"].decode("utf-8", "replace"),
+                     safe_text(stderr, KEPT_BYTES), status)
+
+
+STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "syntax": str, "outcome": str, "error": str}
 
 
 def _message(data: bytearray) -> dict | None:
-    """The last JSON line of a bounded channel (the supervisor says `built` before it reports the end), or None."""
+    """The last JSON line of a bounded channel (the supervisor says `built` before it reports the end) when every
+    field is of its type, else None: a status is read as data that may have been tampered with."""
     lines = [line for line in bytes(data).split(b"\n") if line.strip()]
     try:
         message = json.loads(lines[-1].decode("ascii")) if lines else None
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    return message if isinstance(message, dict) and "built" not in message else None
+    if not isinstance(message, dict) or "built" in message or not message or any(
+            key not in STATUS_FIELDS or isinstance(value, bool) or not isinstance(value, STATUS_FIELDS[key])
+            for key, value in message.items()):
+        return None
+    if not 0 <= message.get("exit", 0) <= 255 or not 0 <= message.get("signal", 1) <= 128:
+        return None
+    return message
 
 
 def _kill(process: subprocess.Popen, group: ProgramGroup | None) -> None:

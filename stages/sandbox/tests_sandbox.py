@@ -8,19 +8,25 @@ import signal
 import socket
 import subprocess
 
-from .bwrap import ENVIRONMENT, MOUNTED_AT, inside_command, inside_folder, sandbox_command
+from .bwrap import ENVIRONMENT, MOUNTED_AT, as_user, inside_command, inside_folder, sandbox_command
+from .cgroups import Cgroups, ProgramGroup
 from .limits import Limits
 from .seccomp import filter_descriptor
 
 TESTS_UID = 60900  # as root, slot i's tests run as uid TESTS_UID + i; programs never get these uids
 TESTS_LIMITS = Limits(tmp_mb=64)
+TESTS_PROCESSES = 64
 
 
 class TestsSandbox:
-    """A slot's tests sandbox, started on first use and again whenever it is found gone."""
+    """A slot's tests sandbox, started on first use and again whenever it is found gone; with cgroups, in memory and
+    pids groups of its own (`memory_mb`, at least 1 GiB) and the slot's CPU group."""
 
-    def __init__(self, interpreter: str, isolated: bool, slot: int) -> None:
+    def __init__(self, interpreter: str, isolated: bool, slot: int, cgroups: Cgroups | None = None,
+                 memory_mb: int = 1024) -> None:
         self.interpreter, self.isolated, self.slot = interpreter, isolated, slot
+        self.group: ProgramGroup | None = (cgroups.tests(slot, max(memory_mb, 1024) << 20, TESTS_PROCESSES)
+                                           if cgroups is not None else None)
         self.process: subprocess.Popen | None = None
         self.control: socket.socket | None = None
 
@@ -29,10 +35,12 @@ class TestsSandbox:
         seccomp = filter_descriptor() if self.isolated else -1
         scripts = inside_folder(self.interpreter)
         prefix = sandbox_command(TESTS_LIMITS, seccomp, scripts) if self.isolated else []
-        user = ({"user": TESTS_UID + self.slot, "group": TESTS_UID + self.slot, "extra_groups": []}
-                if os.geteuid() == 0 else {})
-        command = [*prefix, *inside_command(self.interpreter, "tests_host", MOUNTED_AT if self.isolated else scripts,
-                                            str(theirs.fileno()))]
+        command, switch = as_user(TESTS_UID + self.slot if os.geteuid() == 0 else None,
+                                  self.group.procs_files if self.group else [],
+                                  [*prefix, *inside_command(self.interpreter, "tests_host",
+                                                            MOUNTED_AT if self.isolated else scripts,
+                                                            str(theirs.fileno()))])
+        user = {"user": switch, "group": switch, "extra_groups": []} if switch is not None else {}
         try:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                             stderr=subprocess.DEVNULL, env=dict(ENVIRONMENT), start_new_session=True,

@@ -11,6 +11,7 @@ from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...sandbox.languages import LANGUAGES, get_language
 from ...sandbox.limits import SANDBOXES, Limits
+from ...sandbox.outcome import safe_text
 from ...sandbox.pool import run_programs
 from ...sandbox.run import KEPT_BYTES, Program, RunResult
 from ...text.reasoning import UNFINISHED
@@ -133,7 +134,7 @@ class Code(Kind):
             matched["outcome"].append(outcome)
             matched["error"].append(error)
             matched["seconds"].append(round(sum(r.seconds for r in found), 3) if found else None)
-            matched["stdout"].append(found[-1].stdout[:KEPT_BYTES] if found else "")
+            matched["stdout"].append(safe_text(found[-1].stdout, KEPT_BYTES) if found else "")
             matched["stderr"].append(found[-1].stderr if found else "")
             matched["how"].append(normalized["how"][row])
             matched["sandbox"].append(params["sandbox"] if found else None)
@@ -205,7 +206,7 @@ def _verdict(results: list[RunResult] | None, outputs: list[str] | None, how: st
         if result.outcome != "ran":
             return result.outcome, f"case {number}: {result.error}", results
         if not same_output(result.stdout, expected):
-            shown = result.stdout.strip().splitlines()[:1]
+            shown = safe_text(result.stdout, 200).strip().splitlines()[:1]
             return "failed", (f"case {number}: printed {shown[0][:80]!r}…" if shown else f"case {number}: printed "
                               "nothing") + f" (expected {expected.strip()[:80]!r})", results
     return "passed", "", results

@@ -138,11 +138,19 @@ def one_job(job_fd, calls_out, replies_in, result_fd):
 def main():
     control = socket.socket(fileno=int(sys.argv[1]))
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    running = []
     while True:
         message, descriptors, _, _ = socket.recv_fds(control, 16, 4)
         if not message or len(descriptors) != 4:
             os._exit(0)
-        if os.fork() == 0:
+        for pid in running:  # a job still running when the next arrives is one evalpipe has given up on
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        child = os.fork()
+        running = [child]
+        if child == 0:
             try:
                 control.close()
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)

@@ -1,5 +1,5 @@
 """Plain data across a sandbox's pipes: None, bool, int, float, complex, str, bytes and lists / tuples / dicts / sets
-of them. Replies travel as JSON lines written without the json module (a program's sandbox starts fast), read back
+of them; an iterator or generator arrives as a one-shot iterator over its items (unequal to a list, as it was). Replies travel as JSON lines written without the json module (a program's sandbox starts fast), read back
 with bounds on size and nesting; calls and payloads, written by evalpipe's side, as length-prefixed marshal data.
 Runs inside the sandboxes (standard library only)."""
 import marshal
@@ -7,7 +7,7 @@ import os
 
 MAX_DEPTH = 100
 MAX_ITEMS = 1_000_000  # an iterator or generator is materialised up to this many items
-MAX_LINE = 16 << 20  # bytes of one message
+MAX_LINE = 4 << 20  # bytes of one message
 BASES = (bool, int, float, complex, str, bytes, bytearray, list, tuple, dict, set, frozenset)
 SPECIAL = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -29,7 +29,7 @@ def to_wire(value, depth=0):
     base = next((kind for kind in BASES if isinstance(value, kind)), None)
     if base is None:
         if hasattr(type(value), "__next__") and hasattr(type(value), "__iter__"):
-            return {"list": [to_wire(item, depth + 1) for item in _bounded(value)]}
+            return {"iterator": [to_wire(item, depth + 1) for item in _bounded(value)]}
         name = type(value).__name__
         raise NotData(f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name} object, not data")
     if base in (bool, int, float, str):
@@ -62,9 +62,9 @@ def from_wire(data, depth=0):
         raise NotData("a malformed value")
     (tag, body), = data.items()
     try:
-        if tag in ("list", "tuple", "set", "frozenset"):
+        if tag in ("list", "tuple", "set", "frozenset", "iterator"):
             items = [from_wire(item, depth + 1) for item in _list(body)]
-            return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
+            return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset, "iterator": iter}[tag](items)
         if tag == "dict":
             return {from_wire(key, depth + 1): from_wire(item, depth + 1) for key, item in map(_pair, _list(body))}
         if tag == "int":

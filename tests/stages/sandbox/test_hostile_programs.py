@@ -213,3 +213,27 @@ def test_no_connection_reaches_a_server_on_the_hosts_loopback():
     time.sleep(0.2)
     server.close()
     assert result.outcome == "failed" and "Connection refused" in result.error and not accepted
+
+
+def test_the_supervisors_memory_and_descriptors_are_out_of_reach():
+    source = ("import os\nreached = []\nfor path in ('/proc/1/mem', '/proc/1/fd/4', '/proc/1/maps', '/proc/1/environ'):\n"
+              "    try:\n        open(path, 'r+b' if path.endswith('mem') else 'rb').close()\n"
+              "        reached.append(path)\n    except OSError:\n        pass\n"
+              "def f():\n    return reached\n")
+    result = _run(source, "reached = f()\nassert reached == [], reached\nassert False, 'none reached'\n")
+    assert (result.outcome, result.error) == ("failed", "AssertionError: none reached"), result
+
+
+def test_a_returned_iterator_is_no_list_as_in_humaneval_s_own_harness(real_data):
+    problem = _humaneval(real_data, 29)
+    test = f"{problem['test']}\ncheck({problem['entry_point']})\n"
+    lazy = _run(problem["prompt"] + "    return filter(lambda x: x.startswith(prefix), strings)\n", test,
+                prelude=problem["prompt"], entry_point=problem["entry_point"])
+    assert lazy.outcome == "failed", lazy
+    listed = _run("def f():\n    return (n for n in range(3))\n", "assert list(f()) == [0, 1, 2]\n")
+    assert listed.outcome == "passed", listed
+
+
+def test_a_stdin_program_s_output_is_compared_as_printed():
+    result = run_programs([Program("print('a\\x0cb\\tc')\n", stdin="")], LIMITS)[0]
+    assert (result.outcome, result.stdout) == ("ran", "a\x0cb\tc\n")

@@ -48,3 +48,11 @@ def test_a_program_that_does_not_build_or_run_is_counted_as_such(language):
     result = run_programs([Program(BROKEN, stdin="2 3\n", language=language.name)], LIMITS)[0]
     assert result.outcome in ("syntax error", "crashed") and result.outcome != "ran", result
     assert result.error
+
+
+def test_a_long_compiler_error_in_any_script_is_kept_as_a_syntax_error():
+    if LANGUAGES.get("cpp").missing():
+        pytest.skip("g++ is not installed")
+    source = "int main() { return " + "é" * 1200 + "; }\n"
+    result = run_programs([Program(source, stdin="", language="cpp")], LIMITS)[0]
+    assert result.outcome == "syntax error" and "error" in result.error, result

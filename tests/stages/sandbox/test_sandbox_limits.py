@@ -165,3 +165,34 @@ def test_printing_a_gibibyte_is_stopped_at_the_output_limit():
 def test_a_stdin_program_reads_its_input_and_may_end_with_exit():
     result = _run("import sys\nprint(int(input()) * 2)\nsys.exit(0)\n", "", stdin="21\n")
     assert (result.outcome, result.stdout) == ("ran", "42\n")
+
+
+@pytest.mark.skipif(not ROOT_WITH_CGROUPS, reason="the tests sandbox is bounded by cgroups (root)")
+def test_the_tests_sandbox_is_in_the_slot_s_groups():
+    from stages.sandbox.bwrap import find_interpreter
+    from stages.sandbox.tests_sandbox import TestsSandbox
+
+    groups = Cgroups.open(1)
+    tests = TestsSandbox(find_interpreter(), True, 0, groups, 256)
+    try:
+        tests._start()
+        deadline = time.monotonic() + 5
+        seen = ""
+        while "tests0" not in seen and time.monotonic() < deadline:  # its wrapper moves itself in as it starts
+            seen = Path(f"/proc/{tests.process.pid}/cgroup").read_text()
+            time.sleep(0.01)
+        assert f"evalpipe-{os.getpid()}/tests0" in seen and f"evalpipe-{os.getpid()}/slot0" in seen, seen
+        limit = (groups.bases["memory"] / "tests0" / "memory.limit_in_bytes").read_text().strip()
+        assert int(limit) == 1024 << 20
+    finally:
+        tests.close()
+        groups.close()
+
+
+def test_a_status_line_that_was_tampered_with_is_no_status():
+    from stages.sandbox.run import _message
+
+    assert _message(bytearray(b'{"exit": 0, "cpu": 0.1}\n')) == {"exit": 0, "cpu": 0.1}
+    for forged in (b'{"signal": "How a process ended", "cpu": 3}\n', b'{"exit": 1e99}\n', b'{"exit": -3}\n',
+                   b'{"exit": true}\n', b'{"nonce": 1}\n', b'[1]\n', b'{"exit": 0' + b' ' * 10):
+        assert _message(bytearray(forged)) is None, forged
