@@ -14,7 +14,7 @@ from ...text.reasoning import UNFINISHED
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from ..sampling import answer_groups
 from .equivalence import CheckerPool, Comparison
-from .final_answer import FinalAnswer, extract_final_answer, gold_answer
+from .final_answer import FinalAnswer, extract_final_answer, gold_answer, gold_problem
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -59,10 +59,10 @@ class MathAnswers(Kind):
         return {name: pa.string() for name in GROUPS}
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
-        """A gold without an answer (prose such as `five`) is set aside, not read as a product of letters."""
+        """A gold without an answer (`five`, a sentence) is set aside, not read as a product of letters."""
         if not golds:
             return "no gold answer"
-        return None if gold_answer(golds[0]) is not None else _no_answer(golds[0])
+        return gold_problem(golds[0])
 
     def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
                                  params: dict[str, Any]) -> dict[str, pa.Array] | None:
@@ -218,12 +218,6 @@ def _votes(ids: list[str], answers: list[str | None], correct: list[bool | None]
     wrong = [answer if right is False else None for answer, right in zip(answers, correct)]
     grouped = answer_groups(ids, wrong, lambda pairs: [c.equal for c in checkers.compare(pairs)])
     return [answer if right else vote for answer, right, vote in zip(answers, correct, grouped)]
-
-
-def _no_answer(gold: str) -> str:
-    shown = gold if len(gold) <= 80 else gold[:77] + "..."
-    return (f"gold {shown!r} has no answer to compare (no box, answer cue, math or number; "
-            "a word answer is written \\text{…})")
 
 
 def _group_cell(group: dict[str, Any] | None) -> str:
