@@ -122,25 +122,24 @@ def _closing_brace(text: str, opening: int) -> int | None:
 def _last_boxes(text: str) -> tuple[str, int] | None:
     """The contents of the last non-empty box, joined (`-2, 1`) with the boxes just before it that nothing but `and`,
     commas, spaces and `$` separate from it, and where the last one ends; None when no box closes."""
-    boxes = []  # (start, end, contents) of each closed box, in order
-    for box in _BOX.finditer(text):
+    together: list[tuple[int, str]] = []  # (start, contents) of the boxes answering together
+    last_end = -1
+    for box in reversed(list(_BOX.finditer(text))):
         end = _closing_brace(text, box.end() - 1)
-        if end is not None and text[box.end():end].strip() and not (boxes and box.start() < boxes[-1][1]):
-            boxes.append((box.start(), end, text[box.end():end]))
-    if not boxes:
-        return None
-    together = [boxes[-1]]
-    for box in reversed(boxes[:-1]):
-        if not _BETWEEN_BOXES.fullmatch(text, box[1] + 1, together[0][0]):
+        closed = end is not None and text[box.end():end].strip()
+        if together and not (closed and end < together[0][0]
+                             and _BETWEEN_BOXES.fullmatch(text, end + 1, together[0][0])):
             break
-        together.insert(0, box)
-    return ", ".join(contents.strip() for _, _, contents in together), boxes[-1][1]
+        if closed:
+            together.insert(0, (box.start(), text[box.end():end].strip()))
+            last_end = max(last_end, end)
+    return (", ".join(contents for _, contents in together), last_end) if together else None
 
 
 def _cued_answer(reply: str, cues: re.Pattern, after: int = 0) -> str | None:
     """The answer after the last of `cues` (past position `after`) that is followed by one; earlier cues are tried
     when a later one is followed by prose alone."""
-    for cue in reversed([cue for cue in cues.finditer(reply) if cue.start() >= after]):
+    for cue in reversed(list(cues.finditer(reply, after))):
         answer = _answer_after(reply[cue.end():])
         if answer:
             return answer
