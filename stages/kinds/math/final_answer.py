@@ -27,11 +27,13 @@ _NUMBER = re.compile(  # a number standing alone (not the 2 of AZYUK2A, x^2 or 3
 _WORDS = re.compile(r"\s+[^\W\d_]+(?: [^\W\d_]+)*|\s*[\u4e00-\u9fff]+")  # units or words after a number: 18 dollars, 5 个
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")  # a word, not a LaTeX command (\frac) nor one letter (x)
 _BRACED = re.compile(r"\{[^{}]*\}")
+_UNITS = re.compile(r"(?:\s+[A-Za-z]{2,}\.?)+\s*$")  # words after a gold's math: 5 cm, 8\sqrt{2} square inches
+_MATHS = re.compile(r"[\d\\$+\-*/^=]")  # a digit, a LaTeX command, $ or an operator
 _WORDS_ANSWER = re.compile(r"[A-Za-z][A-Za-z'-]*(?: [A-Za-z][A-Za-z'-]*){0,2}")  # Evelyn, no solution
-_NUMBER_WORDS = re.compile(  # five, twenty-one, one hundred and two, a half
-    r"(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+_NUMBER_WORDS = re.compile(  # words that start with a number: five, twenty-one, a half, five cm
+    r"(?:an? )?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|"
-    r"billion|half|halves|thirds?|quarters?|and|a)(?:[ -]|$))+", re.IGNORECASE)
+    r"billion|half|halves|thirds?|quarters?)(?:[ -]|$)", re.IGNORECASE)
 _IS = re.compile(r"(?:^|\s)(?:is|are)\b\s*:?\s*", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\n|。|；|，|(?<!\d)[.,;](?!\d)|[.,;](?=\s|$)")
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
@@ -66,16 +68,20 @@ def extract_final_answer(reply: str | None) -> FinalAnswer:
 
 def gold_answer(gold: str) -> str | None:
     """A gold's answer: the gold itself when it is math (MATH's `\\frac{1}{2}`, `-2,1`, `\\text{Evelyn}`), else taken
-    as a reply's is (`The answer is 5.` → 5, a worked solution → its box), else a word answer of up to three words
-    (`Evelyn`, lm-eval's minerva gold; math-verify compares it as text); None for a number in words (`five`) or a
-    sentence without an answer."""
-    if not (_BOX.search(gold) or _CUE.search(gold) or _is_prose(gold)):
-        return math_text(gold) or None
+    as a reply's is (`The answer is 5.` → 5, a worked solution → its box; `8\\sqrt{2} cm` → its math), else a word
+    answer of up to three words (`Evelyn`, lm-eval's minerva gold; math-verify compares it as text); None for a number
+    in words (`five`) or a sentence without an answer."""
+    if not (_BOX.search(gold) or _CUE.search(gold)):
+        if not _is_prose(gold):
+            return math_text(gold) or None
+        head = _UNITS.sub("", gold)  # 8\sqrt{2} cm: the math before the words, not the reply's last number (2)
+        if _MATHS.search(head) and not _is_prose(head):
+            return math_text(head) or None
     found = extract_final_answer(gold).text
     if found:
         return found
     words = _last_words(gold)
-    return words if _WORDS_ANSWER.fullmatch(words) and not _NUMBER_WORDS.fullmatch(words) else None
+    return words if _WORDS_ANSWER.fullmatch(words) and not _NUMBER_WORDS.match(words) else None
 
 
 def gold_problem(gold: str) -> str | None:
@@ -83,7 +89,7 @@ def gold_problem(gold: str) -> str | None:
     if gold_answer(gold) is not None:
         return None
     shown = gold if len(gold) <= 80 else gold[:77] + "..."
-    if _NUMBER_WORDS.fullmatch(_last_words(gold)):
+    if _NUMBER_WORDS.match(_last_words(gold)):
         return f"gold {shown!r} is a number in words: write it in digits"
     return f"gold {shown!r} has no answer to compare (no box, answer cue, math, number or word answer)"
 

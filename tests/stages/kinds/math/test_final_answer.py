@@ -83,6 +83,7 @@ def test_a_final_answer_statement_wins_over_an_earlier_box_but_not_a_later_one()
     ("\\left( 3, \\frac{\\pi}{2} \\right)", "\\left( 3, \\frac{\\pi}{2} \\right)"), ("$28\\%$", "28\\%"),
     ("The answer is 5.", "5"), ("The sum is $\\frac{1}{2}$ hours", "\\frac{1}{2}"),
     ("Natalia sold 48/2 = 24 clips in May.\n#### 72", "72"), ("so the answer is $\\boxed{1,-2}$.", "1,-2"),
+    ("8 \\sqrt{2} cm", "8 \\sqrt{2}"), ("5 square inches", "5"),  # the math before the units, not the last number
     ("Evelyn", "Evelyn"), ("The answer is no solution.", "no solution"),  # a word answer: compared as text
 ])
 def test_a_gold_is_read_as_written_when_it_is_math_and_by_the_replys_cues_when_it_is_prose(gold, text):
@@ -92,6 +93,7 @@ def test_a_gold_is_read_as_written_when_it_is_math_and_by_the_replys_cues_when_i
 @pytest.mark.parametrize("gold, problem", [
     ("five", "gold 'five' is a number in words: write it in digits"),
     ("The answer is twenty-one.", "gold 'The answer is twenty-one.' is a number in words: write it in digits"),
+    ("five cm", "gold 'five cm' is a number in words: write it in digits"),
     ("The sum is large and odd", "gold 'The sum is large and odd' has no answer to compare (no box, answer cue, math, "
                                  "number or word answer)"),
     ("", "gold '' has no answer to compare (no box, answer cue, math, number or word answer)"),
