@@ -155,7 +155,7 @@ def _cued_answer(reply: str, cues: re.Pattern, after: int = 0) -> str | None:
 def _answer_after(rest: str) -> str | None:
     """The answer at the start of `rest`: its first math segment, else its clause up to the sentence's end — the
     number of `18 dollars`, the clause itself when it is math (`x = 5`, `\\frac{1}{2}`), and in prose (`The largest $n$
-    is 34`) the math after its first `is` or `=`, else its first math."""
+    is 34`) the math after its first `is`, else its first math."""
     rest = rest[_LEADING.match(rest).end():]
     segment = _MATH_SEGMENT.match(rest)
     if segment:
@@ -222,6 +222,7 @@ def _segments_text(segments: list[re.Match]) -> str | None:
 
 
 def _match_text(match: re.Match) -> str | None:
+    """The answer a match of a segment, bare fraction or number stands for."""
     if match.re is _NUMBER:
         return _number_text(match)
     if match.re is _MATH_SEGMENT:
