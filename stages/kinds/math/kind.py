@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.arrow_strings import first_items
 from ...core.distinct import value_counts
 from ...core.param_rules import at_least
 from ...core.records import Rows, as_table
@@ -13,7 +14,7 @@ from ...text.reasoning import UNFINISHED
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from ..sampling import answer_groups
 from .equivalence import CheckerPool, Comparison
-from .final_answer import FinalAnswer, extract_final_answer, math_text
+from .final_answer import FinalAnswer, extract_final_answer, gold_answer, gold_problem
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -57,14 +58,29 @@ class MathAnswers(Kind):
 
         return {name: pa.string() for name in GROUPS}
 
+    def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
+        """A gold without an answer (`five`, a sentence) is set aside, not read as a product of letters."""
+        if not golds:
+            return "no gold answer"
+        return gold_problem(golds[0])
+
+    def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
+                                 params: dict[str, Any]) -> dict[str, pa.Array] | None:
+        """The fast path takes rows whose first golds all have an answer (each distinct one read once); otherwise
+        the rows go row by row, to be set aside."""
+        firsts = first_items(golds)
+        if firsts.null_count:
+            return None
+        return {} if all(gold_answer(gold) is not None for gold in firsts.unique().to_pylist()) else None
+
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
-        """B3: the gold as LaTeX math-verify reads, and the final answer taken from each reply with how it was
-        taken."""
+        """B3: the gold's answer as LaTeX math-verify reads, and the final answer taken from each reply with how it
+        was taken."""
         import pyarrow as pa
 
         table = as_table(joined, _column_types())
         firsts = [golds[0] for golds in table.column("golds").to_pylist()]
-        gold_texts = {first: math_text(first) for first in dict.fromkeys(firsts)}
+        gold_texts = {first: gold_answer(first) for first in dict.fromkeys(firsts)}
         golds = [gold_texts[first] for first in firsts]
         states = (table.column("reasoning").to_pylist() if "reasoning" in table.column_names
                   else [None] * table.num_rows)
@@ -92,7 +108,7 @@ class MathAnswers(Kind):
 
         table = as_table(normalized, _column_types())
         golds, answers = table.column("gold").to_pylist(), table.column("extracted").to_pylist()
-        pairs = list(dict.fromkeys((g, a) for g, a in zip(golds, answers) if a is not None))
+        pairs = list(dict.fromkeys((g, a) for g, a in zip(golds, answers) if a is not None and g is not None))
         with CheckerPool(params["compare_seconds"]) as checkers:
             found = dict(zip(pairs, checkers.compare(pairs)))
             correct, status, reason = _verdicts(golds, answers, table.column("how").to_pylist(), found)
@@ -177,6 +193,11 @@ def _verdicts(golds: list[str], answers: list[str | None], hows: list[str],
             correct.append(False)
             status.append("missing" if how == NO_REPLY else "unparsed")
             reason.append(how)
+            continue
+        if gold is None:  # B1 sets such golds aside: only rows handed to B3 directly get here
+            correct.append(None)
+            status.append(NOT_COMPARED)
+            reason.append(f"{how}; {NOT_COMPARED}: the gold has no final answer")
             continue
         comparison = found[(gold, answer)]
         correct.append(comparison.equal)

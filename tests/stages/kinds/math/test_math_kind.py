@@ -72,3 +72,18 @@ def test_accuracy_by_subject_and_level_and_not_compared_left_out():
     assert metrics["not_compared"] == 1
     assert metrics["by_subject"] == {"Algebra": {"rows": 2, "accuracy": 0.5}, "Geometry": {"rows": 1, "accuracy": 1.0}}
     assert metrics["by_level"] == {"1": {"rows": 1, "accuracy": 1.0}, "2": {"rows": 1, "accuracy": 0.0}}
+
+
+def test_a_gold_without_an_answer_is_set_aside_with_its_reason_and_one_in_prose_is_read_by_its_cue():
+    kind = get_kind("math")
+    assert kind.check_gold(["five"], {}, {}) == "gold 'five' is a number in words: write it in digits"
+    assert kind.check_gold([], {}, {}) == "no gold answer"
+    assert kind.check_gold(["The answer is 5."], {}, {}) is None
+    assert kind.columnar_question_fields(None, None, pa.array([["5"], ["\\frac{1}{2}", "0.5"]]), {}) == {}
+    assert kind.columnar_question_fields(None, None, pa.array([["5"], ["five"]]), {}) is None  # row by row: set aside
+    normalized, _ = kind.normalize(pa.table({"id": ["1", "2"], "golds": [["The answer is 5."], ["five"]],
+                                             "prediction": ["\\boxed{5}", "\\boxed{5}"]}), {})
+    assert normalized.column("gold").to_pylist() == ["5", None]
+    matched, _ = kind.match(normalized, {"compare_seconds": 10.0})
+    assert matched.column("correct").to_pylist() == [True, None]
+    assert matched.column("reason").to_pylist()[1] == "boxed; not compared: the gold has no final answer"
