@@ -40,6 +40,25 @@ def tokens(source: str, language: str) -> list[Token]:
     return found
 
 
+_OPERAND = ("word", "number", "string", "quote")
+_JOINING_WORDS = {"new", "typeof", "instanceof", "in", "of", "void", "delete", "await", "return", "throw", "case",
+                  "extends", "super", "final"}
+
+
+def _check_adjacent(items: list[Token], language: str) -> None:
+    """Two operands side by side (`mapController elsewhere`, `f() elsewhere`) are a syntax error, as tree-sitter's
+    ERROR node; a cast's parentheses (`(int) x`) are not a call's."""
+    calls: list[bool] = []
+    for index, (first, second) in enumerate(zip(items, items[1:])):
+        if first.text == "(":
+            calls.append(index > 0 and items[index - 1].kind == "word")
+        ends_operand = first.kind in _OPERAND and first.text not in _JOINING_WORDS
+        if first.text == ")" and calls:
+            ends_operand = calls.pop()
+        if ends_operand and second.kind in _OPERAND and second.text not in _JOINING_WORDS:
+            raise DecodeError(f"Error parsing {language}: {first.text} {second.text}")
+
+
 def _closing(items: list[Token], start: int) -> int:
     """The index of the bracket closing the one at `start`."""
     expected: list[str] = []
@@ -121,6 +140,7 @@ def _arguments(source: str, parts: list[list[Token]], value, positional) -> dict
 
 def _first_call(source: str, language: str) -> tuple[list[Token], str, list[list[Token]], list[Token]]:
     items = tokens(source, language)
+    _check_adjacent(items, language)
     opening = _callee_end(items)
     closing = _closing(items, opening)
     name = "".join(token.text for token in items[:opening])
@@ -129,6 +149,8 @@ def _first_call(source: str, language: str) -> tuple[list[Token], str, list[list
 
 def javascript_call(text: str) -> list[Call] | None:
     """The first call of a JavaScript reply (its brackets already added); None when the statement is not a call."""
+    if not tokens(text[1:-1], "JavaScript"):
+        return None
     items, name, parts, rest = _first_call(text[1:-1], "JavaScript")
     if rest and rest[0].text == ",":
         return None

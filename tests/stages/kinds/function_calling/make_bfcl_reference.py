@@ -1,0 +1,220 @@
+"""Writes the replies the function_calling tests score and bfcl-eval's own verdict on each (not part of the suite).
+
+    python3 -m venv --system-site-packages /work/venvs/bfcl
+    /work/venvs/bfcl/bin/pip install --no-deps bfcl-eval==2026.3.23 mpmath
+    /work/venvs/bfcl/bin/pip install tree_sitter==0.21.3 tree-sitter-java==0.21.0 tree-sitter-javascript==0.21.4 \
+        filelock==3.20.0 tenacity python-dotenv openai overrides
+    /work/venvs/bfcl/bin/python tests/stages/kinds/function_calling/make_bfcl_reference.py
+
+For the first items of every single-turn BFCL v4 category (../shared/data/real/bfcl), replies as a prompting model
+writes them (text: Python, Java or JavaScript call syntax) and as a function-calling model's results are kept
+(lists of {name with dots as underscores: "<JSON arguments>"}): the possible answer itself, then perturbed — another
+function name, a required parameter left out, a parameter outside the doc, a value of another type, a string in
+other case and spacing, another string, the calls in reverse order, a call dropped or repeated, no call, broken
+syntax. Each reply is written as bfcl-eval writes results ({"id", "result"}, with the model and case)
+(bfcl_reference/cases.jsonl beside this script; the items stay in ../shared/data/real, read by id), with
+bfcl-eval's verdict (valid, error_type) from its own evaluation functions
+(eval_runner._evaluate_single_ast_entry / _evaluate_single_relevance_entry through its OpenAI handler), so the tests
+compare evalpipe's verdict with what bfcl-eval itself said. ast_checker imports constants.model_config, which imports
+every provider's client; it is given a stand-in holding only the two models' underscore_to_dot."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import types
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE.parents[3].parent / "shared" / "data" / "real" / "bfcl"
+OUT = HERE / "bfcl_reference"
+ITEMS_PER_CATEGORY = 6
+MODELS = {"prompting-model": False, "fc-model": True}  # name → function-calling (underscore_to_dot)
+CATEGORIES = ("simple_python", "simple_java", "simple_javascript", "multiple", "parallel", "parallel_multiple",
+              "irrelevance", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
+              "live_irrelevance", "live_relevance")
+
+
+def _bfcl():
+    config = types.ModuleType("bfcl_eval.constants.model_config")
+    config.MODEL_CONFIG_MAPPING = {name: types.SimpleNamespace(underscore_to_dot=fc) for name, fc in MODELS.items()}
+    sys.modules["bfcl_eval.constants.model_config"] = config
+    from bfcl_eval.constants.enums import Language, ReturnFormat
+    from bfcl_eval.eval_checker import eval_runner
+    from bfcl_eval.model_handler.api_inference.openai_completion import OpenAICompletionsHandler
+
+    os.environ.setdefault("OPENAI_API_KEY", "unused")  # the handler builds a client; it is never called
+
+    handlers = {name: OpenAICompletionsHandler(model_name=name, temperature=0, registry_name=name, is_fc_model=fc)
+                for name, fc in MODELS.items()}
+    return eval_runner, handlers, Language, ReturnFormat
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _first(values: list):
+    return next((value for value in values if value != ""), None)
+
+
+def _chosen(answer_call: dict) -> tuple[str, dict]:
+    (name, params), = answer_call.items()
+    args = {}
+    for param, values in params.items():
+        value = _first(values)
+        if value is not None:
+            args[param] = _plain(value)
+    return name, args
+
+
+def _plain(value):
+    """A possible answer's value as a reply gives it (a dict of acceptable lists → a dict of first choices)."""
+    if isinstance(value, dict):
+        return {key: _plain(_first(options) if isinstance(options, list) else options) for key, options in
+                value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _source(value, language: str, spec: dict) -> str:
+    """A value as Java or JavaScript source text, of the doc's type."""
+    kind = spec.get("type")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value if kind == "any" else json.dumps(value)
+    if isinstance(value, (int, float)):
+        suffix = "L" if kind == "long" else "f" if kind == "float" and language == "java" else ""
+        return f"{value}{suffix}"
+    if isinstance(value, list):
+        inner = ", ".join(_source(v, language, spec.get("items", {})) for v in value)
+        if language == "javascript":
+            return f"[{inner}]"
+        if kind == "Array":
+            return f"new {spec.get('items', {}).get('type', 'Object')}[]{{{inner}}}"
+        return f"new ArrayList<>(Arrays.asList({inner}))"
+    if isinstance(value, dict):
+        if language == "javascript":
+            return "{" + ", ".join(f"{k}: {_source(v, language, {})}" for k, v in value.items()) + "}"
+        puts = " ".join(f'put("{k}", {_source(v, language, {})});' for k, v in value.items())
+        return f"new HashMap<String, Object>() {{{{ {puts} }}}}"
+    return str(value)
+
+
+def _render(calls: list[tuple[str, dict]], docs: dict, language: str, fc: bool):
+    """The calls as a prompting model's text or a function-calling model's result list."""
+    if fc:
+        return [{name.replace(".", "_"): json.dumps(
+            {k: (_source(v, language, docs.get(name, {}).get(k, {})) if language != "python" and not
+                 isinstance(v, _Raw) else getattr(v, "value", v)) for k, v in args.items()})} for name, args in calls]
+    texts = []
+    for name, args in calls:
+        if language == "python":
+            rendered = ", ".join(f"{k}={getattr(v, 'value', v)!r}" for k, v in args.items())
+        else:
+            rendered = ", ".join(f"{k}={json.dumps(v.value) if isinstance(v, _Raw) else _source(v, language, docs.get(name, {}).get(k, {}))}"
+                                 for k, v in args.items())
+        texts.append(f"{name}({rendered})")
+    return "[" + ", ".join(texts) + "]"
+
+
+class _Raw:
+    """A value written as it is, whatever the language (a wrong type)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _perturbed(calls: list[tuple[str, dict]], doc_by_name: dict) -> dict[str, list[tuple[str, dict]]]:
+    name, args = calls[0]
+    doc = doc_by_name.get(name, {})
+    required = doc.get("parameters", {}).get("required", [])
+    cases = {"exact": calls, "wrong_name": [(name + "_v2", args), *calls[1:]],
+             "extra_param": [(name, {**args, "unexpected_param": 1}), *calls[1:]],
+             "reversed": list(reversed(calls)),
+             "dropped_or_repeated": calls[:-1] if len(calls) > 1 else calls + calls}
+    if required and required[0] in args:
+        cases["missing_required"] = [(name, {k: v for k, v in args.items() if k != required[0]}), *calls[1:]]
+    optional = [k for k in args if k not in required]
+    if optional:
+        cases["optional_left_out"] = [(name, {k: v for k, v in args.items() if k != optional[0]}), *calls[1:]]
+    for key, value in args.items():
+        if isinstance(value, str) and value:
+            cases["string_case_and_spacing"] = [(name, {**args, key: value.upper().replace(" ", "  ") + " "}),
+                                                *calls[1:]]
+            cases["other_string"] = [(name, {**args, key: value + " elsewhere"}), *calls[1:]]
+            cases["string_as_number"] = [(name, {**args, key: _Raw(7)}), *calls[1:]]
+            break
+    for key, value in args.items():
+        if isinstance(value, bool):
+            cases["bool_as_text"] = [(name, {**args, key: _Raw("yes")}), *calls[1:]]
+        elif isinstance(value, (int, float)):
+            cases["number_as_text"] = [(name, {**args, key: _Raw(str(value))}), *calls[1:]]
+            cases["other_number"] = [(name, {**args, key: value + 1}), *calls[1:]]
+            if isinstance(value, float) and value.is_integer():
+                cases["int_for_float"] = [(name, {**args, key: int(value)}), *calls[1:]]
+        elif isinstance(value, list) and value:
+            cases["list_shortened"] = [(name, {**args, key: value[:-1]}), *calls[1:]]
+        else:
+            continue
+        break
+    return cases
+
+
+def _replies(entry: dict, answer: list | None, language: str, fc: bool) -> dict[str, object]:
+    doc_by_name = {doc["name"]: doc for doc in entry["function"]}
+    specs = {name: doc["parameters"]["properties"] for name, doc in doc_by_name.items()}
+    if answer is None:  # relevance and irrelevance: a call of the first function, or none
+        doc = entry["function"][0]
+        args = {param: "x" for param in doc["parameters"].get("required", [])}
+        calls = [(doc["name"], args)]
+    else:
+        calls = [_chosen(call) for call in answer]
+    replies = {case: _render(found, specs, language, fc) for case, found in _perturbed(calls, doc_by_name).items()}
+    replies["no_call"] = "I cannot do that with the functions given." if not fc else "I cannot do that."
+    replies["empty_list"] = [] if fc else "[]"
+    exact = replies["exact"]
+    if fc:
+        (key, arguments), = exact[0].items()
+        replies["broken_syntax"] = [{key: arguments[:-1]}]
+        replies["dotted_name"] = [{entry["function"][0]["name"]: arguments}]
+    else:
+        replies["broken_syntax"] = exact[:-2]
+        replies["in_code_fence"] = "```\n" + exact + "\n```"
+    return replies
+
+
+def main() -> None:
+    eval_runner, handlers, Language, ReturnFormat = _bfcl()
+    OUT.mkdir(exist_ok=True)
+    cases: list[dict] = []
+    for category in CATEGORIES:
+        entries = _lines(DATA / f"BFCL_v4_{category}.json")[:ITEMS_PER_CATEGORY]
+        answers_path = DATA / "possible_answer" / f"BFCL_v4_{category}.json"
+        answers = {a["id"]: a["ground_truth"] for a in _lines(answers_path)} if answers_path.exists() else {}
+        language = "javascript" if "javascript" in category else "java" if "java" in category else "python"
+        for entry in entries:
+            answer = answers.get(entry["id"])
+            for model, fc in MODELS.items():
+                for case, result in _replies(entry, answer, language, fc).items():
+                    verdict = _verdict(eval_runner, handlers[model], model, category, entry, answer, result,
+                                       Language, ReturnFormat, language)
+                    cases.append({"model": model, "case": case, "id": entry["id"], "result": result,
+                                  "valid": verdict["valid"], "error_type": verdict.get("error_type")})
+    (OUT / "cases.jsonl").write_text("".join(json.dumps(case) + "\n" for case in cases))
+    print(f"{len(cases)} replies, {sum(c['valid'] for c in cases)} valid")
+
+
+def _verdict(eval_runner, handler, model, category, entry, answer, result, Language, ReturnFormat, language):
+    if "relevance" in category:
+        return eval_runner._evaluate_single_relevance_entry(handler, entry["id"], result, entry, model, category)
+    lang = {"python": (Language.PYTHON, ReturnFormat.PYTHON), "java": (Language.JAVA, ReturnFormat.JAVA),
+            "javascript": (Language.JAVASCRIPT, ReturnFormat.JAVASCRIPT)}[language]
+    return eval_runner._evaluate_single_ast_entry(handler, entry["id"], result, answer, entry, model, category,
+                                                  language=lang[0], return_format=lang[1])
+
+
+if __name__ == "__main__":
+    main()
