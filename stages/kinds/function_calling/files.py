@@ -22,13 +22,23 @@ PREDICTION_COLUMNS = ("id", "line", "prediction", "reply_format")
 
 def read_records(path: Path) -> Iterator[Record | Reject]:
     """A data or result file's records: BFCL's `.json` files hold one JSON object per line."""
-    if path.suffix.lower() != ".json":
+    if path.suffix.lower() != ".json" or not _json_lines(path):
         yield from iter_records(path)
         return
     with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
             if raw.strip():
                 yield decode_jsonl_line(str(path), number, raw)
+
+
+def _json_lines(path: Path) -> bool:
+    """A `.json` file whose first line is a whole JSON object (BFCL writes JSON lines under that name)."""
+    with open_binary(path) as handle:
+        first = handle.readline()
+    try:
+        return isinstance(json.loads(first), dict)
+    except ValueError:
+        return False
 
 
 def possible_answers(path: Path) -> tuple[dict[str, Any], Path]:
