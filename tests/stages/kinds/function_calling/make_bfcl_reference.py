@@ -4,7 +4,7 @@
     /work/venvs/bfcl/bin/pip install --no-deps bfcl-eval==2026.3.23 mpmath
     /work/venvs/bfcl/bin/pip install tree_sitter==0.21.3 tree-sitter-java==0.21.0 tree-sitter-javascript==0.21.4 \
         filelock==3.20.0 tenacity python-dotenv openai overrides
-    /work/venvs/bfcl/bin/python tests/stages/kinds/function_calling/make_bfcl_reference.py
+    /work/venvs/bfcl/bin/python tests/stages/kinds/function_calling/make_bfcl_reference.py [--compare-all]
 
 For the first items of every single-turn BFCL v4 category (../shared/data/real/bfcl), replies as a prompting model
 writes them (text: Python, Java or JavaScript call syntax) and as a function-calling model's results are kept
@@ -16,7 +16,9 @@ syntax. Each reply is written as bfcl-eval writes results ({"id", "result"}, wit
 bfcl-eval's verdict (valid, error_type) from its own evaluation functions
 (eval_runner._evaluate_single_ast_entry / _evaluate_single_relevance_entry through its OpenAI handler), so the tests
 compare evalpipe's verdict with what bfcl-eval itself said. ast_checker imports constants.model_config, which imports
-every provider's client; it is given a stand-in holding only the two models' underscore_to_dot."""
+every provider's client; it is given a stand-in holding only the two models' underscore_to_dot. With --compare-all
+it writes nothing: it scores the same perturbations of every item of every single-turn category (99,716 replies)
+with bfcl-eval and with evalpipe and prints where they differ."""
 from __future__ import annotations
 
 import json
@@ -167,7 +169,7 @@ def _replies(entry: dict, answer: list | None, language: str, fc: bool) -> dict[
     doc_by_name = {doc["name"]: doc for doc in entry["function"]}
     specs = {name: doc["parameters"]["properties"] for name, doc in doc_by_name.items()}
     if answer is None:  # relevance and irrelevance: a call of the first function, or none
-        doc = entry["function"][0]
+        doc = (entry["function"] or [{"name": "lookup", "parameters": {"properties": {}}}])[0]
         args = {param: "x" for param in doc["parameters"].get("required", [])}
         calls = [(doc["name"], args)]
     else:
@@ -179,7 +181,7 @@ def _replies(entry: dict, answer: list | None, language: str, fc: bool) -> dict[
     if fc:
         (key, arguments), = exact[0].items()
         replies["broken_syntax"] = [{key: arguments[:-1]}]
-        replies["dotted_name"] = [{entry["function"][0]["name"]: arguments}]
+        replies["dotted_name"] = [{(entry["function"] or [{"name": "a.b"}])[0]["name"]: arguments}]
     else:
         replies["broken_syntax"] = exact[:-2]
         replies["in_code_fence"] = "```\n" + exact + "\n```"
@@ -216,5 +218,31 @@ def _verdict(eval_runner, handler, model, category, entry, answer, result, Langu
                                                   language=lang[0], return_format=lang[1])
 
 
+def compare_all() -> None:
+    """Every item of every single-turn category, each reply scored by bfcl-eval and by evalpipe: the differences."""
+    sys.path.insert(0, str(HERE.parents[3]))
+    from stages.kinds.function_calling.verdicts import FUNCTION_CALLS, TEXT, item_verdict
+
+    eval_runner, handlers, Language, ReturnFormat = _bfcl()
+    total, differing = 0, []
+    for category in CATEGORIES:
+        answers_path = DATA / "possible_answer" / f"BFCL_v4_{category}.json"
+        answers = {a["id"]: a["ground_truth"] for a in _lines(answers_path)} if answers_path.exists() else {}
+        language = "javascript" if "javascript" in category else "java" if "java" in category else "python"
+        for entry in _lines(DATA / f"BFCL_v4_{category}.json"):
+            answer = answers.get(entry["id"])
+            for model, fc in MODELS.items():
+                for case, result in _replies(entry, answer, language, fc).items():
+                    theirs = _verdict(eval_runner, handlers[model], model, category, entry, answer, result, Language,
+                                      ReturnFormat, language)
+                    ours, _ = item_verdict(category, entry["function"], answer, result, FUNCTION_CALLS if fc else TEXT)
+                    total += 1
+                    if (ours.valid, ours.error_type) != (theirs["valid"], theirs.get("error_type")):
+                        differing.append((model, entry["id"], case, result, ours, theirs.get("error_type")))
+    for found in differing[:20]:
+        print(*found)
+    print(f"{total} replies, {len(differing)} verdicts differ")
+
+
 if __name__ == "__main__":
-    main()
+    compare_all() if "--compare-all" in sys.argv else main()
