@@ -167,7 +167,7 @@ def _reply_row(record: Any, line: int | None, fields: dict[str, str | None],
     reply, reply_format = _reply(record, fields.get("prediction_field"))
     if reply_format is None:
         return reply, ()
-    return None, (reply_id, reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False), reply_format)
+    return None, (reply_id, reply if reply_format == TEXT else json.dumps(reply, ensure_ascii=False), reply_format)
 
 
 def _reply(record: dict, field: str | None) -> tuple[Any, str | None]:
@@ -175,8 +175,8 @@ def _reply(record: dict, field: str | None) -> tuple[Any, str | None]:
     message = record.get("message") if isinstance(record.get("message"), dict) else record
     if field is None and "result" in record:
         value = record["result"]
-        if isinstance(value, str):
-            return value, TEXT
+        if isinstance(value, str):  # a function-calling model's text is read as its calls (and fails), as bfcl-eval does
+            return value, FUNCTION_CALLS if record.get("reply_format") == FUNCTION_CALLS else TEXT
         if isinstance(value, list):
             return value, FUNCTION_CALLS
         return f"wrong type: result is a {type(value).__name__}, expected text or a list of calls", None

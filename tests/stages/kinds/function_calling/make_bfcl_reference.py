@@ -4,7 +4,9 @@
     /work/venvs/bfcl/bin/pip install --no-deps bfcl-eval==2026.3.23 mpmath
     /work/venvs/bfcl/bin/pip install tree_sitter==0.21.3 tree-sitter-java==0.21.0 tree-sitter-javascript==0.21.4 \
         filelock==3.20.0 tenacity python-dotenv openai overrides
-    /work/venvs/bfcl/bin/python tests/stages/kinds/function_calling/make_bfcl_reference.py [--compare-all]
+    /work/venvs/bfcl/bin/python tests/stages/kinds/function_calling/make_bfcl_reference.py
+    /work/venvs/bfcl/bin/python tests/stages/kinds/function_calling/make_bfcl_reference.py --result-folder
+    /work/venvs/bfcl/bin/python tests/stages/kinds/function_calling/make_bfcl_reference.py --compare-all
 
 For the first items of every single-turn BFCL v4 category (../shared/data/real/bfcl), replies as a prompting model
 writes them (text: Python, Java or JavaScript call syntax) and as a function-calling model's results are kept
@@ -17,7 +19,9 @@ bfcl-eval's verdict (valid, error_type) from its own evaluation functions
 (eval_runner._evaluate_single_ast_entry / _evaluate_single_relevance_entry through its OpenAI handler), so the tests
 compare evalpipe's verdict with what bfcl-eval itself said. ast_checker imports constants.model_config, which imports
 every provider's client; it is given a stand-in holding only the two models' underscore_to_dot. With --compare-all
-it writes nothing: it scores the same perturbations of every item of every single-turn category (99,716 replies)
+--result-folder it writes a
+bfcl-eval result folder from those replies and bfcl-eval's score files for it (bfcl_reference/run/). With
+--compare-all it writes nothing: it scores the same perturbations of every item of every single-turn category (99,716 replies)
 with bfcl-eval and with evalpipe and prints where they differ."""
 from __future__ import annotations
 
@@ -39,12 +43,15 @@ CATEGORIES = ("simple_python", "simple_java", "simple_javascript", "multiple", "
 
 def _bfcl():
     config = types.ModuleType("bfcl_eval.constants.model_config")
-    config.MODEL_CONFIG_MAPPING = {name: types.SimpleNamespace(underscore_to_dot=fc) for name, fc in MODELS.items()}
+    config.MODEL_CONFIG_MAPPING = {}  # filled below, once the handler's class is imported
     sys.modules["bfcl_eval.constants.model_config"] = config
     from bfcl_eval.constants.enums import Language, ReturnFormat
     from bfcl_eval.eval_checker import eval_runner
     from bfcl_eval.model_handler.api_inference.openai_completion import OpenAICompletionsHandler
 
+    config.MODEL_CONFIG_MAPPING.update({name: types.SimpleNamespace(
+        model_name=name, display_name=name, url="", org="", license="", input_price=None, output_price=None,
+        is_fc_model=fc, underscore_to_dot=fc, model_handler=OpenAICompletionsHandler) for name, fc in MODELS.items()})
     os.environ.setdefault("OPENAI_API_KEY", "unused")  # the handler builds a client; it is never called
 
     handlers = {name: OpenAICompletionsHandler(model_name=name, temperature=0, registry_name=name, is_fc_model=fc)
@@ -218,6 +225,38 @@ def _verdict(eval_runner, handler, model, category, entry, answer, result, Langu
                                                   language=lang[0], return_format=lang[1])
 
 
+def result_folder() -> None:
+    """bfcl_reference/run: result/<model>/<group>/BFCL_v4_<category>_result.json with one reply per item (each item
+    its next perturbation in turn, from cases.jsonl), then bfcl-eval's own evaluation of that folder
+    (eval_runner.runner, partial: only the items answered) into run/score/; each score file's lines for invalid items
+    keep only id, valid, error and error_type (bfcl-eval copies the whole item there, BFCL's data stays in
+    ../shared/data/real)."""
+    import shutil
+
+    eval_runner, _, _, _ = _bfcl()
+    from bfcl_eval.utils import get_directory_structure_by_category
+
+    run = OUT / "run"
+    shutil.rmtree(run, ignore_errors=True)
+    cases = _lines(OUT / "cases.jsonl")
+    for model in MODELS:
+        replies: dict[str, list[dict]] = {}
+        for case in cases:
+            if case["model"] == model:
+                replies.setdefault(case["id"], []).append(case)
+        for index, (item_id, found) in enumerate(sorted(replies.items())):
+            category = item_id.rsplit("_", 1)[0]
+            folder = run / "result" / model / get_directory_structure_by_category(category)
+            folder.mkdir(parents=True, exist_ok=True)
+            with open(folder / f"BFCL_v4_{category}_result.json", "a") as handle:
+                handle.write(json.dumps({"id": item_id, "result": found[index % len(found)]["result"]}) + "\n")
+    eval_runner.runner(list(MODELS), list(CATEGORIES), run / "result", run / "score", allow_missing=True)
+    for path in (run / "score").rglob("*_score.json"):
+        header, *invalid = _lines(path)
+        kept = [{key: line.get(key) for key in ("id", "valid", "error", "error_type")} for line in invalid]
+        path.write_text("".join(json.dumps(line) + "\n" for line in [header, *kept]))
+
+
 def compare_all() -> None:
     """Every item of every single-turn category, each reply scored by bfcl-eval and by evalpipe: the differences."""
     sys.path.insert(0, str(HERE.parents[3]))
@@ -245,4 +284,4 @@ def compare_all() -> None:
 
 
 if __name__ == "__main__":
-    compare_all() if "--compare-all" in sys.argv else main()
+    compare_all() if "--compare-all" in sys.argv else result_folder() if "--result-folder" in sys.argv else main()
