@@ -10,7 +10,8 @@ from typing import Any
 
 from ..core.errors import UsageError
 from ..core.records import Reject
-from ..kinds.function_calling.files import INSTALL, read_records
+from ..kinds.function_calling.episodes import INSTALL, mock_apis_missing
+from ..kinds.function_calling.files import read_records
 from ..kinds.function_calling.summary import AGENTIC
 from ..kinds.function_calling.verdicts import FUNCTION_CALLS, category_of
 from .imported import ImportedRun, SkippedFile, register_importer
@@ -34,7 +35,7 @@ def _result_root(root: Path) -> Path:
 
 def _not_scored_offline(category: str) -> str | None:
     if "multi_turn" in category:
-        return f"multi-turn episodes are not run by this version (they need bfcl-eval's mock APIs: `{INSTALL}`)"
+        return mock_apis_missing()
     if category in AGENTIC or category.startswith(("web_search", "memory", "format_sensitivity")):
         return f"{category} needs live services; not run offline"
     return None
@@ -96,9 +97,9 @@ def _results(path: Path, category: str, set_aside: list[str]) -> list[dict[str, 
 
 
 def _as_function_calls(predictions: list[dict[str, Any]]) -> None:
-    """A function-calling model (one whose results are call lists) has its text replies read as its calls too, as
-    its bfcl-eval handler reads them (and fails to decode them)."""
-    if any(isinstance(p["result"], list) for p in predictions):
+    """A function-calling model (one whose single-turn results are call lists) has its text replies read as its calls
+    too, as its bfcl-eval handler reads them (and fails to decode them)."""
+    if any(isinstance(p["result"], list) and "multi_turn" not in p["id"] for p in predictions):
         for prediction in predictions:
             if isinstance(prediction["result"], str):
                 prediction["reply_format"] = FUNCTION_CALLS

@@ -12,11 +12,11 @@ from ...core.records import LoadResult, Reject
 from ...io.fields import PREDICTION_FIELDS, get_record_id
 from ...io.readers import Record, decode_jsonl_line, iter_records
 from ...io.storage import open_binary
+from .episodes import mock_apis_missing
 from .summary import AGENTIC
 from .verdicts import FUNCTION_CALLS, TEXT, TOOL_CALLS, category_of, is_relevance, language_of
 
-INSTALL = "pip install --no-deps bfcl-eval==2026.3.23 mpmath"
-QUESTION_COLUMNS = ("id", "line", "question", "golds", "category", "language", "functions", "answer")
+QUESTION_COLUMNS = ("id", "line", "question", "golds", "category", "language", "functions", "answer", "episode")
 PREDICTION_COLUMNS = ("id", "line", "prediction", "reply_format")
 
 
@@ -54,8 +54,12 @@ def possible_answers(path: Path) -> tuple[dict[str, Any], Path]:
 
 def _item_problem(record: dict, category: str) -> str | None:
     if "multi_turn" in category:
-        return f"multi-turn episodes run against bfcl-eval's mock APIs, which this version does not run yet " \
-               f"(they need `{INSTALL}`)"
+        missing = mock_apis_missing()
+        if missing is not None:
+            return missing
+        if not isinstance(record.get("involved_classes"), list) or not isinstance(record.get("initial_config"), dict):
+            return "a multi-turn item needs involved_classes (a list) and initial_config (an object)"
+        return None if isinstance(record.get("question"), list) else "question is not a list of turns"
     if category in AGENTIC or category.startswith(("web_search", "memory")):
         return f"{category} needs live services (web search, memory); not run offline"
     functions = record.get("function")
@@ -68,7 +72,12 @@ def _item_problem(record: dict, category: str) -> str | None:
     return None
 
 
-def _answer_problem(answer: Any) -> str | None:
+def _answer_problem(answer: Any, category: str) -> str | None:
+    if "multi_turn" in category:
+        if not isinstance(answer, list) or not all(isinstance(turn, list) and all(isinstance(call, str) for call in turn)
+                                                   for turn in answer):
+            return "a multi-turn ground_truth is not a list of turns, each a list of call texts"
+        return None
     if not isinstance(answer, list) or not all(isinstance(call, dict) and len(call) == 1 and isinstance(
             next(iter(call.values())), dict) for call in answer):
         return "ground_truth is not a list of {function: {parameter: [acceptable values]}}"
@@ -123,15 +132,18 @@ def _item_row(record: Any, line: int | None, fields: dict[str, str | None], answ
         answer = record.get("ground_truth", answers.get(item_id))
         if answer is None:
             return f"no possible answer for {item_id} (no ground_truth field, none in {beside})", {}
-        problem = _answer_problem(answer)
+        problem = _answer_problem(answer, category)
         if problem is not None:
             return problem, {}
     golds = [json.dumps(answer, ensure_ascii=False)] if answer is not None else [
         "no call" if "irrelevance" in category else "a call"]
+    episode = {key: record[key] for key in ("initial_config", "involved_classes")} if "multi_turn" in category \
+        else None
     return None, {"id": item_id, "question": first_user_text(record["question"]), "golds": golds,
                   "category": category, "language": language_of(category),
-                  "functions": json.dumps(record["function"], ensure_ascii=False),
-                  "answer": None if answer is None else golds[0]}
+                  "functions": json.dumps(record.get("function", []), ensure_ascii=False),
+                  "answer": None if answer is None else golds[0],
+                  "episode": None if episode is None else json.dumps(episode, ensure_ascii=False)}
 
 
 def load_replies(path: Path, fields: dict[str, str | None]) -> LoadResult:

@@ -26,7 +26,7 @@ class FunctionCalling(Kind):
 
     paired_metrics = {"accuracy": "binary"}
     status_column = "status"
-    question_columns = ("category", "language", "functions", "answer")
+    question_columns = ("category", "language", "functions", "answer", "episode")
     prediction_columns = ("reply_format",)
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
@@ -43,7 +43,8 @@ class FunctionCalling(Kind):
         formats = joined.get("reply_format") or [None] * rows
         replies = [None if state == UNFINISHED else reply for reply, state in zip(joined["prediction"], states)]
         normalized = {"id": joined["id"], "category": joined["category"], "language": joined["language"],
-                      "functions": joined["functions"], "answer": joined["answer"], "reply": replies,
+                      "functions": joined["functions"], "answer": joined["answer"], "episode": joined["episode"],
+                      "reply": replies,
                       "reply_format": formats}
         return normalized, {"without_reply": sum(reply is None for reply in replies),
                             "reply_formats": dict(Counter(f for f, r in zip(formats, replies) if r is not None))}
@@ -52,15 +53,16 @@ class FunctionCalling(Kind):
         """B4: per item bfcl-eval's verdict — valid, its error_type and a short reason — and the calls decoded."""
         matched: Columns = {name: [] for name in ("id", "category", "valid", "error_type", "reason", "decoded",
                                                   "status")}
-        for row_id, category, functions, answer, reply, reply_format in zip(
+        for row_id, category, functions, answer, episode, reply, reply_format in zip(
                 normalized["id"], normalized["category"], normalized["functions"], normalized["answer"],
-                normalized["reply"], normalized["reply_format"]):
+                normalized["episode"], normalized["reply"], normalized["reply_format"]):
             if reply is None:
                 verdict, decoded, status = None, None, "missing"
             else:
                 verdict, decoded = item_verdict(category, json.loads(functions),
                                                 None if answer is None else json.loads(answer),
-                                                decoded_reply(reply, reply_format), reply_format)
+                                                decoded_reply(reply, reply_format), reply_format,
+                                                None if episode is None else json.loads(episode))
                 status = "correct" if verdict.valid else "unparsed" if verdict.error_type and \
                     verdict.error_type.startswith("ast_decoder") else "wrong"
             matched["id"].append(row_id)

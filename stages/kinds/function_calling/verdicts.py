@@ -70,6 +70,12 @@ def _function_calls(reply: Any) -> list[Call]:
     return calls
 
 
+def function_calling_steps(reply: Any) -> bool:
+    """A multi-turn result is a function-calling model's when some step holds calls rather than text."""
+    return isinstance(reply, list) and any(isinstance(step, (list, dict)) for turn in reply
+                                           if isinstance(turn, list) for step in turn)
+
+
 def is_call_list(decoded: Any) -> bool:
     """bfcl-eval's function-calling format: a list of one-key dicts, each holding a dict of arguments."""
     return isinstance(decoded, list) and all(
@@ -80,9 +86,15 @@ def holds_a_call(decoded: Any) -> bool:
     return is_call_list(decoded) and bool(decoded) and not (len(decoded) == 1 and not decoded[0])
 
 
-def item_verdict(category: str, functions: list[dict], answer: list[dict] | None, reply: Any,
-                 reply_format: str) -> tuple[Verdict, Any]:
-    """(the verdict, the decoded calls or None) for one reply."""
+def item_verdict(category: str, functions: list[dict], answer: list | None, reply: Any, reply_format: str,
+                 episode: dict | None = None) -> tuple[Verdict, Any]:
+    """(the verdict, the decoded calls or None) for one reply; a multi-turn item's with its `episode`
+    (initial_config, involved_classes)."""
+    if "multi_turn" in category:
+        from .episodes import episode_verdict
+
+        return episode_verdict({**(episode or {}), "category": category}, answer or [], reply,
+                               function_calling_steps(reply)), None
     language = language_of(category)
     if is_relevance(category):
         try:

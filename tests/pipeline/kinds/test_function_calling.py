@@ -2,6 +2,7 @@
 `function` + `question`), replies as bfcl-eval's result records, each category's accuracy equal to bfcl-eval's
 verdicts on the same replies, BFCL's summary with n/a and its reason where categories are missing, and bad rows set
 aside with file, line and reason."""
+import importlib.util
 import json
 import shutil
 from collections import Counter
@@ -76,7 +77,9 @@ def test_each_categorys_accuracy_is_bfcl_evals_on_the_same_replies(tmp_path, rea
         assert low <= found["by_category"]["simple_python"]["accuracy"] <= high
 
 
+@pytest.mark.skipif(importlib.util.find_spec("bfcl_eval") is not None, reason="bfcl-eval installed: multi-turn runs")
 def test_bad_rows_are_set_aside_with_file_line_and_reason(tmp_path, real_data):
+    """Without bfcl-eval installed, a multi-turn item is refused in one line giving the command that installs it."""
     folder = tmp_path / "inputs" / "bfcl"
     (folder / "predictions").mkdir(parents=True)
     (folder / "possible_answer").mkdir()
@@ -95,11 +98,39 @@ def test_bad_rows_are_set_aside_with_file_line_and_reason(tmp_path, real_data):
     rejects = read_artifact_json(tmp_path / "outputs" / "bfcl" / "B1_questions.json")["rejects"]
     assert [(r["line"], r["reason"].split(" (")[0].split(":")[0]) for r in rejects] == [
         (3, "malformed JSON at column 2"), (4, "no possible answer for simple_python_9999"),
-        (5, "multi-turn episodes run against bfcl-eval's mock APIs, which this version does not run yet")]
-    assert "pip install --no-deps bfcl-eval==2026.3.23 mpmath" in rejects[2]["reason"]
+        (5, "multi-turn episodes run against bfcl-eval's mock APIs")]
+    assert rejects[2]["reason"].endswith("`pip install --no-deps bfcl-eval==2026.3.23 mpmath`")
     rejects = read_artifact_json(tmp_path / "outputs" / "bfcl" / "m" / "B2_predictions.json")["rejects"]
     assert [(r["line"], r["reason"].split(":")[0]) for r in rejects] == [(2, "wrong type"), (3, "malformed JSON at column 1")]
     found = read_artifact_json(tmp_path / "outputs" / "bfcl" / "B6_report.json")["report"]["models"]["m"]
     assert found["by_category"]["simple_python"]["count"] == 2 and found["rows"] == 2
     b4 = read_columns(tmp_path / "outputs" / "bfcl" / "m" / "B4_matches.json")
     assert dict(zip(b4["id"], b4["error_type"])) == {"simple_python_0": None, "simple_python_1": "no_reply"}
+
+
+EPISODES = CASES.with_name("episodes.jsonl")
+
+
+def test_multi_turn_episodes_run_on_bfcl_evals_mock_apis_scored_as_bfcl_eval(tmp_path, real_data):
+    """With bfcl-eval installed, multi-turn items are scored: each category's accuracy is bfcl-eval's on the same
+    results, and Multi Turn is the mean of the four."""
+    pytest.importorskip("bfcl_eval.eval_checker.multi_turn_eval.func_source_code.gorilla_file_system")
+    per_item: dict[str, list[dict]] = {}
+    for case in map(json.loads, EPISODES.read_text().splitlines()):
+        if case["model"] == "prompting-model":
+            per_item.setdefault(case["id"], []).append(case)
+    chosen = {item_id: found[index % len(found)] for index, (item_id, found) in enumerate(sorted(per_item.items()))}
+    folder = tmp_path / "inputs" / "bfcl"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "questions.jsonl").write_text("".join(json.dumps(item) + "\n" for item in _items(real_data, set(chosen))))
+    (folder / "predictions" / "m.jsonl").write_text(
+        "".join(json.dumps({"id": case["id"], "result": case["result"]}) + "\n" for case in chosen.values()))
+    assert run(tmp_path) == 0
+    found = read_artifact_json(tmp_path / "outputs" / "bfcl" / "B6_report.json")["report"]["models"]["m"]
+    expected: dict[str, Counter] = {}
+    for case in chosen.values():
+        expected.setdefault(category_of(case["id"]), Counter())[case["valid"]] += 1
+    assert {name: (f["correct"], f["count"]) for name, f in found["by_category"].items()} == {
+        name: (tally[True], tally[True] + tally[False]) for name, tally in expected.items()}
+    assert found["summary"]["multi_turn"]["value"] == pytest.approx(
+        sum(f["accuracy"] for f in found["by_category"].values()) / 4)

@@ -21,7 +21,7 @@ compare evalpipe's verdict with what bfcl-eval itself said. ast_checker imports 
 every provider's client; it is given a stand-in holding only the two models' underscore_to_dot. With --compare-all
 --result-folder it writes a
 bfcl-eval result folder from those replies and bfcl-eval's score files for it (bfcl_reference/run/). With
---compare-all it writes nothing: it scores the same perturbations of every item of every single-turn category (99,716 replies)
+--compare-all it writes nothing: it scores the same perturbations of every item of every category, multi-turn included
 with bfcl-eval and with evalpipe and prints where they differ."""
 from __future__ import annotations
 
@@ -195,6 +195,69 @@ def _replies(entry: dict, answer: list | None, language: str, fc: bool) -> dict[
     return replies
 
 
+MULTI_TURN = ("multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param", "multi_turn_long_context")
+MULTI_TURN_ITEMS = 5
+
+
+def _keywords_only(call: str) -> tuple[str, dict] | None:
+    """A ground-truth call text as (name, keyword arguments), None when it has positional ones."""
+    import ast
+
+    node = ast.parse(call, mode="eval").body
+    if node.args:
+        return None
+    return node.func.id, {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+
+
+def _episode_replies(ground_truth: list[list[str]]) -> dict[str, object]:
+    """A prompting model's multi-turn results (turns of steps of text), and one function-calling model's."""
+    text = lambda calls: "[" + ", ".join(calls) + "]"  # noqa: E731
+    replies = {"exact": [[text(turn)] if turn else [] for turn in ground_truth],
+               "one_call_per_step": [[text([call]) for call in turn] for turn in ground_truth],
+               "chatter_between_steps": [["Let me look.", text(turn), "Done."] if turn else ["Nothing to do."]
+                                         for turn in ground_truth],
+               "first_turn_empty": [[], *([[text(turn)] if turn else [] for turn in ground_truth[1:]])],
+               "force_terminated": [[text(turn)] for turn in ground_truth[:-1]],
+               "not_a_list": "I moved the file.",
+               "call_repeated": [[text(turn + turn[-1:])] if turn else [] for turn in ground_truth]}
+    last = max((i for i, turn in enumerate(ground_truth) if turn), default=None)
+    if last is not None:
+        dropped = [list(turn) for turn in ground_truth]
+        dropped[last] = dropped[last][:-1]
+        replies["last_call_dropped"] = [[text(turn)] if turn else [] for turn in dropped]
+    for index, turn in enumerate(ground_truth):
+        changed = next((call for call in turn if "='" in call), None)
+        if changed is not None:
+            other = [list(t) for t in ground_truth]
+            other[index][turn.index(changed)] = changed.replace("='", "='other_", 1)
+            replies["argument_changed"] = [[text(t)] if t else [] for t in other]
+            break
+    parsed = [[_keywords_only(call) for call in turn] for turn in ground_truth]
+    if all(call is not None for turn in parsed for call in turn):
+        replies["function_calls"] = [[[{name: json.dumps(args)} for name, args in turn]] if turn else []
+                                     for turn in parsed]
+    return replies
+
+
+def _multi_turn_cases(eval_runner, handler, model: str) -> list[dict]:
+    """bfcl-eval's verdict on each result; its instances live in globals named after the model, the item and the
+    class, so each case is run under a model name of its own."""
+    cases = []
+    for category in MULTI_TURN:
+        entries = _lines(DATA / f"BFCL_v4_{category}.json")[:MULTI_TURN_ITEMS]
+        answers = {a["id"]: a["ground_truth"] for a in _lines(DATA / "possible_answer" / f"BFCL_v4_{category}.json")}
+        for entry in entries:
+            for case, result in _episode_replies(answers[entry["id"]]).items():
+                if (model == "fc-model") != (case == "function_calls"):
+                    continue
+                verdict = eval_runner._evaluate_single_multi_turn_entry(
+                    handler, entry["id"], result, answers[entry["id"]], dict(entry), f"{model}-{case}", category)
+                cases.append({"model": model, "case": case,
+                              "id": entry["id"], "result": result, "valid": verdict["valid"],
+                              "error_type": None if verdict["valid"] else verdict["error"]["error_type"]})
+    return cases
+
+
 def main() -> None:
     eval_runner, handlers, Language, ReturnFormat = _bfcl()
     OUT.mkdir(exist_ok=True)
@@ -213,7 +276,10 @@ def main() -> None:
                     cases.append({"model": model, "case": case, "id": entry["id"], "result": result,
                                   "valid": verdict["valid"], "error_type": verdict.get("error_type")})
     (OUT / "cases.jsonl").write_text("".join(json.dumps(case) + "\n" for case in cases))
-    print(f"{len(cases)} replies, {sum(c['valid'] for c in cases)} valid")
+    episodes = [case for model in MODELS for case in _multi_turn_cases(eval_runner, handlers[model], model)]
+    (OUT / "episodes.jsonl").write_text("".join(json.dumps(case) + "\n" for case in episodes))
+    print(f"{len(cases)} replies, {sum(c['valid'] for c in cases)} valid; {len(episodes)} multi-turn results, "
+          f"{sum(c['valid'] for c in episodes)} valid")
 
 
 def _verdict(eval_runner, handler, model, category, entry, answer, result, Language, ReturnFormat, language):
@@ -278,6 +344,22 @@ def compare_all() -> None:
                     total += 1
                     if (ours.valid, ours.error_type) != (theirs["valid"], theirs.get("error_type")):
                         differing.append((model, entry["id"], case, result, ours, theirs.get("error_type")))
+    for category in MULTI_TURN:
+        answers = {a["id"]: a["ground_truth"] for a in _lines(DATA / "possible_answer" / f"BFCL_v4_{category}.json")}
+        for entry in _lines(DATA / f"BFCL_v4_{category}.json"):
+            truth = answers[entry["id"]]
+            for model in MODELS:
+                for case, result in _episode_replies(truth).items():
+                    if (model == "fc-model") != (case == "function_calls"):
+                        continue
+                    theirs = eval_runner._evaluate_single_multi_turn_entry(
+                        handlers[model], entry["id"], result, truth, dict(entry), f"all-{model}-{case}", category)
+                    ours, _ = item_verdict(category, [], truth, result, FUNCTION_CALLS if model == "fc-model" else
+                                           TEXT, {key: entry[key] for key in ("initial_config", "involved_classes")})
+                    total += 1
+                    expected = None if theirs["valid"] else theirs["error"]["error_type"]
+                    if (ours.valid, ours.error_type) != (theirs["valid"], expected):
+                        differing.append((model, entry["id"], case, result, ours, expected))
     for found in differing[:20]:
         print(*found)
     print(f"{total} replies, {len(differing)} verdicts differ")
