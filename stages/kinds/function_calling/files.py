@@ -63,10 +63,11 @@ def _item_problem(record: dict, category: str) -> str | None:
     if category in AGENTIC or category.startswith(("web_search", "memory")):
         return f"{category} needs live services (web search, memory); not run offline"
     functions = record.get("function")
-    if not isinstance(functions, list) or not functions or not all(
+    if not isinstance(functions, list) or not (functions or is_relevance(category)) or not all(
             isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("parameters"), dict)
             and isinstance(f["parameters"].get("properties"), dict) for f in functions):
-        return "function is not a list of function docs (name, parameters.properties)"
+        return "function is not a list of function docs (name, parameters.properties)" + (
+            "" if functions or not isinstance(functions, list) else ": empty")
     if not isinstance(record.get("question"), list):
         return "question is not a list of turns"
     return None

@@ -55,3 +55,19 @@ def test_python_call_text_is_read_never_run(tmp_path):
     assert not marker.exists()
     assert python_calls("[f(a=2 * 3.5, b='ab' * 2, c=-4, d=(1, 2), e=x)]") == [
         {"f": {"a": 7.0, "b": "abab", "c": -4, "d": (1, 2), "e": "x"}}]
+
+
+def test_a_relevance_item_may_offer_no_function_an_ast_item_may_not(tmp_path):
+    from stages.kinds.function_calling.files import load_items
+
+    question = [[{"role": "user", "content": "Weather in Boston?"}]]
+    items = [{"id": "live_irrelevance_120-9-0", "question": question, "function": []},
+             {"id": "simple_python_0", "question": question, "function": [], "ground_truth": ANSWER}]
+    path = tmp_path / "questions.jsonl"
+    path.write_text("".join(json.dumps(item) + "\n" for item in items))
+    loaded = load_items(path, {})
+    assert loaded.columns["id"] == ["live_irrelevance_120-9-0"]
+    assert [(r.line, r.reason) for r in loaded.rejects] == [
+        (2, "function is not a list of function docs (name, parameters.properties): empty")]
+    verdict, _ = item_verdict("live_irrelevance", [], None, "[get_weather(city='Boston')]", TEXT)
+    assert (verdict.valid, verdict.error_type) == (False, "irrelevance_error:decoder_success")
