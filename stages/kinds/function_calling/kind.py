@@ -14,6 +14,7 @@ from ...text.reasoning import UNFINISHED
 from ..base import Kind, rank_models, register_kind
 from .files import decoded_reply, load_items, load_replies
 from .summary import bfcl_summary, by_category
+from .tools import openai_tools
 from .verdicts import item_verdict
 
 SUMMARY_COLUMNS = (("non_live_ast", "Non-Live AST"), ("live", "Live"), ("multi_turn", "Multi Turn"),
@@ -35,6 +36,12 @@ class FunctionCalling(Kind):
 
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_replies(path, fields)
+
+    def generation_cases(self, cases: list[dict[str, Any]], questions: Columns) -> list[dict[str, Any]]:
+        """Each single-turn item asked with its functions as OpenAI `tools` (its reply's tool_calls then read)."""
+        functions = dict(zip(questions["id"], questions["functions"]))
+        return [{**case, "tools": openai_tools(json.loads(functions[case["id"]]))}
+                if functions.get(case["id"]) not in (None, "[]") else case for case in cases]
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B3: each reply as B2 kept it (none when missing or ending inside its reasoning), with its item's docs."""
