@@ -4,6 +4,7 @@ tokens, JavaScript's as written), for the type converters in values.py to read."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .python_calls import Call, DecodeError
@@ -122,7 +123,10 @@ def _named(part: list[Token]) -> int | None:
     return None
 
 
-def _arguments(source: str, parts: list[list[Token]], value, positional) -> dict:
+def _arguments(source: str, parts: list[list[Token]], value: Callable[[str, list[Token]], str],
+               positional: Callable[[list[Token]], bool]) -> dict:
+    """`name=value` arguments by name; a positional one that tree-sitter's readers keep (a name, a class literal)
+    under None; the others left out."""
     arguments: dict = {}
     for part in parts:
         equals = _named(part)
@@ -157,9 +161,15 @@ def javascript_call(text: str) -> list[Call] | None:
     if rest and rest[0].text != ";":
         raise DecodeError("Error js parsing the source code.")
     source = text[1:-1]
-    arguments = _arguments(source, parts, _js_value, lambda part: len(part) == 1 and (
-        part[0].kind == "word"))
+    arguments = _arguments(source, parts, _js_value, _js_positional)
     return [{name: arguments}]
+
+
+def _js_positional(part: list[Token]) -> bool:
+    """A positional argument tree-sitter's JavaScript reader keeps: a name, or `true` (not `false`, `null` …, which
+    are node types of their own)."""
+    return len(part) == 1 and part[0].kind == "word" and part[0].text not in ("false", "null", "undefined", "this",
+                                                                              "super")
 
 
 def _js_value(source: str, part: list[Token]) -> str:
@@ -178,9 +188,12 @@ def java_call(text: str) -> list[Call] | dict:
         raise
     if rest and rest[0].text != ";":
         raise DecodeError("Error parsing java the source code.")
-    positional = lambda part: (len(part) == 1 and part[0].kind == "word") or (  # noqa: E731
+    return [{name: _arguments(source, parts, _java_value, _java_positional)}]
+
+
+def _java_positional(part: list[Token]) -> bool:
+    return (len(part) == 1 and part[0].kind == "word") or (
         len(part) == 3 and part[1].text == "." and part[2].text == "class")
-    return [{name: _arguments(source, parts, _java_value, positional)}]
 
 
 def _java_value(source: str, part: list[Token]) -> str:
