@@ -32,11 +32,12 @@ def read_records(path: Path) -> Iterator[Record | Reject]:
 
 
 def _json_lines(path: Path) -> bool:
-    """A `.json` file whose first line is a whole JSON object (BFCL writes JSON lines under that name)."""
+    """A `.json` file whose first two lines are each a whole JSON object (BFCL writes JSON lines under that name);
+    a one-line JSON document is not."""
     with open_binary(path) as handle:
-        first = handle.readline()
+        first, second = handle.readline(), handle.readline()
     try:
-        return isinstance(json.loads(first), dict)
+        return isinstance(json.loads(first), dict) and isinstance(json.loads(second), dict)
     except ValueError:
         return False
 
