@@ -38,7 +38,7 @@ def _json_lines(path: Path) -> bool:
         first, second = handle.readline(), handle.readline()
     try:
         return isinstance(json.loads(first), dict) and isinstance(json.loads(second), dict)
-    except ValueError:
+    except (ValueError, RecursionError):  # the usual reader then sets the unreadable row aside with its line
         return False
 
 
