@@ -11,7 +11,7 @@ from typing import Any
 from ..core.errors import UsageError
 from ..core.records import Reject
 from ..kinds.function_calling.episodes import INSTALL, mock_apis_missing
-from ..kinds.function_calling.files import read_records
+from ..kinds.function_calling.json_lines import read_records
 from ..kinds.function_calling.summary import AGENTIC
 from ..kinds.function_calling.verdicts import FUNCTION_CALLS, category_of
 from .imported import ImportedRun, SkippedFile, register_importer

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..core.records import Reject
 from ..io.fields import QUESTION_FIELDS, get_ground_truth_answer, gold_answer_texts, resolve_field
 from ..text.verdict import UNPARSED, normalize_verdict
-from .function_calling.files import read_records
+from .function_calling.json_lines import read_records
 from .multiple_choice.options import find_options
 
 _FACT_NAMES = re.compile(r"fever|hover|fact|claim|verif", re.IGNORECASE)

@@ -4,42 +4,18 @@ records, OpenAI messages with tool_calls, or plain text. Rows that cannot be sco
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ...core.records import LoadResult, Reject
 from ...io.fields import PREDICTION_FIELDS, get_record_id
-from ...io.readers import Record, decode_jsonl_line, iter_records
-from ...io.storage import open_binary
 from .episodes import mock_apis_missing
+from .json_lines import read_records
 from .summary import AGENTIC
 from .verdicts import FUNCTION_CALLS, TEXT, TOOL_CALLS, category_of, is_relevance, language_of
 
 QUESTION_COLUMNS = ("id", "line", "question", "golds", "category", "language", "functions", "answer", "episode")
 PREDICTION_COLUMNS = ("id", "line", "prediction", "reply_format")
-
-
-def read_records(path: Path) -> Iterator[Record | Reject]:
-    """A data or result file's records: BFCL's `.json` files hold one JSON object per line."""
-    if path.suffix.lower() != ".json" or not _json_lines(path):
-        yield from iter_records(path)
-        return
-    with open_binary(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            if raw.strip():
-                yield decode_jsonl_line(str(path), number, raw)
-
-
-def _json_lines(path: Path) -> bool:
-    """A `.json` file whose first two lines are each a whole JSON object (BFCL writes JSON lines under that name);
-    a one-line JSON document is not."""
-    with open_binary(path) as handle:
-        first, second = handle.readline(), handle.readline()
-    try:
-        return isinstance(json.loads(first), dict) and isinstance(json.loads(second), dict)
-    except (ValueError, RecursionError):  # the usual reader then sets the unreadable row aside with its line
-        return False
 
 
 def possible_answers(path: Path) -> tuple[dict[str, Any], Path]:
