@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 from pathlib import Path
 
@@ -27,7 +28,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.baseline:
         raise UsageError(f"--baseline is a leaderboard's ({', '.join(board.tool for _, board in LEADERBOARDS.items())})"
                          f", not {args.tool}'s")
-    found = list(importer(args.tool)([Path(path) for path in args.paths]))
+    reader = importer(args.tool)
+    data = getattr(args, "data", None)
+    if data and "data" not in inspect.signature(reader).parameters:
+        raise UsageError(f"--data is for importers that read a separate data folder (bfcl), not {args.tool}")
+    found = list(reader([Path(path) for path in args.paths], **({"data": Path(data)} if data else {})))
     runs = [item for item in found if isinstance(item, ImportedRun)]
     skipped = [item for item in found if isinstance(item, SkippedFile)]
     for item in (item for item in skipped if not item.refused):

@@ -131,10 +131,12 @@ class B2Predictions(StageTask):
                                   questions["id"], turns)
         else:
             conversations = questions.get(kind.conversation_column) if kind.conversation_column else questions["id"]
-            cases = [{"id": qid, "conversation": conversation,
-                      "prompt": kind.generation_prompt(question or "", choices, config.prompt_template)}
-                     for qid, conversation, question, choices in zip(questions["id"], conversations,
-                                                                     questions["question"], options)]
+            cases = kind.generation_cases([{"id": qid, "conversation": conversation,
+                                            "prompt": kind.generation_prompt(question or "", choices,
+                                                                             config.prompt_template)}
+                                           for qid, conversation, question, choices in zip(
+                                               questions["id"], conversations, questions["question"], options)],
+                                          questions)
             loaded = generate_predictions(cases, config, self.model, self.answers_path())
         summary = generation_summary(self.answers_path(), [case["id"] for case in cases], config.price, config.samples)
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects,

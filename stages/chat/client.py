@@ -31,6 +31,7 @@ class Reply:
     system_fingerprint: str | None = None  # the server's system_fingerprint, when it gives one
     finish_reason: str | None = None  # why the server stopped: "stop", "length" (cut at max_tokens), …
     reasoning: str | None = None  # the reasoning a reasoning server returns apart (message.reasoning_content)
+    tool_calls: list | None = None  # the calls of a request that offered `tools` (message.tool_calls)
 
 
 class CallFailed(Exception):
@@ -90,7 +91,7 @@ class ChatClient:
             messages += [{"role": "user", "content": question}, {"role": "assistant", "content": reply}]
         return [*messages, {"role": "user", "content": prompt}]
 
-    def ask(self, prompt: str, history: list[tuple[str, str]]) -> Reply:
+    def ask(self, prompt: str, history: list[tuple[str, str]], tools: list | None = None) -> Reply:
         if self.config.protocol == "peppa":
             started = time.monotonic()
             body = self._post("/chat", {"message": prompt, "model_config_name": self.model})
@@ -99,21 +100,22 @@ class ChatClient:
             if not isinstance(answer, str):
                 raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
             return Reply(answer, time.monotonic() - started)
-        return self._ask_openai(prompt, history, 1)[0]
+        return self._ask_openai(prompt, history, 1, tools)[0]
 
     def ask_several(self, prompt: str, n: int) -> list[Reply]:
         """Up to n replies to one prompt in one request (OpenAI's `n`); a server that ignores `n` gives fewer. Token
         usage is the request's: the prompt counted on the first reply, the completions split among the replies."""
         return self._ask_openai(prompt, [], n)
 
-    def _ask_openai(self, prompt: str, history: list[tuple[str, str]], n: int) -> list[Reply]:
+    def _ask_openai(self, prompt: str, history: list[tuple[str, str]], n: int,
+                    tools: list | None = None) -> list[Reply]:
         started = time.monotonic()
         path = "" if self.config.url.rstrip("/").endswith("/chat/completions") else "/v1/chat/completions"
         options = {name: getattr(self.config, name) for name in OPTION_NAMES if getattr(self.config, name) is not None}
         if self.config.top_logprobs:
             options.update({"logprobs": True, "top_logprobs": self.config.top_logprobs})
         body = self._post(path, {"model": self.model, "messages": self.messages(prompt, history), **options,
-                                 **({"n": n} if n > 1 else {})})
+                                 **({"n": n} if n > 1 else {}), **({"tools": tools} if tools else {})})
         choices = body.get("choices") if isinstance(body, dict) else None
         if not isinstance(choices, list) or not choices:
             raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
@@ -130,7 +132,8 @@ class ChatClient:
             finish = choice.get("finish_reason")
             replies.append(Reply(answer, latency, tokens_in if index == 0 else (None if tokens_in is None else 0),
                                  share, first_token_logprobs(body) if self.config.top_logprobs and index == 0 else None,
-                                 served, fingerprint, finish if isinstance(finish, str) else None, reasoning))
+                                 served, fingerprint, finish if isinstance(finish, str) else None, reasoning,
+                                 _tool_calls_of(choice)))
         return replies
 
 
@@ -142,9 +145,16 @@ def _answer_of(choice: Any) -> tuple[str | None, str | None]:
         answer, reasoning = message["content"], _reasoning_of(message)
     except (KeyError, IndexError, TypeError):
         return None, None
-    if answer is None and reasoning is not None:
+    if answer is None and (reasoning is not None or _tool_calls_of(choice)):
         answer = ""
     return (answer if isinstance(answer, str) else None), reasoning
+
+
+def _tool_calls_of(choice: Any) -> list | None:
+    """A choice's tool calls, when its message holds any."""
+    message = choice.get("message") if isinstance(choice, dict) else None
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    return calls if isinstance(calls, list) and calls else None
 
 
 def _reasoning_of(message: dict[str, Any]) -> str | None:

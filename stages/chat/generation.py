@@ -79,21 +79,23 @@ def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
     return GenerateConfig(**{**table, "models": tuple(models), "served_models": dict(served), "price": price})
 
 
-def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0) -> str:
+def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0, tools: list | None = None) -> str:
     """What an answer on disk was asked with: a new prompt, system prompt or option asks again; the number of
     samples does not (raising it asks only the new ones), a sample's own number does."""
     settings = {k: v for k, v in config.described().items() if k not in ("timeout", "retries", "backoff", "url",
                                                                           "circuit_breaker", "models", "served_models",
                                                                           "price", "samples")
                 and not (k in LATER_SETTINGS and v is None)}  # a setting added later keys only answers that use it
-    asked = {"model": model, "prompt": prompt, **settings, **({"sample": sample} if sample else {})}
+    asked = {"model": model, "prompt": prompt, **settings, **({"sample": sample} if sample else {}),
+             **({"tools": tools} if tools else {})}
     return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
 
 def _one_request(config: GenerateConfig, group: list[dict[str, Any]]) -> bool:
     """Whether a sample of a one-question item is asked together with the item's other samples (OpenAI's `n`): only
     without a seed, whose per-sample seed + s takes a request each."""
-    return config.samples > 1 and config.seed is None and config.protocol == "openai" and len(group) == 1
+    return config.samples > 1 and config.seed is None and config.protocol == "openai" and len(group) == 1 \
+        and not group[0].get("tools")
 
 
 def sample_cases(cases: list[dict[str, Any]], samples: int) -> list[dict[str, Any]]:
@@ -113,7 +115,7 @@ def _answer_record(case: dict[str, Any], reply: Reply, attempts: int) -> dict[st
     """The journal record of a case's answer: the reply and what asking it took."""
     return _record(case, key=case["key"], prediction=reply.text, attempts=attempts, latency=round(reply.latency, 4),
                    tokens_in=reply.tokens_in, tokens_out=reply.tokens_out, finish_reason=reply.finish_reason,
-                   reasoning_content=reply.reasoning)
+                   reasoning_content=reply.reasoning, **({"tool_calls": reply.tool_calls} if reply.tool_calls else {}))
 
 
 def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: dict[str, dict], store: AnswerStore,
@@ -138,7 +140,8 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
             store.append(_record(case, key=case["key"], error=f"reset failed: {reset_error}",
                                  attempts=client.config.retries + 1))
         else:
-            reply, error, attempts = call_with_retries(client.config, lambda: client.ask(case["prompt"], history))
+            reply, error, attempts = call_with_retries(client.config, lambda: client.ask(case["prompt"], history,
+                                                                                        case.get("tools")))
             breaker.record(error)
             if error is None:
                 store.append(_answer_record(case, reply, attempts))
@@ -175,7 +178,8 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
     for — conversations in parallel up to `concurrency` (openai), one at a time for peppa (its server keeps one
     history). Cases still failing after the retries, or left when the circuit breaker opened, come back as rejects
     carrying the reason."""
-    cases = [{**case, "key": request_key(config, config.served(model), case["prompt"], case.get("sample", 0))}
+    cases = [{**case, "key": request_key(config, config.served(model), case["prompt"], case.get("sample", 0),
+                                         case.get("tools"))}
              for case in sample_cases(cases, config.samples)]
     store = AnswerStore(store_path)
     known = store.load()
@@ -198,13 +202,15 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
                      for item in items.values())], workers)
     answers = store.load()
     result = LoadResult(columns={}, input_rows=len(cases))
-    ids, samples, predictions, finish_reasons, reasonings = [], [], [], [], []
+    ids, samples, predictions, finish_reasons, reasonings, formats = [], [], [], [], [], []
     for case in cases:
         record = answers.get(journal_key(case), {})
         if _answered(record, case["key"]):
             ids.append(case["id"])
             samples.append(case.get("sample", 0))
-            predictions.append(record["prediction"])
+            calls = record.get("tool_calls")
+            predictions.append(orjson.dumps(calls).decode() if calls else record["prediction"])
+            formats.append("tool_calls" if calls else "text")
             finish_reasons.append(record.get("finish_reason"))
             reasonings.append(record.get("reasoning_content"))
         else:
@@ -213,7 +219,8 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
             result.rejects.append(Reject(f"{config.url} ({model})", None, reason, f"{case['id']}{sample}"))
     result.columns = {"id": ids, "line": [None] * len(ids), "prediction": predictions, "confidence": [None] * len(ids),
                       "finish_reason": finish_reasons, "reasoning_content": reasonings,
-                      **({"sample": samples} if config.samples > 1 else {})}
+                      **({"sample": samples} if config.samples > 1 else {}),
+                      **({"reply_format": formats} if any(case.get("tools") for case in cases) else {})}
     return result
 
 

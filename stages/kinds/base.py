@@ -105,6 +105,11 @@ class Kind:
         chosen = template if template is not None else self.prompt_templates["zh" if has_cjk(question) else "en"]
         return render_prompt(chosen, question, options)
 
+    def generation_cases(self, cases: list[dict[str, Any]], questions: Columns) -> list[dict[str, Any]]:
+        """The cases [generate] asks (id, conversation, prompt), with what the kind adds to a request (`tools`); the
+        B1 columns `questions` they come from."""
+        return cases
+
     def prediction_fields(self, record: dict) -> dict[str, Any]:
         """Extra B2 columns this kind reads from a prediction record (beside the prediction text): by default each of
         prediction_readers."""

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from ..core.records import Reject
 from ..io.fields import QUESTION_FIELDS, get_ground_truth_answer, gold_answer_texts, resolve_field
-from ..io.readers import iter_records
 from ..text.verdict import UNPARSED, normalize_verdict
+from .function_calling.json_lines import read_records
 from .multiple_choice.options import find_options
 
 _FACT_NAMES = re.compile(r"fever|hover|fact|claim|verif", re.IGNORECASE)
@@ -23,10 +23,11 @@ def _has_options(record: dict) -> bool:
 
 def detect_kind(dataset_name: str, questions_path: Path) -> str:
     """'code' when the sampled questions carry HumanEval's `entry_point` and `test`; 'ifeval' when they carry
-    `instruction_id_list` and `kwargs`; 'multiple_choice' when most have
+    `instruction_id_list` and `kwargs`; 'function_calling' when they carry BFCL's `question` and `function` (or
+    multi-turn `involved_classes`; its `.json` files hold JSON lines); 'multiple_choice' when most have
     options; 'fact_verification' when the golds are verdicts and the dataset is about claims (seed 002); else 'qa'."""
     records = []
-    for item in iter_records(questions_path):
+    for item in read_records(questions_path):
         if not isinstance(item, Reject) and isinstance(item[1], dict):
             records.append(item[1])
         if len(records) >= SAMPLE_ROWS:
@@ -35,9 +36,13 @@ def detect_kind(dataset_name: str, questions_path: Path) -> str:
         return "code"
     if records and all("instruction_id_list" in record and "kwargs" in record for record in records):
         return "ifeval"
+    if records and all("question" in record and ("function" in record or "involved_classes" in record)
+                       for record in records):
+        return "function_calling"
     if records and sum(_has_options(record) for record in records) * 2 > len(records):
         return "multiple_choice"
     golds = [gold_answer_texts(get_ground_truth_answer(record)) for record in records]
     all_verdicts = bool(golds) and all(g and normalize_verdict(g[0]) != UNPARSED for g in golds)
     about_claims = _FACT_NAMES.search(dataset_name) is not None or any("claim" in r for r in records)
     return "fact_verification" if all_verdicts and about_claims else "qa"
+

@@ -30,6 +30,7 @@ class ChatServer:
         self.fingerprint = None  # or the system_fingerprint its answers carry
         self.reasoning = None  # or a function of the message giving (reasoning_content, finish_reason) to answer with
         self.honours_n = False  # True: a request's `n` gets n choices (answer(message) asked for each)
+        self.tool_calls = None  # or a function of (message, the request's tools) giving the tool calls to answer with
         self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
@@ -77,6 +78,10 @@ class ChatServer:
                         answer["choices"] += [{"message": {"role": "assistant", "content": text}} for text in more]
                     if server.fingerprint is not None:
                         answer["system_fingerprint"] = server.fingerprint
+                    calls = server.tool_calls(message, body.get("tools")) if server.tool_calls is not None else None
+                    if calls:
+                        answer["choices"][0]["message"].update(content=None, tool_calls=calls)
+                        answer["choices"][0]["finish_reason"] = "tool_calls"
                     if server.reasoning is not None:
                         thought, finish = server.reasoning(message)
                         choice = answer["choices"][0]
