@@ -152,7 +152,7 @@ class B6Report(KindStage):
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
             generated = predictions[model][0]["header"].get("generation") or {}
-            replies[model] = {"replies": joined["joined"], "unfinished_reasoning": joined.get("unfinished_reasoning", 0),
+            replies[model] = {"replies": joined["replies"], "unfinished_reasoning": joined.get("unfinished_reasoning", 0),
                               "cut_at_max_tokens": generated.get("cut_at_max_tokens", 0)}
         problems = dataset_problems(question_counts,
                                     {model: _summed(d["header"]["counts"] for d in docs)

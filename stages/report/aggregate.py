@@ -12,6 +12,7 @@ from .disagreements import disagreement_rows
 from .sampling import sampling_line
 
 DISTRIBUTION_BINS = 10
+SHARED_LINE = 2  # headline metrics shown on one line of the console's table (qa: exact_match / f1)
 
 
 def build_dataset_report(
@@ -371,14 +372,20 @@ def _generation_line(model: str, generation: dict[str, Any]) -> str:
 
 def render_summary(summary: dict[str, Any]) -> str:
     """The run in a few lines: each dataset × model's headline metrics (qa: exact_match / f1, else the primary one)
-    and what was set aside."""
+    and what was set aside; more than two headline metrics (ifeval's four) take a line each, so the table stays
+    narrow."""
     rows = []
     for row in summary["rows"]:
         headline = row.get("headline") or {row["metric"]: row["value"]}
-        values = ("(baseline)" if row.get("baseline") else
-                  " / ".join("n/a" if value is None else f"{value:.4f}" for value in headline.values()))
+        names = list(headline)
+        values = ["n/a" if value is None else f"{value:.4f}" for value in headline.values()]
         aside = (f"{row.get('question_rows_rejected', 0)} / {row.get('prediction_rows_rejected', 0)} / "
                  f"{row.get('missing_predictions', 0)}")
-        rows.append([row["dataset"], row["model"], " / ".join(headline), values, str(row["rows"]), aside])
+        step = len(names) if len(names) <= SHARED_LINE else 1
+        for start in range(0, len(names), step):
+            shown = "(baseline)" if row.get("baseline") else " / ".join(values[start:start + step])
+            first = [row["dataset"], row["model"]] if start == 0 else ["", ""]
+            last = [str(row["rows"]), aside] if start == 0 else ["", ""]
+            rows.append([*first, " / ".join(names[start:start + step]), shown, *last])
     return format_table(["dataset", "model", "metric", "value", "rows", "set aside: questions / predictions / "
                          "missing"], rows)

@@ -99,7 +99,7 @@ def sampling_rows(report: dict[str, Any]) -> list[dict[str, str]]:
         avg = found["avg"].get(primary) or next(iter(found["avg"].values()), {"value": None})
         sometimes = ", ".join(f"{item['id']} ({item['right']}/{item['replies']})"
                               for item in found["sometimes_right"]["named"][:5])
-        rows.append({"model": model, "n": str(found["n"]), "items": str(found["items"]),
+        rows.append({"model": model, "n": str(found["n"]), "item_count": str(found["items"]),
                      "avg": f"{primary} {_figure(avg)}",
                      "pass": ", ".join(f"{k}: {_value(v['value'])}" for k, v in found["pass"].items()),
                      "maj": ", ".join(f"{k}: {_value(v)}" for k, v in found.get("maj", {}).items()) or "-",

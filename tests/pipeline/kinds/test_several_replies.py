@@ -22,12 +22,12 @@ ONE = [{"id": "p1", "prediction": "\\boxed{2}"}, {"id": "p2", "prediction": "\\b
        {"id": "p3", "prediction": "\\boxed{7}"}]
 
 
-def _dataset(root, toml="kind = \"math\"\n"):
+def _dataset(root, toml="kind = \"math\"\n", four=FOUR):
     folder = root / "inputs" / "m"
     (folder / "predictions").mkdir(parents=True)
     (folder / "dataset.toml").write_text(toml)
     (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
-    for model, rows in (("four", FOUR), ("one", ONE)):
+    for model, rows in (("four", four), ("one", ONE)):
         (folder / "predictions" / f"{model}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert main(["run", "--inputs", str(root / "inputs"), "--outputs", str(root / "outputs")]) == 0
     return read_artifact_json(root / "outputs" / "m" / "B6_report.json")["report"]
@@ -59,10 +59,21 @@ def test_replies_score_per_sample_and_sum_up_per_item(tmp_path, capsys):
     html = (tmp_path / "outputs" / "report.html").read_text()
     assert "<h3>Several replies per item</h3>" in html and "m: pass@k by k" in html and "m: maj@k by k" in html
     assert "accuracy 0.5000 [0.5000, 0.5000]" in html and "p1 (2/4)" in html
+    assert "<td>four</td><td>4</td><td>3</td>" in html and "built-in method" not in html  # n 4, 3 items
     capsys.readouterr()
     assert main(["show", "B4", "--dataset", "m", "--model", "four", "--id", "p1", "--outputs",
                  str(tmp_path / "outputs")]) == 0
     assert [json.loads(line)["sample"] for line in capsys.readouterr().out.splitlines()] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("toml", ["", "[params]\nshard_rows = 1\n"], ids=["whole", "shards"])
+def test_replies_that_end_inside_their_reasoning_are_counted_of_the_replies(tmp_path, capsys, toml):
+    """Two of four's ten replies never close their reasoning: 2 of 10 replies, not of its 3 items."""
+    four = [{"id": "p1", "samples": ["\\boxed{0.5}", "<think>Maybe 3", "\\boxed{1/2}", "<think>Maybe 3"]}, *FOUR[1:]]
+    report = _dataset(tmp_path, f"kind = \"math\"\n{toml}", four)
+    assert report["replies"]["four"] == {"replies": 10, "unfinished_reasoning": 2, "cut_at_max_tokens": 0}
+    assert "four: 2 of 10 replies end inside their reasoning" in capsys.readouterr().err
+    assert "four: 2 of 10 replies end inside their reasoning" in (tmp_path / "outputs" / "report.html").read_text()
 
 
 def test_shards_give_the_same_figures(tmp_path):

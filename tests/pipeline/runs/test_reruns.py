@@ -26,7 +26,7 @@ def test_first_run_writes_every_artifact_with_a_full_header(workspace):
     assert {"stage", "dataset", "model", "fingerprint", "parameters", "upstream", "code_version", "created_at",
             "counts", "timings"} <= set(header)
     assert header["parameters"] == {"mode": "auto", "reasoning": {"open": "<think>", "close": "</think>"}}
-    assert header["counts"] == {"questions": 4, "predictions": 3, "joined": 2, "missing_predictions": 2,
+    assert header["counts"] == {"questions": 4, "predictions": 3, "joined": 2, "replies": 2, "missing_predictions": 2,
                                 "unmatched_predictions": 1, "closed_reasoning": 0, "unfinished_reasoning": 0}
     assert (out / "B6_summary.json").exists()
 
