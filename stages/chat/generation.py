@@ -4,6 +4,7 @@ for what is missing or was asked with another prompt or other options."""
 from __future__ import annotations
 
 import hashlib
+import re
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -238,6 +239,20 @@ def generation_summary(store_path: Path, ids: list[str], price: dict[str, float]
     }
 
 
+def failure_line(summary: dict[str, Any]) -> str | None:
+    """Why a model's replies were not generated, each cause with its count ("generation failed for 10 of 10 replies:
+    connection refused × 6, circuit open after 10 consecutive failures × 4"); None when none failed."""
+    failed = sum(summary["failures"].values())
+    if not failed:
+        return None
+    causes = ", ".join(f"{reason} × {count:,}" for reason, count in summary["failures"].items())
+    return f"generation failed for {failed:,} of {failed + summary['answers']:,} replies: {causes}"
+
+
 def _reason_kind(error: str) -> str:
-    """A failure's kind for counting: "HTTP 429 …", "connection failed", "malformed response body", "circuit open"."""
-    return error.split(" (")[0] if error.startswith("circuit open") else error.split(":")[0]
+    """A failure's kind for counting: "HTTP 429 …", what the system said of a connection ("connection refused"),
+    "malformed response body", "circuit open after N consecutive failures"."""
+    if error.startswith("circuit open"):
+        return error.split(" (")[0]
+    connection = re.match(r"connection failed: (?:\[Errno -?\d+\] )?(.+)", error)
+    return connection.group(1).lower() if connection else error.split(":")[0]

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..chat.costs import cost_line
+from ..chat.generation import failure_line
 from ..core.records import Columns
 from ..core.text_table import format_table
 from ..kinds import get_kind
@@ -38,9 +39,11 @@ def build_dataset_report(
 
 
 def reply_notes(report: dict[str, Any]) -> list[str]:
-    """What a reader must know about the replies behind each model's numbers: those that end inside their
-    reasoning (scored as no answer), those cut at max_tokens, answers left uncompared (past the time limit)."""
-    notes = []
+    """What a reader must know about the replies behind each model's numbers: why generation failed, replies that
+    end inside their reasoning (scored as no answer), those cut at max_tokens, answers left uncompared (past the time
+    limit)."""
+    notes = [f"{model}: {line}" for model, generation in report.get("generation", {}).items()
+             if (line := failure_line(generation)) is not None]
     for model, replies in report.get("replies", {}).items():
         if replies["unfinished_reasoning"]:
             notes.append(f"{model}: {replies['unfinished_reasoning']:,} of {replies['replies']:,} replies end inside "
