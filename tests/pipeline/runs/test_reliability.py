@@ -138,7 +138,7 @@ def _luigi_cfg(section: str, key: str, value: str):
     ("kind.qa", "partial_f1_threshold", "2", "luigi.cfg [kind.qa]: partial_f1_threshold = 2.0 must be within"),
     ("kind.qa", "mode", "bogus", "luigi.cfg [kind.qa]: mode = 'bogus' must be one of"),
     ("kind.qaa", "mode", "squad", "luigi.cfg [kind.qaa]: unknown kind 'qaa'"),
-    ("nightly", "bootstrap_resamples", "5", "luigi.cfg [nightly]: bootstrap_resamples = 5 must be an integer ≥ 100"),
+    ("nightly", "bootstrap_resamples", "5", "luigi.cfg [nightly]: bootstrap_resamples = 5 must be a whole number ≥ 100"),
 ])
 def test_a_bad_luigi_cfg_value_is_one_line_before_anything_runs(workspace, capsys, section, key, value, where):
     with _luigi_cfg(section, key, value):
