@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     imports.add_argument("--inputs", default="inputs", help="folder of datasets to write into (default: inputs)")
     imports.add_argument("--dataset", help="dataset name (default: the harness's task name)")
     imports.add_argument("--model", help="model name (default: the one the harness recorded)")
-    imports.add_argument("--baseline", help="a leaderboard's baseline model (alpaca-eval: gpt4_1106_preview, arena-hard: gpt-4-0314)")
+    imports.add_argument("--baseline", help="a leaderboard's baseline model (default: the one its tool compares with)")
     imports.add_argument("--data", help="bfcl: BFCL's data folder (default: the installed bfcl-eval's data/)")
     imports.set_defaults(handler="harness_import:cmd_import")
     worker = commands.add_parser("worker", help="a long-running Luigi assistant: run whatever luigid hands it")

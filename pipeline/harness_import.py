@@ -12,12 +12,13 @@ from stages.core.printable import printable
 from stages.harness import importer
 from stages.harness.dataset_folder import plan_import, write_planned
 from stages.harness.imported import ImportedRun, SkippedFile
+from stages.kinds import get_kind
 from stages.leaderboards.board import LEADERBOARDS, leaderboard_by_tool
 from stages.leaderboards.folder import plan_leaderboard_import
 
 from .exit_codes import EXIT_OK
 
-_NEXT_STEP = {"instruction": "; no reference: add a [judge] table to its dataset.toml to judge the answers"}
+JUDGE_NEXT = "; no reference: add a [judge] table to its dataset.toml to judge the answers"  # an open-ended kind
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -57,7 +58,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         run = outcome.run
         print(printable(f"{run.tool} {run.task} ({run.model}) → {inputs / outcome.dataset}: {outcome.rows} questions "
                         f"({outcome.questions}), predictions/{outcome.model}.jsonl ({outcome.predictions}), "
-                        f"dataset.toml ({outcome.config}); kind {run.kind}{_NEXT_STEP.get(run.kind, '')}"))
+                        f"dataset.toml ({outcome.config}); kind {run.kind}"
+                        f"{JUDGE_NEXT if get_kind(run.kind).open_ended else ''}"))
         for note in run.set_aside:
             print(printable(f"evalpipe: set aside {note}"), file=sys.stderr)
     return EXIT_OK

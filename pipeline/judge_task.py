@@ -28,6 +28,7 @@ from stages.io.storage import location
 from stages.judge.asking import JudgeReplies
 from stages.judge.biases import judge_biases
 from stages.judge.budget import Budget
+from stages.leaderboards.board import get_leaderboard
 from stages.leaderboards.recorded import read_recorded
 from stages.text.reasoning import UNFINISHED, answers_after_reasoning
 
@@ -147,9 +148,11 @@ class B5Pairwise(JudgeStage):
                 "reasoning": self.reasoning_tags().described()}
 
     def recorded_path(self) -> UPath | None:
-        """Arena-Hard's recorded games ([leaderboard] verdicts), whose questions are not asked again."""
+        """The recorded games of a leaderboard whose games are pairwise verdicts (Arena-Hard's [leaderboard]
+        verdicts), whose questions are not asked again."""
         board = self.spec.get("leaderboard") or {}
-        return self.input_location(board["verdicts"]) if board.get("name") == "arena_hard" else None
+        recorded = board.get("name") is not None and get_leaderboard(board["name"]).pairwise_scale is not None
+        return self.input_location(board["verdicts"]) if recorded else None
 
     def input_files(self) -> dict[str, UPath]:
         path = self.recorded_path()
@@ -161,7 +164,8 @@ class B5Pairwise(JudgeStage):
         if path is None:
             return set()
         return {(model, item) for model in self.spec["predictions"]
-                for (item, _), games in read_recorded(path, model, "arena_hard")[0].items() if None not in games}
+                for (item, _), games in read_recorded(path, model, self.spec["leaderboard"]["name"])[0].items()
+                if None not in games}
 
     def compute(self) -> StageResult:
         config = self.config()

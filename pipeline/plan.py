@@ -251,7 +251,7 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
     if questions is not None and documents.is_dir():
         raise UsageError(f"{folder}: has both {questions.name} and ground_truth/; keep one")
     config = read_dataset_config(folder / "dataset.toml")
-    kind_name = config.kind or ("annotation" if questions is None else detect_kind(folder.name, questions))
+    kind_name = config.kind or detect_kind(folder.name, questions)
     kind = get_kind(kind_name)
     if kind.document_folders != (questions is None):
         wanted = "ground_truth/ and predictions/<model>/ folders" if kind.document_folders else "a questions file"

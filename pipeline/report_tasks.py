@@ -15,7 +15,7 @@ from stages import (
     render_report,
 )
 from stages.core.distinct import shared_values
-from stages.core.records import Columns, Rows, column_length, take_rows
+from stages.core.records import Columns, Rows, column_length
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.core.stats import add_stats
 from stages.io.artifacts import (
@@ -40,8 +40,10 @@ from stages.report.explorer import (
     SAMPLE_CAP,
     choose_items,
     explorer_items,
+    item_starts,
     item_views,
     merge_explorers,
+    reply_texts,
     with_judge_labels,
 )
 from stages.report.health import dataset_problems, pairing_problems, shard_problems
@@ -152,7 +154,7 @@ class B6Report(KindStage):
                 "unmatched_predictions": joined["unmatched_predictions"],
             }
             generated = predictions[model][0]["header"].get("generation") or {}
-            replies[model] = {"replies": joined["joined"], "unfinished_reasoning": joined.get("unfinished_reasoning", 0),
+            replies[model] = {"replies": joined["replies"], "unfinished_reasoning": joined.get("unfinished_reasoning", 0),
                               "cut_at_max_tokens": generated.get("cut_at_max_tokens", 0)}
         problems = dataset_problems(question_counts,
                                     {model: _summed(d["header"]["counts"] for d in docs)
@@ -283,44 +285,48 @@ class B6Report(KindStage):
         for shard in range(shards):
             b1 = self._task(B1Questions, shard).artifact_path()
             readings = {model: _matched_rows(kind, self._task(B4Match, shard, model)) for model in self.score_tasks()}
-            matched = {model: rows for model, (rows, _) in readings.items()}
-            chosen, not_right = choose_items(kind, matched, max(1, NOT_RIGHT_CAP // shards),
-                                             max(1, SAMPLE_CAP // shards))
-            views = {model: view(chosen) for model, (_, view) in readings.items()}
+            starts = {model: found for model, (_, found, _) in readings.items() if found is not None}
+            chosen, not_right = choose_items(kind, {model: rows for model, (rows, _, _) in readings.items()},
+                                             max(1, NOT_RIGHT_CAP // shards), max(1, SAMPLE_CAP // shards), starts)
+            views = {model: view(chosen) for model, (_, _, view) in readings.items()}
             chosen_rows = read_rows_at(b1, chosen, [name for name in ("id", "question", "golds")
                                                     if name in questions[shard].get("columns", ())], questions[shard])
             ids = chosen_rows["id"]
             set_aside = [{"where": "questions", **r} for r in questions[shard].get("rejects", [])]
             texts, scores = {}, {}
             for model in self.score_tasks():
-                texts[model] = _by_id(self._answers(model, shard, ids, predictions[model]), ids, "prediction")
+                found = self._answers(model, shard, ids, predictions[model], model in starts)
+                texts[model] = (_by_id(found, ids, "prediction") if model not in starts
+                                else reply_texts(found, ids, views[model]))
                 set_aside += [{"where": model, **r} for r in predictions[model][shard].get("rejects", [])]
                 values = scores_of.get(model, [])
                 scores[model] = [values[offset + i] if offset + i < len(values) else None for i in chosen]
-            rows_in_shard = column_length(next(iter(matched.values())))
+            rows, found, _ = next(iter(readings.values()))
+            items_in_shard = column_length(rows) if found is None else len(found)
             parts.append(explorer_items(ids, chosen_rows.get("question") or [None] * len(ids),
                                         chosen_rows.get("golds") or [None] * len(ids), texts, views, scores,
-                                        rows_in_shard, not_right, set_aside))
-            offset += rows_in_shard
+                                        items_in_shard, not_right, set_aside, frozenset(starts)))
+            offset += items_in_shard
         return merge_explorers(parts)
 
-    def _answers(self, model: str, shard: int, ids: list[Any], documents: list[dict]) -> pa.Table:
-        """The prediction rows with these ids in the B2 shards B3 took this shard's answers from, in file order."""
+    def _answers(self, model: str, shard: int, ids: list[Any], documents: list[dict], sampled: bool) -> pa.Table:
+        """The prediction rows with these ids (and their sample numbers, of several replies per item) in the B2 shards
+        B3 took this shard's answers from, in file order."""
         import pyarrow as pa
 
         wanted = [str(i) for i in ids]
+        columns = ["id", "prediction", *(["sample"] if sampled else [])]
         return pa.concat_tables([read_rows_with_ids(self._task(B2Predictions, near, model).artifact_path(), wanted,
-                                                    ["id", "prediction"], documents[near])
+                                                    columns, documents[near])
                                  for near in self._task(B3Normalize, shard, model).neighbours()],
                                 promote_options="permissive")
 
 
-def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, Callable[[list[int]], list[tuple[str, str]]]]:
-    """A model's B4 rows for choosing explorer items — of several replies per item, each item's first —, and the
-    item views of chosen rows: of a columnar kind with a status column, that column alone, and the chosen rows read
-    whole one row group at a time."""
-    import pyarrow as pa
-
+def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, Callable[[list[int]], list[Any]]]:
+    """A model's B4 rows for choosing explorer items, each item's first row when it has several replies per item
+    (else None), and the item views of chosen items — of several replies, each reply's (sample, status, reading):
+    of a columnar kind with a status column, that column alone, and the chosen rows read whole one row group at a
+    time."""
     path = task.artifact_path()
     document = read_artifact_json(path)
     if not (kind.columnar_stages and kind.status_column):
@@ -330,11 +336,18 @@ def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, Callable[[list[int
         rows = read_table(path, [kind.status_column], document)
         view = partial(_views_at, kind, path, document)
     if "sample" not in document.get("columns", ()):
-        return rows, view
-    ids = read_column(path, "id").to_pylist()
-    first = [row for row, item in enumerate(ids) if row == 0 or item != ids[row - 1]]
-    return (take_rows(rows, first) if isinstance(rows, dict) else rows.take(pa.array(first, pa.int64())),
-            lambda chosen: view([first[c] for c in chosen]))
+        return rows, None, view
+    ids, samples = read_column(path, "id").to_pylist(), read_column(path, "sample").to_pylist()
+    starts = item_starts(ids)
+    bounds = [*starts, len(ids)]
+
+    def replies_view(chosen: list[int]) -> list[list[tuple[int | None, str, str]]]:
+        replies = [range(bounds[item], bounds[item + 1]) for item in chosen]
+        views = iter(view([row for rows_of in replies for row in rows_of]))
+        return [[(samples[row], *next(views)) for row in rows_of] for rows_of in replies]
+
+    return rows, starts, replies_view
+
 
 
 def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int]) -> list[tuple[str, str]]:

@@ -36,14 +36,23 @@ class Endpoint:
     price: dict[str, float] | None = None  # $ per million tokens in and out (changes no answer)
 
 
-def check_settings(table: dict[str, Any], numbers: dict[str, tuple[Any, int]], texts: tuple[str, ...], origin: str,
-                   section: str) -> None:
-    """The numbers of a [generate] / [judge] table within their lower bounds and its texts as text; one line each
-    otherwise."""
+def settings_problems(table: dict[str, Any], numbers: dict[str, tuple[Any, int]], texts: tuple[str, ...]) -> list[str]:
+    """What is wrong with a [generate] / [judge] table's numbers (of their type — an int one a whole number — and
+    within their lower bounds) and texts: one entry per bad key."""
+    problems = []
     for name, (types, low) in numbers.items():
         value = table.get(name)
         if value is not None and (not isinstance(value, types) or isinstance(value, bool) or value < low):
-            raise UsageError(f"{origin}: [{section}] {name} = {value!r} must be a number ≥ {low}")
-    for name in texts:
-        if table.get(name) is not None and not isinstance(table[name], str):
-            raise UsageError(f"{origin}: [{section}] {name} must be text")
+            problems.append(f"{name} = {value!r} must be {'a whole number' if types is int else 'a number'} ≥ {low}")
+    problems += [f"{name} must be text" for name in texts if table.get(name) is not None
+                 and not isinstance(table[name], str)]
+    return problems
+
+
+def check_settings(table: dict[str, Any], numbers: dict[str, tuple[Any, int]], texts: tuple[str, ...], origin: str,
+                   section: str) -> None:
+    """The numbers of a [generate] / [judge] table within their lower bounds and its texts as text; every bad key
+    said at once, in one line, otherwise."""
+    problems = settings_problems(table, numbers, texts)
+    if problems:
+        raise UsageError(f"{origin}: " + "; ".join(f"[{section}] {problem}" for problem in problems))

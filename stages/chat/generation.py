@@ -4,6 +4,7 @@ for what is missing or was asked with another prompt or other options."""
 from __future__ import annotations
 
 import hashlib
+import re
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -20,7 +21,7 @@ from ..core.records import LoadResult, Reject
 from .call_pool import run_calls
 from .client import ChatClient, CircuitBreaker, Reply, call_with_retries
 from .costs import check_price, money
-from .endpoint import CLIENT_NUMBERS, Endpoint, check_settings
+from .endpoint import CLIENT_NUMBERS, Endpoint, settings_problems
 from .journal import AnswerStore, journal_key
 from .prompts import check_template
 
@@ -48,35 +49,53 @@ class GenerateConfig(Endpoint):
 
 
 def read_generate_config(table: dict[str, Any], origin: str) -> GenerateConfig:
-    """Validate dataset.toml's [generate] table (prompt_template_file already read into prompt_template); without a
-    protocol it is OpenAI's."""
+    """Validate dataset.toml's [generate] table (prompt_template_file already read into prompt_template), every bad
+    key said at once in one line; without a protocol it is OpenAI's."""
     table = {"protocol": "openai", **table}
-    known = {f for f in GenerateConfig.__dataclass_fields__} - {"extra", "served_models"}
+    problems = _generate_problems(table, origin)
+    if problems:
+        raise UsageError(f"{origin}: {'; '.join(problems)}")
+    models = table["models"]
+    served = dict(models) if isinstance(models, dict) else {}
     price = check_price(table.get("price"), origin, "generate")
+    return GenerateConfig(**{**table, "models": tuple(models), "served_models": served, "price": price})
+
+
+def _generate_problems(table: dict[str, Any], origin: str) -> list[str]:
+    """What is wrong with a [generate] table: one entry per bad key."""
+    known = {f for f in GenerateConfig.__dataclass_fields__} - {"extra", "served_models"}
+    problems = []
     unknown = sorted(set(table) - known)
     if unknown:
-        raise UsageError(f"{origin}: unknown [generate] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
+        problems.append(f"unknown [generate] key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(known))})")
     if table.get("protocol") not in PROTOCOLS:
-        raise UsageError(f"{origin}: [generate] protocol must be one of {', '.join(PROTOCOLS)}")
+        problems.append(f"[generate] protocol must be one of {', '.join(PROTOCOLS)}")
     models = table.get("models")
     served = models if isinstance(models, dict) else {}
     if not isinstance(table.get("url"), str) or not isinstance(models, (list, dict)) or not models or not all(
             isinstance(m, str) and m for m in [*models, *served.values()]):
-        raise UsageError(f"{origin}: [generate] needs url (text) and models (a non-empty list of names, or a table "
-                         "of name = \"the server's model name\")")
-    for name in models:
-        if name_problem(name) is not None:
-            hint = f'{{ "{safe_name(name.rsplit("/", 1)[-1])}" = "{name}" }}'
-            raise UsageError(f"{origin}: [generate] model {name!r} {name_problem(name)}: it names the model's folder "
-                             f"of artifacts; give the server's name a folder name: models = {hint}")
-    check_settings(table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1), "samples": (int, 1)},
-                   ("system_prompt", "prompt_template", "api_key_env"), origin, "generate")
+        problems.append("[generate] needs url (text) and models (a non-empty list of names, or a table of name = "
+                        "\"the server's model name\")")
+    else:
+        problems += [f"[generate] model {name!r} {name_problem(name)}: it names the model's folder of artifacts; give "
+                     f"the server's name a folder name: models = "
+                     f'{{ "{safe_name(name.rsplit("/", 1)[-1])}" = "{name}" }}'
+                     for name in models if name_problem(name) is not None]
+    problems += [f"[generate] {problem}" for problem in settings_problems(
+        table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1), "samples": (int, 1)},
+        ("system_prompt", "prompt_template", "api_key_env"))]
     stop = table.get("stop")
     if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):
-        raise UsageError(f"{origin}: [generate] stop must be text or a list of texts")
-    if table.get("prompt_template") is not None:
-        check_template(table["prompt_template"], origin, required=("question",))
-    return GenerateConfig(**{**table, "models": tuple(models), "served_models": dict(served), "price": price})
+        problems.append("[generate] stop must be text or a list of texts")
+    checks = [lambda: check_price(table.get("price"), origin, "generate")]
+    if isinstance(table.get("prompt_template"), str):
+        checks.append(lambda: check_template(table["prompt_template"], origin, required=("question",)))
+    for check in checks:
+        try:
+            check()
+        except UsageError as exc:
+            problems.append(str(exc).removeprefix(f"{origin}: "))
+    return problems
 
 
 def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0, tools: list | None = None) -> str:
@@ -245,6 +264,20 @@ def generation_summary(store_path: Path, ids: list[str], price: dict[str, float]
     }
 
 
+def failure_line(summary: dict[str, Any]) -> str | None:
+    """Why a model's replies were not generated, each cause with its count ("generation failed for 10 of 10 replies:
+    connection refused × 6, circuit open after 10 consecutive failures × 4"); None when none failed."""
+    failed = sum(summary["failures"].values())
+    if not failed:
+        return None
+    causes = ", ".join(f"{reason} × {count:,}" for reason, count in summary["failures"].items())
+    return f"generation failed for {failed:,} of {failed + summary['answers']:,} replies: {causes}"
+
+
 def _reason_kind(error: str) -> str:
-    """A failure's kind for counting: "HTTP 429 …", "connection failed", "malformed response body", "circuit open"."""
-    return error.split(" (")[0] if error.startswith("circuit open") else error.split(":")[0]
+    """A failure's kind for counting: "HTTP 429 …", what the system said of a connection ("connection refused"),
+    "malformed response body", "circuit open after N consecutive failures"."""
+    if error.startswith("circuit open"):
+        return error.split(" (")[0]
+    connection = re.match(r"connection failed: (?:\[Errno -?\d+\] )?(.+)", error)
+    return connection.group(1).lower() if connection else error.split(":")[0]

@@ -35,8 +35,8 @@ def within(low: float, high: float, *, low_open: bool = False, high_open: bool =
 
 
 def at_least(low: float, *, integer: bool = False) -> Rule:
-    """A number (an integer when asked) no smaller than low."""
-    what = "an integer" if integer else "a number"
+    """A number (a whole number when asked) no smaller than low."""
+    what = "a whole number" if integer else "a number"
 
     def check(value: Any) -> str | None:
         if not _is_number(value) or (integer and not float(value).is_integer()):

@@ -13,19 +13,23 @@ if TYPE_CHECKING:
 
 def join_predictions(questions: Rows, predictions: Rows) -> tuple[Rows, dict[str, Any]]:
     """Every question with its prediction and the prediction's other fields (None when missing); predictions without
-    a question are listed apart. A prediction whose id is a question's `prompt_key` answers that question."""
+    a question are listed apart. A prediction whose id is a question's `prompt_key` answers that question. Counts:
+    `joined` the questions answered, `replies` the replies joined to them (more than `joined` with several samples)."""
     if PROMPT_KEY in column_names(questions):
         predictions = _keyed_by_prompt(questions, predictions)
-    if "sample" in (predictions if isinstance(predictions, dict) else predictions.column_names):
+    sampled = "sample" in (predictions if isinstance(predictions, dict) else predictions.column_names)
+    if sampled:
         joined, missing, unmatched = _join_samples(questions, predictions)
     elif isinstance(questions, dict):
         joined, missing, unmatched = _join_columns(questions, predictions)
     else:
         joined, missing, unmatched = _join_tables(questions, predictions)
+    answered = column_length(questions) - len(missing)
     counts = {
         "questions": column_length(questions),
         "predictions": column_length(predictions),
-        "joined": column_length(questions) - len(missing),
+        "joined": answered,
+        "replies": column_length(joined) - len(missing) if sampled else answered,
         "missing_predictions": len(missing),
         "unmatched_predictions": len(unmatched),
     }

@@ -21,11 +21,14 @@ def _has_options(record: dict) -> bool:
         return False
 
 
-def detect_kind(dataset_name: str, questions_path: Path) -> str:
-    """'code' when the sampled questions carry HumanEval's `entry_point` and `test`; 'ifeval' when they carry
-    `instruction_id_list` and `kwargs`; 'function_calling' when they carry BFCL's `question` and `function` (or
-    multi-turn `involved_classes`; its `.json` files hold JSON lines); 'multiple_choice' when most have
-    options; 'fact_verification' when the golds are verdicts and the dataset is about claims (seed 002); else 'qa'."""
+def detect_kind(dataset_name: str, questions_path: Path | None) -> str:
+    """'annotation' for a dataset of document folders (no questions file); 'code' when the sampled questions carry
+    HumanEval's `entry_point` and `test`; 'ifeval' when they carry `instruction_id_list` and `kwargs`;
+    'function_calling' when they carry BFCL's `question` and `function` (or multi-turn `involved_classes`; its `.json`
+    files hold JSON lines); 'multiple_choice' when most have options; 'fact_verification' when the golds are verdicts
+    and the dataset is about claims (seed 002); else 'qa'."""
+    if questions_path is None:
+        return "annotation"
     records = []
     for item in read_records(questions_path):
         if not isinstance(item, Reject) and isinstance(item[1], dict):

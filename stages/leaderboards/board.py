@@ -51,6 +51,8 @@ class Leaderboard:
     required: ClassVar[tuple[str, ...]]  # [leaderboard] keys it needs besides name
     default_baseline: ClassVar[str | None] = None  # None: it rates each model on its own (no --baseline)
     turned: ClassVar[bool] = False  # whether its recorded verdicts are per item and turn
+    pairwise_scale: ClassVar[str | None] = None  # a [judge] pairwise scale it draws without a [leaderboard] table,
+    # whose recorded games are the [judge]'s pairwise verdicts (B5P does not ask their questions again)
 
     def check_table(self, table: dict[str, Any], origin: str) -> None:
         """Further checks of a [leaderboard] table beyond its required keys (a UsageError each)."""
@@ -114,6 +116,12 @@ def register_leaderboard(cls: type[Leaderboard]) -> type[Leaderboard]:
 def get_leaderboard(name: str) -> Leaderboard:
     """The registered leaderboard called `name`."""
     return LEADERBOARDS.get(name)
+
+
+def leaderboard_of_pairwise(scale: str | None) -> Leaderboard | None:
+    """The leaderboard that a [judge]'s pairwise verdicts on `scale` draw, if any (Arena-Hard's five-way scale)."""
+    return next((board for _, board in LEADERBOARDS.items() if scale is not None and board.pairwise_scale == scale),
+                None)
 
 
 def leaderboard_by_tool(tool: str) -> Leaderboard | None:

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..chat.costs import cost_line
+from ..chat.generation import failure_line
 from ..core.records import Columns
 from ..core.text_table import format_table
 from ..kinds import get_kind
@@ -12,6 +13,7 @@ from .disagreements import disagreement_rows
 from .sampling import sampling_line
 
 DISTRIBUTION_BINS = 10
+SHARED_LINE = 2  # headline metrics shown on one line of the console's table (qa: exact_match / f1)
 
 
 def build_dataset_report(
@@ -37,9 +39,11 @@ def build_dataset_report(
 
 
 def reply_notes(report: dict[str, Any]) -> list[str]:
-    """What a reader must know about the replies behind each model's numbers: those that end inside their
-    reasoning (scored as no answer), those cut at max_tokens, answers left uncompared (past the time limit)."""
-    notes = []
+    """What a reader must know about the replies behind each model's numbers: why generation failed, replies that
+    end inside their reasoning (scored as no answer), those cut at max_tokens, answers left uncompared (past the time
+    limit)."""
+    notes = [f"{model}: {line}" for model, generation in report.get("generation", {}).items()
+             if (line := failure_line(generation)) is not None]
     for model, replies in report.get("replies", {}).items():
         if replies["unfinished_reasoning"]:
             notes.append(f"{model}: {replies['unfinished_reasoning']:,} of {replies['replies']:,} replies end inside "
@@ -371,14 +375,20 @@ def _generation_line(model: str, generation: dict[str, Any]) -> str:
 
 def render_summary(summary: dict[str, Any]) -> str:
     """The run in a few lines: each dataset × model's headline metrics (qa: exact_match / f1, else the primary one)
-    and what was set aside."""
+    and what was set aside; more than two headline metrics (ifeval's four) take a line each, so the table stays
+    narrow."""
     rows = []
     for row in summary["rows"]:
         headline = row.get("headline") or {row["metric"]: row["value"]}
-        values = ("(baseline)" if row.get("baseline") else
-                  " / ".join("n/a" if value is None else f"{value:.4f}" for value in headline.values()))
+        names = list(headline)
+        values = ["n/a" if value is None else f"{value:.4f}" for value in headline.values()]
         aside = (f"{row.get('question_rows_rejected', 0)} / {row.get('prediction_rows_rejected', 0)} / "
                  f"{row.get('missing_predictions', 0)}")
-        rows.append([row["dataset"], row["model"], " / ".join(headline), values, str(row["rows"]), aside])
+        step = len(names) if len(names) <= SHARED_LINE else 1
+        for start in range(0, len(names), step):
+            shown = "(baseline)" if row.get("baseline") else " / ".join(values[start:start + step])
+            first = [row["dataset"], row["model"]] if start == 0 else ["", ""]
+            last = [str(row["rows"]), aside] if start == 0 else ["", ""]
+            rows.append([*first, " / ".join(names[start:start + step]), shown, *last])
     return format_table(["dataset", "model", "metric", "value", "rows", "set aside: questions / predictions / "
                          "missing"], rows)

@@ -11,6 +11,7 @@ from ..kinds import Kind
 
 if TYPE_CHECKING:
     import numpy as np
+    import pyarrow as pa
 
 NOT_RIGHT_CAP = 300  # items some model did not get right, per dataset
 SAMPLE_CAP = 100  # items every model got right, sampled uniformly
@@ -27,17 +28,25 @@ def display_text(value: Any) -> str:
 
 
 def choose_items(kind: Kind, matched: dict[str, Rows], not_right_cap: int = NOT_RIGHT_CAP,
-                 sample_cap: int = SAMPLE_CAP) -> tuple[list[int], int]:
-    """(chosen row positions in question order, rows some model did not get right), from every model's B4 rows
-    (Python columns or Arrow tables, aligned with the questions; of a kind with a status column, that column is
-    enough)."""
+                 sample_cap: int = SAMPLE_CAP, starts: dict[str, list[int]] | None = None) -> tuple[list[int], int]:
+    """(chosen item positions in question order, items some model did not get right), from every model's B4 rows
+    (Python columns or Arrow tables, in question order; of a kind with a status column, that column is enough). A
+    model with several replies per item has its rows' `starts` (each item's first row, item_starts): an item is
+    not right when some reply of it is not."""
     import numpy as np
 
     not_correct = [_not_correct(kind, rows) for rows in matched.values()]
+    not_correct = [np.logical_or.reduceat(flags, (starts or {})[model]) if model in (starts or {}) and len(flags)
+                   else flags for model, flags in zip(matched, not_correct)]
     flags = np.logical_or.reduce(not_correct) if not_correct else np.zeros(0, bool)
     not_right, right = np.flatnonzero(flags).tolist(), np.flatnonzero(~flags).tolist()
     step = max(1, -(-len(right) // sample_cap)) if right else 1
     return sorted(not_right[:not_right_cap] + right[::step][:sample_cap]), len(not_right)
+
+
+def item_starts(ids: list[Any]) -> list[int]:
+    """Each item's first row, of rows that hold an item's replies together (several replies per item)."""
+    return [row for row, item in enumerate(ids) if row == 0 or item != ids[row - 1]]
 
 
 def item_views(kind: Kind, rows: Rows, positions: list[int] | None = None) -> list[tuple[str, str]]:
@@ -71,21 +80,51 @@ def _rows_at(rows: Rows, positions: list[int] | range) -> list[dict[str, Any]]:
 
 
 def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predictions: dict[str, list[Any]],
-                   views: dict[str, list[tuple[str, str]]], scores: dict[str, list[float | None]], total: int,
-                   not_right: int, set_aside: list[dict[str, Any]]) -> dict[str, Any]:
-    """The explorer's data for the chosen items (all lists aligned with `ids`); a missing prediction shows as missing."""
+                   views: dict[str, list[Any]], scores: dict[str, list[float | None]], total: int,
+                   not_right: int, set_aside: list[dict[str, Any]], sampled: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The explorer's data for the chosen items (all lists aligned with `ids`); a missing prediction shows as missing.
+    Of a `sampled` model (several replies per item) an item's prediction is its replies' texts and its view their
+    (sample, status, reading), shown reply by reply with the item's right-of-n."""
     items = []
     for index, row_id in enumerate(ids):
         cells = {}
         for model in views:
             prediction = predictions[model][index]
+            if model in sampled:
+                cells[model] = replies_cell(prediction, views[model][index], scores[model][index])
+                continue
             status, reading = ("missing", "") if prediction is None else views[model][index]
             cells[model] = {"prediction": display_text(prediction), "reading": reading, "status": status,
                             "score": scores[model][index]}
         items.append({"id": row_id, "question": display_text(questions[index]), "gold": display_text(golds[index]),
                       "cells": cells})
     return {"models": sorted(views), "items": items, "total": total, "not_right": not_right,
-            "set_aside": set_aside[:SET_ASIDE_CAP], "set_aside_total": len(set_aside)}
+            "set_aside": set_aside[:SET_ASIDE_CAP], "set_aside_total": len(set_aside),
+            "sampled": sorted(sampled)}
+
+
+def replies_cell(texts: list[Any], views: list[tuple[int | None, str, str]], score: float | None) -> dict[str, Any]:
+    """A model's cell of an item it has several replies to: each reply's text, reading and status; right of n (the
+    replies it has); the item's status — correct (every reply right), sometimes right, never right, or missing."""
+    replies = [{"sample": sample, "prediction": display_text(text), "reading": "" if text is None else reading,
+                "status": "missing" if text is None else status}
+               for text, (sample, status, reading) in zip(texts, views)]
+    answered = [reply for reply in replies if reply["status"] != "missing"]
+    right = sum(reply["status"] == "correct" for reply in answered)
+    status = ("missing" if not answered else "correct" if right == len(answered) else
+              "sometimes right" if right else "never right")
+    return {"prediction": "", "reading": "", "status": status, "score": score, "replies": replies, "right": right,
+            "n": len(answered)}
+
+
+def reply_texts(found: pa.Table, ids: list[Any], views: list[list[tuple[int | None, str, str]]]) -> list[list[Any]]:
+    """Each chosen item's reply texts in the order of its B4 rows' sample numbers, from B2's rows of these ids (an
+    (id, sample)'s first row answers it, as in B3's join)."""
+    texts: dict[tuple[str, Any], Any] = {}
+    for row_id, sample, text in zip(found.column("id").to_pylist(), found.column("sample").to_pylist(),
+                                    found.column("prediction").to_pylist()):
+        texts.setdefault((str(row_id), sample), text)
+    return [[texts.get((str(row_id), sample)) for sample, _, _ in replies] for row_id, replies in zip(ids, views)]
 
 
 def merge_explorers(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -93,7 +132,8 @@ def merge_explorers(parts: list[dict[str, Any]]) -> dict[str, Any]:
     set_aside = [row for part in parts for row in part["set_aside"]][:SET_ASIDE_CAP]
     return {"models": parts[0]["models"], "items": [item for part in parts for item in part["items"]],
             "total": sum(p["total"] for p in parts), "not_right": sum(p["not_right"] for p in parts),
-            "set_aside": set_aside, "set_aside_total": sum(p["set_aside_total"] for p in parts)}
+            "set_aside": set_aside, "set_aside_total": sum(p["set_aside_total"] for p in parts),
+            "sampled": parts[0]["sampled"]}
 
 
 def with_judge_labels(explorer: dict[str, Any], judged: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]],

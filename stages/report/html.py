@@ -33,7 +33,8 @@ def _page_file(name: str) -> str:
     return (files("stages.report") / "page" / name).read_text(encoding="utf-8")
 
 
-STATUSES = ("correct", "partial", "wrong", "unparsed", "missing", "unscorable", "not compared", "scored")
+STATUSES = ("correct", "partial", "wrong", "unparsed", "missing", "unscorable", "not compared", "scored",
+            "sometimes right", "never right")  # the last two: an item's status over several replies
 CORRECTIONS = {"bh": "Benjamini–Hochberg", "holm": "Holm", "none": "no"}
 
 

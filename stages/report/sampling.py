@@ -40,8 +40,8 @@ def sampling_summary(items: dict[str, Any]) -> dict[str, Any]:
     summary: dict[str, Any] = {"n": n, "items": len(items["id"]), "replies": sum(items["replies"]), "avg": {},
                                "pass": {}, "interval_method": f"percentile bootstrap over items ({RESAMPLES} "
                                                               "resamples)"}
-    for metric, values in items["means"].items():
-        summary["avg"][metric] = _with_interval([value for value in values if value is not None])
+    for metric, values in items["means"].items():  # no reply at all: no avg@n (not the 0 of items left unanswered)
+        summary["avg"][metric] = _with_interval([value for value in values if value is not None] if n else [])
     for k in k_values(n):
         estimates = [pass_at_k(replies, right, k) for replies, right in zip(items["replies"], items["right"])]
         summary["pass"][str(k)] = _with_interval(estimates)
@@ -69,6 +69,8 @@ def sampling_line(model: str, summary: dict[str, Any], primary: str) -> str:
     """One line per model: avg@n of the primary metric with its interval, pass@k and maj@k, and what is short."""
     avg = summary["avg"].get(primary) or next(iter(summary["avg"].values()), {"value": None})
     n = summary["n"]
+    if not n:
+        return f"{model}: {summary['items']} items, not one reply: no avg@n, pass@k or maj@k"
     parts = [f"{model}: {summary['items']} items × up to {n} replies; {primary} avg@{n} {_figure(avg)}"]
     parts.append("pass@k " + ", ".join(f"{k}: {_value(found['value'])}" for k, found in summary["pass"].items()))
     if "maj" in summary:
@@ -99,9 +101,9 @@ def sampling_rows(report: dict[str, Any]) -> list[dict[str, str]]:
         avg = found["avg"].get(primary) or next(iter(found["avg"].values()), {"value": None})
         sometimes = ", ".join(f"{item['id']} ({item['right']}/{item['replies']})"
                               for item in found["sometimes_right"]["named"][:5])
-        rows.append({"model": model, "n": str(found["n"]), "items": str(found["items"]),
+        rows.append({"model": model, "n": str(found["n"]), "item_count": str(found["items"]),
                      "avg": f"{primary} {_figure(avg)}",
-                     "pass": ", ".join(f"{k}: {_value(v['value'])}" for k, v in found["pass"].items()),
+                     "pass": ", ".join(f"{k}: {_value(v['value'])}" for k, v in found["pass"].items()) or "-",
                      "maj": ", ".join(f"{k}: {_value(v)}" for k, v in found.get("maj", {}).items()) or "-",
                      "short": str(found["short_items"]["count"]),
                      "sometimes": f"{found['sometimes_right']['count']}" + (f" ({sometimes} …)" if sometimes else "")})

@@ -16,6 +16,8 @@ from doc_examples import (
     registries_restored,
 )
 
+pytestmark = pytest.mark.end_to_end  # the examples run evalpipe as a reader would
+
 RUNNABLE = re.compile(r"^```(console|toml|python)\s*$", re.MULTILINE)
 PAGES = sorted(path for path in DOCS.rglob("*.md") if RUNNABLE.search(path.read_text(encoding="utf-8")))
 

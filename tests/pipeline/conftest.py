@@ -1,4 +1,7 @@
-"""Fixtures every pipeline test may ask for: a small workspace of two datasets, and a chat server on 127.0.0.1."""
+"""Fixtures every pipeline test may ask for: a small workspace of two datasets, and a chat server on 127.0.0.1; every
+test here is marked end_to_end."""
+from pathlib import Path
+
 import pytest
 
 from tests.pipeline.chat_server import ChatServer
@@ -41,3 +44,11 @@ def chat_server():
     """A chat server on 127.0.0.1 (OpenAI's and seed 003's protocols), stopped after the test."""
     with ChatServer() as chat:
         yield chat
+
+
+def pytest_collection_modifyitems(items):
+    """Every test under tests/pipeline runs evalpipe end to end: marked `end_to_end`."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in item.path.resolve().parents:
+            item.add_marker(pytest.mark.end_to_end)

@@ -24,6 +24,7 @@ class ArenaHard(Leaderboard):
     name, tool = "arena_hard", "arena-hard"
     required = ("baseline", "verdicts")
     default_baseline = DEFAULT_BASELINE
+    pairwise_scale = "five_way"
 
     def read_files(self, root: Path, baseline: str | None) -> LeaderboardFiles:
         return read_arena_hard(root, baseline or DEFAULT_BASELINE)

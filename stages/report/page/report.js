@@ -49,15 +49,42 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
 
   function score(v) { return v === null || v === undefined ? "–" : (Math.round(v * 1000) / 1000).toString(); }
 
+  function statusClass(status) { return "status " + String(status).replace(/ /g, "-"); }
+
+  // A model's prediction: its reply, or with several replies per item each reply with its status and reading.
+  function prediction(row, c) {
+    if (!c.replies) return cell(row, c.prediction);
+    const td = row.insertCell(), list = document.createElement("ol");
+    list.className = "replies";
+    c.replies.forEach(function (r) {
+      const li = document.createElement("li"), mark = document.createElement("span");
+      mark.className = statusClass(r.status);
+      mark.textContent = r.status;
+      li.appendChild(mark);
+      li.appendChild(document.createTextNode(" " + r.prediction + (r.reading ? " → " + r.reading : "")));
+      list.appendChild(li);
+    });
+    td.appendChild(list);
+    return td;
+  }
+
+  function status(row, c) {
+    return cell(row, c.status + (c.replies ? " (" + c.right + " of " + c.n + ")" : ""), statusClass(c.status));
+  }
+
+  function text(c) {
+    return c.replies ? c.replies.map(function (r) { return r.prediction; }).join(" ") : c.prediction;
+  }
+
   function keep(item) {
     const A = item.cells[a.value], B = b.value ? item.cells[b.value] : null, f = filter.value;
     if (f === "a-right-b-wrong" && !(B && A.status === "correct" && B.status !== "correct")) return false;
     if (f === "a-wrong-b-right" && !(B && A.status !== "correct" && B.status === "correct")) return false;
     if (f === "judge-differs" && !A.judge_differs) return false;
+    if (f === "not-right" && A.status === "correct") return false;
     if (f.startsWith("status:") && A.status !== f.slice(7)) return false;
     const q = search.value.trim().toLowerCase();
-    return !q || [item.id, item.question, item.gold, A.prediction, B ? B.prediction : ""].join(" ").toLowerCase()
-      .includes(q);
+    return !q || [item.id, item.question, item.gold, text(A), B ? text(B) : ""].join(" ").toLowerCase().includes(q);
   }
 
   function render() {
@@ -80,17 +107,18 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     body.innerHTML = "";
     shown.forEach(function (item) {
       const row = body.insertRow(), A = item.cells[a.value];
-      cell(row, item.id); cell(row, item.question); cell(row, item.gold); cell(row, A.prediction);
-      cell(row, A.reading, "muted"); cell(row, score(A.score), "num"); cell(row, A.status, "status " + A.status);
+      cell(row, item.id); cell(row, item.question); cell(row, item.gold); prediction(row, A);
+      cell(row, A.reading, "muted"); cell(row, score(A.score), "num"); status(row, A);
       if (withJudge) cell(row, judged(A), A.judge_differs ? "judge differs" : "judge");
       if (b.value) {
         const B = item.cells[b.value];
-        cell(row, B.prediction); cell(row, score(B.score), "num"); cell(row, B.status, "status " + B.status);
+        prediction(row, B); cell(row, score(B.score), "num"); status(row, B);
         if (withJudge) cell(row, judged(B), B.judge_differs ? "judge differs" : "judge");
       }
     });
     count.textContent = shown.length + " of " + data.items.length + " items shown (" + data.total
-      + " in the dataset, " + data.not_right + " not right for some model)";
+      + " in the dataset, " + data.not_right + " not right " + ((data.sampled || []).length ? "in every reply " : "")
+      + "for some model)";
     box.dataset.shown = String(shown.length);
   }
 

@@ -115,8 +115,23 @@ def test_a_dead_endpoint_opens_the_circuit_and_the_night_goes_on(tmp_path, capsy
     rejects = read_artifact_json(root / "outputs" / "qa" / "m" / "B2_predictions.json")["rejects"]
     assert [r["reason"].split(": ", 1)[1].startswith("circuit open") for r in rejects] == [False, False, True]
     generation = read_artifact_json(root / "outputs" / "qa" / "B6_report.json")["report"]["generation"]["m"]
-    assert generation["failures"] == {"connection failed": 2, "circuit open after 2 consecutive failures": 1}
+    assert generation["failures"] == {"connection refused": 2, "circuit open after 2 consecutive failures": 1}
     assert read_artifact_json(root / "outputs" / "other" / "B6_report.json")["report"]["problems"] == []
+    assert ("evalpipe: qa / m: generation failed for 3 of 3 replies: connection refused × 2, circuit open after 2 "
+            "consecutive failures × 1") in capsys.readouterr().err
+
+
+def test_a_server_that_fails_says_why_per_model_and_no_figure_is_made_up(tmp_path, capsys):
+    """A server answering 500 to one model's questions: the console names the cause and its count for that model,
+    and with several replies per item and none generated, the samples line gives no avg@n, pass@k or maj@k."""
+    with ChatServer() as server:
+        server.faults = [500] * 100
+        root = _dataset(tmp_path, "qa", server, samples=2, temperature=0.5, circuit_breaker=100)
+        assert run(root) == 1
+    captured = capsys.readouterr()
+    assert "evalpipe: qa / m: generation failed for 6 of 6 replies: HTTP 500 Internal Server Error × 6" in captured.err
+    assert "qa: m: 3 items, not one reply: no avg@n, pass@k or maj@k" in captured.out
+    assert "avg@0" not in captured.out and "pass@k ;" not in captured.out
 
 
 def test_a_killed_generation_resumes_asking_only_what_is_missing(tmp_path):

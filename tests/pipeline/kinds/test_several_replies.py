@@ -2,6 +2,7 @@
 report worked out by hand, the same figures when the dataset is split into shards, and models with different n
 compared item by item."""
 import json
+import re
 
 import pytest
 
@@ -22,12 +23,12 @@ ONE = [{"id": "p1", "prediction": "\\boxed{2}"}, {"id": "p2", "prediction": "\\b
        {"id": "p3", "prediction": "\\boxed{7}"}]
 
 
-def _dataset(root, toml="kind = \"math\"\n"):
+def _dataset(root, toml="kind = \"math\"\n", four=FOUR):
     folder = root / "inputs" / "m"
     (folder / "predictions").mkdir(parents=True)
     (folder / "dataset.toml").write_text(toml)
     (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
-    for model, rows in (("four", FOUR), ("one", ONE)):
+    for model, rows in (("four", four), ("one", ONE)):
         (folder / "predictions" / f"{model}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert main(["run", "--inputs", str(root / "inputs"), "--outputs", str(root / "outputs")]) == 0
     return read_artifact_json(root / "outputs" / "m" / "B6_report.json")["report"]
@@ -59,10 +60,65 @@ def test_replies_score_per_sample_and_sum_up_per_item(tmp_path, capsys):
     html = (tmp_path / "outputs" / "report.html").read_text()
     assert "<h3>Several replies per item</h3>" in html and "m: pass@k by k" in html and "m: maj@k by k" in html
     assert "accuracy 0.5000 [0.5000, 0.5000]" in html and "p1 (2/4)" in html
+    assert "<td>four</td><td>4</td><td>3</td>" in html and "built-in method" not in html  # n 4, 3 items
     capsys.readouterr()
     assert main(["show", "B4", "--dataset", "m", "--model", "four", "--id", "p1", "--outputs",
                  str(tmp_path / "outputs")]) == 0
     assert [json.loads(line)["sample"] for line in capsys.readouterr().out.splitlines()] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("toml", ["", "[params]\nshard_rows = 1\n"], ids=["whole", "shards"])
+def test_replies_that_end_inside_their_reasoning_are_counted_of_the_replies(tmp_path, capsys, toml):
+    """Two of four's ten replies never close their reasoning: 2 of 10 replies, not of its 3 items."""
+    four = [{"id": "p1", "samples": ["\\boxed{0.5}", "<think>Maybe 3", "\\boxed{1/2}", "<think>Maybe 3"]}, *FOUR[1:]]
+    report = _dataset(tmp_path, f"kind = \"math\"\n{toml}", four)
+    assert report["replies"]["four"] == {"replies": 10, "unfinished_reasoning": 2, "cut_at_max_tokens": 0}
+    assert "four: 2 of 10 replies end inside their reasoning" in capsys.readouterr().err
+    assert "four: 2 of 10 replies end inside their reasoning" in (tmp_path / "outputs" / "report.html").read_text()
+
+
+@pytest.mark.parametrize("toml", ["", "[params]\nshard_rows = 1\n"], ids=["whole", "shards"])
+def test_the_explorer_shows_each_reply_with_its_status_and_the_items_right_of_n(tmp_path, toml):
+    explorer = _dataset(tmp_path, f"kind = \"math\"\n{toml}")["explorer"]
+    assert explorer["sampled"] == ["four"]
+    cells = {item["id"]: item["cells"] for item in explorer["items"]}
+    p1 = cells["p1"]["four"]
+    assert [(r["sample"], r["prediction"], r["status"]) for r in p1["replies"]] == [
+        (0, "\\boxed{0.5}", "correct"), (1, "\\boxed{3}", "wrong"), (2, "\\boxed{1/2}", "correct"),
+        (3, "\\boxed{3}", "wrong")]
+    assert (p1["right"], p1["n"], p1["status"], p1["score"]) == (2, 4, "sometimes right", 0.5)
+    p3 = cells["p3"]["four"]
+    assert [r["prediction"] for r in p3["replies"]] == ["The answer is 7.", "The answer is 8."]
+    assert (p3["right"], p3["n"], p3["status"]) == (1, 2, "sometimes right")
+    assert [cells[i]["one"]["status"] for i in ("p1", "p2", "p3")] == ["wrong", "correct", "correct"]
+    assert "replies" not in cells["p1"]["one"]
+    assert explorer["not_right"] == 3  # every item has a wrong reply of four's (first replies alone: p1, p2)
+
+
+def test_the_explorers_filter_finds_the_items_not_right_in_every_reply(tmp_path):
+    from tests.pipeline.browser import load_page
+
+    _dataset(tmp_path)
+    box = 'document.querySelector("details.explorer")'
+
+    def choose(selector, value):
+        return (f'{box}.querySelector("{selector}").value={json.dumps(value)};'
+                f'{box}.querySelector("{selector}").dispatchEvent(new Event("change"));')
+
+    script = (f"{choose('.model-a', 'four')}{choose('.filter', 'not-right')}document.body.dataset.four={box}.dataset"
+              f".shown;document.body.dataset.replies={box}.querySelectorAll('tbody tr')[0].querySelectorAll('li')"
+              f".length;document.body.dataset.status={box}.querySelector('tbody td.status').textContent;"
+              f"document.body.dataset.count={box}.querySelector('.count').textContent;"
+              f"{choose('.model-a', 'one')}document.body.dataset.one={box}.dataset.shown;")
+    page = tmp_path / "probe.html"
+    html = (tmp_path / "outputs" / "report.html").read_text(encoding="utf-8")
+    page.write_text(html.replace("</body>", f"<script>{script}</script></body>"), encoding="utf-8")
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == []
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    assert (body["four"], body["one"], body["replies"]) == ("3", "1", "4")
+    assert body["status"] == "sometimes right (2 of 4)"
+    assert body["count"] == "3 of 3 items shown (3 in the dataset, 3 not right in every reply for some model)"
 
 
 def test_shards_give_the_same_figures(tmp_path):

@@ -10,7 +10,9 @@ from tests.pipeline.workspace import changed, run, snapshot, write_jsonl
 
 
 def _artifacts(names):
-    return {n for n in names if n.endswith(".json") and not n.startswith("_failures")}
+    """The stages' artifacts among changed files: not failure records, nor .evalpipe.facts.json (a cache of input
+    digests, written once its files are 2 s old — on a loaded machine, by whichever run comes after that)."""
+    return {n for n in names if n.endswith(".json") and not n.startswith(("_failures", "."))}
 
 
 def test_first_run_writes_every_artifact_with_a_full_header(workspace):
@@ -26,7 +28,7 @@ def test_first_run_writes_every_artifact_with_a_full_header(workspace):
     assert {"stage", "dataset", "model", "fingerprint", "parameters", "upstream", "code_version", "created_at",
             "counts", "timings"} <= set(header)
     assert header["parameters"] == {"mode": "auto", "reasoning": {"open": "<think>", "close": "</think>"}}
-    assert header["counts"] == {"questions": 4, "predictions": 3, "joined": 2, "missing_predictions": 2,
+    assert header["counts"] == {"questions": 4, "predictions": 3, "joined": 2, "replies": 2, "missing_predictions": 2,
                                 "unmatched_predictions": 1, "closed_reasoning": 0, "unfinished_reasoning": 0}
     assert (out / "B6_summary.json").exists()
 

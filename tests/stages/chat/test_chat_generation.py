@@ -29,6 +29,21 @@ def test_generate_without_protocol_is_openai_and_bad_tables_say_what_is_wrong():
             read_generate_config(table, "d.toml")
 
 
+def test_samples_must_be_a_whole_number_and_every_bad_key_of_the_table_is_said_at_once():
+    with pytest.raises(UsageError) as raised:
+        read_generate_config({"url": "u", "models": ["m"], "samples": 2.5}, "d.toml")
+    assert str(raised.value) == "d.toml: [generate] samples = 2.5 must be a whole number ≥ 1"
+    with pytest.raises(UsageError) as raised:
+        read_generate_config({"url": "u", "models": ["m", "org/m"], "max_tokens": "4096", "samples": 2.5, "stop": 3,
+                              "temprature": 0, "price": 1, "prompt_template": "Answer."}, "d.toml")
+    said = str(raised.value)
+    assert "\n" not in said and said.startswith("d.toml: unknown [generate] key(s) temprature (allowed: ")
+    for problem in ("[generate] model 'org/m'", "[generate] max_tokens = '4096' must be a whole number ≥ 1",
+                    "[generate] samples = 2.5 must be a whole number ≥ 1", "[generate] stop must be text",
+                    "[generate] price must be", "prompt template must use {question}"):
+        assert f"; {problem}" in said
+
+
 def test_the_request_key_follows_what_changes_an_answer():
     config = read_generate_config({"url": "u", "models": ["m"], "temperature": 0.0}, "d.toml")
     key = request_key(config, "m", "p")

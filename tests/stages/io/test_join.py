@@ -17,8 +17,18 @@ def test_first_prediction_of_an_id_answers_and_missing_and_unmatched_are_listed(
         joined, info = join_predictions(questions, answers)
         assert as_columns(joined) == expected
         assert info["missing_predictions"] == ["q2"] and info["unmatched_predictions"] == ["x9"]
-        assert info["counts"] == {"questions": 4, "predictions": 5, "joined": 3, "missing_predictions": 1,
-                                  "unmatched_predictions": 1}
+        assert info["counts"] == {"questions": 4, "predictions": 5, "joined": 3, "replies": 3,
+                                  "missing_predictions": 1, "unmatched_predictions": 1}
+
+
+def test_with_several_replies_the_replies_joined_are_counted_apart_from_the_questions_answered():
+    predictions = {"id": ["q1", "q1", "q1", "q3", "x9"], "line": [1, 2, 3, 4, 5], "sample": [0, 1, 2, 0, 0],
+                   "prediction": ["A", "B", "C", "D", "E"]}
+    for questions, answers in ((QUESTIONS, predictions), (pa.table(QUESTIONS), pa.table(predictions))):
+        joined, info = join_predictions(questions, answers)
+        assert as_columns(joined)["prediction"] == ["A", "B", "C", None, "D", None]
+        assert info["counts"] == {"questions": 4, "predictions": 5, "joined": 2, "replies": 4,
+                                  "missing_predictions": 2, "unmatched_predictions": 1}
 
 
 def test_predictions_in_the_questions_order_join_without_a_copy():

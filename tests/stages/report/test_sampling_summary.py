@@ -1,5 +1,5 @@
 """B6's figures for several replies per item: intervals over items, shards merged, short and sometimes-right items."""
-from stages.report.sampling import merge_items, sampling_summary
+from stages.report.sampling import merge_items, sampling_line, sampling_rows, sampling_summary
 
 
 def _items(replies, right):
@@ -34,3 +34,16 @@ def test_shards_merge_with_their_largest_k_for_larger_ones():
     merged = merge_items([one, two])
     assert merged["maj"] == {"1": [0, 1, 1], "2": [1, 1, 1], "4": [1, 1, 1]}
     assert merged["replies"] == [2, 2, 4] and sampling_summary(merged)["maj"]["1"] == 2 / 3
+
+
+def test_without_a_single_reply_no_figure_is_given():
+    """Every reply set aside (a dead server): avg@n has no value (not the 0 of unanswered items), pass@k and maj@k
+    none, and the console's line and report.html's row give no figure."""
+    summary = sampling_summary({**_items([0, 0, 0], [0, 0, 0]), "maj": {}})
+    assert (summary["n"], summary["replies"], summary["pass"], summary["maj"]) == (0, 0, {}, {})
+    assert summary["avg"]["accuracy"] == {"value": None, "low": None, "high": None}
+    line = sampling_line("m", summary, "accuracy")
+    assert line == "m: 3 items, not one reply: no avg@n, pass@k or maj@k"
+    report = {"comparison": {"primary_metric": "accuracy"}, "samples": {"m": summary}}
+    (row,) = sampling_rows(report)
+    assert (row["n"], row["avg"], row["pass"], row["maj"]) == ("0", "accuracy n/a", "-", "-")
