@@ -1,4 +1,4 @@
-"""The function_calling kind's own small fixture (tests/stages/kinds/function_calling/fixture: four made-up items of
+"""The function_calling kind's own small fixture (tests/stages/kinds/function_calling/conformance: four made-up items of
 four categories, a prompting and a function-calling model) through `evalpipe run`, hermetic: each verdict worked out
 by BFCL's rules by hand (and bfcl-eval 2026.3.23 gives the same eight)."""
 import shutil
@@ -8,7 +8,7 @@ import pytest
 from stages.io.artifacts import read_artifact_json, read_columns
 from tests.pipeline.workspace import REPO, run
 
-FIXTURE = REPO / "tests" / "stages" / "kinds" / "function_calling" / "fixture"
+FIXTURE = REPO / "tests" / "stages" / "kinds" / "function_calling" / "conformance"
 
 
 def test_the_fixture_scores_as_bfcls_rules_say(tmp_path):

@@ -8,7 +8,7 @@ from stages.io.artifacts import read_artifact_json, read_columns
 from tests.pipeline.chat_server import ChatServer
 from tests.pipeline.workspace import REPO, run
 
-FIXTURE = REPO / "tests" / "stages" / "kinds" / "function_calling" / "fixture" / "questions.jsonl"
+FIXTURE = REPO / "tests" / "stages" / "kinds" / "function_calling" / "conformance" / "questions.jsonl"
 CALLS = {"Weather in Paris": [("weather_current", {"city": "Paris", "unit": "celsius"})],
          "Areas of circles": [("circle_area", {"radius": 2}), ("circle_area", {"radius": 4})],
          "Cache 'session'": [("Cache_put", {"key": "session", "ttl": "60L"})]}

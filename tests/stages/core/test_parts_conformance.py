@@ -1,7 +1,7 @@
 """Every registered importer and leaderboard conforms, with no list of them kept here: each brings its fixture beside
 its tests, and a part without one fails, saying where it goes (docs/extending.md). An importer's —
-tests/stages/harness/conformance/<tool>.json — names its tool's files and the runs they hold (task, model, kind,
-questions); a leaderboard's — tests/<its package>/conformance.json — is what B6 hands it (board, B5L documents and
+tests/stages/harness/conformance/<tool>.json — names its tool's files, the options its reader takes (paths relative to
+the repository; one not found here skips the test) and the runs they hold (task, model, kind, questions); a leaderboard's — tests/<its package>/conformance.json — is what B6 hands it (board, B5L documents and
 rows, answers) and the figures its section must show, in the text report and in report.html."""
 import json
 from pathlib import Path
@@ -26,7 +26,12 @@ def _fixture(path: Path, part: str) -> dict:
 @pytest.mark.parametrize("tool", IMPORTERS.names())
 def test_an_importer_reads_its_fixture(tool):
     found = _fixture(REPO / "tests" / "stages" / "harness" / "conformance" / f"{tool}.json", f"importer {tool!r}")
-    runs = [run for run in importer(tool)([REPO / path for path in found["paths"]]) if isinstance(run, ImportedRun)]
+    options = {name: (REPO / value).resolve() for name, value in found.get("options", {}).items()}
+    absent = [str(path) for path in options.values() if not path.exists()]
+    if absent:
+        pytest.skip(f"{tool}'s fixture needs {', '.join(absent)} (shared/ beside the checkout)")
+    runs = [run for run in importer(tool)([REPO / path for path in found["paths"]], **options)
+            if isinstance(run, ImportedRun)]
     assert [[run.task, run.model, run.kind, len(run.questions)] for run in runs] == found["runs"]
     assert all(run.tool == tool and len(run.predictions) >= len(run.questions) for run in runs)
 
