@@ -11,6 +11,7 @@ from stages import (
     get_kind,
     join_predictions,
 )
+from stages.chat.completions import EchoRefused
 from stages.chat.turns import gather_turns, turn_cases
 from stages.core.errors import UsageError
 from stages.core.records import Rows, as_columns, column_length, column_names, column_values, with_sample_numbers
@@ -119,6 +120,13 @@ class B2Predictions(StageTask):
         settings = self.plain_spec["generate"]
         config = GenerateConfig(**{**settings, "models": tuple(settings["models"]),
                                    "concurrency": self.spec["generate_concurrency"]})
+        if config.protocol == "completions":
+            try:
+                loaded, summary = kind.completions_predictions(questions, config, self.model, self.answers_path())
+            except EchoRefused as exc:
+                raise UsageError(f"{self.dataset}: {config.url} ({self.model}) cannot be scored: {exc}") from None
+            return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
+                               header={"generated": True, "generation": summary})
         options = questions.get("options") or [None] * len(questions["id"])
         turns = questions.get("turns")
         if turns and any(turns):
