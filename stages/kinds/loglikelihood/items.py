@@ -26,7 +26,8 @@ def _records(path: Path) -> list[dict]:
 
 def fewshot_examples(questions: Path, form: TaskForm, params: dict[str, Any]) -> dict[str | None, str]:
     """The few-shot block per subject (None: every item's), from the first `num_fewshot` rows of `fewshot_file` —
-    for a task with subjects (MMLU), of the subject's own rows, as lm-eval's first_n sampler takes them."""
+    for a task with subjects (MMLU), of the subject's own rows, as lm-eval's first_n sampler takes them; a subject
+    with fewer rows has none."""
     count = params["num_fewshot"]
     if count == 0:
         return {}
@@ -35,10 +36,17 @@ def fewshot_examples(questions: Path, form: TaskForm, params: dict[str, Any]) ->
     by_subject: dict[str | None, list[dict]] = {}
     for record in _records(questions.parent / params["fewshot_file"]):
         by_subject.setdefault(form.subject(record), []).append(record)
-    short = sorted(str(subject) for subject, rows in by_subject.items() if len(rows) < count)
-    if short:
-        raise ValueError(f"{params['fewshot_file']}: fewer than {count} examples for {', '.join(short)}")
-    return {subject: fewshot_block(form, rows[:count]) for subject, rows in by_subject.items()}
+    return {subject: fewshot_block(form, rows[:count]) for subject, rows in by_subject.items() if len(rows) >= count}
+
+
+def _fewshot_for(fewshot: dict[str | None, str], subject: str | None, params: dict[str, Any]) -> str:
+    """The few-shot block an item's context starts with ("" without few-shot)."""
+    if params["num_fewshot"] == 0:
+        return ""
+    if subject not in fewshot:
+        where = f" for {subject}" if subject else ""
+        raise ValueError(f"{params['fewshot_file']} has fewer than {params['num_fewshot']} examples{where}")
+    return fewshot[subject]
 
 
 def _item_id(record: dict, position: int, id_field: str | None) -> str | None:
@@ -70,7 +78,7 @@ def load_items(path: Path, params: dict[str, Any], id_field: str | None = None,
                 raise ValueError(f"no id (field {id_field!r} missing or empty)")
             if item_id in seen:
                 raise ValueError(f"duplicate id {item_id!r}")
-            item = build_item(form, record, fewshot.get(form.subject(record), fewshot.get(None, "")))
+            item = build_item(form, record, _fewshot_for(fewshot, form.subject(record), params))
         except ValueError as exc:
             result.rejects.append(Reject(str(path), line, str(exc), location))
             continue
