@@ -1,13 +1,12 @@
 """The figures lm-eval computes from each choice's loglikelihood: acc (argmax of the sums), acc_norm (argmax of sum /
-the choice's length in characters), acc_bytes (/ UTF-8 bytes); stderr as lm-eval's, Wilson intervals, per subject
-and group (micro: every item counts once, as lm-eval's weight_by_size; macro: the mean of the subjects)."""
+the choice's length in characters), acc_bytes (/ UTF-8 bytes); stderr as lm-eval's (B6 adds its intervals), per
+subject and group (micro: every item counts once, as lm-eval's weight_by_size; macro: the mean of the subjects)."""
 from __future__ import annotations
 
 import math
 from typing import Any
 
 from ...core.stats import Stats, share
-from ...report.intervals import wilson_interval
 from .mmlu_subjects import mmlu_group
 
 FIGURES = ("acc", "acc_norm", "acc_bytes")
@@ -72,8 +71,6 @@ def _figures(tallies: list[dict[str, int]], figures: tuple[str, ...]) -> dict[st
         out[figure] = share(correct, rows)
         out[f"{figure}_stderr"] = lm_eval_stderr(correct, rows) if len(tallies) == 1 else pooled_stderr(
             [t["rows"] for t in tallies], [lm_eval_stderr(t[figure], t["rows"]) for t in tallies])
-        interval = wilson_interval(correct, rows)
-        out[f"{figure}_interval"] = None if interval is None else list(interval)
     return out
 
 

@@ -45,6 +45,8 @@ def test_arc_challenge_asked_of_a_completions_server(tmp_path, real_data):
         found = report["models"]["ngram"]
         assert found["rows"] == 299 and found["acc"] == pytest.approx(sum(b4["correct"]) / 299)
         assert found["acc_norm"] == pytest.approx(sum(b4["correct_norm"]) / 299)
+        interval = report["intervals"]["ngram"]["acc"]
+        assert interval["low"] < found["acc"] < interval["high"]
         generation = read_artifact_json(outputs / "ngram" / "B2_predictions.json")["header"]["generation"]
         assert generation["pairs"] == sum(map(len, b1["continuations"])) and generation["truncated"] == 0
         assert run(tmp_path, "--force") == 0

@@ -68,8 +68,6 @@ def test_b4_rows_and_figures_over_mmlu_subjects_and_groups():
     assert stem["acc_macro"] == pytest.approx((0.5 + 1.0) / 2)  # macro: the mean of the subjects
     assert metrics["by_group"]["mmlu_humanities"]["acc"] == 1.0
     assert metrics["acc_macro"] == pytest.approx((0.5 + 1.0 + 1.0) / 3)
-    low, high = metrics["acc_interval"]
-    assert low < 0.75 < high
 
 
 def test_without_subjects_no_groups_and_acc_bytes_only_when_asked():
