@@ -97,3 +97,16 @@ def test_non_ascii_choices_by_characters_and_by_bytes(tmp_path):
     assert run(tmp_path) == 0
     found = read_artifact_json(tmp_path / "outputs" / "cafe" / "B6_report.json")["report"]["models"]["m"]
     assert (found["acc"], found["acc_norm"], found["acc_bytes"]) == (0.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize(("kind", "protocol", "said"), [
+    ("loglikelihood", "openai", 'is asked of a completions endpoint: [generate] protocol = "completions"'),
+    ("qa", "completions", 'asks a chat server; [generate] protocol "completions" is for kind "loglikelihood"')])
+def test_the_completions_protocol_and_the_kind_go_together(tmp_path, capsys, kind, protocol, said):
+    folder = tmp_path / "inputs" / "d"
+    write_jsonl(folder / "questions.jsonl", [{"id": "1", "question": "q", "choices": ["a", "b"], "gold": 0,
+                                              "answer": "a"}])
+    (folder / "dataset.toml").write_text(f'kind = "{kind}"\n[generate]\nprotocol = "{protocol}"\n'
+                                         'url = "http://127.0.0.1:9"\nmodels = ["m"]\n')
+    assert run(tmp_path) != 0
+    assert said in capsys.readouterr().err
