@@ -51,7 +51,8 @@ class B1Questions(StageTask):
     stage, artifact_name = "B1", ARTIFACT_NAMES["B1"]
 
     def input_files(self) -> dict[str, UPath]:
-        return {self.spec["questions"]: self.input_location(self.spec["questions"])}
+        extra = [f"{self.spec['name']}/{name}" for name in get_kind(self.spec["kind"]).gold_files(self.spec["params"])]
+        return {name: self.input_location(name) for name in (self.spec["questions"], *extra)}
 
     def stage_params(self) -> dict[str, Any]:
         return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"], **_rows_param(self),

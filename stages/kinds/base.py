@@ -120,6 +120,10 @@ class Kind:
         """Why these gold answers cannot be scored by this kind (with its B1 parameters), or None when they can."""
         return None if golds else "no gold answer"
 
+    def gold_files(self, params: dict[str, Any]) -> list[str]:
+        """Files beside the questions that B1 reads too (named relative to the dataset folder; a few-shot file)."""
+        return []
+
     def completions_predictions(self, questions: Columns, config: Any, model: str,
                                 store: Path) -> tuple[LoadResult, dict[str, Any]]:
         """B2 asked of a completions endpoint (kinds that set asks_completions): the predictions and a summary of

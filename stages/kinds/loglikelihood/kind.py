@@ -95,6 +95,9 @@ class Loglikelihood(Kind):
         except ValueError as exc:
             raise UsageError(str(exc)) from None
 
+    def gold_files(self, params: dict[str, Any]) -> list[str]:
+        return [params["fewshot_file"]] if params.get("fewshot_file") and params.get("num_fewshot") else []
+
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         """B2 from a file: per item its `loglikelihoods` (one per choice) and optionally `greedy`."""
         columns: Columns = {name: [] for name in ("id", "line", "prediction", "loglikelihoods", "greedy")}

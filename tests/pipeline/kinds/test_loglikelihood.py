@@ -110,3 +110,18 @@ def test_the_completions_protocol_and_the_kind_go_together(tmp_path, capsys, kin
                                          'url = "http://127.0.0.1:9"\nmodels = ["m"]\n')
     assert run(tmp_path) != 0
     assert said in capsys.readouterr().err
+
+
+def test_an_edited_fewshot_file_rebuilds_the_contexts(tmp_path):
+    folder = tmp_path / "inputs" / "mmlu"
+    row = {"subject": "anatomy", "choices": ["a", "b", "c", "d"], "answer": 2}
+    write_jsonl(folder / "questions.jsonl", [{**row, "question": "Which bone?"}])
+    write_jsonl(folder / "dev.jsonl", [{**row, "question": "First shot?"}])
+    write_jsonl(folder / "predictions" / "m.jsonl", [{"id": "0", "loglikelihoods": [-4.0, -3.0, -1.0, -2.0]}])
+    _toml(folder, "mmlu", extra='[params]\nnum_fewshot = 1\nfewshot_file = "dev.jsonl"\n')
+    assert run(tmp_path) == 0
+    b1 = tmp_path / "outputs" / "mmlu" / "B1_questions.json"
+    assert "First shot?\nA. a\nB. b\nC. c\nD. d\nAnswer: C\n\nWhich bone?" in read_columns(b1)["question"][0]
+    write_jsonl(folder / "dev.jsonl", [{**row, "question": "Edited shot?"}])
+    assert run(tmp_path) == 0
+    assert "Edited shot?" in read_columns(b1)["question"][0]
