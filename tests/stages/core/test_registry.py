@@ -31,8 +31,8 @@ def test_an_unknown_name_is_one_usage_line_naming_the_known_ones():
 
 
 def test_every_sort_lists_its_parts_without_a_second_list():
-    assert KINDS.names() == ["annotation", "code", "dialogue", "fact_verification", "ifeval", "instruction", "math",
-                             "multiple_choice", "numeric", "qa"]
+    assert KINDS.names() == ["annotation", "code", "dialogue", "fact_verification", "ifeval", "instruction",
+                             "loglikelihood", "math", "multiple_choice", "numeric", "qa"]
     assert IMPORTERS.names() == ["inspect", "lm-eval", "opencompass"]
     assert LEADERBOARDS.names() == ["alignbench", "alpaca_eval", "arena_hard", "mt_bench"]
     assert {name: board.tool for name, board in LEADERBOARDS.items()} == {
