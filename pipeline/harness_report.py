@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stages.harness.rule_agreement import EVALPIPE_ONLY, HARNESS_ONLY, read_verdicts, rule_disagreements
+from stages.harness.rule_agreement import (
+    EVALPIPE_ONLY,
+    HARNESS_ONLY,
+    MATCHED_COLUMNS,
+    read_verdicts,
+    rule_disagreements,
+)
 from stages.io.artifacts import read_artifact_json, read_rows_with_ids, read_table
 
 from .tasks import B2Predictions, B4Match
@@ -14,7 +20,6 @@ if TYPE_CHECKING:
 
     from .task_base import StageTask
 
-MATCHED_COLUMNS = ("id", "sample", "gold", "extracted", "correct", "reason")
 REPLY_END = 240  # characters of the model's reply shown with an example
 
 

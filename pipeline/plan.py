@@ -259,7 +259,7 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
     params = resolve_params(
         kind.defaults,
         (f"luigi.cfg [kind.{kind_name}]", luigi_cfg_section(f"kind.{kind_name}")),
-        (str(folder / "dataset.toml"), config.params),
+        (str(folder / "dataset.toml"), {**config.params, **({"task": config.task} if config.task else {})}),
         rules=kind.param_rules,
     )
     if config.taxonomies:
@@ -274,6 +274,10 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
             raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} reads documents; [generate] asks for "
                              "answers to questions")
         generate = read_generate_config(with_template_file(config.generate, folder), str(folder / "dataset.toml"))
+        if (generate.protocol == "completions") != kind.asks_completions:
+            raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} " + (
+                "is asked of a completions endpoint: [generate] protocol = \"completions\"" if kind.asks_completions
+                else "asks a chat server; [generate] protocol \"completions\" is for kind \"loglikelihood\""))
         predictions.update({model: "" for model in generate.models if model not in predictions})
     shards = count_shards(folder.parent, f"{folder.name}/{questions.name}" if questions else None, predictions,
                           params.get("shard_rows"))

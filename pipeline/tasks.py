@@ -11,6 +11,7 @@ from stages import (
     get_kind,
     join_predictions,
 )
+from stages.chat.completions import EchoRefused
 from stages.chat.turns import gather_turns, turn_cases
 from stages.core.errors import UsageError
 from stages.core.records import Rows, as_columns, column_length, column_names, column_values, with_sample_numbers
@@ -50,7 +51,8 @@ class B1Questions(StageTask):
     stage, artifact_name = "B1", ARTIFACT_NAMES["B1"]
 
     def input_files(self) -> dict[str, UPath]:
-        return {self.spec["questions"]: self.input_location(self.spec["questions"])}
+        extra = [f"{self.spec['name']}/{name}" for name in get_kind(self.spec["kind"]).gold_files(self.spec["params"])]
+        return {name: self.input_location(name) for name in (self.spec["questions"], *extra)}
 
     def stage_params(self) -> dict[str, Any]:
         return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"], **_rows_param(self),
@@ -119,6 +121,13 @@ class B2Predictions(StageTask):
         settings = self.plain_spec["generate"]
         config = GenerateConfig(**{**settings, "models": tuple(settings["models"]),
                                    "concurrency": self.spec["generate_concurrency"]})
+        if config.protocol == "completions":
+            try:
+                loaded, summary = kind.completions_predictions(questions, config, self.model, self.answers_path())
+            except EchoRefused as exc:
+                raise UsageError(f"{self.dataset}: {config.url} ({self.model}) cannot be scored: {exc}") from None
+            return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
+                               header={"generated": True, "generation": summary})
         options = questions.get("options") or [None] * len(questions["id"])
         turns = questions.get("turns")
         if turns and any(turns):

@@ -55,7 +55,8 @@ class ChatClient:
     def __init__(self, config: Endpoint, model: str) -> None:
         self.config, self.model = config, model
 
-    def _post(self, path: str, body: dict[str, Any] | None) -> Any:
+    def _post(self, path: str, body: dict[str, Any] | None, base: str | None = None) -> Any:
+        """POST `body` as JSON to the server's url (or `base`) + path; its JSON answer."""
         import urllib.error
         import urllib.request  # only when asking: discovering datasets reads the config alone
 
@@ -64,7 +65,7 @@ class ChatClient:
         if key:
             headers["Authorization"] = f"Bearer {key}"
         data = b"" if body is None else json.dumps(body, ensure_ascii=False).encode()
-        request = urllib.request.Request(self.config.url.rstrip("/") + path, data=data, headers=headers, method="POST")
+        request = urllib.request.Request((base or self.config.url).rstrip("/") + path, data=data, headers=headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=self.config.timeout) as response:
                 raw = response.read()

@@ -25,7 +25,7 @@ from .endpoint import CLIENT_NUMBERS, Endpoint, settings_problems
 from .journal import AnswerStore, journal_key
 from .prompts import check_template
 
-PROTOCOLS = ("peppa", "openai")
+PROTOCOLS = ("peppa", "openai", "completions")
 LATER_SETTINGS = ("top_logprobs",)  # [generate] settings added after answers were journaled without them
 
 
@@ -38,6 +38,8 @@ class GenerateConfig(Endpoint):
     extra: dict[str, Any] = field(default_factory=dict)
     served_models: dict[str, str] = field(default_factory=dict)  # evalpipe's model name → the name the server knows
     samples: int = 1  # replies asked per item (sample s asked with seed + s where a seed is set)
+    max_length: int | None = None  # completions: tokens a prompt may have (lm-eval's max_length; default 2048)
+    batch_size: int | None = None  # completions: prompts per request (default 16)
 
     def described(self) -> dict[str, Any]:
         """The settings that decide the answers (for fingerprints and headers): never the key itself."""
@@ -82,7 +84,8 @@ def _generate_problems(table: dict[str, Any], origin: str) -> list[str]:
                      f'{{ "{safe_name(name.rsplit("/", 1)[-1])}" = "{name}" }}'
                      for name in models if name_problem(name) is not None]
     problems += [f"[generate] {problem}" for problem in settings_problems(
-        table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1), "samples": (int, 1)},
+        table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1), "samples": (int, 1),
+                        "max_length": (int, 2), "batch_size": (int, 1)},
         ("system_prompt", "prompt_template", "api_key_env"))]
     stop = table.get("stop")
     if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):

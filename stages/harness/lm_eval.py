@@ -1,6 +1,6 @@
 """lm-evaluation-harness' `--log_samples` files of every layout since the 2023 refactor, read as runs: its math tasks
 as math, IFEval's as ifeval, other generate_until tasks as open QA (or multiple choice when the documents carry choices and the answer's
-index), loglikelihood tasks as multiple choice, rows with prompts but no reference as instructions for the judge."""
+index), loglikelihood tasks as loglikelihood runs (acc and acc_norm recomputed from resps), rows with prompts but no reference as instructions for the judge."""
 from __future__ import annotations
 
 import ast
@@ -13,6 +13,7 @@ from ..io.fields import gold_answer_texts, name_ignoring_case
 from .imported import ImportedRun, SkippedFile, references_or_instructions, register_importer
 from .lm_eval_files import SamplesFile, doc_ids, find_samples, is_sample, question_text, requests, single
 from .lm_eval_ifeval import is_ifeval_run, read_ifeval_run
+from .lm_eval_loglikelihood import read_loglikelihood_run
 from .lm_eval_math import is_math_task, raw_replies, read_math_run
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -44,6 +45,12 @@ def read_lm_eval(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
             continue
         for index, (filter_name, records) in enumerate(groups.items()):
             notes = list(found.records.set_aside) if index == 0 else []
+            if output_type == "multiple_choice":
+                name = _model_name(found) + (f".{safe_name(filter_name)}" if len(groups) > 1 else "")
+                yield read_loglikelihood_run(found, records, str(_task_config(found).get("target_delimiter", " ")),
+                                             name, _metrics(_task_results(found), filter_name if len(groups) > 1
+                                                            else None), notes)
+                continue
             yield _run(found, output_type, records, filter_name if len(groups) > 1 else None, notes)
 
 

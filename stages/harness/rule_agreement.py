@@ -8,6 +8,8 @@ from typing import Any
 import orjson
 
 HARNESS_ONLY, EVALPIPE_ONLY = "right_by_harness_only", "right_by_evalpipe_only"
+VERDICT_COLUMNS = {"acc_norm": "correct_norm", "acc_bytes": "correct_bytes"}  # B4's column for a harness metric
+MATCHED_COLUMNS = ("id", "sample", "gold", "extracted", "correct", *VERDICT_COLUMNS.values(), "reason")
 
 
 def read_verdicts(data: bytes, source: str) -> tuple[dict[str, dict[str, Any]], list[str]]:
@@ -38,12 +40,13 @@ def rule_disagreements(verdicts: dict[str, dict[str, Any]], rows: Iterable[dict[
         if harness is None or row.get("correct") is None or row.get("sample") not in (None, 0):
             continue
         for metric, value in harness["verdicts"].items():
-            if value not in (0, 1) or isinstance(value, bool):
+            evalpipe = row.get(VERDICT_COLUMNS.get(metric.partition(",")[0], "correct"))
+            if value not in (0, 1) or isinstance(value, bool) or evalpipe is None:
                 continue
             tally = found.setdefault(metric, {"rows": 0, "disagree": 0, HARNESS_ONLY: {"rows": 0},
                                               EVALPIPE_ONLY: {"rows": 0}})
             tally["rows"] += 1
-            if bool(value) == row["correct"]:
+            if bool(value) == evalpipe:
                 continue
             tally["disagree"] += 1
             side = tally[HARNESS_ONLY if value else EVALPIPE_ONLY]

@@ -11,7 +11,7 @@ from ..core.param_rules import Rule, within
 from .storage import read_input_bytes
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field", "samples_field")
-KNOWN_KEYS = {"kind", "params", "taxonomies", "generate", "judge", "leaderboard", "nightly", "max_rejected_share",
+KNOWN_KEYS = {"kind", "task", "params", "taxonomies", "generate", "judge", "leaderboard", "nightly", "max_rejected_share",
               "min_paired_share", "provenance", "reasoning", *FIELD_KEYS}
 DEFAULT_MAX_REJECTED_SHARE = 0.5
 DEFAULT_MIN_PAIRED_SHARE = 0.5
@@ -22,6 +22,7 @@ class DatasetConfig:
     """What dataset.toml says about one dataset (every key optional)."""
 
     kind: str | None = None
+    task: str | None = None  # a kind's built-in task (loglikelihood: hellaswag, arc_easy, arc_challenge, mmlu)
     id_field: str | None = None
     question_field: str | None = None
     gold_field: str | None = None
@@ -60,7 +61,7 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         raise UsageError(f"{path}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(KNOWN_KEYS))})")
-    for key in ("kind", *FIELD_KEYS):
+    for key in ("kind", "task", *FIELD_KEYS):
         if key in data and not isinstance(data[key], str):
             raise UsageError(f"{path}: {key} must be a string, got {type(data[key]).__name__}")
     params = data.get("params", {})
@@ -98,7 +99,7 @@ def read_dataset_config(path: Path) -> DatasetConfig:
                          leaderboard=leaderboard, nightly=nightly,
                          provenance=provenance, reasoning=reasoning,
                          **{name: float(value) for name, value in shares.items()},
-                         **{k: data.get(k) for k in ("kind", *FIELD_KEYS)})
+                         **{k: data.get(k) for k in ("kind", "task", *FIELD_KEYS)})
 
 
 def resolve_params(kind_defaults: dict[str, Any], *layers: tuple[str, dict[str, Any]],

@@ -45,6 +45,7 @@ class Kind:
     open_ended: ClassVar[bool] = False  # scored only by a [judge], whose built-in rubrics then need no reference
     repeated_ids_are_samples: ClassVar[bool] = False  # an id repeated in a predictions file: that item's samples
     pairs_by_prompt: ClassVar[bool] = False  # a prediction with its prompt and no id pairs by the prompt's text
+    asks_completions: ClassVar[bool] = False  # [generate] asks a completions endpoint (protocol "completions")
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
@@ -123,6 +124,16 @@ class Kind:
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         """Why these gold answers cannot be scored by this kind (with its B1 parameters), or None when they can."""
         return None if golds else "no gold answer"
+
+    def gold_files(self, params: dict[str, Any]) -> list[str]:
+        """Files beside the questions that B1 reads too (named relative to the dataset folder; a few-shot file)."""
+        return []
+
+    def completions_predictions(self, questions: Columns, config: Any, model: str,
+                                store: Path) -> tuple[LoadResult, dict[str, Any]]:
+        """B2 asked of a completions endpoint (kinds that set asks_completions): the predictions and a summary of
+        the asking, every answer journaled in `store`."""
+        raise NotImplementedError
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         raise NotImplementedError

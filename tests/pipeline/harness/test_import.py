@@ -66,18 +66,40 @@ def test_importing_again_changes_nothing_and_another_model_adds_a_predictions_fi
     assert (dataset / "questions.jsonl").stat().st_mtime_ns == before[dataset / "questions.jsonl"]
 
 
-def test_lm_eval_loglikelihood_multiple_choice_scores_as_lm_eval_did(tmp_path):
+def test_lm_eval_loglikelihood_files_recompute_acc_from_resps_beside_lm_evals_figures(tmp_path):
     rows = [json.loads(line) for line in LM_EVAL_CMMLU.read_text(encoding="utf-8").splitlines()]
-    right = [max(range(4), key=lambda i: float(row["filtered_resps"][i][0])) == int(row["target"]) for row in rows]
+    right = [max(range(4), key=lambda i: float(row["resps"][i][0][0])) == int(row["target"]) for row in rows]
     assert import_files(tmp_path, "lm-eval", LM_EVAL_CMMLU, "--model", "dummy") == 0
     questions = [json.loads(line) for line in
                  (tmp_path / "inputs/cmmlu_agronomy_local/questions.jsonl").read_text().splitlines()]
-    assert questions[0]["options"] == ["农业生产工具", "土地", "劳动力", "资金"] and questions[0]["answer"] == "B"
+    assert questions[0]["choices"] == ["A", "B", "C", "D"] and questions[0]["gold"] == 1  # the task's choices
+    assert questions[0]["question"] == rows[0]["arguments"]["gen_args_0"]["arg_0"]
     outputs = run_imported(tmp_path)
-    accuracy = model_metrics(outputs, "cmmlu_agronomy_local", "dummy")["accuracy"]
-    assert accuracy == pytest.approx(sum(right) / len(rows))
+    metrics = model_metrics(outputs, "cmmlu_agronomy_local", "dummy")
+    assert metrics["acc"] == pytest.approx(sum(right) / len(rows)) and metrics["acc_norm"] == metrics["acc"]
     results = json.loads(next(LM_EVAL_CMMLU.parent.glob("results_*.json")).read_text())
-    assert accuracy == pytest.approx(results["results"]["cmmlu_agronomy_local"]["acc,none"])
+    assert metrics["acc"] == pytest.approx(results["results"]["cmmlu_agronomy_local"]["acc,none"])
+    report = read_artifact_json(outputs / "cmmlu_agronomy_local" / "B6_report.json")["report"]
+    assert report["harness"]["dummy"]["metrics"]["acc"] == results["results"]["cmmlu_agronomy_local"]["acc,none"]
+    assert report["harness"]["dummy"]["disagreements"]["acc"]["rows"] == 20
+    assert report["harness"]["dummy"]["disagreements"]["acc"]["disagree"] == 0
+
+
+def test_lm_eval_loglikelihood_rows_where_its_acc_differs_are_counted(tmp_path):
+    import shutil
+
+    folder = tmp_path / "files"
+    shutil.copytree(LM_EVAL_CMMLU.parent, folder)
+    samples = folder / LM_EVAL_CMMLU.name
+    rows = [json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()]
+    assert rows[0]["acc"] == 0.0
+    rows[0]["acc"] = 1.0  # lm-eval's verdict on doc 0 changed: evalpipe's, from resps, stays wrong
+    samples.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    assert import_files(tmp_path, "lm-eval", samples, "--model", "dummy") == 0
+    report = read_artifact_json(run_imported(tmp_path) / "cmmlu_agronomy_local" / "B6_report.json")["report"]
+    tally = report["harness"]["dummy"]["disagreements"]["acc"]
+    assert (tally["rows"], tally["disagree"], tally["right_by_harness_only"]["rows"]) == (20, 1, 1)
+    assert tally["right_by_harness_only"]["example"]["id"] == "0"
 
 
 @pytest.mark.parametrize("suffix", [".eval", ".json"])

@@ -1,0 +1,153 @@
+"""Loglikelihoods asked of a completions endpoint: each distinct (context, continuation) asked once, several prompts
+per request, `concurrency` requests in flight, every answer journaled as it arrives (a rerun asks nothing, a killed
+run resumes); tokenized as lm-eval 0.4.13 tokenizes a pair."""
+from __future__ import annotations
+
+import hashlib
+import statistics
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..core.progress import Progress
+from .call_pool import run_calls
+from .client import CircuitBreaker, call_with_retries
+from .completions import CompletionsClient, continuation_logprob, pair_tokens
+from .journal import AnswerStore
+
+DEFAULT_MAX_LENGTH = 2048  # lm-eval's API models' max_length
+DEFAULT_BATCH = 16  # prompts per request
+
+Pair = tuple[str, str]
+
+
+@dataclass
+class Loglikelihoods:
+    """Per asked pair its (loglikelihood, greedy), the pairs that failed with why, and how many were cut to fit."""
+
+    found: dict[Pair, tuple[float, bool]] = field(default_factory=dict)
+    failed: dict[Pair, str] = field(default_factory=dict)
+    truncated: int = 0
+    distinct: int = 0
+    asked: int = 0
+    records: list[dict[str, Any]] = field(default_factory=list)  # the journal's record of each distinct pair
+
+    def summary(self, pairs: int) -> dict[str, Any]:
+        """B6's generation summary (the shape live generation's has) and the pairs: all, distinct, asked this run,
+        cut from the left to the max length."""
+        answered = [r for r in self.records if "prediction" in r]
+        latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))
+        failures = Counter(r.get("error", "not asked").split(":")[0] for r in self.records if "prediction" not in r)
+        return {"answers": len(answered), "failures": dict(failures),
+                "latency_p50": statistics.median(latencies) if latencies else None,
+                "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
+                "tokens_in": sum(r.get("tokens_in") or 0 for r in answered), "tokens_out": len(answered),
+                "cost": None, "cut_at_max_tokens": 0, "pairs": pairs, "distinct_pairs": self.distinct,
+                "asked": self.asked, "truncated": self.truncated}
+
+
+def pair_key(model: str, max_length: int, pair: Pair) -> str:
+    """What a journaled answer was asked with: the model, the max length and the pair's texts."""
+    asked = {"model": model, "max_length": max_length, "context": pair[0], "continuation": pair[1]}
+    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+
+
+class PairTokenizer:
+    """A pair's token ids as lm-eval's TemplateLM makes them: the context's trailing whitespace moved to the
+    continuation, the whole tokenized and the context's tokens split off; an empty context stands as the prefix
+    token (BOS, else EOS) unless the continuation starts with it."""
+
+    def __init__(self, client: CompletionsClient) -> None:
+        self.client, self._contexts, self._prefix = client, {}, None
+        self._lock = threading.Lock()
+
+    def _tokens(self, text: str) -> list[int]:
+        found = self._contexts.get(text)
+        if found is None:
+            found = self._contexts[text] = self.client.tokenize(text)
+        return found
+
+    def prefix(self) -> int:
+        with self._lock:
+            if self._prefix is None:
+                self._prefix = self.client.prefix_token()
+            return self._prefix
+
+    def encode(self, context: str, continuation: str) -> tuple[list[int], list[int]]:
+        if context == "":
+            tokens = self.client.tokenize(continuation)
+            prefix = self.prefix()
+            return ([prefix], tokens) if not tokens or prefix != tokens[0] else (tokens[:1], tokens[1:])
+        spaces = len(context) - len(context.rstrip())
+        if spaces:
+            context, continuation = context[:-spaces], context[-spaces:] + continuation
+        context_tokens = self._tokens(context)
+        return context_tokens, self.client.tokenize(context + continuation)[len(context_tokens):]
+
+
+def _ask_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str], max_length: int) -> list[dict]:
+    """One request for a batch of pairs: their journal records (EchoRefused and CallFailed go up)."""
+    asked = [pair_tokens(*tokenizer.encode(*pair), max_length) for pair in pairs]
+    started = time.monotonic()
+    choices = tokenizer.client.complete([a.prompt for a in asked])
+    latency = round(time.monotonic() - started, 4)
+    records = []
+    for pair, one, choice in zip(pairs, asked, choices):
+        loglikelihood, greedy = continuation_logprob(choice, one)
+        records.append({"id": keys[pair], "key": keys[pair], "prediction": loglikelihood, "greedy": greedy,
+                        "truncated": one.truncated, "tokens_in": len(one.prompt), "latency": latency})
+    return records
+
+
+def _run_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str], max_length: int,
+               store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
+    if breaker.open:
+        store.extend([{"id": keys[p], "key": keys[p], "error": breaker.reason(), "attempts": 0} for p in pairs])
+        return
+    records, error, attempts = call_with_retries(tokenizer.client.config,
+                                                 lambda: _ask_batch(tokenizer, pairs, keys, max_length))
+    breaker.record(error)
+    store.extend(records if error is None else [{"id": keys[p], "key": keys[p], "error": error,
+                                                 "attempts": attempts} for p in pairs])
+    progress.advance(len(pairs))
+
+
+def _answered(record: dict | None, key: str) -> bool:
+    return record is not None and "prediction" in record and record.get("key") == key
+
+
+def ask_loglikelihoods(pairs: list[Pair], config: Any, model: str, store_path: Path) -> Loglikelihoods:
+    """Each distinct pair's loglikelihood and greedy flag: those journaled with the same request kept, the rest
+    asked `batch_size` to a request, `concurrency` requests at once. Raises EchoRefused when the server does not
+    return the prompt's log-probs."""
+    max_length = config.max_length or DEFAULT_MAX_LENGTH
+    served = config.served(model)
+    distinct = list(dict.fromkeys(pairs))
+    keys = {pair: pair_key(served, max_length, pair) for pair in distinct}
+    store = AnswerStore(store_path)
+    known = store.load(set(keys.values()))
+    todo = [pair for pair in distinct if not _answered(known.get(keys[pair]), keys[pair])]
+    size = config.batch_size or DEFAULT_BATCH
+    tokenizer = PairTokenizer(CompletionsClient(config, served))
+    breaker = CircuitBreaker(config.circuit_breaker)
+    with Progress(f"asking {model} for loglikelihoods", len(todo)) as progress:
+        run_calls([partial(_run_batch, tokenizer, todo[start:start + size], keys, max_length, store, breaker, progress)
+                   for start in range(0, len(todo), size)], config.concurrency)
+    answers = store.load(set(keys.values()))
+    result = Loglikelihoods(distinct=len(distinct), asked=len(todo))
+    for pair in distinct:
+        record = answers.get(keys[pair], {})
+        result.records.append(record)
+        if _answered(record, keys[pair]):
+            result.found[pair] = (record["prediction"], record["greedy"])
+            result.truncated += bool(record.get("truncated"))
+        else:
+            result.failed[pair] = f"failed after {record.get('attempts', 0)} attempt(s): {record.get('error')}"
+    return result
+

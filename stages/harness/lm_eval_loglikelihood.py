@@ -1,0 +1,74 @@
+"""lm-eval's loglikelihood (multiple_choice) sample files as loglikelihood runs: each doc's context, its choices as the
+task wrote them (each continuation less the target delimiter), the gold index and every continuation's
+(loglikelihood, greedy) from `resps`, so acc and acc_norm are recomputed; lm-eval's own per-row acc / acc_norm kept as
+its verdicts, so the rows where they differ are counted."""
+from __future__ import annotations
+
+from typing import Any
+
+from .imported import ImportedRun
+from .lm_eval_files import SamplesFile, doc_ids, requests, single
+
+ROW_METRICS = ("acc", "acc_norm", "acc_bytes")
+
+
+def _flag(value: Any) -> bool:
+    """A greedy flag as lm-eval writes it: a bool, or its text ("True" / "False") in older files."""
+    if isinstance(value, bool):
+        return value
+    if value in ("True", "False"):
+        return value == "True"
+    raise ValueError(f"greedy flag {value!r} is not true / false")
+
+
+def _gold(target: Any, choices: list[str]) -> int:
+    """lm-eval's gold: digits are an index, other text names a choice."""
+    target = single(target)
+    if isinstance(target, str) and not target.strip().isdigit():
+        if target not in choices:
+            raise ValueError(f"target {target!r} is none of the choices")
+        return choices.index(target)
+    index = int(target)
+    if not 0 <= index < len(choices):
+        raise IndexError(f"gold index {index} outside {len(choices)} choices")
+    return index
+
+
+def loglikelihood_row(record: dict, delimiter: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(question: context, choices, gold; prediction: loglikelihoods and greedy flags) of one sample."""
+    asked = requests(record)
+    contexts = {str(request[0]) for request in asked}
+    if len(contexts) != 1:
+        raise ValueError("its requests have different contexts (a multiple-input task)")
+    continuations = [str(request[1]) for request in asked]
+    if not all(c.startswith(delimiter) for c in continuations):
+        raise ValueError(f"a continuation does not start with the target delimiter {delimiter!r}")
+    choices = [c[len(delimiter):] for c in continuations]
+    answers = [single(response) for response in record["resps"]]
+    if len(answers) != len(choices):
+        raise ValueError(f"{len(answers)} responses for {len(choices)} choices")
+    question = {"question": contexts.pop(), "choices": choices, "gold": _gold(record["target"], choices)}
+    return question, {"loglikelihoods": [float(answer[0]) for answer in answers],
+                      "greedy": [_flag(answer[1]) for answer in answers]}
+
+
+def read_loglikelihood_run(found: SamplesFile, records: list[tuple[int, dict]], delimiter: str, model: str,
+                           metrics: dict[str, float], set_aside: list[str]) -> ImportedRun:
+    """One loglikelihood run: rows that cannot be read are set aside with file, line and reason."""
+    ids = doc_ids([record for _, record in records])
+    questions, predictions, verdicts = [], [], []
+    for (line, record), row_id in zip(records, ids):
+        try:
+            question, prediction = loglikelihood_row(record, delimiter)
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            set_aside.append(f"{found.path}:{line}: {type(exc).__name__}: {exc}")
+            continue
+        questions.append({"id": row_id, **question})
+        predictions.append({"id": row_id, **prediction})
+        row_verdicts = {name: record[name] for name in ROW_METRICS if record.get(name) in (0, 1)}
+        if row_verdicts:
+            verdicts.append({"id": row_id, "verdicts": row_verdicts})
+    return ImportedRun(tool="lm-eval", tool_version=found.results.get("lm_eval_version"), task=found.task,
+                       model=model, file=str(found.path), kind="loglikelihood", questions=questions,
+                       predictions=predictions, metrics=metrics, set_aside=set_aside,
+                       params={"target_delimiter": delimiter}, verdicts=verdicts)

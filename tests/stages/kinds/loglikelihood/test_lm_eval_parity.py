@@ -1,0 +1,90 @@
+"""Parity with lm-eval 0.4.13 itself: the contexts and continuations evalpipe builds equal lm-eval's own task objects'
+requests on every item of the published files, and evalpipe's loglikelihoods, greedy flags and acc / acc_norm choices
+equal what lm-eval's local-completions gets from the same n-gram server. lm-eval runs in its own Python (it brings
+torch): EVALPIPE_LM_EVAL_PYTHON names it, else the current Python when it has lm_eval; skipped otherwise."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stages.chat.generation import read_generate_config
+from stages.chat.loglikelihoods import ask_loglikelihoods
+from stages.kinds.loglikelihood.figures import choice_picks
+from stages.kinds.loglikelihood.items import load_items
+from stages.kinds.loglikelihood.kind import Loglikelihood
+from tests.pipeline.ngram_server import NgramServer
+
+SIDE = Path(__file__).with_name("lm_eval_side.py")
+FILES = {"hellaswag": "hellaswag_validation.jsonl", "arc_easy": "arc_easy_validation.jsonl",
+         "arc_challenge": "arc_challenge_validation.jsonl", "mmlu": "mmlu/test.jsonl"}
+SUBJECTS = "abstract_algebra,high_school_us_history,world_religions"  # short, the longest contexts, and another
+
+
+@pytest.fixture(scope="module")
+def lm_eval_python() -> str:
+    named = os.environ.get("EVALPIPE_LM_EVAL_PYTHON")
+    if named:
+        return named
+    if importlib.util.find_spec("lm_eval") is not None:
+        return sys.executable
+    pytest.skip("lm-eval 0.4.13 is not installed (set EVALPIPE_LM_EVAL_PYTHON to a Python that has it)")
+
+
+def lm_eval_side(python: str, task: str, base: Path, out: Path, *extra: str) -> list[dict]:
+    args = [FILES[task]] if task != "mmlu" else ["mmlu/test.jsonl", "--fewshot", str(base / "mmlu/dev.jsonl"),
+                                                  "--num-fewshot", "5", "--subjects", SUBJECTS]
+    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    subprocess.run([python, str(SIDE), task, str(base / args[0]), str(out), *args[1:], *extra], check=True, env=env,
+                   capture_output=True, timeout=900, cwd=out.parent)
+    return [json.loads(line) for line in out.read_text().split("\n") if line]
+
+
+def evalpipe_items(task: str, base: Path) -> dict[tuple, dict]:
+    """evalpipe's items keyed as lm-eval's docs: (subject, position within the subject)."""
+    params = {**Loglikelihood.defaults, "task": task, "num_fewshot": 5 if task == "mmlu" else 0,
+              "fewshot_file": "dev.jsonl"}
+    columns = load_items(base / FILES[task], params).columns
+    items, seen = {}, {}
+    for context, continuations, choices, gold, subject in zip(*(columns[name] for name in (
+            "question", "continuations", "choices", "gold", "subject"))):
+        position = seen[subject] = seen.get(subject, -1) + 1
+        items[(subject, position)] = {"requests": [[context, c] for c in continuations], "choices": choices,
+                                      "gold": gold}
+    return items
+
+
+@pytest.mark.parametrize("task", list(FILES))
+def test_every_request_equals_lm_evals_own(task, lm_eval_python, real_data, tmp_path):
+    base = real_data / "base"
+    theirs = lm_eval_side(lm_eval_python, task, base, tmp_path / "requests.jsonl")
+    ours = evalpipe_items(task, base)
+    expected = {"hellaswag": 10042, "arc_easy": 570, "arc_challenge": 299, "mmlu": 100 + 204 + 171}[task]
+    assert len(theirs) == expected
+    differing = [doc for doc in theirs if ours[(doc["subject"], doc["doc_id"])]["requests"] != doc["requests"]]
+    assert differing == []
+
+
+@pytest.mark.parametrize(("task", "extra"), [("arc_challenge", ()), ("hellaswag", ("--limit", "150")),
+                                             ("mmlu", ("--limit", "40", "--concurrency", "4", "--batch-size", "5"))])
+def test_same_loglikelihoods_and_choices_as_local_completions(task, extra, lm_eval_python, real_data, tmp_path):
+    base = real_data / "base"
+    ours = evalpipe_items(task, base)
+    with NgramServer() as server:
+        theirs = lm_eval_side(lm_eval_python, task, base, tmp_path / "answers.jsonl", "--url", server.url, *extra)
+        config = read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"],
+                                       "concurrency": 3, "batch_size": 7}, "test")
+        pairs = [tuple(r) for doc in theirs for r in doc["requests"]]
+        found = ask_loglikelihoods(pairs, config, "ngram", tmp_path / "journal.jsonl")
+    assert not found.failed and len(theirs) > 30
+    for doc in theirs:
+        asked = [found.found[tuple(r)] for r in doc["requests"]]
+        assert [greedy for _, greedy in asked] == [greedy for _, greedy in doc["results"]]
+        assert [ll for ll, _ in asked] == pytest.approx([ll for ll, _ in doc["results"]], abs=1e-9)
+        item = ours[(doc["subject"], doc["doc_id"])]
+        picks = choice_picks([ll for ll, _ in asked], item["choices"])
+        right = {"acc": picks["chosen"] == item["gold"], "acc_norm": picks["chosen_norm"] == item["gold"]}
+        assert {figure: float(right[figure]) for figure in doc["metrics"]} == doc["metrics"], doc["doc_id"]
