@@ -42,9 +42,10 @@ def sampling_summary(items: dict[str, Any]) -> dict[str, Any]:
                                                               "resamples)"}
     columns = {("avg", metric): [value for value in values if value is not None]
                for metric, values in items["means"].items()}
+    counts = list(zip(items["replies"], items["right"]))
     for k in k_values(n):
-        columns["pass", str(k)] = [pass_at_k(replies, right, k) for replies, right in zip(items["replies"],
-                                                                                          items["right"])]
+        estimate = {pair: pass_at_k(*pair, k) for pair in set(counts)}  # few distinct (replies, right) pairs
+        columns["pass", str(k)] = [estimate[pair] for pair in counts]
     for (figure, name), found in zip(columns, _with_intervals(list(columns.values()))):
         summary[figure][name] = found
     if "maj" in items:
