@@ -100,7 +100,7 @@ def metric_intervals(values: dict[str, list[float | None]], tests: dict[str, str
     for metric, kept in defined.items():
         if not kept:
             found[metric] = None
-        elif tests[metric] == "binary" or all(v in (0.0, 1.0) for v in kept):
+        elif tests[metric] == "binary" or set(kept) <= {0.0, 1.0}:
             low, high = wilson_interval(sum(kept), len(kept))
             found[metric] = {"low": low, "high": high, "n": len(kept), "method": "Wilson score"}
     graded = [metric for metric in defined if metric not in found]
