@@ -237,5 +237,5 @@ def value_counts(column: pa.Array | pa.ChunkedArray) -> dict[Any, int]:
 def shared_values(values: list[T]) -> list[T]:
     """The same values, each distinct one a single object: ten million per-item scores of a few thousand distinct
     values then take 8 bytes an item (a pointer) instead of 32 (a float object of their own)."""
-    one = dict(zip(values, values))  # each distinct value once (the object of its last row)
-    return list(map(one.__getitem__, values))
+    first: dict[Any, T] = {}
+    return [first.setdefault(value, value) for value in values]
