@@ -91,3 +91,17 @@ def test_numbered_records_beside_unnumbered_ones_go_record_by_record(tmp_path):
     path.write_text('{"id": "a", "sample": 1, "prediction": "y"}\n{"id": "b", "prediction": "x"}\n')
     columnar, by_record = _both(path)
     assert columnar is None and [row[:2] for row in _rows(by_record)] == [("a", 1), ("b", 0)]
+
+
+def test_braces_inside_replies_do_not_count_as_nesting(tmp_path):
+    """A LaTeX reply holds hundreds of braces in its text: the block still takes the Arrow path (only brackets
+    outside strings nest), while a record that does nest too deep goes record by record and is set aside."""
+    reply = "\\\\frac{1}{2}" * 300
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"id": "a", "samples": ["' + reply + '", "x"]}\n')
+    columnar, by_record = _both(path)
+    assert columnar is not None and columnar.columns.equals(by_record.columns)
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"id": "a", "samples": ["x"], "extra": ' + "[" * 600 + "]" * 600 + "}\n")
+    columnar, by_record = _both(deep)
+    assert columnar is None and "deeper than" in by_record.rejects[0].reason
