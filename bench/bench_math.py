@@ -2,6 +2,12 @@
 as several replies per item (wrong answers grouped by equivalence, maj@k), against math-verify's parse + verify called row by row in the same process — same verdict on every row required.
 
 Usage: python bench/bench_math.py [--samples 64] [--seed 0] [--data ../shared/data/real/math/math500.jsonl]
+       python bench/bench_math.py --whole-run [--samples 32] [--repeat 2]
+
+--whole-run measures what a user waits for: `evalpipe run` in a fresh process (start-up, B1–B6, the report) over the
+problems and their replies written as a dataset (questions.jsonl, each problem's replies in one `samples` list, kind
+math), against math-verify's parse + verify row by row on the same rows (its import included); B4's verdict per
+(problem, sample) must equal math-verify's.
 
 Replies are built from each problem's official solution: right ones keep its boxed answer, wrong ones box one of three
 other problems' answers instead; a fifth of them state the answer after "The final answer is" with no box anywhere in
@@ -92,14 +98,94 @@ def scored_row_by_row(rows: list[tuple[dict, str]]) -> tuple[list[bool], float]:
     return found, time.perf_counter() - started
 
 
+def write_math_dataset(folder: Path, rows: list[tuple[dict, str]], samples: int) -> None:
+    """questions.jsonl (MATH-500's fields) and predictions/model.jsonl with each problem's replies in order."""
+    (folder / "predictions").mkdir(parents=True, exist_ok=True)
+    (folder / "dataset.toml").write_text('kind = "math"\n')
+    problems = list({problem["unique_id"]: problem for problem, _ in rows}.values())
+    with open(folder / "questions.jsonl", "w", encoding="utf-8") as handle:
+        for problem in problems:
+            handle.write(json.dumps({key: problem[key] for key in ("unique_id", "problem", "answer", "subject",
+                                                                    "level")}) + "\n")
+    with open(folder / "predictions" / "model.jsonl", "w", encoding="utf-8") as handle:
+        for start in range(0, len(rows), samples):
+            handle.write(json.dumps({"unique_id": rows[start][0]["unique_id"],
+                                     "samples": [reply for _, reply in rows[start:start + samples]]}) + "\n")
+
+
+def whole_run(rows: list[tuple[dict, str]], samples: int, repeat: int) -> None:
+    """`evalpipe run` in a fresh process over the rows as a dataset, `repeat` times on fresh outputs, against
+    math-verify row by row in a fresh process too (its imports counted, as the run's are)."""
+    import subprocess
+    import tempfile
+
+    import pyarrow.parquet as pq
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_qa_pipeline import run_pipeline, stage_seconds
+
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = Path(tmp) / "inputs"
+        write_math_dataset(inputs / "math500", rows, samples)
+        runs = []
+        for attempt in range(repeat):
+            outputs = Path(tmp) / f"outputs{attempt}"
+            wall, peak = run_pipeline(inputs, outputs)
+            runs.append((wall, peak, stage_seconds(outputs)))
+        matched = pq.read_table(next((Path(tmp) / "outputs0" / "math500" / "model").glob("B4_*.parquet")))
+        ours = dict(zip(zip(matched.column("id").to_pylist(), matched.column("sample").to_pylist()),
+                        matched.column("correct").to_pylist()))
+        reference = subprocess.run([sys.executable, __file__, "--reference-only", "--samples", str(samples),
+                                    "--seed", str(SEED[0]), "--data", str(DATA_USED[0])],
+                                   capture_output=True, text=True, check=True).stdout.splitlines()
+    their_seconds, verdicts = float(reference[0]), json.loads(reference[1])
+    theirs = {(problem["unique_id"], i % samples): verdict for i, ((problem, _), verdict) in enumerate(zip(rows,
+                                                                                                          verdicts))}
+    differ = [key for key in theirs if ours.get(key) is not theirs[key]]
+    wall, peak, stages = min(runs, key=lambda found: found[0])
+    print(f"{len(rows):,} rows ({len(rows) // samples} problems × {samples} replies), {sum(verdicts):,} right by "
+          f"math-verify")
+    print("| scorer | seconds | rows/s | peak RSS MiB |\n|---|---|---|---|")
+    print(f"| evalpipe run, math kind, whole (fresh process: start-up, B1–B6, report) | {wall:.2f} | "
+          f"{len(rows) / wall:,.0f} | {peak:,.0f} |")
+    print(f"| math-verify parse + verify row by row (fresh process, import included) | {their_seconds:.2f} | "
+          f"{len(rows) / their_seconds:,.0f} | – |")
+    print("walls: " + ", ".join(f"{found[0]:.2f}" for found in runs) + "; stages of the fastest: "
+          + ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in sorted(stages.items()))
+          + f" (sum {sum(stages.values()):.2f})")
+    print(f"speed-up {their_seconds / wall:.2f}× (target ≥ 5×); verdicts differing: {len(differ)}"
+          + (f" (first {differ[:5]})" if differ else ""))
+    sys.exit(1 if differ else 0)
+
+
+SEED, DATA_USED = [0], [DATA]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=64)
+    parser.add_argument("--samples", type=int, default=None, help="replies per problem (64; 32 with --whole-run)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--whole-run", action="store_true", help="time `evalpipe run` end to end (see above)")
+    parser.add_argument("--repeat", type=int, default=2, help="whole runs, the fastest kept")
+    parser.add_argument("--reference-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    samples = args.samples or (32 if args.whole_run else 64)
     problems = [json.loads(line) for line in args.data.read_text().splitlines()]
-    rows = replies(problems, args.samples, args.seed)
+    rows = replies(problems, samples, args.seed)
+    if args.reference_only:
+        started = time.perf_counter()
+        import math_verify  # noqa: F401  (its import is part of what a user of it waits for)
+
+        imported = time.perf_counter() - started
+        found, seconds = scored_row_by_row(rows)
+        print(f"{imported + seconds:.3f}\n{json.dumps(found)}")
+        return
+    if args.whole_run:
+        SEED[0], DATA_USED[0] = args.seed, args.data
+        whole_run(rows, samples, args.repeat)
+        return
+    args.samples = samples
     ours, our_seconds = scored_by_kind(rows, args.samples)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     checker_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

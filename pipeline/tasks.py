@@ -263,5 +263,6 @@ class B5Score(KindStage):
             stage, name = kind.vote_column
             source = matched if stage == "B4" else stage_rows(self.requires().requires(), (name,))
             answers = column_values(source, name)
-        return item_samples(column_values(scored, "id"), column_values(scored, "sample"), values[binary], values,
+        ids = scored["id"] if isinstance(scored, dict) else scored.column("id")
+        return item_samples(ids, column_values(scored, "sample"), values[binary], values,
                             answers)

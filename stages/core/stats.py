@@ -20,3 +20,14 @@ def add_stats(total: Stats, part: Stats) -> Stats:
 def share(numerator: float, denominator: float) -> float | None:
     """numerator / denominator, or None for an empty denominator."""
     return numerator / denominator if denominator else None
+
+
+def running_total(column: Any) -> float:
+    """The sum of a column of numbers added one after another from the first, as Python 3.11's sum() of its values
+    (and the official scorers' `total +=`) gives it, on whole arrays (a cumulative sum's last value)."""
+    import numpy as np
+
+    values = column.to_numpy() if hasattr(column, "to_numpy") else np.asarray(column)
+    if getattr(column, "null_count", 0):
+        raise TypeError("a column with nulls has no total")
+    return float(np.cumsum(values, dtype=np.float64)[-1]) if len(values) else 0

@@ -20,7 +20,7 @@ from .fields import (
     QUESTION_FIELDS,
     name_ignoring_case,
 )
-from .jsonl_blocks import LineBlock, without_bom
+from .jsonl_blocks import LineBlock, depth_checked, without_bom
 from .storage import open_binary, read_input_bytes
 
 if TYPE_CHECKING:
@@ -221,6 +221,7 @@ def block_table(block: LineBlock, readers: FieldReaders | None = None,
                 kind_types: dict[str, pa.DataType] | None = None) -> pa.Table | None:
     """A block's records as one table: parsed by pyarrow.json, else decoded line by line (always so when a kind reads
     fields from each value, `readers`, which then hold what they read); None when some line must go row by row."""
+    block = depth_checked(block)
     table = None if readers else parse_block(block)
     return decoded_table(block, readers or {}, kind_types or {}) if table is None else table
 

@@ -19,7 +19,9 @@ def join_predictions(questions: Rows, predictions: Rows) -> tuple[Rows, dict[str
         predictions = _keyed_by_prompt(questions, predictions)
     sampled = "sample" in (predictions if isinstance(predictions, dict) else predictions.column_names)
     if sampled:
-        joined, missing, unmatched = _join_samples(questions, predictions)
+        found = None if isinstance(questions, dict) or isinstance(predictions, dict) else _join_sample_tables(
+            questions, predictions)
+        joined, missing, unmatched = found if found is not None else _join_samples(questions, predictions)
     elif isinstance(questions, dict):
         joined, missing, unmatched = _join_columns(questions, predictions)
     else:
@@ -71,6 +73,47 @@ def _join_samples(questions: Rows, predictions: Rows) -> tuple[Rows, list, list]
     taken = pa.array(reply_rows, pa.int64())
     for name in names:
         joined = joined.append_column(name, table.column(name).take(taken))
+    return joined, missing, list(dict.fromkeys(unmatched))
+
+
+def _join_sample_tables(questions: pa.Table, predictions: pa.Table) -> tuple[pa.Table, list, list] | None:
+    """_join_samples on whole Arrow columns: each prediction row finds its question (index_in), the first row of
+    each (question, sample) is kept, and rows go by question then sample, a question without a reply once with
+    nulls. None when question ids repeat or a sample number is missing (_join_samples then pairs them)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    question_ids = questions.column("id").combine_chunks().cast(pa.string())
+    prediction_ids = predictions.column("id").combine_chunks().cast(pa.string())
+    samples = predictions.column("sample").combine_chunks()
+    if samples.null_count or not pa.types.is_integer(samples.type) or len(pc.unique(question_ids)) != len(
+            question_ids):
+        return None
+    position = pc.index_in(prediction_ids, value_set=question_ids)
+    asked = pc.is_valid(position).to_numpy(zero_copy_only=False)
+    rows = np.flatnonzero(asked)
+    owner, sample = position.drop_null().to_numpy().astype(np.int64), samples.to_numpy()[asked]
+    order = np.lexsort((rows, sample, owner))
+    owner, sample, rows = owner[order], sample[order], rows[order]
+    first = np.ones(len(owner), bool)
+    first[1:] = (owner[1:] != owner[:-1]) | (sample[1:] != sample[:-1])
+    owner, rows = owner[first], rows[first]
+    answered = np.zeros(len(question_ids), bool)
+    answered[owner] = True
+    alone = np.flatnonzero(~answered)
+    question_rows = np.concatenate([owner, alone])
+    reply_rows = np.concatenate([rows, np.full(len(alone), -1)])
+    order = np.argsort(question_rows, kind="stable")
+    question_rows, reply_rows = question_rows[order], reply_rows[order]
+    joined = questions.drop_columns([name for name in ("line",) if name in questions.column_names])
+    joined = joined.take(pa.array(question_rows))
+    taken = pa.array(reply_rows, mask=reply_rows < 0)
+    for name in predictions.column_names:
+        if name not in ("id", "line"):
+            joined = joined.append_column(name, predictions.column(name).take(taken))
+    missing = question_ids.take(pa.array(alone)).to_pylist()
+    unmatched = prediction_ids.filter(pa.array(~asked)).to_pylist()
     return joined, missing, list(dict.fromkeys(unmatched))
 
 

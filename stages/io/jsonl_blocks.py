@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .json_depth import lines_with_many_openers
+from .json_depth import MAX_JSON_DEPTH, lines_with_many_openers, too_deep
 from .storage import open_binary
 
 if TYPE_CHECKING:
@@ -53,6 +53,15 @@ class LineBlock:
                 continue
             yield number, position, raw
             position += 1
+
+
+def depth_checked(block: LineBlock) -> LineBlock:
+    """The block, no longer `deep` when none of its lines with many brackets nests too deep once brackets inside
+    strings are left out (LaTeX replies hold hundreds of braces in their text)."""
+    if not block.deep:
+        return block
+    lines = (raw for _, _, raw in block.lines() if len(raw) > MAX_JSON_DEPTH)
+    return block if any(too_deep(raw) for raw in lines) else replace(block, deep=False)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from .columnar_loading import (
     question_rows,
     question_schema,
 )
+from .columnar_samples import load_samples_columnar
 from .decoded_blocks import FieldReaders, with_read_fields
 from .fields import (
     LINE_ID,
@@ -288,10 +289,14 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
     kind_types = kind.prediction_types() if kind is not None else {}
     repeats = kind is not None and kind.repeated_ids_are_samples and ids_repeat(
         path, lambda record, line, position: _row_id(record, line, position, fields)[1])
+    readers = kind.prediction_readers if kind is not None else {}
     if repeats or holds_samples(path, fields):
+        columnar = None if kind is not None and not kind.columnar_predictions else load_samples_columnar(
+            path, fields, rows, kind_types, readers, number_repeats=repeats)
+        if columnar is not None:
+            return columnar
         return load_samples(path, fields, rows, kind_types, partial(_prediction_row, fields=fields, kind=kind),
                             number_repeats=repeats)
-    readers = kind.prediction_readers if kind is not None else {}
     fast = _FastPath(partial(prediction_block, fields=fields, kind_types=kind_types, readers=readers),
                      partial(prediction_rows, fields=fields, kind_types=kind_types),
                      partial(with_read_fields, readers=readers, types=kind_types),

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 RIGHT = ("right",)  # every right answer equals the gold, so all of them are one answer in a vote
 GROUPED_ANSWERS = 64  # an item's first distinct answers compared pair by pair by answer_groups; later ones by value
@@ -82,7 +85,7 @@ def item_means(ids: Sequence[Any], values: dict[str, Sequence[float | None]]) ->
     return items, {metric: _means(codes, len(items), column) for metric, column in values.items()}
 
 
-def item_samples(ids: Sequence[Any], samples: Sequence[int | None], right: Sequence[float | None],
+def item_samples(ids: Sequence[Any] | pa.ChunkedArray, samples: Sequence[int | None], right: Sequence[float | None],
                  values: dict[str, Sequence[float | None]], answers: Sequence[Hashable | None] | None) -> dict[str, Any]:
     """Per item, in the order items first appear (their rows in sample order): `replies` (rows with a reply that the
     kind decided), `right`, `means` of each paired metric over the item's rows (None where none is defined) and,
@@ -103,10 +106,19 @@ def item_samples(ids: Sequence[Any], samples: Sequence[int | None], right: Seque
     return found
 
 
-def _item_codes(ids: Sequence[Any]) -> tuple[Any, list[str]]:
-    """Each row's item number (items numbered in the order they first appear) and the items' ids."""
+def _item_codes(ids: Sequence[Any] | pa.Array | pa.ChunkedArray) -> tuple[Any, list[str]]:
+    """Each row's item number (items numbered in the order they first appear) and the items' ids (an Arrow column of
+    text ids numbered as it is, by its dictionary)."""
     import pandas as pd
+    import pyarrow as pa
 
+    if isinstance(ids, (pa.Array, pa.ChunkedArray)):
+        if pa.types.is_string(ids.type) and not ids.null_count:
+            import pyarrow.compute as pc
+
+            encoded = pc.dictionary_encode(ids.combine_chunks() if isinstance(ids, pa.ChunkedArray) else ids)
+            return encoded.indices.to_numpy().astype("int64"), encoded.dictionary.to_pylist()
+        ids = ids.to_pylist()
     codes, items = pd.factorize(pd.Series([str(item) for item in ids], dtype=object), sort=False)
     return codes, [str(item) for item in items]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kinds.sampling import k_values, pass_at_k
-from .intervals import RESAMPLES, bootstrap_mean_interval
+from .intervals import RESAMPLES, bootstrap_mean_intervals
 
 NAMED = 20  # items named per list
 
@@ -40,11 +40,15 @@ def sampling_summary(items: dict[str, Any]) -> dict[str, Any]:
     summary: dict[str, Any] = {"n": n, "items": len(items["id"]), "replies": sum(items["replies"]), "avg": {},
                                "pass": {}, "interval_method": f"percentile bootstrap over items ({RESAMPLES} "
                                                               "resamples)"}
-    for metric, values in items["means"].items():  # no reply at all: no avg@n (not the 0 of items left unanswered)
-        summary["avg"][metric] = _with_interval([value for value in values if value is not None] if n else [])
+    # no reply at all: no avg@n (not the 0 of items left unanswered)
+    columns = {("avg", metric): [value for value in values if value is not None] if n else []
+               for metric, values in items["means"].items()}
+    counts = list(zip(items["replies"], items["right"]))
     for k in k_values(n):
-        estimates = [pass_at_k(replies, right, k) for replies, right in zip(items["replies"], items["right"])]
-        summary["pass"][str(k)] = _with_interval(estimates)
+        estimate = {pair: pass_at_k(*pair, k) for pair in set(counts)}  # few distinct (replies, right) pairs
+        columns["pass", str(k)] = [estimate[pair] for pair in counts]
+    for (figure, name), found in zip(columns, _with_intervals(list(columns.values()))):
+        summary[figure][name] = found
     if "maj" in items:
         summary["maj"] = {k: sum(values) / len(values) if values else None for k, values in items["maj"].items()}
     short = [(item, replies) for item, replies in zip(items["id"], items["replies"]) if replies < n]
@@ -58,11 +62,12 @@ def sampling_summary(items: dict[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def _with_interval(values: list[float]) -> dict[str, Any]:
-    if not values:
-        return {"value": None, "low": None, "high": None}
-    low, high = bootstrap_mean_interval(values)
-    return {"value": sum(values) / len(values), "low": low, "high": high}
+def _with_intervals(columns: list[list[float]]) -> list[dict[str, Any]]:
+    """Each column's mean with its bootstrap interval, the columns resampled together (one index matrix)."""
+    filled = [values for values in columns if values]
+    intervals = iter(bootstrap_mean_intervals(filled))
+    return [{"value": sum(values) / len(values), **dict(zip(("low", "high"), next(intervals)))} if values
+            else {"value": None, "low": None, "high": None} for values in columns]
 
 
 def sampling_line(model: str, summary: dict[str, Any], primary: str) -> str:

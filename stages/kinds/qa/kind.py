@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.distinct import value_counts
 from ...core.param_rules import at_least, one_of, within
 from ...core.records import Rows, as_table
-from ...core.stats import Stats, share
+from ...core.stats import Stats, running_total, share
 from ...core.text_table import format_table, percent
 from ...text.normalize import QA_MODES
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
@@ -54,8 +54,8 @@ class OpenQA(Kind):
 
     def score_stats(self, matched: Rows) -> Stats:
         table = as_table(matched)
-        return {"rows": table.num_rows, "exact_match": sum(table.column("exact_match").to_pylist()),
-                "f1": sum(table.column("f1").to_pylist()), "labels": value_counts(table.column("label"))}
+        return {"rows": table.num_rows, "exact_match": running_total(table.column("exact_match")),
+                "f1": running_total(table.column("f1")), "labels": value_counts(table.column("label"))}
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
         rows = stats["rows"]

@@ -1,5 +1,7 @@
 """B3's join: each question takes the first prediction with its id; missing and unmatched ids are listed; Arrow
 tables and Python columns join alike, and predictions already in the questions' order join without a copy."""
+import random
+
 import pyarrow as pa
 
 from stages import join_predictions
@@ -42,3 +44,26 @@ def test_predictions_in_the_questions_order_join_without_a_copy():
         shared = [buffer.address for buffer in joined.column(name).chunks[0].buffers() if buffer is not None]
         own = [buffer.address for buffer in predictions.column(name).chunks[0].buffers() if buffer is not None]
         assert shared == own
+
+
+def test_samples_join_on_arrow_columns_as_row_by_row():
+    """Replies out of order, a repeated (id, sample), an unasked id and a question without a reply: the Arrow join
+    gives what the per-row join of plain columns gives."""
+    questions = {"id": ["a", "b", "c"], "line": [1, 2, 3], "golds": [["1"], ["2"], ["3"]]}
+    predictions = {"id": ["b", "a", "zz", "a", "b", "zz"], "line": [1, 2, 3, 4, 5, 6],
+                   "prediction": ["b1", "a0", "z", "a1", "b1 again", "z"], "sample": [1, 0, 0, 1, 1, 0]}
+    joined, info = join_predictions(pa.table(questions), pa.table(predictions))
+    assert list(zip(*(joined.column(name).to_pylist() for name in ("id", "sample", "prediction")))) == [
+        ("a", 0, "a0"), ("a", 1, "a1"), ("b", 1, "b1"), ("c", None, None)]
+    assert info["missing_predictions"] == ["c"] and info["unmatched_predictions"] == ["zz"]
+    rng = random.Random(5)
+    for _ in range(20):
+        asked = [f"q{i}" for i in range(rng.randint(0, 30))]
+        rows = [(f"q{rng.randint(0, 35)}", rng.randint(0, 3)) for _ in range(rng.randint(0, 80))]
+        questions = {"id": asked, "line": list(range(len(asked)))}
+        predictions = {"id": [i for i, _ in rows], "line": list(range(len(rows))),
+                       "prediction": [f"p{n}" for n in range(len(rows))], "sample": [s for _, s in rows]}
+        by_row = join_predictions(questions, predictions)
+        columnar = join_predictions(pa.table(questions, schema=pa.schema([("id", pa.string()), ("line", pa.int64())])),
+                                    pa.table(predictions))
+        assert columnar[0].to_pydict() == by_row[0] and columnar[1] == by_row[1]

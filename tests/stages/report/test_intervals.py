@@ -8,7 +8,9 @@ from scipy import stats
 from stages.report.intervals import (
     NORMAL_BEYOND,
     bootstrap_mean_interval,
+    bootstrap_mean_intervals,
     metric_interval,
+    metric_intervals,
     paired_difference,
     uncertainty,
     wilson_interval,
@@ -80,3 +82,36 @@ def test_six_items_all_worse_is_two_in_sixty_four_two_sided_by_the_nightlys_test
     many = np.random.default_rng(3).random(400)
     found = paired_difference((many - 0.3).tolist(), many.tolist(), "mean")  # every item changed: the bootstrap
     assert found["method"].startswith("paired bootstrap") and found["p_value"] == pytest.approx(2 / 2001)  # 2 tails
+
+
+def _one_at_a_time(values, resamples=2000, seed=0, chunk=1 << 22):
+    """The percentile bootstrap written out plainly: `resamples` draws of the items with replacement from
+    default_rng(seed), made `chunk` draws at a time, and the 2.5th and 97.5th percentiles of their means."""
+    data = np.asarray(values, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    step = max(1, chunk // data.size)
+    means = []
+    for start in range(0, resamples, step):
+        for draw in rng.integers(0, data.size, size=(min(step, resamples - start), data.size)):
+            means.append(data[draw].mean())
+    return tuple(float(x) for x in np.quantile(means, [0.025, 0.975]))
+
+
+def test_intervals_resampled_together_are_those_of_each_column_alone():
+    """One index matrix for a model's columns of one length gives each column the interval it gets alone."""
+    rng = np.random.default_rng(7)
+    columns = [rng.random(500).tolist(), (rng.random(500) < 0.3).astype(float).tolist(),
+               (rng.integers(0, 9, 500) / 8).tolist(), rng.random(37).tolist(), rng.random(500).tolist()]
+    together = bootstrap_mean_intervals(columns)
+    assert together == [_one_at_a_time(values) for values in columns]
+    assert together == [bootstrap_mean_interval(values) for values in columns]
+    assert bootstrap_mean_intervals([columns[0], columns[0]]) == [together[0], together[0]]
+
+
+def test_metric_intervals_is_metric_interval_of_each():
+    rng = np.random.default_rng(8)
+    values = {"em": [1.0, 0.0, None, 1.0] * 50, "f1": rng.random(200).tolist(), "none": [None, None]}
+    tests = {"em": "binary", "f1": "mean", "none": "mean"}
+    assert metric_intervals(values, tests) == {metric: metric_interval(found, tests[metric])
+                                               for metric, found in values.items()}
+    assert metric_intervals(values, tests)["f1"]["low"] == _one_at_a_time(values["f1"])[0]
