@@ -116,6 +116,7 @@ class CheckerPool:
         self.seconds, self.wanted = seconds, checkers or os.cpu_count() or 1
         self.idle: list[_Checker] = []
         self.lock = threading.Lock()
+        self.known: dict[tuple[str, str], Comparison] = {}  # compared pairs, asked again by maj@k's grouping
 
     def __enter__(self) -> CheckerPool:
         return self
@@ -130,7 +131,14 @@ class CheckerPool:
 
     def compare(self, pairs: list[tuple[str, str]]) -> list[Comparison]:
         """math-verify's verify(parse(gold), parse(answer)) for each (gold, answer) pair — both read as the contents
-        of a \\boxed{} — each under the pool's time limit, a gold's pairs on one checker."""
+        of a \\boxed{} — each under the pool's time limit, a gold's pairs on one checker; a pair compared before by
+        this pool is not compared again."""
+        pending = [pair for pair in dict.fromkeys(pairs) if pair not in self.known]
+        found = dict(zip(pending, self._compare_distinct(pending) if pending else []))
+        self.known.update((pair, comparison) for pair, comparison in found.items() if comparison.equal is not None)
+        return [found.get(pair) or self.known[pair] for pair in pairs]
+
+    def _compare_distinct(self, pairs: list[tuple[str, str]]) -> list[Comparison]:
         by_gold: dict[str, list[int]] = defaultdict(list)
         for index, (gold, _) in enumerate(pairs):
             by_gold[gold].append(index)

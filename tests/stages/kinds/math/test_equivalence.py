@@ -6,7 +6,7 @@ import time
 import pytest
 
 from stages.kinds.math import equivalence
-from stages.kinds.math.equivalence import CheckerFailed, compare_answers
+from stages.kinds.math.equivalence import CheckerFailed, CheckerPool, compare_answers
 
 pytest.importorskip("math_verify")
 
@@ -64,3 +64,22 @@ def test_a_checker_that_cannot_start_names_the_package(monkeypatch, tmp_path):
 
 def test_nothing_to_compare_starts_nothing():
     assert compare_answers([], 5.0) == []
+
+
+def test_a_pair_compared_before_is_answered_without_a_checker_and_one_not_compared_is_tried_again(monkeypatch):
+    started: list = []
+    original = equivalence._Checker.start
+
+    def recording(self):
+        original(self)
+        started.append(self)
+
+    monkeypatch.setattr(equivalence._Checker, "start", recording)
+    slow = ("10^{10^{10^{10}}}", "10^{10^{10^{10}}}+1")
+    with CheckerPool(1.0, checkers=1) as pool:
+        first = pool.compare([("\\frac{1}{2}", "0.5"), ("7", "8"), ("7", "8"), slow])
+        assert [c.equal for c in first] == [True, False, False, None] and len(started) == 1
+        pool.close()
+        again = pool.compare([("7", "8"), ("\\frac{1}{2}", "0.5"), ("7", "8")])
+        assert [c.equal for c in again] == [False, True, False] and len(started) == 1
+        assert pool.compare([slow])[0].equal is None and len(started) == 2
