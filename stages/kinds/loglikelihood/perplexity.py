@@ -19,18 +19,19 @@ def byte_count(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def corpus_sums(loglikelihoods: list[float | None], texts: list[str]) -> dict[str, Any]:
-    """The documents scored (a None loglikelihood is not), their summed loglikelihood, words and bytes."""
-    scored = [(ll, text) for ll, text in zip(loglikelihoods, texts) if ll is not None]
-    return {"documents": len(scored), "loglikelihood": sum(ll for ll, _ in scored),
-            "words": sum(word_count(text) for _, text in scored), "bytes": sum(byte_count(text) for _, text in scored)}
+def corpus_sums(loglikelihoods: list[float | None], words: list[int], sizes: list[int]) -> dict[str, Any]:
+    """The documents, those scored (a None loglikelihood is not), and the scored ones' summed loglikelihood, words
+    and bytes."""
+    scored = [(ll, w, b) for ll, w, b in zip(loglikelihoods, words, sizes) if ll is not None]
+    return {"rows": len(loglikelihoods), "scored": len(scored), "loglikelihood": sum(ll for ll, _, _ in scored),
+            "words": sum(w for _, w, _ in scored), "bytes": sum(b for _, _, b in scored)}
 
 
 def perplexity_figures(sums: dict[str, Any]) -> dict[str, float | None]:
     """word_perplexity = exp(−Σll / Σwords), byte_perplexity = exp(−Σll / Σbytes), bits_per_byte = −Σll / Σbytes /
     ln 2 (None with nothing scored)."""
     total, words, size = sums["loglikelihood"], sums["words"], sums["bytes"]
-    if not sums["documents"] or not size:
+    if not sums["scored"] or not size:
         return dict.fromkeys(PERPLEXITY_FIGURES)
     return {"word_perplexity": math.exp(-total / words), "byte_perplexity": math.exp(-total / size),
             "bits_per_byte": -total / size / math.log(2)}
