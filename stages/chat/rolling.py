@@ -24,9 +24,10 @@ Window = tuple[list[int], list[int]]
 
 
 def rolling_windows(tokens: list[int], prefix: int, max_length: int) -> list[Window]:
-    """(context, continuation) windows covering every token once: lm-eval's get_rolling_token_windows with
-    max_seq_len = max_length − 1 and context_len = 1, each made disjoint (make_disjoint_window)."""
-    span = max_length - 1
+    """(context, continuation) windows covering every token once, each prompt at most max_length − 1 tokens (one is
+    left for the generated token): lm-eval's API models' get_rolling_token_windows with max_seq_len = max_length − 2
+    (their self.max_length − 1) and context_len = 1, each made disjoint (make_disjoint_window)."""
+    span = max_length - 2
     if span < 1:
         raise ValueError(f"max_length {max_length} leaves no token to predict")
     if not tokens:

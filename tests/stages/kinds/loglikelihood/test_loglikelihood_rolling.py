@@ -16,9 +16,9 @@ CAFE = "Élan, café, naïve: 東京 is a city."
 
 def rolling_sum(model, text: str, max_length: int) -> float:
     """The model's sum over the text's tokens: each after the two before it (BOS before the first), except a token
-    that opens a full window after the first (at a multiple of max_length − 1 with max_length − 1 tokens from it on),
+    that opens a full window after the first (at a multiple of max_length − 2 with max_length − 2 tokens from it on),
     which the server sees after BOS and the one token before it."""
-    tokens, span, total = model.encode(text), max_length - 1, 0.0
+    tokens, span, total = model.encode(text), max_length - 2, 0.0
     history = [BOS, BOS, *tokens]
     for i, token in enumerate(tokens):
         a, b = history[i], history[i + 1]
@@ -40,8 +40,10 @@ def server():
 
 def test_windows_cover_every_token_once_with_the_prefix_first():
     tokens = list(range(10, 20))
-    assert rolling_windows(tokens, 1, 5) == [([1], [10, 11, 12, 13]), ([13], [14, 15, 16, 17]),
+    assert rolling_windows(tokens, 1, 6) == [([1], [10, 11, 12, 13]), ([13], [14, 15, 16, 17]),
                                              ([15, 16, 17], [18, 19])]
+    assert rolling_windows(tokens, 1, 5) == [([1], [10, 11, 12]), ([12], [13, 14, 15]), ([15], [16, 17, 18]),
+                                             ([16, 17, 18], [19])]
     assert rolling_windows(tokens, 1, 100) == [([1], tokens)]
     assert rolling_windows([], 1, 5) == []
 
@@ -55,8 +57,8 @@ def test_a_texts_sum_is_the_models_own_over_every_window(server, tmp_path, max_l
     for text in texts:
         assert found.found[text] == pytest.approx(rolling_sum(model, text, max_length), abs=1e-9)
     prompts = [p for r in server.requests if r["path"] == "/v1/completions" for p in r["body"]["prompt"]]
-    assert all(len(p) <= max_length for p in prompts) and prompts[0][0] == BOS
-    assert found.windows == sum(math.ceil(len(model.encode(text)) / (max_length - 1)) for text in texts)
+    assert all(len(p) <= max_length - 1 for p in prompts) and prompts[0][0] == BOS
+    assert found.windows == sum(math.ceil(len(model.encode(text)) / (max_length - 2)) for text in texts)
     assert found.windows > 3 or max_length == 2048
 
 
