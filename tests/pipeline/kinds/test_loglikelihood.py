@@ -154,3 +154,22 @@ def test_a_text_corpus_asked_for_its_rolling_loglikelihood_gives_lm_evals_perple
     assert found["bits_per_byte"] == pytest.approx(-total / size / math.log(2))
     b1 = read_artifact_json(outputs / "B1_questions.json")
     assert "body is not a non-empty text" in json.dumps(b1)
+
+
+def test_rolling_sums_from_predictions_files_rank_models_by_word_perplexity(tmp_path):
+    folder = tmp_path / "inputs" / "corpus"
+    write_jsonl(folder / "questions.jsonl", [{"text": "one two three"}, {"text": "naïve café"}])  # 3 + 2 words
+    write_jsonl(folder / "predictions" / "good.jsonl", [{"id": "0", "loglikelihoods": [-6.0]},
+                                                        {"id": "1", "loglikelihoods": [-4.0]}])
+    write_jsonl(folder / "predictions" / "poor.jsonl", [{"id": "0", "loglikelihoods": [-20.0]},
+                                                        {"id": "1", "loglikelihoods": [-4.0, -1.0]}])
+    (folder / "dataset.toml").write_text('kind = "loglikelihood"\ntask = "rolling"\n')
+    assert run(tmp_path) == 0
+    report = read_artifact_json(tmp_path / "outputs" / "corpus" / "B6_report.json")["report"]
+    good, poor = report["models"]["good"], report["models"]["poor"]
+    assert (good["words"], good["bytes"]) == (5, 13 + 12)
+    assert good["word_perplexity"] == pytest.approx(math.exp(10 / 5))
+    assert good["bits_per_byte"] == pytest.approx(10 / 25 / math.log(2))
+    assert poor["answer_rate"] == 0.5 and poor["words"] == 3  # two sums for one document: not scored
+    assert poor["word_perplexity"] == pytest.approx(math.exp(20 / 3))
+    assert report["comparison"] == {"primary_metric": "word_perplexity", "ranking": ["good", "poor"]}
