@@ -2,6 +2,7 @@
 that cannot make an item is set aside with its line and reason."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from ...io.readers import iter_records
 from .tasks import TaskForm, build_item, fewshot_block, task_form
 
 ITEM_COLUMNS = ("choices", "continuations", "gold", "subject")
+ROLLING = "rolling"  # the task of a text corpus scored by its rolling loglikelihood (perplexity)
 
 
 def _records(path: Path) -> list[dict]:
@@ -57,12 +59,31 @@ def _item_id(record: dict, position: int, id_field: str | None) -> str | None:
     return None if isinstance(value, (dict, list)) else str(value)
 
 
+def _rolling_item(record: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """A document of a rolling task: its text (`text_field`) as the question and the one choice, no continuations (the
+    whole text is scored), no gold."""
+    text = record.get(params["text_field"]) if isinstance(record, dict) else None
+    if not isinstance(text, str) or not text:
+        raise ValueError(f"{params['text_field']} is not a non-empty text")
+    return {"question": text, "golds": [], "choices": [text], "continuations": [], "gold": None, "subject": None}
+
+
+def _choice_item(form: TaskForm, fewshot: dict[str | None, str], record: Any, params: dict[str, Any]) -> dict:
+    item = build_item(form, record, _fewshot_for(fewshot, form.subject(record), params))
+    return {"question": item.context, "golds": [str(item.gold)], "choices": item.choices,
+            "continuations": item.continuations, "gold": item.gold, "subject": item.subject}
+
+
 def load_items(path: Path, params: dict[str, Any], id_field: str | None = None,
                rows: range | None = None) -> LoadResult:
     """The items of the questions file (those at `rows` positions, for a shard), each its context, choices,
-    continuations and gold; unreadable records, records the task cannot read and repeated ids are set aside."""
-    form = task_form(params)
-    fewshot = fewshot_examples(path, form, params)
+    continuations and gold (for the rolling task: each document's text); unreadable records, records the task cannot
+    read and repeated ids are set aside."""
+    if params["task"] == ROLLING:
+        make_item = partial(_rolling_item, params=params)
+    else:
+        form = task_form(params)
+        make_item = partial(_choice_item, form, fewshot_examples(path, form, params), params=params)
     columns: dict[str, list] = {name: [] for name in ("id", "line", "question", "golds", *ITEM_COLUMNS)}
     result, seen = LoadResult(columns=columns), set()
     start = rows.start if rows is not None else 0
@@ -78,13 +99,11 @@ def load_items(path: Path, params: dict[str, Any], id_field: str | None = None,
                 raise ValueError(f"no id (field {id_field!r} missing or empty)")
             if item_id in seen:
                 raise ValueError(f"duplicate id {item_id!r}")
-            item = build_item(form, record, _fewshot_for(fewshot, form.subject(record), params))
+            item = make_item(record)
         except ValueError as exc:
             result.rejects.append(Reject(str(path), line, str(exc), location))
             continue
         seen.add(item_id)
-        for name, value in (("id", item_id), ("line", line), ("question", item.context), ("golds", [str(item.gold)]),
-                            ("choices", item.choices), ("continuations", item.continuations), ("gold", item.gold),
-                            ("subject", item.subject)):
+        for name, value in (("id", item_id), ("line", line), *item.items()):
             columns[name].append(value)
     return result

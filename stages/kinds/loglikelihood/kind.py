@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...chat.loglikelihoods import Loglikelihoods, ask_loglikelihoods
+from ...chat.rolling import ask_rolling
 from ...core.errors import UsageError
 from ...core.param_rules import at_least
 from ...core.records import Columns, LoadResult, Reject
@@ -18,15 +19,17 @@ from ...io.fields import get_record_id, is_missing
 from ...io.readers import iter_records
 from ..base import Kind, rank_models, register_kind
 from .figures import FIGURES, choice_picks, figures_from_tallies, tally
-from .items import load_items
+from .items import ROLLING, load_items
+from .perplexity import PERPLEXITY_FIGURES, byte_count, corpus_sums, perplexity_figures, word_count
 from .tasks import BUILT_IN
 
 ITEM_PARAMS = ("task", "num_fewshot", "fewshot_file", "context_template", "choices", "gold", "target_delimiter",
-               "fewshot_separator")
+               "fewshot_separator", "text_field")
 
 
 def _task_rule(value: str) -> str | None:
-    return None if value == "" or value in BUILT_IN else f"is none of the built-in tasks ({', '.join(BUILT_IN)})"
+    return None if value in ("", ROLLING) or value in BUILT_IN else (
+        f"is none of the built-in tasks ({', '.join([*BUILT_IN, ROLLING])})")
 
 
 def _numbers(value: Any, count: int | None, kind: type, name: str) -> list:
@@ -72,13 +75,33 @@ def predictions_from(questions: Columns, asked: Loglikelihoods, source: str) -> 
     return result
 
 
+def rolling_predictions_from(questions: Columns, found: dict[str, float], failed: dict[str, str],
+                             source: str) -> LoadResult:
+    """Each document's rolling loglikelihood as its one choice's, from the texts asked."""
+    columns: Columns = {name: [] for name in ("id", "line", "prediction", "loglikelihoods", "greedy")}
+    result = LoadResult(columns=columns, input_rows=len(questions["id"]))
+    for item_id, text in zip(questions["id"], questions["question"]):
+        if text in failed:
+            result.rejects.append(Reject(source, None, f"rolling loglikelihood {failed[text]}", item_id))
+            continue
+        for name, value in (("id", item_id), ("line", None), ("prediction", _as_text([found[text]])),
+                            ("loglikelihoods", [found[text]]), ("greedy", None)):
+            columns[name].append(value)
+    return result
+
+
+def _rolling(rows: Columns) -> bool:
+    """Whether these are a rolling task's rows (documents, no gold)."""
+    return bool(rows["id"]) and all(gold is None for gold in rows["gold"])
+
+
 @register_kind("loglikelihood")
 class Loglikelihood(Kind):
     """Choices ranked by their loglikelihood: acc, acc_norm (per character), acc_bytes (per UTF-8 byte) when asked."""
 
     defaults = {"task": "", "num_fewshot": 0, "fewshot_file": "", "context_template": "{question}",
                 "choices": "choices", "gold": "gold", "target_delimiter": " ", "fewshot_separator": "\n\n",
-                "acc_bytes": False, "max_length": 2048}
+                "acc_bytes": False, "max_length": 2048, "text_field": "text"}
     stage_params = {"B1": ITEM_PARAMS, "B5": ("acc_bytes",), "B6": ("acc_bytes",)}
     param_rules = {"task": _task_rule, "num_fewshot": at_least(0, integer=True), "max_length": at_least(1, integer=True)}
     paired_metrics = {"acc": "binary", "acc_norm": "binary"}
@@ -126,13 +149,19 @@ class Loglikelihood(Kind):
 
     def completions_predictions(self, questions: Columns, config: Any, model: str,
                                 store: Path) -> tuple[LoadResult, dict[str, Any]]:
-        """B2 asked of a completions endpoint: every (context, continuation) of every item, each distinct one once;
-        an item any of whose continuations failed is set aside with the reason."""
+        """B2 asked of a completions endpoint: every (context, continuation) of every item, each distinct one once
+        (a rolling task: each document's text); an item any of whose continuations failed is set aside with the
+        reason."""
+        source = f"{config.url} ({model})"
+        if _rolling(questions):
+            rolled = ask_rolling(questions["question"], config, model, store)
+            return (rolling_predictions_from(questions, rolled.found, rolled.failed, source),
+                    rolled.summary(len(questions["id"])))
         pairs = [(context, continuation) for context, continuations in zip(questions["question"],
                                                                            questions["continuations"])
                  for continuation in continuations]
         asked = ask_loglikelihoods(pairs, config, model, store)
-        return predictions_from(questions, asked, f"{config.url} ({model})"), asked.summary(len(pairs))
+        return predictions_from(questions, asked, source), asked.summary(len(pairs))
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B3: each item's loglikelihoods beside its choices; a prediction with another count of choices is kept as
@@ -148,7 +177,9 @@ class Loglikelihood(Kind):
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B4: per item the choice acc, acc_norm and acc_bytes pick, whether each is the gold, and whether every
-        continuation token of the gold was the model's greedy one."""
+        continuation token of the gold was the model's greedy one (a rolling task: each document's words and bytes)."""
+        if _rolling(normalized):
+            return self._match_documents(normalized)
         out: Columns = {name: [] for name in ("id", "subject", "gold", "loglikelihoods", "greedy", "chosen",
                                               "chosen_norm", "chosen_bytes", "correct", "correct_norm",
                                               "correct_bytes", "status")}
@@ -165,7 +196,19 @@ class Loglikelihood(Kind):
                 out[name].append(value)
         return out, {"statuses": dict(Counter(out["status"]))}
 
+    def _match_documents(self, normalized: Columns) -> tuple[Columns, dict[str, Any]]:
+        lls = [found[0] if found is not None else None for found in normalized["loglikelihoods"]]
+        texts = [choices[0] for choices in normalized["choices"]]
+        out = {"id": normalized["id"], "subject": normalized["subject"], "gold": normalized["gold"],
+               "loglikelihoods": normalized["loglikelihoods"], "loglikelihood": lls,
+               "words": [word_count(text) for text in texts], "bytes": [byte_count(text) for text in texts],
+               "status": ["missing" if ll is None else "scored" for ll in lls]}
+        return out, {"statuses": dict(Counter(out["status"]))}
+
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        if "loglikelihood" in matched:
+            return {"id": matched["id"], "loglikelihood": matched["loglikelihood"]}, self.metrics_from_stats(
+                self.score_stats(matched))
         scored = {"id": matched["id"], **{figure: [float(bool(v)) for v in matched[f"correct{suffix}"]]
                                            for figure, suffix in zip(FIGURES, ("", "_norm", "_bytes"))}}
         if not params.get("acc_bytes"):
@@ -173,12 +216,26 @@ class Loglikelihood(Kind):
         metrics = figures_from_tallies(self.score_stats(matched)["by_subject"], bool(params.get("acc_bytes")))
         return scored, metrics
 
+    def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
+        """acc and acc_norm per item (a rolling task's documents have neither: no per-item interval)."""
+        return {metric: [None if v is None else float(v) for v in scored[metric]] for metric in self.paired_metrics
+                if metric in scored}
+
     def score_stats(self, matched: Columns) -> Stats:
+        if "loglikelihood" in matched:
+            sums = corpus_sums(matched["loglikelihood"], matched["words"], matched["bytes"])
+            return {"documents": sums, "answered": sums["scored"]}
         rows = {figure: matched[f"correct{suffix}"] for figure, suffix in zip(FIGURES, ("", "_norm", "_bytes"))}
         return {"by_subject": tally(matched["subject"], rows),
                 "answered": sum(status != "missing" for status in matched["status"])}
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
+        if "documents" in stats:
+            sums = stats["documents"]
+            rows = sums["rows"]
+            figures = perplexity_figures(sums)
+            return {"rows": rows, **figures, "loglikelihood": sums["loglikelihood"], "words": sums["words"],
+                    "bytes": sums["bytes"], "answer_rate": sums["scored"] / rows if rows else None}
         metrics = figures_from_tallies(stats["by_subject"], False)
         rows = metrics["rows"]
         return {**metrics, "answer_rate": stats["answered"] / rows if rows else None}
@@ -189,14 +246,25 @@ class Loglikelihood(Kind):
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         if matched.get("loglikelihoods") is None:
             return "missing", "no loglikelihoods"
+        if "loglikelihood" in matched:
+            return "scored", f"loglikelihood {matched['loglikelihood']:.3f} over {matched['words']} words, " \
+                             f"{matched['bytes']} bytes"
         return matched["status"], (f"chose {matched['chosen']} (norm {matched['chosen_norm']}), gold "
                                    f"{matched['gold']}; " + ", ".join(f"{ll:.3f}" for ll in matched["loglikelihoods"]))
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+        if any("word_perplexity" in m for m in metrics_by_model.values()):  # lower perplexity first, undefined last
+            ranking = sorted(metrics_by_model, key=lambda m: (metrics_by_model[m].get("word_perplexity") is None,
+                                                               metrics_by_model[m].get("word_perplexity") or 0.0))
+            return {"primary_metric": "word_perplexity", "ranking": ranking}
         return rank_models(metrics_by_model, "acc")
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         models = report["models"]
+        if any("word_perplexity" in m for m in models.values()):
+            return format_table(["model", "documents", *PERPLEXITY_FIGURES], [
+                [model, str(m["rows"]), *(f"{m[f]:.4f}" if m.get(f) is not None else "-" for f in PERPLEXITY_FIGURES)]
+                for model, m in models.items()])
         figures = [f for f in FIGURES if any(m.get(f) is not None for m in models.values())]
         rows = [[model, str(m["rows"]), *(f"{percent(m.get(f))} ± {percent(m.get(f + '_stderr'))}" for f in figures)]
                 for model, m in models.items()]

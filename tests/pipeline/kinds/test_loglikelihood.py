@@ -2,6 +2,7 @@
 choice's loglikelihood the model's own, a rerun asks nothing), a server that ignores echo failing the dataset in one
 line, MMLU 5-shot from a predictions file with its groups, and non-ASCII choices scored by characters and bytes."""
 import json
+import math
 import shutil
 
 import pytest
@@ -125,3 +126,50 @@ def test_an_edited_fewshot_file_rebuilds_the_contexts(tmp_path):
     write_jsonl(folder / "dev.jsonl", [{**row, "question": "Edited shot?"}])
     assert run(tmp_path) == 0
     assert "Edited shot?" in read_columns(b1)["question"][0]
+
+
+def test_a_text_corpus_asked_for_its_rolling_loglikelihood_gives_lm_evals_perplexities(tmp_path):
+    from tests.stages.kinds.loglikelihood.test_loglikelihood_rolling import CAFE, LONG, rolling_sum
+
+    folder = tmp_path / "inputs" / "corpus"
+    texts = {"long": LONG, "cafe": CAFE, "short": "The mat.\n\n A"}
+    write_jsonl(folder / "questions.jsonl", [{"id": key, "body": text} for key, text in texts.items()]
+                + [{"id": "empty", "body": ""}])
+    with NgramServer() as server:
+        (folder / "dataset.toml").write_text(
+            'kind = "loglikelihood"\ntask = "rolling"\n[params]\ntext_field = "body"\n[generate]\n'
+            f'protocol = "completions"\nurl = "{server.url}"\nmodels = ["ngram"]\nmax_length = 24\n')
+        assert run(tmp_path) == 0
+        model = server.model
+    assert len(model.encode(LONG)) > 3 * 22  # several windows of 22 tokens
+    total = sum(rolling_sum(model, text, 24) for text in texts.values())
+    words = 58 + 7 + 3  # LONG: 57 words and its trailing blank (re.split counts it); CAFE 7; "The mat.\n\n A" 3
+    size = sum(len(text.encode()) for text in texts.values())
+    outputs = tmp_path / "outputs" / "corpus"
+    found = read_artifact_json(outputs / "B6_report.json")["report"]["models"]["ngram"]
+    assert (found["rows"], found["words"], found["bytes"]) == (3, words, size)
+    assert found["loglikelihood"] == pytest.approx(total, abs=1e-9)
+    assert found["word_perplexity"] == pytest.approx(math.exp(-total / words))
+    assert found["byte_perplexity"] == pytest.approx(math.exp(-total / size))
+    assert found["bits_per_byte"] == pytest.approx(-total / size / math.log(2))
+    b1 = read_artifact_json(outputs / "B1_questions.json")
+    assert "body is not a non-empty text" in json.dumps(b1)
+
+
+def test_rolling_sums_from_predictions_files_rank_models_by_word_perplexity(tmp_path):
+    folder = tmp_path / "inputs" / "corpus"
+    write_jsonl(folder / "questions.jsonl", [{"text": "one two three"}, {"text": "naïve café"}])  # 3 + 2 words
+    write_jsonl(folder / "predictions" / "good.jsonl", [{"id": "0", "loglikelihoods": [-6.0]},
+                                                        {"id": "1", "loglikelihoods": [-4.0]}])
+    write_jsonl(folder / "predictions" / "poor.jsonl", [{"id": "0", "loglikelihoods": [-20.0]},
+                                                        {"id": "1", "loglikelihoods": [-4.0, -1.0]}])
+    (folder / "dataset.toml").write_text('kind = "loglikelihood"\ntask = "rolling"\n')
+    assert run(tmp_path) == 0
+    report = read_artifact_json(tmp_path / "outputs" / "corpus" / "B6_report.json")["report"]
+    good, poor = report["models"]["good"], report["models"]["poor"]
+    assert (good["words"], good["bytes"]) == (5, 13 + 12)
+    assert good["word_perplexity"] == pytest.approx(math.exp(10 / 5))
+    assert good["bits_per_byte"] == pytest.approx(10 / 25 / math.log(2))
+    assert poor["answer_rate"] == 0.5 and poor["words"] == 3  # two sums for one document: not scored
+    assert poor["word_perplexity"] == pytest.approx(math.exp(20 / 3))
+    assert report["comparison"] == {"primary_metric": "word_perplexity", "ranking": ["good", "poor"]}

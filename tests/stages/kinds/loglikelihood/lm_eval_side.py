@@ -3,6 +3,8 @@ and optionally its local-completions model's answers to them from a server, writ
 
     python lm_eval_side.py TASK DATA_FILE OUT.jsonl [--fewshot DEV_FILE --num-fewshot N] [--subjects A,B]
         [--limit N] [--url URL --concurrency N --batch-size N]
+    python lm_eval_side.py rolling TEXTS.jsonl OUT.jsonl --url URL --max-length N  (loglikelihood_rolling, wikitext's
+        figures)
 
 Each line: {"doc_id", "subject", "requests": [[context, continuation], ...], "results": [[ll, greedy], ...],
 "metrics": lm-eval's process_results of the doc (acc, acc_norm)}."""
@@ -53,6 +55,35 @@ def by_subject(path: Path, folder: Path) -> dict[str, Path]:
     return out
 
 
+def rolling_side(data: Path, out: Path, url: str, max_length: int, concurrency: int, batch_size: int) -> None:
+    """loglikelihood_rolling of each {"text"} of `data` from local-completions, with wikitext's process_results
+    ({"page": text}) and lm-eval's aggregations: one line per document, then {"figures": …}."""
+    import importlib.util
+
+    import lm_eval.tasks
+    from lm_eval.api.instance import Instance
+    from lm_eval.api.metrics import bits_per_byte, weighted_perplexity
+    from lm_eval.models.openai_completions import LocalCompletionsAPI
+
+    spec = importlib.util.spec_from_file_location(
+        "preprocess_wikitext", Path(lm_eval.tasks.__file__).parent / "wikitext" / "preprocess_wikitext.py")
+    wikitext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wikitext)
+    model = LocalCompletionsAPI(base_url=url + "/v1/completions", model="ngram", tokenizer_backend="remote",
+                                num_concurrent=concurrency, batch_size=batch_size, max_length=max_length)
+    texts = [json.loads(line)["text"] for line in data.read_text().split("\n") if line.strip()]
+    instances = [Instance("loglikelihood_rolling", {"page": t}, (t,), i) for i, t in enumerate(texts)]
+    results = model.loglikelihood_rolling(instances, disable_tqdm=True)
+    per_doc = [wikitext.process_results({"page": t}, [ll]) for t, ll in zip(texts, results)]
+    figures = {"word_perplexity": weighted_perplexity([d["word_perplexity"] for d in per_doc]),
+               "byte_perplexity": weighted_perplexity([d["byte_perplexity"] for d in per_doc]),
+               "bits_per_byte": bits_per_byte([d["bits_per_byte"] for d in per_doc])}
+    with out.open("w") as written:
+        for doc_id, (text, ll) in enumerate(zip(texts, results)):
+            written.write(json.dumps({"doc_id": doc_id, "text": text, "loglikelihood": ll}) + "\n")
+        written.write(json.dumps({"figures": figures}) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("task")
@@ -65,7 +96,11 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=1)
     parser.add_argument("--limit", type=int)
     parser.add_argument("--subjects", help="MMLU: only these subjects (comma-separated)")
+    parser.add_argument("--max-length", type=int, default=2048)
     args = parser.parse_args()
+    if args.task == "rolling":
+        rolling_side(args.data, args.out, args.url, args.max_length, args.concurrency, args.batch_size)
+        return
     split = "test" if args.task == "mmlu" else "validation"
     work = Path(tempfile.mkdtemp())
     if args.task == "mmlu":

@@ -88,3 +88,29 @@ def test_same_loglikelihoods_and_choices_as_local_completions(task, extra, lm_ev
         picks = choice_picks([ll for ll, _ in asked], item["choices"])
         right = {"acc": picks["chosen"] == item["gold"], "acc_norm": picks["chosen_norm"] == item["gold"]}
         assert {figure: float(right[figure]) for figure in doc["metrics"]} == doc["metrics"], doc["doc_id"]
+
+
+@pytest.mark.parametrize("max_length", [24, 2048])
+def test_same_rolling_loglikelihoods_and_perplexities_as_local_completions(max_length, lm_eval_python, tmp_path):
+    from stages.chat.rolling import ask_rolling
+    from stages.kinds.loglikelihood.perplexity import byte_count, corpus_sums, perplexity_figures, word_count
+    from tests.stages.kinds.loglikelihood.test_loglikelihood_rolling import CAFE, LONG
+
+    texts = [LONG * 4, CAFE, "The", " café\n\n naïve "]
+    data = tmp_path / "texts.jsonl"
+    data.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts))
+    with NgramServer() as server:
+        out = tmp_path / "rolled.jsonl"
+        env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+        subprocess.run([lm_eval_python, str(SIDE), "rolling", str(data), str(out), "--url", server.url,
+                        "--max-length", str(max_length), "--concurrency", "2", "--batch-size", "3"], check=True,
+                       env=env, capture_output=True, timeout=600, cwd=tmp_path)
+        config = read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"],
+                                       "concurrency": 3, "batch_size": 5, "max_length": max_length}, "test")
+        found = ask_rolling(texts, config, "ngram", tmp_path / "journal.jsonl")
+    *docs, last = [json.loads(line) for line in out.read_text().split("\n") if line]
+    assert not found.failed and [doc["text"] for doc in docs] == texts
+    assert [found.found[text] for text in texts] == pytest.approx([doc["loglikelihood"] for doc in docs], abs=1e-9)
+    sums = corpus_sums([found.found[text] for text in texts], [word_count(t) for t in texts],
+                       [byte_count(t) for t in texts])
+    assert perplexity_figures(sums) == pytest.approx(last["figures"], rel=1e-12)

@@ -1,0 +1,133 @@
+"""Rolling loglikelihoods of whole texts asked of a completions endpoint, as lm-eval 0.4.13's loglikelihood_rolling
+asks them: the text's tokens cut into windows of the max length (the first after the prefix token, each later one
+with the tokens before it as context), each window's echoed log-probs summed, the windows' sums added per text;
+every text's sum journaled as it arrives (a rerun asks nothing)."""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..core.progress import Progress
+from .call_pool import run_calls
+from .client import CircuitBreaker, call_with_retries
+from .completions import Asked, CompletionsClient, continuation_logprob
+from .journal import AnswerStore
+from .loglikelihoods import DEFAULT_BATCH, DEFAULT_MAX_LENGTH
+
+Window = tuple[list[int], list[int]]
+
+
+def rolling_windows(tokens: list[int], prefix: int, max_length: int) -> list[Window]:
+    """(context, continuation) windows covering every token once, each prompt at most max_length − 1 tokens (one is
+    left for the generated token): lm-eval's API models' get_rolling_token_windows with max_seq_len = max_length − 2
+    (their self.max_length − 1) and context_len = 1, each made disjoint (make_disjoint_window)."""
+    span = max_length - 2
+    if span < 1:
+        raise ValueError(f"max_length {max_length} leaves no token to predict")
+    if not tokens:
+        return []
+    first = min(span, len(tokens))
+    windows = [([prefix], tokens[:first])]
+    predicted = first
+    while predicted < len(tokens):
+        length = min(len(tokens) - predicted, span)
+        end = predicted + length
+        context = tokens[end - span - 1:end - 1]
+        windows.append((context[:len(context) - (length - 1)], tokens[end - length:end]))
+        predicted = end
+    return windows
+
+
+@dataclass
+class RollingLoglikelihoods:
+    """Per text its summed loglikelihood, the texts that failed with why, and how many windows were asked."""
+
+    found: dict[str, float] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    windows: int = 0
+    asked: int = 0
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self, texts: int) -> dict[str, Any]:
+        """B6's generation summary: texts, windows asked, tokens sent."""
+        answered = [r for r in self.records if "prediction" in r]
+        failures: dict[str, int] = {}
+        for record in self.records:
+            if "prediction" not in record:
+                reason = record.get("error", "not asked").split(":")[0]
+                failures[reason] = failures.get(reason, 0) + 1
+        return {"answers": len(answered), "failures": failures, "latency_p50": None, "latency_p95": None,
+                "tokens_in": sum(r.get("tokens_in") or 0 for r in answered), "tokens_out": 0, "cost": None,
+                "cut_at_max_tokens": 0, "texts": texts, "distinct_texts": len(self.records), "asked": self.asked,
+                "windows": sum(r.get("windows") or 0 for r in answered), "truncated": 0}
+
+
+def text_key(model: str, max_length: int, text: str) -> str:
+    """What a journaled rolling answer was asked with: the model, the max length and the text."""
+    asked = {"model": model, "max_length": max_length, "rolling": text}
+    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+
+
+def _ask_text(client: CompletionsClient, prefix: list[int | None], text: str, key: str, max_length: int,
+              size: int) -> dict:
+    """One text's journal record: its windows asked `size` to a request, their sums added (the prefix token asked of
+    the server once, kept in `prefix`)."""
+    if prefix[0] is None:
+        prefix[0] = client.prefix_token()
+    windows = rolling_windows(client.tokenize(text), prefix[0], max_length)
+    asked = [Asked(context + continuation, len(context), False) for context, continuation in windows]
+    started, total = time.monotonic(), 0.0
+    for start in range(0, len(asked), size):
+        chunk = asked[start:start + size]
+        for one, choice in zip(chunk, client.complete([a.prompt for a in chunk])):
+            total += continuation_logprob(choice, one)[0]
+    return {"id": key, "key": key, "prediction": total, "windows": len(windows),
+            "tokens_in": sum(len(a.prompt) for a in asked), "latency": round(time.monotonic() - started, 4)}
+
+
+def _run_text(client: CompletionsClient, prefix: list[int | None], text: str, key: str, max_length: int, size: int,
+              store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
+    if breaker.open:
+        store.append({"id": key, "key": key, "error": breaker.reason(), "attempts": 0})
+        return
+    record, error, attempts = call_with_retries(client.config,
+                                                lambda: _ask_text(client, prefix, text, key, max_length, size))
+    breaker.record(error)
+    store.append(record if error is None else {"id": key, "key": key, "error": error, "attempts": attempts})
+    progress.advance(1)
+
+
+def ask_rolling(texts: list[str], config: Any, model: str, store_path: Path) -> RollingLoglikelihoods:
+    """Each distinct text's rolling loglikelihood: those journaled with the same request kept, the rest asked, up to
+    `concurrency` texts at once. Raises EchoRefused when the server does not return the prompt's log-probs."""
+    max_length = config.max_length or DEFAULT_MAX_LENGTH
+    served = config.served(model)
+    distinct = list(dict.fromkeys(texts))
+    keys = {text: text_key(served, max_length, text) for text in distinct}
+    store = AnswerStore(store_path)
+    known = store.load(set(keys.values()))
+    todo = [text for text in distinct if "prediction" not in known.get(keys[text], {})]
+    client = CompletionsClient(config, served)
+    prefix: list[int | None] = [None]
+    breaker = CircuitBreaker(config.circuit_breaker)
+    size = config.batch_size or DEFAULT_BATCH
+    with Progress(f"asking {model} for rolling loglikelihoods", len(todo)) as progress:
+        run_calls([partial(_run_text, client, prefix, text, keys[text], max_length, size, store, breaker, progress)
+                   for text in todo], config.concurrency)
+    answers = store.load(set(keys.values()))
+    result = RollingLoglikelihoods(asked=len(todo))
+    for text in distinct:
+        record = answers.get(keys[text], {})
+        result.records.append(record)
+        if "prediction" in record:
+            result.found[text] = record["prediction"]
+            result.windows += record.get("windows") or 0
+        else:
+            result.failed[text] = f"failed after {record.get('attempts', 0)} attempt(s): {record.get('error')}"
+    return result
