@@ -118,8 +118,15 @@ def _run_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str
     progress.advance(len(pairs))
 
 
-def _answered(record: dict | None, key: str) -> bool:
+def answered(record: dict | None, key: str) -> bool:
+    """Whether a journal record is the answer to `key`."""
     return record is not None and "prediction" in record and record.get("key") == key
+
+
+def unanswered(keys: dict[Any, str], store: AnswerStore) -> list[Any]:
+    """The items of `keys` (item → journal key), in order, whose answer the journal does not hold yet."""
+    known = store.load(set(keys.values()))
+    return [item for item, key in keys.items() if not answered(known.get(key), key)]
 
 
 def ask_loglikelihoods(pairs: list[Pair], config: Any, model: str, store_path: Path) -> Loglikelihoods:
@@ -131,8 +138,7 @@ def ask_loglikelihoods(pairs: list[Pair], config: Any, model: str, store_path: P
     distinct = list(dict.fromkeys(pairs))
     keys = {pair: pair_key(served, max_length, pair) for pair in distinct}
     store = AnswerStore(store_path)
-    known = store.load(set(keys.values()))
-    todo = [pair for pair in distinct if not _answered(known.get(keys[pair]), keys[pair])]
+    todo = unanswered(keys, store)
     size = config.batch_size or DEFAULT_BATCH
     tokenizer = PairTokenizer(CompletionsClient(config, served))
     breaker = CircuitBreaker(config.circuit_breaker)
@@ -144,7 +150,7 @@ def ask_loglikelihoods(pairs: list[Pair], config: Any, model: str, store_path: P
     for pair in distinct:
         record = answers.get(keys[pair], {})
         result.records.append(record)
-        if _answered(record, keys[pair]):
+        if answered(record, keys[pair]):
             result.found[pair] = (record["prediction"], record["greedy"])
             result.truncated += bool(record.get("truncated"))
         else:

@@ -18,7 +18,7 @@ from .call_pool import run_calls
 from .client import CircuitBreaker, call_with_retries
 from .completions import Asked, CompletionsClient, continuation_logprob
 from .journal import AnswerStore
-from .loglikelihoods import DEFAULT_BATCH, DEFAULT_MAX_LENGTH
+from .loglikelihoods import DEFAULT_BATCH, DEFAULT_MAX_LENGTH, answered, unanswered
 
 Window = tuple[list[int], list[int]]
 
@@ -111,8 +111,7 @@ def ask_rolling(texts: list[str], config: Any, model: str, store_path: Path) -> 
     distinct = list(dict.fromkeys(texts))
     keys = {text: text_key(served, max_length, text) for text in distinct}
     store = AnswerStore(store_path)
-    known = store.load(set(keys.values()))
-    todo = [text for text in distinct if "prediction" not in known.get(keys[text], {})]
+    todo = unanswered(keys, store)
     client = CompletionsClient(config, served)
     prefix: list[int | None] = [None]
     breaker = CircuitBreaker(config.circuit_breaker)
@@ -125,7 +124,7 @@ def ask_rolling(texts: list[str], config: Any, model: str, store_path: Path) -> 
     for text in distinct:
         record = answers.get(keys[text], {})
         result.records.append(record)
-        if "prediction" in record:
+        if answered(record, keys[text]):
             result.found[text] = record["prediction"]
             result.windows += record.get("windows") or 0
         else:
