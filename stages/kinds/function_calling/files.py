@@ -4,6 +4,7 @@ records, OpenAI messages with tool_calls, or plain text. Rows that cannot be sco
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,22 @@ def first_user_text(question: list) -> str:
 def load_items(path: Path, fields: dict[str, str | None]) -> LoadResult:
     """B1: every scorable item, with its category, language, function docs and possible answer (JSON text)."""
     answers, beside = possible_answers(path)
-    result = LoadResult(columns={name: [] for name in QUESTION_COLUMNS})
+    return _read_rows(path, fields, QUESTION_COLUMNS,
+                      lambda record, item_id: _item_row(record, item_id, answers, beside))
+
+
+def load_replies(path: Path, fields: dict[str, str | None]) -> LoadResult:
+    """B2: one reply per id — `result` (bfcl-eval: text, or a function-calling model's list), an OpenAI message's
+    tool_calls or content, or the usual prediction fields' text."""
+    return _read_rows(path, fields, PREDICTION_COLUMNS,
+                      lambda record, reply_id: _reply_row(record, reply_id, fields.get("prediction_field")))
+
+
+def _read_rows(path: Path, fields: dict[str, str | None], columns: tuple[str, ...],
+               row_of: Callable[[dict, str], tuple[str | None, dict[str, Any]]]) -> LoadResult:
+    """Each record of `path` as a row of `columns` (`row_of` gives a record's row, or why it is set aside); a record
+    that is no object, has no id or repeats one is set aside with its line."""
+    result = LoadResult(columns={name: [] for name in columns})
     seen: dict[str, int] = {}
     for item in read_records(path):
         result.input_rows += 1
@@ -82,25 +98,25 @@ def load_items(path: Path, fields: dict[str, str | None]) -> LoadResult:
             result.rejects.append(item)
             continue
         line, record, location = item
-        reason, row = _item_row(record, line, fields, answers, beside, seen)
+        row_id = get_record_id(record, line, fields.get("id_field")) if isinstance(record, dict) else None
+        if not isinstance(record, dict):
+            reason, row = f"expected a JSON object, got {type(record).__name__}", {}
+        elif row_id is None:
+            reason, row = "no id", {}
+        elif row_id in seen:
+            reason, row = f"duplicate id {row_id!r} (first seen at line {seen[row_id]})", {}
+        else:
+            reason, row = row_of(record, row_id)
         if reason is not None:
             result.rejects.append(Reject(str(path), line, reason, location))
             continue
-        seen[row["id"]] = line
-        for name in QUESTION_COLUMNS:
-            result.columns[name].append(row[name] if name != "line" else line)
+        seen[row_id] = line
+        for name in columns:
+            result.columns[name].append(line if name == "line" else row[name])
     return result
 
 
-def _item_row(record: Any, line: int | None, fields: dict[str, str | None], answers: dict[str, Any], beside: Path,
-              seen: dict[str, int]) -> tuple[str | None, dict[str, Any]]:
-    if not isinstance(record, dict):
-        return f"expected a JSON object, got {type(record).__name__}", {}
-    item_id = get_record_id(record, line, fields.get("id_field"))
-    if item_id is None:
-        return "no id", {}
-    if item_id in seen:
-        return f"duplicate id {item_id!r} (first seen at line {seen[item_id]})", {}
+def _item_row(record: dict, item_id: str, answers: dict[str, Any], beside: Path) -> tuple[str | None, dict[str, Any]]:
     category = category_of(item_id)
     problem = _item_problem(record, category)
     if problem is not None:
@@ -124,40 +140,12 @@ def _item_row(record: Any, line: int | None, fields: dict[str, str | None], answ
                   "episode": None if episode is None else json.dumps(episode, ensure_ascii=False)}
 
 
-def load_replies(path: Path, fields: dict[str, str | None]) -> LoadResult:
-    """B2: one reply per id — `result` (bfcl-eval: text, or a function-calling model's list), an OpenAI message's
-    tool_calls or content, or the usual prediction fields' text."""
-    result = LoadResult(columns={name: [] for name in PREDICTION_COLUMNS})
-    seen: dict[str, int] = {}
-    for item in read_records(path):
-        result.input_rows += 1
-        if isinstance(item, Reject):
-            result.rejects.append(item)
-            continue
-        line, record, location = item
-        reason, row = _reply_row(record, line, fields, seen)
-        if reason is not None:
-            result.rejects.append(Reject(str(path), line, reason, location))
-            continue
-        seen[row[0]] = line
-        for name, value in zip(PREDICTION_COLUMNS, (row[0], line, row[1], row[2])):
-            result.columns[name].append(value)
-    return result
-
-
-def _reply_row(record: Any, line: int | None, fields: dict[str, str | None],
-               seen: dict[str, int]) -> tuple[str | None, tuple]:
-    if not isinstance(record, dict):
-        return f"expected a JSON object, got {type(record).__name__}", ()
-    reply_id = get_record_id(record, line, fields.get("id_field"))
-    if reply_id is None:
-        return "no id", ()
-    if reply_id in seen:
-        return f"duplicate id {reply_id!r} (first seen at line {seen[reply_id]})", ()
-    reply, reply_format = _reply(record, fields.get("prediction_field"))
+def _reply_row(record: dict, reply_id: str, field: str | None) -> tuple[str | None, dict[str, Any]]:
+    reply, reply_format = _reply(record, field)
     if reply_format is None:
-        return reply, ()
-    return None, (reply_id, reply if reply_format == TEXT else json.dumps(reply, ensure_ascii=False), reply_format)
+        return reply, {}
+    return None, {"id": reply_id, "prediction": reply if reply_format == TEXT else json.dumps(reply, ensure_ascii=False),
+                  "reply_format": reply_format}
 
 
 def _reply(record: dict, field: str | None) -> tuple[Any, str | None]:
