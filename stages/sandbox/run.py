@@ -101,7 +101,7 @@ def run_program(program: Program, slot: Slot) -> RunResult:
     report_read, report_write = os.pipe()
     payload = {"files": {language.source_file: program.source}, "main": language.source_file,
                "python": language.python_host, "build": list(language.build),
-               "run": language.run_command(slot.interpreter),
+               "run": list(language.run),
                "limits": _rlimits(limits, limits.processes if slot.nproc is None else slot.nproc),
                "calls": [calls[0], replies[1]] if function_level else None}
     body = marshal.dumps(payload)

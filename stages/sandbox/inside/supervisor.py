@@ -134,7 +134,7 @@ def build(argv, limits):
         os.close(read_end)
         os.dup2(write_end, 1)
         os.dup2(write_end, 2)
-        set_limits({**limits, "RLIMIT_CPU": limits["RLIMIT_CPU"]})
+        set_limits(limits)
         try:
             os.execv(argv[0], argv)
         finally:

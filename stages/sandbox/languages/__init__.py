@@ -13,8 +13,7 @@ LANGUAGES: Registry[Language] = Registry("language", __name__)
 @dataclass(frozen=True)
 class Language:
     """A language part: the fence labels of its code blocks, its source file (in the program's working folder, the
-    sandbox's /tmp), the build step and the
-    command of a stdin / stdout program (`{interpreter}` stands for the sandbox's Python). `python_host`: the
+    sandbox's /tmp), the build step and the command of a stdin / stdout program. `python_host`: the
     sandbox's Python runs the program itself, which function-level tests (HumanEval's, MBPP's) need. `example`: a
     stdin / stdout program printing the sum of the two integers on its input's line (the conformance test runs every
     language's); `needs`: what to install where its build or run command is missing."""
@@ -27,9 +26,6 @@ class Language:
     run: tuple[str, ...] = ()
     python_host: bool = False
     needs: str = ""
-
-    def run_command(self, interpreter: str) -> list[str]:
-        return [part.replace("{interpreter}", interpreter) for part in self.run]
 
     def missing(self) -> str | None:
         """What to install when this language's compiler or runtime is not on this machine, else None."""
