@@ -1,6 +1,6 @@
 """The child process that runs math-verify for equivalence.py: it reads one request a line — [gold, [answer, …]] as
 JSON — and writes one JSON line per answer; its parent kills it when an answer takes past the time limit. Run as a
-script, so it imports math-verify and nothing of evalpipe."""
+script, so it imports math-verify and, from its own folder, numeric_disproof — nothing else of evalpipe."""
 import json
 import logging
 import sys
@@ -25,7 +25,11 @@ def _shown(parsed: list) -> str:
 
 def main() -> None:
     logging.disable(logging.CRITICAL)  # math-verify warns on every call that its own (signal) time limit is off
+    import math_verify.grader as grader
     from math_verify import verify
+    from numeric_disproof import with_numeric_disproof
+
+    grader.sympy_symbolic_eq = with_numeric_disproof(grader.sympy_symbolic_eq)
 
     out = sys.stdout
     out.write("ready\n")
