@@ -1,6 +1,7 @@
 """B1–B5 as Luigi tasks; each reads its upstream artifacts and calls stages/ for the work (B6: report_tasks.py)."""
 from __future__ import annotations
 
+import multiprocessing
 from typing import TYPE_CHECKING, Any
 
 from stages import (
@@ -39,6 +40,13 @@ def _gold_params(task: StageTask) -> dict[str, Any]:
     return get_kind(task.spec["kind"]).params_for("B1", task.plain_spec["params"])
 
 
+def warm_up_matching(task: StageTask, rows: Rows) -> None:
+    """B1–B3 let the kind start what B4 takes long to start, when B4 will run in this process (not in a worker
+    process of --workers > 1, which ends with its task)."""
+    if multiprocessing.parent_process() is None:
+        get_kind(task.spec["kind"]).warm_up(column_length(rows))
+
+
 def stage_rows(task: StageTask, columns: tuple[str, ...] | None = None) -> Rows:
     """The rows a kind's stage takes from an upstream artifact: an Arrow table (of `columns` only, when named) for
     kinds that work on columns, else Python columns."""
@@ -61,6 +69,7 @@ class B1Questions(StageTask):
     def compute(self) -> StageResult:
         loaded = get_kind(self.spec["kind"]).load_gold(self.input_location(self.spec["questions"]),
                                                        self.plain_spec["fields"], self.rows(), _gold_params(self))
+        warm_up_matching(self, loaded.columns)
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
 
 
@@ -115,6 +124,7 @@ class B2Predictions(StageTask):
         if not self.generated:
             loaded = kind.load_predictions(self.input_location(self.spec["predictions"][self.model]),
                                            self.plain_spec["fields"], self.rows())
+            warm_up_matching(self, loaded.columns)
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
         questions = as_columns(kind.load_gold(self.input_location(self.spec["questions"]),
                                               self.plain_spec["fields"], params=_gold_params(self)).columns)

@@ -47,6 +47,10 @@ class Kind:
     pairs_by_prompt: ClassVar[bool] = False  # a prediction with its prompt and no id pairs by the prompt's text
     asks_completions: ClassVar[bool] = False  # [generate] asks a completions endpoint (protocol "completions")
 
+    def warm_up(self, rows: int) -> None:
+        """Start, ahead of B4, what its matching takes seconds to start (called as B1–B3 run, with their row count, in
+        the process B4 will run in); by default nothing."""
+
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
         """B1: the items to score with their ground truth (those at `rows` positions, for a shard); `params` are the

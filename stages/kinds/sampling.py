@@ -78,6 +78,35 @@ def answer_groups(ids: Sequence[Any], answers: Sequence[Any],
             for item, answer in zip(ids, answers)]
 
 
+def grouping_decides(ids: Sequence[Any], right: Sequence[bool | None], answers: Sequence[Any]) -> set[str]:
+    """The items whose maj@k, for some k of their first replies (rows in order), depends on which of their wrong
+    `answers` are equal: all of them merged and none merged give different winners. Only these need answer_groups."""
+    replies: dict[str, list[tuple[bool | None, Any]]] = {}
+    for item, verdict, answer in zip(ids, right, answers):
+        replies.setdefault(str(item), []).append((verdict, answer))
+    return {item for item, rows in replies.items() if _grouping_decides(rows)}
+
+
+def _grouping_decides(rows: list[tuple[bool | None, Any]]) -> bool:
+    right, right_first, counts, firsts = 0, 0, {}, {}
+    for rank, (verdict, answer) in enumerate(rows):
+        if verdict is True:
+            right_first = rank if right == 0 else right_first
+            right += 1
+        elif verdict is False and answer is not None:
+            counts[answer] = counts.get(answer, 0) + 1
+            firsts.setdefault(answer, rank)
+        if right == 0 or not counts:
+            continue  # no right vote: wrong wins however they group; no wrong vote: right wins
+        wrong, wrong_first = sum(counts.values()), min(firsts.values())
+        if right > wrong or (right == wrong and right_first < wrong_first):
+            continue  # right beats all wrong answers merged into one
+        if any(n > right or (n == right and firsts[a] < right_first) for a, n in counts.items()):
+            continue  # one wrong answer alone beats right
+        return True
+    return False
+
+
 def item_means(ids: Sequence[Any], values: dict[str, Sequence[float | None]]) -> tuple[list[str], dict[str, list]]:
     """Each item once (in the order items first appear) with each metric's mean over its rows (None where none is
     defined): a model's per-item values when it has several replies per item."""

@@ -3,6 +3,7 @@ thread and inside Luigi workers: math-verify runs in child processes (verify_wor
 limit is killed and the comparison is `not compared`."""
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
@@ -11,6 +12,7 @@ import sys
 import tempfile
 import threading
 from collections import defaultdict
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +20,7 @@ WORKER = Path(__file__).with_name("verify_worker.py")
 START_SECONDS = 120.0  # importing sympy and math-verify on a loaded machine
 PAIRS_PER_CHECKER = 200  # a checker costs about a second to start: one more only for this many more pairs
 INSTALL_HINT = "pip install math-verify==0.9.0 antlr4-python3-runtime==4.13.2"
+AHEAD_SECONDS = 300.0  # a checker started ahead that no pool takes within this long is stopped
 
 
 @dataclass(frozen=True)
@@ -150,7 +153,8 @@ class CheckerPool:
 
         def work() -> None:
             with self.lock:
-                checker = self.idle.pop() if self.idle else _Checker()
+                checker = self.idle.pop() if self.idle else None
+            checker = checker or _checker_ahead() or _Checker()
             try:
                 while True:
                     with self.lock:
@@ -176,6 +180,62 @@ class CheckerPool:
         if failures:
             raise failures[0]
         return results
+
+
+_AHEAD: list[Future] = []  # checkers started ahead by this process, each a Future of a ready _Checker (or None)
+_AHEAD_LOCK = threading.Lock()
+_AHEAD_PID: list[int] = []
+
+
+def start_checkers_ahead(count: int | None = None) -> None:
+    """Start math-verify's checkers now (up to `count`, default one per core, counting those already waiting) for the
+    next CheckerPool of this process to take ready; unclaimed ones stop after AHEAD_SECONDS."""
+    with _AHEAD_LOCK:
+        if _AHEAD_PID != [os.getpid()]:  # a forked child does not own its parent's checkers
+            _AHEAD.clear()
+            _AHEAD_PID[:] = [os.getpid()]
+        for _ in range((count or os.cpu_count() or 1) - len(_AHEAD)):
+            future: Future = Future()
+            _AHEAD.append(future)
+            threading.Thread(target=_start_ahead, args=(future,), daemon=True).start()
+            timer = threading.Timer(AHEAD_SECONDS, _stop_unclaimed, args=(future,))
+            timer.daemon = True
+            timer.start()
+
+
+def _start_ahead(future: Future) -> None:
+    checker = _Checker()
+    try:
+        checker.start()
+    except BaseException:  # noqa: BLE001 - a pool starts its own checker, and reports why it cannot
+        checker.stop()
+        checker = None
+    future.set_result(checker)
+
+
+def _checker_ahead() -> _Checker | None:
+    """A checker started ahead by this process (waiting for it to be ready), or None when there is none."""
+    with _AHEAD_LOCK:
+        if _AHEAD_PID != [os.getpid()] or not _AHEAD:
+            return None
+        future = _AHEAD.pop(0)
+    checker = future.result()
+    return checker if checker is not None and checker.process is not None and checker.process.poll() is None else None
+
+
+def _stop_unclaimed(future: Future | None = None) -> None:
+    """Stop checkers started ahead that no pool took (`future`'s alone, or every one at exit)."""
+    with _AHEAD_LOCK:
+        if _AHEAD_PID != [os.getpid()]:
+            return
+        mine = [f for f in _AHEAD if future is None or f is future]
+        for found in mine:
+            _AHEAD.remove(found)
+    for found in mine:
+        found.add_done_callback(lambda done: done.result() and done.result().stop())
+
+
+atexit.register(_stop_unclaimed)
 
 
 def compare_answers(pairs: list[tuple[str, str]], seconds: float, checkers: int | None = None) -> list[Comparison]:

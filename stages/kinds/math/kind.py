@@ -12,8 +12,8 @@ from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
-from ..sampling import answer_groups
-from .equivalence import CheckerPool, Comparison
+from ..sampling import answer_groups, grouping_decides
+from .equivalence import PAIRS_PER_CHECKER, CheckerPool, Comparison, start_checkers_ahead
 from .final_answer import FinalAnswer, extract_final_answer, gold_answer, gold_problem
 
 if TYPE_CHECKING:
@@ -72,6 +72,12 @@ class MathAnswers(Kind):
         if firsts.null_count:
             return None
         return {} if all(gold_answer(gold) is not None for gold in firsts.unique().to_pylist()) else None
+
+    def warm_up(self, rows: int) -> None:
+        """With rows enough for more than one checker, math-verify's checkers (about a second each to start) start
+        while B1–B3 run."""
+        if rows >= PAIRS_PER_CHECKER:
+            start_checkers_ahead()
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         """B3: the gold's answer as LaTeX math-verify reads, and the final answer taken from each reply with how it
@@ -213,11 +219,14 @@ def _verdicts(golds: list[str], answers: list[str | None], hows: list[str],
 
 def _votes(ids: list[str], answers: list[str | None], correct: list[bool | None],
            checkers: CheckerPool) -> list[str | None]:
-    """Each wrong final answer as the first of its item's wrong answers equal to it by math-verify (right ones as they
-    are; they all vote as one): the answers maj@k counts."""
-    wrong = [answer if right is False else None for answer, right in zip(answers, correct)]
+    """The answers maj@k counts: right ones as they are (they all vote as one); a wrong one as the first of its item's
+    wrong answers equal to it by math-verify where that grouping can change the item's maj@k, else as it is."""
+    grouped_items = grouping_decides(ids, correct, answers)
+    wrong = [answer if right is False and str(item) in grouped_items else None
+             for item, answer, right in zip(ids, answers, correct)]
     grouped = answer_groups(ids, wrong, lambda pairs: [c.equal for c in checkers.compare(pairs)])
-    return [answer if right else vote for answer, right, vote in zip(answers, correct, grouped)]
+    return [answer if right or (right is False and str(item) not in grouped_items) else vote
+            for item, answer, right, vote in zip(ids, answers, correct, grouped)]
 
 
 def _group_cell(group: dict[str, Any] | None) -> str:

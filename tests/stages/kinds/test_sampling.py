@@ -1,8 +1,18 @@
 """Several replies per item: the unbiased pass@k against values worked out by hand, maj@k with ties and with answers
 equal only by the kind's rule, and the per-item arrays B5 keeps."""
+import random
+
 import pytest
 
-from stages.kinds.sampling import RIGHT, answer_groups, item_samples, k_values, majority_right, pass_at_k
+from stages.kinds.sampling import (
+    RIGHT,
+    answer_groups,
+    grouping_decides,
+    item_samples,
+    k_values,
+    majority_right,
+    pass_at_k,
+)
 
 # 1 − C(5−c, k) / C(5, k), by hand: C(5, k) = 5, 10, 10, 5, 1 for k = 1 … 5.
 BY_HAND = {
@@ -51,8 +61,6 @@ def test_item_samples_vote_right_answers_as_one_answer():
 def test_maj_on_whole_arrays_follows_the_rule_item_by_item():
     """2,000 items of random replies (right, one of three wrong answers, or none; some rows undecided): every maj@k
     equals majority_right on the item's first k decided replies."""
-    import random
-
     rng = random.Random(7)
     ids, samples, right, answers = [], [], [], []
     for item in range(2000):
@@ -86,3 +94,34 @@ def test_answer_groups_join_answers_equal_by_the_kinds_rule_within_an_item_only(
     assert answer_groups(ids, answers, close) == [10.0, 10.0, 10.0, None, 11.0, 30.0, 5.0]
     assert asked == [[(10.0, 12.0), (10.0, 11.0), (12.0, 11.0), (11.0, 30.0)]]
     assert answer_groups(["p", "q"], [1.0, 1.5], close) == [1.0, 1.5] and len(asked) == 1  # nothing to compare
+
+
+def test_grouping_only_the_items_it_can_decide_gives_every_maj_at_k_of_grouping_them_all():
+    """Random items of 1–12 replies (right, one of five wrong answers in two equality classes, no answer, not
+    decided): wrong answers grouped only in the items grouping_decides names give the same maj@k for every k."""
+    rng = random.Random(7)
+    same_class = {"a": 0, "b": 0, "c": 1, "d": 1, "e": 1}
+
+    def equal(pairs):
+        return [same_class[x] == same_class[y] for x, y in pairs]
+
+    ids, samples, right, answers = [], [], [], []
+    for item in range(400):
+        for sample in range(rng.randint(1, 12)):
+            kind = rng.choice(["right", "right", "a", "b", "c", "d", "e", None, "undecided"])
+            ids.append(f"i{item}")
+            samples.append(sample)
+            right.append(None if kind == "undecided" else kind == "right")
+            answers.append(None if kind in (None, "undecided") else "x" if kind == "right" else kind)
+    decides = grouping_decides(ids, right, answers)
+    every = answer_groups(ids, [a if r is False else None for a, r in zip(answers, right)], equal)
+    some = answer_groups(ids, [a if r is False and i in decides else None for i, a, r in zip(ids, answers, right)],
+                         equal)
+    all_grouped = [a if r else v for a, r, v in zip(answers, right, every)]
+    some_grouped = [a if r or (r is False and i not in decides) else v for i, a, r, v in zip(ids, answers, right, some)]
+    scores = [None if r is None else float(r) for r in right]
+    full = item_samples(ids, samples, scores, {}, all_grouped)["maj"]
+    assert item_samples(ids, samples, scores, {}, some_grouped)["maj"] == full
+    assert 0 < len(decides) < 400  # some items need the grouping, most do not
+    assert grouping_decides(["p"] * 3, [True, False, False], ["x", "a", "c"]) == {"p"}  # a ~ c would outvote x
+    assert grouping_decides(["p"] * 3, [True, True, False], ["x", "x", "a"]) == set()

@@ -83,3 +83,36 @@ def test_a_pair_compared_before_is_answered_without_a_checker_and_one_not_compar
         again = pool.compare([("7", "8"), ("\\frac{1}{2}", "0.5"), ("7", "8")])
         assert [c.equal for c in again] == [False, True, False] and len(started) == 1
         assert pool.compare([slow])[0].equal is None and len(started) == 2
+
+
+def test_checkers_started_ahead_are_taken_ready_by_the_next_pool_and_not_by_a_forked_child(monkeypatch):
+    started: list = []
+    original = equivalence._Checker.start
+
+    def recording(self):
+        original(self)
+        started.append(self)
+
+    monkeypatch.setattr(equivalence._Checker, "start", recording)
+    equivalence.start_checkers_ahead(1)
+    equivalence.start_checkers_ahead(1)  # one is already on its way: nothing more starts
+    with CheckerPool(10.0, checkers=1) as pool:
+        assert [c.equal for c in pool.compare([("\\frac{1}{2}", "0.5"), ("7", "8")])] == [True, False]
+    assert len(started) == 1 and started[0].process is None  # the pool took it, and stopped it on close
+    equivalence.start_checkers_ahead(1)
+    monkeypatch.setattr(equivalence, "_AHEAD_PID", [-1])  # as a child forked after the start sees it
+    assert equivalence._checker_ahead() is None
+    monkeypatch.undo()
+    equivalence._stop_unclaimed()
+    assert not equivalence._AHEAD
+
+
+def test_a_checker_started_ahead_that_no_pool_takes_is_stopped(monkeypatch):
+    monkeypatch.setattr(equivalence, "AHEAD_SECONDS", 0.2)
+    equivalence.start_checkers_ahead(1)
+    future = equivalence._AHEAD[0]
+    checker = future.result(timeout=120)
+    deadline = time.monotonic() + 30
+    while checker.process is not None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert checker.process is None and not equivalence._AHEAD
