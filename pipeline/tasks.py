@@ -128,6 +128,11 @@ class B2Predictions(StageTask):
                 raise UsageError(f"{self.dataset}: {config.url} ({self.model}) cannot be scored: {exc}") from None
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
                                header={"generated": True, "generation": summary})
+        asked = kind.chat_predictions(questions, config, self.model, self.answers_path())
+        if asked is not None:
+            loaded, summary = asked
+            return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
+                               header={"generated": True, "generation": summary})
         options = questions.get("options") or [None] * len(questions["id"])
         turns = questions.get("turns")
         if turns and any(turns):

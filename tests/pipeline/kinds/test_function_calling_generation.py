@@ -1,5 +1,6 @@
 """[generate] on a function_calling dataset against a scripted server on 127.0.0.1: each item's functions sent as
-OpenAI `tools` (names with dots made legal, BFCL's types mapped as its function-calling handlers map them), the
+OpenAI `tools` (names with dots made legal, bfcl-eval's language hints added, BFCL's types mapped as its
+function-calling handlers map them), the
 reply's tool_calls read and checked as BFCL checks a function-calling model's calls, and a rerun asking nothing."""
 import json
 import shutil
@@ -41,8 +42,10 @@ def test_functions_go_as_tools_and_tool_calls_come_back_scored(tmp_path):
         area = sent["Areas of circles of radius 2 and 3?"][0]["function"]["parameters"]["properties"]["radius"]
         assert (area["type"], area["format"]) == ("number", "float") and area["description"].endswith(
             " This is a float type value.")
+        assert weather["function"]["description"].endswith(". Note that the provided function is in Python 3 syntax.")
         ttl = sent["Cache 'session' for 60 seconds."][0]["function"]["parameters"]["properties"]["ttl"]
-        assert ttl["type"] == "integer"
+        assert ttl == {"type": "string",  # bfcl-eval's language hint: Java's parameters sent as strings
+                       "description": "Seconds. This is Java long type parameter in string representation."}
         assert run(tmp_path) == 0 and len(server.chats()) == 4  # answers on disk: nothing asked again
     b4 = read_columns(tmp_path / "outputs" / "tools" / "m" / "B4_matches.json")
     assert dict(zip(b4["id"], zip(b4["valid"], b4["error_type"]))) == {
