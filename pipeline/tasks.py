@@ -89,6 +89,7 @@ class B2Predictions(StageTask):
         params = {"fields": self.plain_spec["fields"], **_rows_param(self)}
         if self.generated:
             params["generate"] = {k: v for k, v in self.plain_spec["generate"].items() if k != "price"}
+            params.update({"gold": _gold_params(self)} if _gold_params(self) else {})  # B1's items are asked here
         return params
 
     def fingerprint_parts(self) -> dict[str, Any]:

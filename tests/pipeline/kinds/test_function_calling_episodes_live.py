@@ -140,3 +140,46 @@ def test_a_killed_run_resumes_inside_its_episode(tmp_path):
         ("turn2#step0", RESULTS[ADDED_FUNCTIONS]), ("turn2#step1", [])]
     header = read_artifact_json(tmp_path / "outputs" / "episodes" / "m" / "B2_predictions.json")["header"]
     assert header["generation"]["answers"] == 6
+
+
+def _as_text(calls):
+    return "[" + ", ".join(f"{name}({', '.join(f'{k}={v!r}' for k, v in args.items())})" for name, args in calls) + "]"
+
+
+def test_prompt_mode_sends_bfcls_system_prompt_no_tools_and_the_results_in_words(tmp_path):
+    seen = []
+
+    def answer(message):
+        seen.append(message)
+        if message.startswith("[{'role': 'tool'"):
+            return "Done."  # no call decodes: the turn ends
+        return next(_as_text(calls) for text, calls in CALLS.items() if text in message)
+
+    with ChatServer() as server:
+        server.answer = answer
+        _dataset(tmp_path, server, [MISSED], 'mode = "prompt"\n')
+        assert run(tmp_path) == 0
+        chats = server.chats()
+    assert len(chats) == 6 and not any("tools" in chat["body"] for chat in chats)
+    system, user = chats[0]["body"]["messages"]
+    assert (system["role"], user) == ("system", {"role": "user", "content": MKDIR})
+    assert system["content"].startswith("You are an expert in composing functions.You are given a question")
+    docs = json.loads(system["content"].split("Here is a list of functions in json format that you can invoke.\n")[1])
+    assert [(doc["name"], doc["description"]) for doc in docs] == [
+        (name, f"{name} in the current directory. Note that the provided function is in Python 3 syntax.")
+        for name in ("ls", "mkdir", "cat")]  # touch withheld until its turn
+    assert seen[1] == repr([{"role": "tool", "name": "mkdir(dir_name='reports')", "content": "None"},
+                            {"role": "tool", "name": "ls()", "content": RESULTS[MKDIR][1]}])
+    assert seen[4] == f"{[DOCS[3]]}\n{ADDED_FUNCTIONS}"  # the missed function's doc, in Python's words, with the turn
+    assert _b4(tmp_path) == {"multi_turn_miss_func_0": (True, None)}
+
+
+def test_a_multi_turn_item_without_its_function_docs_is_set_aside_saying_where_they_were_looked_for(tmp_path):
+    with ChatServer() as server:
+        folder = _dataset(tmp_path, server, [MISSED])
+        (folder / "dataset.toml").write_text((folder / "dataset.toml").read_text().replace("../../bfcl", "../../none"))
+        assert run(tmp_path) == 1  # its only item set aside: nothing to score
+        assert server.chats() == []
+    rejects = read_artifact_json(tmp_path / "outputs" / "episodes" / "m" / "B2_predictions.json")["rejects"]
+    assert [r["reason"].split(":")[0] for r in rejects] == ["no function docs for GorillaFileSystem"]
+    assert "/episodes/../../none/multi_turn_func_doc/gorilla_file_system.json (FileNotFoundError)" in rejects[0]["reason"]
