@@ -72,15 +72,22 @@ def _episode(row: dict[str, Any], config: GenerateConfig) -> Episode | str:
     episode = json.loads(row["episode"])
     if episode.get("docs_problem"):
         return episode["docs_problem"]
-    docs = {doc["name"]: doc for doc in json.loads(row["functions"])}
-    missed = {turn: [docs[name] for name in names if name in docs]
-              for turn, names in episode.get("missed_function", {}).items()}
-    withheld = {doc["name"] for found in missed.values() for doc in found}
-    offered = [doc for name, doc in docs.items() if name not in withheld]
+    offered = json.loads(row["functions"])
+    missed = {turn: _withheld(offered, names) for turn, names in episode.get("missed_function", {}).items()}
     turns = json.loads(row["messages"])
     turns[0] = _opening(row, config)
     return Episode(row["id"], row["category"], turns, with_language_hints(offered, row["language"]), missed,
                    episode["involved_classes"], episode["initial_config"])
+
+
+def _withheld(offered: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """The docs of these missed functions, taken out of `offered` (the first of each name, as bfcl-eval takes it)."""
+    taken = []
+    for name in names:
+        index = next((i for i, doc in enumerate(offered) if doc.get("name") == name), None)
+        if index is not None:
+            taken.append(offered.pop(index))
+    return taken
 
 
 def _ask_episodes(rows: list[dict[str, Any]], asker: Asker, model: str) -> dict[str, tuple[Any, str | None]]:

@@ -76,3 +76,41 @@ def test_language_hints_are_bfcl_evals_on_every_single_turn_doc(real_data):
                 bfcl._func_doc_language_specific_pre_processing(json.loads(json.dumps(functions)), category)
             checked += 1
     assert checked > 1000
+
+
+CATEGORIES = ("simple_python", "simple_java", "simple_javascript", "multiple", "parallel", "parallel_multiple",
+              "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple", "live_relevance",
+              "live_irrelevance", "irrelevance")
+
+
+def _rows(real_data, category):
+    from stages.kinds.function_calling.files import load_items
+
+    columns = load_items(real_data / "bfcl" / f"BFCL_v4_{category}.json", {}).columns
+    return [dict(zip(columns, values)) for values in zip(*columns.values())]
+
+
+def test_every_item_is_asked_with_what_bfcl_evals_inference_loads(real_data):
+    """Each item's first turn, its docs with their hints — a multi-turn item's from multi_turn_func_doc/, missed
+    functions withheld — equal to bfcl-eval's own load_dataset_entry (where bfcl-eval is installed)."""
+    bfcl = pytest.importorskip("bfcl_eval.utils")
+    from stages.chat.generation import GenerateConfig
+    from stages.kinds.function_calling.live import _episode, _single_case
+
+    config, differing, checked = GenerateConfig(protocol="openai", url="http://127.0.0.1:9", models=("m",)), [], 0
+    for category in CATEGORIES:
+        theirs = {entry["id"]: entry for entry in bfcl.load_dataset_entry(category)}
+        for row in _rows(real_data, category):
+            case, entry = _single_case(row, config, prompt_mode=True), theirs[row["id"]]
+            if case["messages"] != with_system_prompt(entry["question"][0], entry["function"]):
+                differing.append(row["id"])
+            checked += 1
+    for category in ("multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param", "multi_turn_long_context"):
+        theirs = {entry["id"]: entry for entry in bfcl.load_dataset_entry(category)}
+        for row in _rows(real_data, category):
+            episode, entry = _episode(row, config), theirs[row["id"]]
+            if (episode.turns, episode.functions, episode.missed) != (
+                    entry["question"], entry["function"], entry.get("missed_function", {})):
+                differing.append(row["id"])
+            checked += 1
+    assert differing == [] and checked > 4000
