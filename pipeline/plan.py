@@ -278,6 +278,10 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
             raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} " + (
                 "is asked of a completions endpoint: [generate] protocol = \"completions\"" if kind.asks_completions
                 else "asks a chat server; [generate] protocol \"completions\" is for kind \"loglikelihood\""))
+        if generate.mode is not None and generate.mode not in kind.generate_modes:
+            raise UsageError(f"{folder / 'dataset.toml'}: [generate] mode = {generate.mode!r}: kind {kind_name!r} "
+                             + (f"asks in mode {' or '.join(map(repr, kind.generate_modes))}" if kind.generate_modes
+                                else "has no modes"))
         predictions.update({model: "" for model in generate.models if model not in predictions})
     shards = count_shards(folder.parent, f"{folder.name}/{questions.name}" if questions else None, predictions,
                           params.get("shard_rows"))

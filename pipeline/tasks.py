@@ -98,6 +98,7 @@ class B2Predictions(StageTask):
         params = {"fields": self.plain_spec["fields"], **_rows_param(self)}
         if self.generated:
             params["generate"] = {k: v for k, v in self.plain_spec["generate"].items() if k != "price"}
+            params.update({"gold": _gold_params(self)} if _gold_params(self) else {})  # B1's items are asked here
         return params
 
     def fingerprint_parts(self) -> dict[str, Any]:
@@ -136,6 +137,11 @@ class B2Predictions(StageTask):
                 loaded, summary = kind.completions_predictions(questions, config, self.model, self.answers_path())
             except EchoRefused as exc:
                 raise UsageError(f"{self.dataset}: {config.url} ({self.model}) cannot be scored: {exc}") from None
+            return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
+                               header={"generated": True, "generation": summary})
+        asked = kind.chat_predictions(questions, config, self.model, self.answers_path())
+        if asked is not None:
+            loaded, summary = asked
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
                                header={"generated": True, "generation": summary})
         options = questions.get("options") or [None] * len(questions["id"])

@@ -103,6 +103,10 @@ class ChatClient:
             return Reply(answer, time.monotonic() - started)
         return self._ask_openai(prompt, history, 1, tools)[0]
 
+    def ask_messages(self, messages: list[dict[str, Any]], tools: list | None = None) -> Reply:
+        """One reply to a conversation given whole (OpenAI's protocol): the messages sent as they are."""
+        return self._chat(messages, 1, tools)[0]
+
     def ask_several(self, prompt: str, n: int) -> list[Reply]:
         """Up to n replies to one prompt in one request (OpenAI's `n`); a server that ignores `n` gives fewer. Token
         usage is the request's: the prompt counted on the first reply, the completions split among the replies."""
@@ -110,12 +114,15 @@ class ChatClient:
 
     def _ask_openai(self, prompt: str, history: list[tuple[str, str]], n: int,
                     tools: list | None = None) -> list[Reply]:
+        return self._chat(self.messages(prompt, history), n, tools)
+
+    def _chat(self, messages: list[dict[str, Any]], n: int, tools: list | None = None) -> list[Reply]:
         started = time.monotonic()
         path = "" if self.config.url.rstrip("/").endswith("/chat/completions") else "/v1/chat/completions"
         options = {name: getattr(self.config, name) for name in OPTION_NAMES if getattr(self.config, name) is not None}
         if self.config.top_logprobs:
             options.update({"logprobs": True, "top_logprobs": self.config.top_logprobs})
-        body = self._post(path, {"model": self.model, "messages": self.messages(prompt, history), **options,
+        body = self._post(path, {"model": self.model, "messages": messages, **options,
                                  **({"n": n} if n > 1 else {}), **({"tools": tools} if tools else {})})
         choices = body.get("choices") if isinstance(body, dict) else None
         if not isinstance(choices, list) or not choices:

@@ -26,7 +26,7 @@ from .journal import AnswerStore, journal_key
 from .prompts import check_template
 
 PROTOCOLS = ("peppa", "openai", "completions")
-LATER_SETTINGS = ("top_logprobs",)  # [generate] settings added after answers were journaled without them
+LATER_SETTINGS = ("top_logprobs", "mode")  # [generate] settings added after answers were journaled without them
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +40,7 @@ class GenerateConfig(Endpoint):
     samples: int = 1  # replies asked per item (sample s asked with seed + s where a seed is set)
     max_length: int | None = None  # completions: tokens a prompt may have (lm-eval's max_length; default 2048)
     batch_size: int | None = None  # completions: prompts per request (default 16)
+    mode: str | None = None  # how a kind that offers several asks (function_calling: "tools", or "prompt")
 
     def described(self) -> dict[str, Any]:
         """The settings that decide the answers (for fingerprints and headers): never the key itself."""
@@ -86,7 +87,7 @@ def _generate_problems(table: dict[str, Any], origin: str) -> list[str]:
     problems += [f"[generate] {problem}" for problem in settings_problems(
         table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1), "samples": (int, 1),
                         "max_length": (int, 2), "batch_size": (int, 1)},
-        ("system_prompt", "prompt_template", "api_key_env"))]
+        ("system_prompt", "prompt_template", "api_key_env", "mode"))]
     stop = table.get("stop")
     if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):
         problems.append("[generate] stop must be text or a list of texts")
@@ -101,15 +102,16 @@ def _generate_problems(table: dict[str, Any], origin: str) -> list[str]:
     return problems
 
 
-def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0, tools: list | None = None) -> str:
-    """What an answer on disk was asked with: a new prompt, system prompt or option asks again; the number of
-    samples does not (raising it asks only the new ones), a sample's own number does."""
+def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0, tools: list | None = None,
+                messages: list | None = None) -> str:
+    """What an answer on disk was asked with: a new prompt (or conversation sent whole), system prompt or option asks
+    again; the number of samples does not (raising it asks only the new ones), a sample's own number does."""
     settings = {k: v for k, v in config.described().items() if k not in ("timeout", "retries", "backoff", "url",
                                                                           "circuit_breaker", "models", "served_models",
                                                                           "price", "samples")
                 and not (k in LATER_SETTINGS and v is None)}  # a setting added later keys only answers that use it
     asked = {"model": model, "prompt": prompt, **settings, **({"sample": sample} if sample else {}),
-             **({"tools": tools} if tools else {})}
+             **({"tools": tools} if tools else {}), **({"messages": messages} if messages is not None else {})}
     return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
 
@@ -117,7 +119,7 @@ def _one_request(config: GenerateConfig, group: list[dict[str, Any]]) -> bool:
     """Whether a sample of a one-question item is asked together with the item's other samples (OpenAI's `n`): only
     without a seed, whose per-sample seed + s takes a request each."""
     return config.samples > 1 and config.seed is None and config.protocol == "openai" and len(group) == 1 \
-        and not group[0].get("tools")
+        and not group[0].get("tools") and group[0].get("messages") is None
 
 
 def sample_cases(cases: list[dict[str, Any]], samples: int) -> list[dict[str, Any]]:
@@ -133,7 +135,7 @@ def _record(case: dict[str, Any], **fields: Any) -> dict[str, Any]:
     return {"id": case["id"], **({"sample": case["sample"]} if case.get("sample") else {}), **fields}
 
 
-def _answer_record(case: dict[str, Any], reply: Reply, attempts: int) -> dict[str, Any]:
+def answer_record(case: dict[str, Any], reply: Reply, attempts: int) -> dict[str, Any]:
     """The journal record of a case's answer: the reply and what asking it took."""
     return _record(case, key=case["key"], prediction=reply.text, attempts=attempts, latency=round(reply.latency, 4),
                    tokens_in=reply.tokens_in, tokens_out=reply.tokens_out, finish_reason=reply.finish_reason,
@@ -144,7 +146,7 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
                       breaker: CircuitBreaker, progress: Progress) -> None:
     """One conversation's cases in order (a dialogue scene, or one question alone); answers already on disk with the
     same request make up the history."""
-    todo = [case for case in cases if not _answered(known.get(journal_key(case)), case["key"])]
+    todo = [case for case in cases if not answered(known.get(journal_key(case)), case["key"])]
     if not todo:
         return
     reset_error = None
@@ -153,7 +155,7 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
     history: list[tuple[str, str]] = []
     for case in cases:
         done = known.get(journal_key(case))
-        if _answered(done, case["key"]):
+        if answered(done, case["key"]):
             history.append((case["prompt"], done["prediction"]))
             continue
         if breaker.open:
@@ -162,36 +164,43 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
             store.append(_record(case, key=case["key"], error=f"reset failed: {reset_error}",
                                  attempts=client.config.retries + 1))
         else:
-            reply, error, attempts = call_with_retries(client.config, lambda: client.ask(case["prompt"], history,
-                                                                                        case.get("tools")))
+            reply, error, attempts = call_with_retries(client.config, partial(_ask_case, client, case, history))
             breaker.record(error)
             if error is None:
-                store.append(_answer_record(case, reply, attempts))
+                store.append(answer_record(case, reply, attempts))
                 history.append((case["prompt"], reply.text))
             else:
                 store.append(_record(case, key=case["key"], error=error, attempts=attempts))
         progress.advance()
 
 
+def _ask_case(client: ChatClient, case: dict[str, Any], history: list[tuple[str, str]]) -> Reply:
+    """A case's reply: its conversation sent whole when it gives its `messages`, else its prompt after `history`."""
+    if case.get("messages") is not None:
+        return client.ask_messages(case["messages"], case.get("tools"))
+    return client.ask(case["prompt"], history, case.get("tools"))
+
+
 def _ask_item_samples(clients: dict[int, ChatClient], cases: list[dict[str, Any]], known: dict[str, dict],
                       store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
     """An item's missing samples in one request with `n` = how many are missing; those a server that ignores `n`
     leaves unanswered are asked one request each."""
-    todo = [case for case in cases if not _answered(known.get(journal_key(case)), case["key"])]
+    todo = [case for case in cases if not answered(known.get(journal_key(case)), case["key"])]
     if len(todo) > 1 and not breaker.open:
         client = clients[todo[0]["sample"]]
         replies, error, attempts = call_with_retries(client.config, lambda: client.ask_several(todo[0]["prompt"],
                                                                                                 len(todo)))
         breaker.record(error)
         for case, reply in zip(todo, replies or []):
-            store.append(_answer_record(case, reply, attempts))
+            store.append(answer_record(case, reply, attempts))
             progress.advance()
         todo = todo[len(replies or []):]
     for case in todo:
         _ask_conversation(clients[case["sample"]], [case], known, store, breaker, progress)
 
 
-def _answered(record: dict | None, key: str) -> bool:
+def answered(record: dict | None, key: str) -> bool:
+    """Whether a journal record holds the answer to the request `key` names."""
     return record is not None and "prediction" in record and record.get("key") == key
 
 
@@ -201,7 +210,7 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
     history). Cases still failing after the retries, or left when the circuit breaker opened, come back as rejects
     carrying the reason."""
     cases = [{**case, "key": request_key(config, config.served(model), case["prompt"], case.get("sample", 0),
-                                         case.get("tools"))}
+                                         case.get("tools"), case.get("messages"))}
              for case in sample_cases(cases, config.samples)]
     store = AnswerStore(store_path)
     known = store.load()
@@ -212,7 +221,7 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
                                   config.served(model)) for sample in range(config.samples)}
     breaker = CircuitBreaker(config.circuit_breaker)
     workers = config.concurrency if config.protocol == "openai" else 1
-    todo = sum(not _answered(known.get(journal_key(case)), case["key"]) for case in cases)
+    todo = sum(not answered(known.get(journal_key(case)), case["key"]) for case in cases)
     items: dict[Any, list[dict[str, Any]]] = {}
     for group in conversations.values():
         if _one_request(config, group):
@@ -227,7 +236,7 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
     ids, samples, predictions, finish_reasons, reasonings, formats = [], [], [], [], [], []
     for case in cases:
         record = answers.get(journal_key(case), {})
-        if _answered(record, case["key"]):
+        if answered(record, case["key"]):
             ids.append(case["id"])
             samples.append(case.get("sample", 0))
             calls = record.get("tool_calls")

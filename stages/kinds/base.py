@@ -46,6 +46,7 @@ class Kind:
     repeated_ids_are_samples: ClassVar[bool] = False  # an id repeated in a predictions file: that item's samples
     pairs_by_prompt: ClassVar[bool] = False  # a prediction with its prompt and no id pairs by the prompt's text
     asks_completions: ClassVar[bool] = False  # [generate] asks a completions endpoint (protocol "completions")
+    generate_modes: ClassVar[tuple[str, ...]] = ()  # the [generate] modes the kind asks in (the first the default)
 
     def warm_up(self, rows: int) -> None:
         """Start, ahead of B4, what its matching takes seconds to start (called as B1–B3 run, with their row count, in
@@ -138,6 +139,12 @@ class Kind:
         """B2 asked of a completions endpoint (kinds that set asks_completions): the predictions and a summary of
         the asking, every answer journaled in `store`."""
         raise NotImplementedError
+
+    def chat_predictions(self, questions: Columns, config: Any, model: str,
+                         store: Path) -> tuple[LoadResult, dict[str, Any]] | None:
+        """B2 asked of a chat server the kind's own way (function_calling's agent loops): the predictions and a summary
+        of the asking, every request journaled in `store`; None asks the usual way (generation_cases)."""
+        return None
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         raise NotImplementedError

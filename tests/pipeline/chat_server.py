@@ -31,6 +31,7 @@ class ChatServer:
         self.reasoning = None  # or a function of the message giving (reasoning_content, finish_reason) to answer with
         self.honours_n = False  # True: a request's `n` gets n choices (answer(message) asked for each)
         self.tool_calls = None  # or a function of (message, the request's tools) giving the tool calls to answer with
+        self.agent = None  # or a function of (the request's messages, its tools) giving the tool calls to answer with
         self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
@@ -69,7 +70,8 @@ class ChatServer:
                     turn = (len(body["messages"]) + 1) // 2
                     content = reply or f"{body['model']} says: {message} [turn {turn}]"
                     answer = {"choices": [{"message": {"role": "assistant", "content": content}}],
-                              "usage": {"prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
+                              "usage": {"prompt_tokens": sum(len((m.get("content") or "").split())
+                                                                    for m in body["messages"]),
                                         "completion_tokens": len(content.split())}}
                     answer["model"] = body["model"]
                     if server.honours_n and body.get("n", 1) > 1:
@@ -79,6 +81,8 @@ class ChatServer:
                     if server.fingerprint is not None:
                         answer["system_fingerprint"] = server.fingerprint
                     calls = server.tool_calls(message, body.get("tools")) if server.tool_calls is not None else None
+                    if server.agent is not None:
+                        calls = server.agent(body["messages"], body.get("tools"))
                     if calls:
                         answer["choices"][0]["message"].update(content=None, tool_calls=calls)
                         answer["choices"][0]["finish_reason"] = "tool_calls"

@@ -11,11 +11,13 @@ from typing import Any
 from ...core.records import LoadResult, Reject
 from ...io.fields import PREDICTION_FIELDS, get_record_id
 from .episodes import mock_apis_missing
+from .func_docs import FuncDocs, func_doc_folder
 from .json_lines import read_records
 from .summary import AGENTIC
 from .verdicts import FUNCTION_CALLS, TEXT, TOOL_CALLS, category_of, is_relevance, language_of
 
-QUESTION_COLUMNS = ("id", "line", "question", "golds", "category", "language", "functions", "answer", "episode")
+QUESTION_COLUMNS = ("id", "line", "question", "golds", "category", "language", "functions", "answer", "episode",
+                    "messages")
 PREDICTION_COLUMNS = ("id", "line", "prediction", "reply_format")
 
 
@@ -37,6 +39,9 @@ def _item_problem(record: dict, category: str) -> str | None:
             return missing
         if not isinstance(record.get("involved_classes"), list) or not isinstance(record.get("initial_config"), dict):
             return "a multi-turn item needs involved_classes (a list) and initial_config (an object)"
+        missed = record.get("missed_function", {})
+        if not isinstance(missed, dict) or not all(isinstance(names, list) for names in missed.values()):
+            return "missed_function is not a table of turn → function names"
         return None if isinstance(record.get("question"), list) else "question is not a list of turns"
     if category in AGENTIC or category.startswith(("web_search", "memory")):
         return f"{category} needs live services (web search, memory); not run offline"
@@ -72,11 +77,13 @@ def first_user_text(question: list) -> str:
     return ""
 
 
-def load_items(path: Path, fields: dict[str, str | None]) -> LoadResult:
-    """B1: every scorable item, with its category, language, function docs and possible answer (JSON text)."""
+def load_items(path: Path, fields: dict[str, str | None], params: dict[str, Any] | None = None) -> LoadResult:
+    """B1: every scorable item, with its category, language, function docs (a multi-turn item's from BFCL's
+    multi_turn_func_doc/, see func_docs.py), possible answer and turns of messages (JSON text)."""
     answers, beside = possible_answers(path)
+    docs = FuncDocs(func_doc_folder(path, (params or {}).get("bfcl_data") or None))
     return _read_rows(path, fields, QUESTION_COLUMNS,
-                      lambda record, item_id: _item_row(record, item_id, answers, beside))
+                      lambda record, item_id: _item_row(record, item_id, answers, beside, docs))
 
 
 def load_replies(path: Path, fields: dict[str, str | None]) -> LoadResult:
@@ -116,7 +123,8 @@ def _read_rows(path: Path, fields: dict[str, str | None], columns: tuple[str, ..
     return result
 
 
-def _item_row(record: dict, item_id: str, answers: dict[str, Any], beside: Path) -> tuple[str | None, dict[str, Any]]:
+def _item_row(record: dict, item_id: str, answers: dict[str, Any], beside: Path,
+              docs: FuncDocs) -> tuple[str | None, dict[str, Any]]:
     category = category_of(item_id)
     problem = _item_problem(record, category)
     if problem is not None:
@@ -131,13 +139,18 @@ def _item_row(record: dict, item_id: str, answers: dict[str, Any], beside: Path)
             return problem, {}
     golds = [json.dumps(answer, ensure_ascii=False)] if answer is not None else [
         "no call" if "irrelevance" in category else "a call"]
-    episode = {key: record[key] for key in ("initial_config", "involved_classes")} if "multi_turn" in category \
-        else None
+    episode = {key: record[key] for key in ("initial_config", "involved_classes", "missed_function")
+               if key in record} if "multi_turn" in category else None
+    functions = record.get("function", [])
+    if episode is not None:
+        functions, problem = docs.of(record["involved_classes"])
+        episode.update({"docs_problem": problem} if problem else {})
     return None, {"id": item_id, "question": first_user_text(record["question"]), "golds": golds,
                   "category": category, "language": language_of(category),
-                  "functions": json.dumps(record.get("function", []), ensure_ascii=False),
+                  "functions": json.dumps(functions, ensure_ascii=False),
                   "answer": None if answer is None else golds[0],
-                  "episode": None if episode is None else json.dumps(episode, ensure_ascii=False)}
+                  "episode": None if episode is None else json.dumps(episode, ensure_ascii=False),
+                  "messages": json.dumps(record["question"], ensure_ascii=False)}
 
 
 def _reply_row(record: dict, reply_id: str, field: str | None) -> tuple[str | None, dict[str, Any]]:

@@ -13,8 +13,8 @@ from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, rank_models, register_kind
 from .files import decoded_reply, load_items, load_replies
+from .live import MODES, chat_predictions
 from .summary import bfcl_summary, by_category
-from .tools import openai_tools
 from .verdicts import item_verdict
 
 SUMMARY_COLUMNS = (("non_live_ast", "Non-Live AST"), ("live", "Live"), ("multi_turn", "Multi Turn"),
@@ -27,21 +27,24 @@ class FunctionCalling(Kind):
 
     paired_metrics = {"accuracy": "binary"}
     status_column = "status"
-    question_columns = ("category", "language", "functions", "answer", "episode")
+    question_columns = ("category", "language", "functions", "answer", "episode", "messages")
+    defaults = {"bfcl_data": ""}  # BFCL's data folder, for the multi-turn function docs (multi_turn_func_doc/)
+    stage_params = {"B1": ("bfcl_data",)}
+    generate_modes = MODES
     prediction_columns = ("reply_format",)
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
-        return load_items(path, fields)
+        return load_items(path, fields, params)
 
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_replies(path, fields)
 
-    def generation_cases(self, cases: list[dict[str, Any]], questions: Columns) -> list[dict[str, Any]]:
-        """Each single-turn item asked with its functions as OpenAI `tools` (its reply's tool_calls then read)."""
-        functions = dict(zip(questions["id"], questions["functions"]))
-        return [{**case, "tools": openai_tools(json.loads(functions[case["id"]]))}
-                if functions.get(case["id"]) not in (None, "[]") else case for case in cases]
+    def chat_predictions(self, questions: Columns, config: Any, model: str,
+                         store: Path) -> tuple[LoadResult, dict[str, Any]]:
+        """Each item asked as BFCL asks it: with its functions as `tools` or in BFCL's system prompt (mode =
+        "prompt"); a multi-turn item as an agent loop on BFCL's mock APIs."""
+        return chat_predictions(questions, config, model, store)
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B3: each reply as B2 kept it (none when missing or ending inside its reasoning), with its item's docs."""
