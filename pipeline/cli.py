@@ -114,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     _correction_option(compare)
     compare.set_defaults(handler="compare:cmd_compare")
     imports = commands.add_parser("import", help="turn another harness's output files into datasets under --inputs")
-    imports.add_argument("tool", choices=ImportTools(), help="the harness or leaderboard that wrote them")
+    imports.add_argument("tool", choices=ImportTools(), metavar="TOOL",  # a metavar: argparse lists no choices at start
+                         help="the harness or leaderboard that wrote them (a wrong name lists every one)")
     imports.add_argument("paths", nargs="+", metavar="PATH", help="its output files or folders")
     imports.add_argument("--inputs", default="inputs", help="folder of datasets to write into (default: inputs)")
     imports.add_argument("--dataset", help="dataset name (default: the harness's task name)")
