@@ -8,7 +8,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -242,10 +241,12 @@ def test_a_second_run_waits_for_the_first_or_refuses_with_no_wait(workspace, cap
         assert run(workspace, "--no-wait") == 2
         assert "another evalpipe run is using" in capsys.readouterr().err
         waiting = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(2.0)
+        said = ""
+        while "waiting for it to finish" not in said and (line := waiting.stderr.readline()):
+            said += line  # the lock is let go only once the second run says it waits (however slow its start)
+        assert "waiting for it to finish" in said, said
         assert waiting.poll() is None  # still waiting for the lock
     assert waiting.wait(timeout=120) == 0
-    assert "waiting for it to finish" in waiting.stderr.read()
 
 
 def test_a_lock_left_by_a_killed_run_is_taken_over(workspace):
