@@ -28,8 +28,8 @@ from stages.io.artifacts import (
 )
 from stages.io.storage import write_bytes_atomic
 from stages.judge.biases import length_preference
+from stages.judge.bradley_terry import bradley_terry_ratings, with_people
 from stages.judge.costs import judge_cost
-from stages.judge.leaderboard import leaderboard, with_people
 from stages.judge.parse_health import parse_problems
 from stages.leaderboards.board import leaderboard_by_tool
 from stages.raters.judge_agreement import criterion_agreement_items, judge_labels, judged_verdicts
@@ -214,15 +214,15 @@ class B6Report(KindStage):
                                   "pairs": document["summary"]}
             outcomes = read_columns(task.artifact_path(), document)
             if any(found is not None for found in outcomes["outcome"]):
-                report["leaderboard"] = leaderboard(outcomes["first"], outcomes["second"], outcomes["outcome"],
-                                                    outcomes["id"], baseline)
+                report["bradley_terry"] = bradley_terry_ratings(outcomes["first"], outcomes["second"],
+                                                                outcomes["outcome"], outcomes["id"], baseline)
             preferences, people, set_aside = pairwise_against_raters(self, outcomes, labels_files)
             if preferences is not None or set_aside:
                 report["preferences"] = {**(preferences or {}), "set_aside": [r.to_dict() for r in set_aside]}
                 if people:
                     report["preferences"]["items"] = order_agreement_items(pair_outcomes(outcomes)[1], people)
-            if people and report.get("leaderboard"):
-                report["leaderboard"] = with_people(report["leaderboard"], people, baseline)
+            if people and report.get("bradley_terry"):
+                report["bradley_terry"] = with_people(report["bradley_terry"], people, baseline)
             report["biases"] = {"judges": document.get("biases", {}), "people": None if not people else
                                 length_preference(people_decisions(outcomes, people))}
             usages["(pairwise)"] = stage_usage(document["header"])
