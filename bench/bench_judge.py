@@ -30,7 +30,7 @@ from bench_generation import serve  # noqa: E402
 
 from stages.judge import ask_judges, item_verdicts, judge_calls, judge_summary, read_judge_config  # noqa: E402
 from stages.judge.asking import render_fields  # noqa: E402
-from stages.judge.leaderboard import BASE_RATING, leaderboard  # noqa: E402
+from stages.judge.bradley_terry import BASE_RATING, bradley_terry_ratings  # noqa: E402
 
 VERDICT = '{"reason": "consistent with the reference", "score": 1}'
 
@@ -57,10 +57,10 @@ def bench_leaderboard(models: int, items: int, resamples: int) -> None:
         outcome += found.tolist()
         ids += [f"q{i}" for i in range(items)]
     started = time.perf_counter()
-    single = leaderboard(first, second, outcome, ids, baseline, resamples=0)
+    single = bradley_terry_ratings(first, second, outcome, ids, baseline, resamples=0)
     fit = time.perf_counter() - started
     started = time.perf_counter()
-    board = leaderboard(first, second, outcome, ids, baseline, resamples=resamples)
+    board = bradley_terry_ratings(first, second, outcome, ids, baseline, resamples=resamples)
     total = time.perf_counter() - started
     index = {name: i for i, name in enumerate(sorted(names))}
     rows, labels, weights = [], [], []

@@ -66,7 +66,15 @@ class ImportTools:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="evalpipe", description="Staged evaluation pipeline B1→B6 on Luigi.")
     commands = parser.add_subparsers(dest="command", required=True)
+    _run_commands(commands)
+    _annotations_command(commands)
+    _nightly_commands(commands)
+    _import_and_worker_commands(commands)
+    return parser
 
+
+def _run_commands(commands: Any) -> None:
+    """run, status and show: a run's stages and artifacts."""
     run = commands.add_parser("run", help="run every stage that is missing or stale")
     _common(run, several=True)
     run.add_argument("--only", choices=STAGES, help="rerun this stage and everything that depends on it")
@@ -87,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--rejects", action="store_true", help="print the rows set aside instead (B1, B2)")
     show.set_defaults(handler="commands:cmd_show")
 
+
+def _annotations_command(commands: Any) -> None:
+    """annotations import: people's labels read back."""
     annotations = commands.add_parser("annotations", help="human annotation round trip (dialogue datasets)")
     actions = annotations.add_subparsers(dest="action", required=True)
     importer = actions.add_parser("import", help="read filled-in content_correct / style_consistent labels back")
@@ -95,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     importer.add_argument("--dataset", help="dataset name (default: the CSV's folder name)")
     importer.set_defaults(handler="human_review:cmd_annotations_import")
 
+
+def _nightly_commands(commands: Any) -> None:
+    """nightly and compare: runs over time and their regressions."""
     nightly = commands.add_parser("nightly", help="run the suite for one night, record it, flag regressions (exit 3)")
     nightly.add_argument("--date", help="the night, YYYY-MM-DD (default: today)")
     nightly.add_argument("--inputs", default="inputs", help="folder of datasets (default: inputs)")
@@ -113,6 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--json", action="store_true", help="print the comparisons as JSON")
     _correction_option(compare)
     compare.set_defaults(handler="compare:cmd_compare")
+
+
+def _import_and_worker_commands(commands: Any) -> None:
+    """import (another harness's or a leaderboard's files as datasets) and worker (a Luigi assistant)."""
     imports = commands.add_parser("import", help="turn another harness's output files into datasets under --inputs")
     imports.add_argument("tool", choices=ImportTools(), metavar="TOOL",  # a metavar: argparse lists no choices at start
                          help="the harness or leaderboard that wrote them (a wrong name lists every one)")
@@ -127,7 +145,6 @@ def build_parser() -> argparse.ArgumentParser:
     _scheduler_options(worker, required=True)
     worker.add_argument("--workers", type=int, default=1, help="task processes on this host (default 1)")
     worker.set_defaults(handler="cluster:cmd_worker")
-    return parser
 
 
 def quiet_rpc_settings() -> None:

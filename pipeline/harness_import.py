@@ -14,7 +14,7 @@ from stages.harness.dataset_folder import plan_import, write_planned
 from stages.harness.imported import ImportedRun, SkippedFile
 from stages.kinds import get_kind
 from stages.leaderboards.board import LEADERBOARDS, leaderboard_by_tool
-from stages.leaderboards.folder import plan_leaderboard_import
+from stages.leaderboards.board_dataset import plan_leaderboard_import
 
 from .exit_codes import EXIT_OK
 

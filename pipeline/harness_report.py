@@ -12,6 +12,7 @@ from stages.harness.rule_agreement import (
     rule_disagreements,
 )
 from stages.io.artifacts import read_artifact_json, read_rows_with_ids, read_table
+from stages.leaderboards.board import leaderboard_by_tool
 
 from .tasks import B2Predictions, B4Match
 
@@ -33,6 +34,17 @@ def harness_verdict_files(report: StageTask) -> dict[str, UPath]:
             if path.exists():
                 found[f"harness:{model}"] = path
     return found
+
+
+def harness_section(report: StageTask) -> dict[str, Any]:
+    """B6's harness section: each model imported from another harness (not a leaderboard's, not published figures),
+    with its disagreements with evalpipe."""
+    harness = {model: found for model, found in report.plain_spec.get("provenance", {}).items()
+               if "published" not in found and leaderboard_by_tool(found.get("tool")) is None}
+    if not harness:
+        return {}
+    imported = {model: harness[model] for model in sorted(report.spec["predictions"]) if model in harness}
+    return {"harness": with_disagreements(report, imported)}
 
 
 def with_disagreements(report: StageTask, harness: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -11,33 +11,24 @@ from stages import (
     SUPPORTED_SUFFIXES,
     RegressionSettings,
     UsageError,
-    detect_kind,
-    get_kind,
     kind_names,
-    load_taxonomies,
-    parse_night,
     read_dataset_config,
-    read_generate_config,
-    resolve_params,
 )
+from stages.chat.generate_section import generate_spec, read_dataset_generate
 from stages.core.names import check_name, name_problem
-from stages.core.param_rules import one_of
 from stages.core.printable import printable
-from stages.io.dataset_files import TEMPLATE_MAX_BYTES, VERDICTS_MAX_BYTES, dataset_file
 from stages.io.fields import LINE_ID
 from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location, require_regular_file, storage_problem
-from stages.judge.dataset_checks import check_judge_fits, read_dataset_judge
-from stages.leaderboards.config import LeaderboardConfig, read_leaderboard_config
-from stages.nightly.multiplicity import CORRECTIONS
-from stages.nightly.regression import SETTING_RULES
+from stages.judge.dataset_checks import check_judge_fits, judge_spec, read_dataset_judge
+from stages.kinds.dataset_kind import dataset_kind, kind_params, kind_spec
+from stages.leaderboards.config import leaderboard_spec, read_dataset_leaderboard
+from stages.nightly.regression import dataset_regression_settings, whole_night_settings
 from stages.text.reasoning import read_reasoning_tags
 
 if TYPE_CHECKING:
     from upath import UPath
-
-    from stages import JudgeConfig
 
 
 _POSITION_WARNED: set[str] = set()  # datasets already told that their rows pair by position
@@ -120,23 +111,6 @@ def check_luigi_cfg_kinds() -> None:
                              f"(known: {', '.join(kind_names())})")
 
 
-def with_template_file(table: dict[str, Any], folder: UPath) -> dict[str, Any]:
-    """[generate] prompt_template_file (beside dataset.toml) read into prompt_template."""
-    if "prompt_template_file" not in table:
-        return table
-    table = dict(table)
-    origin = str(folder / "dataset.toml")
-    if "prompt_template" in table:
-        raise UsageError(f"{origin}: [generate] has both prompt_template and prompt_template_file")
-    path = dataset_file(folder, table.pop("prompt_template_file"), "[generate] prompt_template_file", origin,
-                        TEMPLATE_MAX_BYTES)
-    try:
-        table["prompt_template"] = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{origin}: cannot read prompt_template_file {path} ({exc})") from None
-    return table
-
-
 def count_shards(inputs: UPath, questions: str | None, predictions: dict[str, str], shard_rows: int | None) -> int:
     """How many shards of `shard_rows` records the dataset's largest file needs (1 for kinds without shards; files
     too small to need a second shard are not read)."""
@@ -167,21 +141,6 @@ def check_endpoint_resource(protocol: str, concurrency: int, origin: UPath, sect
                          f"{concurrency} (now {available}; luigid's config too when running on luigid)")
 
 
-def check_leaderboard(leaderboard: LeaderboardConfig, kind: Any, folder: UPath, models: list[str]) -> None:
-    """[leaderboard] scores open-ended instructions, its baseline (when it has one) is one of the dataset's models, and
-    its recorded verdicts and judge prompts are files inside the dataset folder."""
-    origin = str(folder / "dataset.toml")
-    if not kind.open_ended:
-        raise UsageError(f"{origin}: [leaderboard] scores open-ended instructions (kind = \"instruction\"), not "
-                         f"kind {kind.name!r}")
-    if leaderboard.baseline is not None and leaderboard.baseline not in models:
-        raise UsageError(f"{origin}: [leaderboard] baseline {leaderboard.baseline!r} is not one of the dataset's "
-                         f"models ({', '.join(sorted(models)) or 'none'})")
-    for key in ("verdicts", "prompts"):
-        if getattr(leaderboard, key) is not None:
-            dataset_file(folder, getattr(leaderboard, key), f"[leaderboard] {key}", origin, VERDICTS_MAX_BYTES)
-
-
 def check_server_use(section: str, doing: str, protocol: str, concurrency: int, shards: int, outputs: str,
                      origin: UPath) -> None:
     """[generate] and [judge] ask a chat server and journal every reply: unsharded, into a local outputs folder, and
@@ -195,32 +154,16 @@ def check_server_use(section: str, doing: str, protocol: str, concurrency: int, 
     check_endpoint_resource(protocol, concurrency, origin, section)
 
 
-NIGHT_DEFAULTS = {"correction": "bh", "baseline": ""}  # settings of the whole night, not of one dataset
-
-
 def regression_settings(folder: UPath | None = None, nightly: dict[str, Any] | None = None) -> RegressionSettings:
     """Defaults, overridden by luigi.cfg [nightly], then by the dataset's dataset.toml [nightly] (when given)."""
     origin = str(folder / "dataset.toml") if folder is not None else "dataset.toml"
-    whole_night = sorted(NIGHT_DEFAULTS.keys() & (nightly or {}).keys())
-    if whole_night:
-        raise UsageError(f"{origin}: [nightly] {', '.join(whole_night)} is a setting of the whole night; "
-                         "set it in luigi.cfg [nightly] (or on the command line)")
-    own = {k: v for k, v in luigi_cfg_section("nightly").items() if k not in NIGHT_DEFAULTS}
-    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", own), (origin, nightly or {}),
-                              rules=SETTING_RULES)
-    return RegressionSettings(**resolved)
+    return dataset_regression_settings(luigi_cfg_section("nightly"), nightly, origin)
 
 
 def night_settings(**given: str | None) -> dict[str, str]:
     """correction and baseline for a whole night or comparison: luigi.cfg [nightly], overridden by the command line
     (values that are not None); checked."""
-    section = {k: v for k, v in luigi_cfg_section("nightly").items() if k in NIGHT_DEFAULTS}
-    resolved = resolve_params(NIGHT_DEFAULTS, ("luigi.cfg [nightly]", section),
-                              ("the command line", {k: v for k, v in given.items() if v is not None}),
-                              rules={"correction": one_of(*CORRECTIONS)})
-    if resolved["baseline"]:
-        resolved["baseline"] = parse_night(resolved["baseline"], "baseline")
-    return resolved
+    return whole_night_settings(luigi_cfg_section("nightly"), given)
 
 
 def luigi_cfg_section(section: str) -> dict[str, str]:
@@ -231,67 +174,30 @@ def luigi_cfg_section(section: str) -> dict[str, str]:
     return {key: config.get(section, key) for key in config.options(section) if key not in config.defaults()}
 
 
-JUDGE_STORE = "judge_store/verdicts.jsonl"  # under the outputs root: every run and night there shares it
-
-
-def judge_store(judge: JudgeConfig | None, store_root: str) -> str | None:
-    """Where the dataset's judge keeps verdicts across runs and nights ([judge] store: a path relative to the
-    outputs root, or false for none)."""
-    if judge is None or judge.store is False:
-        return None
-    return str(location(store_root) / (JUDGE_STORE if judge.store is True else judge.store))
-
-
 def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> dict[str, Any] | None:
-    """Everything the tasks need to know about one dataset folder, or None when it has nothing to score."""
-    questions = find_questions_file(folder)
-    documents = folder / "ground_truth"
+    """Everything the tasks need to know about one dataset folder, or None when it has nothing to score: each section
+    of its dataset.toml read by the part that owns it (the kind, [generate], [leaderboard], [judge], [reasoning],
+    [nightly]), in the order their problems are said."""
+    questions, documents = find_questions_file(folder), folder / "ground_truth"
     if questions is None and not documents.is_dir():
         return None
     if questions is not None and documents.is_dir():
         raise UsageError(f"{folder}: has both {questions.name} and ground_truth/; keep one")
-    config = read_dataset_config(folder / "dataset.toml")
-    kind_name = config.kind or detect_kind(folder.name, questions)
-    kind = get_kind(kind_name)
-    if kind.document_folders != (questions is None):
-        wanted = "ground_truth/ and predictions/<model>/ folders" if kind.document_folders else "a questions file"
-        raise UsageError(f"{folder}: kind {kind_name!r} reads {wanted}")
-    params = resolve_params(
-        kind.defaults,
-        (f"luigi.cfg [kind.{kind_name}]", luigi_cfg_section(f"kind.{kind_name}")),
-        (str(folder / "dataset.toml"), {**config.params, **({"task": config.task} if config.task else {})}),
-        rules=kind.param_rules,
-    )
-    if config.taxonomies:
-        if "taxonomies" not in kind.defaults:
-            raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} takes no [taxonomies]")
-        params["taxonomies"] = load_taxonomies(folder, config.taxonomies)
+    origin = folder / "dataset.toml"
+    config = read_dataset_config(origin)
+    kind = dataset_kind(folder, config, questions)
+    params = kind_params(kind, config, folder, luigi_cfg_section(f"kind.{kind.name}"))
     predictions = find_prediction_files(folder, folders=kind.document_folders)
     check_rater_names(folder)
-    generate = None
-    if config.generate:
-        if kind.document_folders:
-            raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} reads documents; [generate] asks for "
-                             "answers to questions")
-        generate = read_generate_config(with_template_file(config.generate, folder), str(folder / "dataset.toml"))
-        if (generate.protocol == "completions") != kind.asks_completions:
-            raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} " + (
-                "is asked of a completions endpoint: [generate] protocol = \"completions\"" if kind.asks_completions
-                else "asks a chat server; [generate] protocol \"completions\" is for kind \"loglikelihood\""))
-        if generate.mode is not None and generate.mode not in kind.generate_modes:
-            raise UsageError(f"{folder / 'dataset.toml'}: [generate] mode = {generate.mode!r}: kind {kind_name!r} "
-                             + (f"asks in mode {' or '.join(map(repr, kind.generate_modes))}" if kind.generate_modes
-                                else "has no modes"))
+    generate = read_dataset_generate(config.generate, kind, folder)
+    if generate is not None:
         predictions.update({model: "" for model in generate.models if model not in predictions})
     shards = count_shards(folder.parent, f"{folder.name}/{questions.name}" if questions else None, predictions,
                           params.get("shard_rows"))
     if generate is not None:
         check_server_use("generate", "live generation", generate.protocol, generate.concurrency, shards, outputs,
-                         folder / "dataset.toml")
-    origin = folder / "dataset.toml"
-    leaderboard = read_leaderboard_config(config.leaderboard, str(origin))
-    if leaderboard is not None:
-        check_leaderboard(leaderboard, kind, folder, list(predictions))
+                         origin)
+    leaderboard = read_dataset_leaderboard(config.leaderboard, kind, folder, list(predictions))
     judge = read_dataset_judge(config.judge, kind, str(origin), recorded=leaderboard is not None)
     if judge is not None:
         check_server_use("judge", "the judge", judge.protocol, judge.concurrency, shards, outputs, origin)
@@ -300,38 +206,29 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
         fields["question_field"] = fields["question_field"] or kind.default_question_field(questions)
     if judge is not None:
         check_judge_fits(judge, kind, list(predictions), questions, fields, str(origin))
-    if questions is not None and generate is None and not fields["id_field"] and pairs_by_position(
-            questions, [folder.parent / path for path in predictions.values()]):
+    if questions is not None and generate is None and not fields["id_field"] and pairs_by_line(folder, questions,
+                                                                                               predictions):
         fields["id_field"] = LINE_ID
-        if str(folder) not in _POSITION_WARNED:  # discovery may read a dataset twice in one command
-            _POSITION_WARNED.add(str(folder))
-            print(f"evalpipe: {folder.name}: neither {questions.name} nor the predictions have ids; rows pair by "
-                  "position (set id_field in dataset.toml to pair by a field)", file=sys.stderr)
-    return {
-        "name": folder.name,
-        "inputs": str(folder.parent),
-        "questions": f"{folder.name}/{(questions or documents).name}",
-        "predictions": predictions,
-        "generate": None if generate is None else generate.described(),
-        "generate_concurrency": 1 if generate is None else generate.concurrency,
-        "judge": None if judge is None else judge.described(),
-        "judge_concurrency": 1 if judge is None else judge.concurrency,
-        "judge_store": judge_store(judge, store_root or outputs),
-        "leaderboard": None if leaderboard is None else {
-            **leaderboard.described(), **{key: f"{folder.name}/{value}" for key in ("verdicts", "prompts")
-                                          if (value := getattr(leaderboard, key)) is not None}},
-        "kind": kind_name,
-        "kind_source": "dataset.toml" if config.kind else "detected",
-        "fields": fields,
-        "params": params,
-        "max_rejected_share": config.max_rejected_share,
-        "min_paired_share": config.min_paired_share,
-        "provenance": config.provenance,
-        "reasoning": read_reasoning_tags(config.reasoning, str(origin)).described(),
-        "shards": shards,
-        "shard_rows": params.get("shard_rows"),
-        "nightly": regression_settings(folder, config.nightly).described(),
-    }
+    return {"name": folder.name, "inputs": str(folder.parent),
+            "questions": f"{folder.name}/{(questions or documents).name}", "predictions": predictions,
+            **generate_spec(generate), **judge_spec(judge, store_root or outputs),
+            "leaderboard": leaderboard_spec(leaderboard, folder.name), **kind_spec(kind, config, fields, params),
+            "max_rejected_share": config.max_rejected_share, "min_paired_share": config.min_paired_share,
+            "provenance": config.provenance,
+            "reasoning": read_reasoning_tags(config.reasoning, str(origin)).described(),
+            "shards": shards, "shard_rows": params.get("shard_rows"),
+            "nightly": regression_settings(folder, config.nightly).described()}
+
+
+def pairs_by_line(folder: UPath, questions: UPath, predictions: dict[str, str]) -> bool:
+    """Neither the questions nor the predictions have ids: their rows pair by position (said once per dataset)."""
+    if not pairs_by_position(questions, [folder.parent / path for path in predictions.values()]):
+        return False
+    if str(folder) not in _POSITION_WARNED:  # discovery may read a dataset twice in one command
+        _POSITION_WARNED.add(str(folder))
+        print(f"evalpipe: {folder.name}: neither {questions.name} nor the predictions have ids; rows pair by "
+              "position (set id_field in dataset.toml to pair by a field)", file=sys.stderr)
+    return True
 
 
 def discover(inputs_root: str, selection: Selection, outputs: str = "outputs",

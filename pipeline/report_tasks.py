@@ -1,75 +1,78 @@
 """B6 as a Luigi task: one dataset's report (every model, every shard merged, with intervals, the item explorer,
-what was set aside, the judge against people and the leaderboards); the run's summary is summary_task.py."""
+what was set aside, the judge against people and the leaderboards), assembled from the sections each part
+contributes; the run's summary is summary_task.py."""
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from functools import partial, reduce
 from typing import TYPE_CHECKING, Any
 
-from stages import (
-    Kind,
-    build_dataset_report,
-    get_kind,
-    render_report,
-)
+from stages import Kind, build_dataset_report, get_kind, render_report
 from stages.core.distinct import shared_values
-from stages.core.records import Columns, Rows, column_length
+from stages.core.records import Columns, Rows
 from stages.core.stage_names import ARTIFACT_NAMES
-from stages.core.stats import add_stats
-from stages.io.artifacts import (
-    read_artifact_json,
-    read_column,
-    read_columns,
-    read_rows_at,
-    read_rows_with_ids,
-    read_table,
-)
+from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
 from stages.io.storage import write_bytes_atomic
-from stages.judge.biases import length_preference
-from stages.judge.costs import judge_cost
-from stages.judge.leaderboard import leaderboard, with_people
-from stages.judge.parse_health import parse_problems
-from stages.leaderboards.board import leaderboard_by_tool
+from stages.judge.report_sections import (
+    cost_section,
+    criteria_section,
+    pairwise_section,
+    parse_problems_section,
+    stage_usage,
+)
+from stages.raters.files import LabelsFiles
 from stages.raters.judge_agreement import criterion_agreement_items, judge_labels, judged_verdicts
-from stages.raters.preferences import order_agreement_items, pair_outcomes, people_decisions
-from stages.report.aggregate import item_distribution
-from stages.report.explorer import (
-    NOT_RIGHT_CAP,
-    SAMPLE_CAP,
-    choose_items,
-    explorer_items,
-    item_starts,
-    item_views,
-    merge_explorers,
-    reply_texts,
-    with_judge_labels,
+from stages.report.explorer import with_judge_labels
+from stages.report.figures import (
+    generation_section,
+    item_sections,
+    model_metrics,
+    per_item_values,
+    replies_section,
+    reply_counts,
+    set_aside_counts,
+    summed,
 )
 from stages.report.health import dataset_problems, pairing_problems, shard_problems
-from stages.report.intervals import uncertainty, wilson_interval
-from stages.report.sampling import merge_items, sampling_summary
+from stages.report.sampling import merge_items
 
-from .harness_report import harness_verdict_files, with_disagreements
+from .harness_report import harness_section, harness_verdict_files
 from .judge_task import B5Judge, B5Pairwise
 from .leaderboard_report import leaderboard_sections
 from .leaderboard_task import B5Leaderboard
 from .raters_report import judge_against_raters, pairwise_against_raters, raters_fingerprint, read_labels_files
+from .report_explorer import explorer
 from .task_base import StageResult, StageTask
-from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage, stage_rows
+from .tasks import B1Questions, B2Predictions, B3Normalize, B5Score, KindStage
 
 if TYPE_CHECKING:
-    import pyarrow as pa
     from upath import UPath
 
+Section = Callable[["B6Reading", dict[str, Any]], dict[str, Any]]  # what B6 read, the report so far → its entries
 
-def _by_id(found: Any, ids: list[str], column: str) -> list[Any]:
-    """`column`'s value for each id in rows found by id, the first row of an id (None where the id has no row)."""
-    import pyarrow as pa
 
-    values = dict(zip(reversed(found.column("id").cast(pa.string()).to_pylist()),
-                      reversed(found.column(column).to_pylist())))
-    return [values.get(str(row_id)) for row_id in ids]
+@dataclass
+class B6Reading:
+    """What B6 read of its upstream artifacts, each once, per model in its shards' order (the explorer and the
+    raters' and harness's sections read the few rows they show themselves)."""
+
+    kind: Kind
+    questions: list[dict[str, Any]]  # B1 documents
+    scored: dict[str, list[dict[str, Any]]]  # B5 documents
+    predictions: dict[str, list[dict[str, Any]]]  # B2 documents
+    joins: dict[str, list[dict[str, Any]]]  # B3 documents
+    rows: dict[str, Columns]  # B5 rows of an unsharded row-wise kind (else none)
+    items: dict[str, dict[str, list]]  # per-item values of the kind's paired metrics
+    sampled: dict[str, dict[str, Any]]  # of several replies per item: the merged samples
+    judged: dict[str, tuple[UPath, dict[str, Any]]]  # B5J path and document
+    pairwise: tuple[dict[str, Any], Columns] | None  # B5P document and its outcomes
+    labels_files: LabelsFiles
+
+    @property
+    def question_counts(self) -> dict[str, int]:
+        return summed(document["header"]["counts"] for document in self.questions)
 
 
 class B6Report(KindStage):
@@ -130,124 +133,129 @@ class B6Report(KindStage):
 
     def compute(self) -> StageResult:
         """Every model's metrics — for shards, from the sum of their score_stats, never a mean of means — with
-        what was set aside (summed over shards), intervals, the item explorer and why the dataset may be unfit to
-        publish. Each upstream artifact is read once."""
-        kind = get_kind(self.spec["kind"])
-        shards = range(self.spec["shards"])
-        questions = [read_artifact_json(self._task(B1Questions, shard).artifact_path()) for shard in shards]
-        question_counts = _summed(document["header"]["counts"] for document in questions)
-        metrics, set_aside, predictions, shard_joins, replies, sampled = {}, {}, {}, {}, {}, {}
-        for model, tasks in self.score_tasks().items():
-            scored = [read_artifact_json(task.artifact_path()) for task in tasks]
-            if all(document.get("samples") for document in scored):
-                sampled[model] = merge_items([document["samples"] for document in scored])
-            metrics[model] = (kind.metrics_from_stats(reduce(add_stats, (d["stats"] for d in scored), {}))
-                              if kind.shardable else scored[0]["metrics"])
-            shard_joins[model] = [read_artifact_json(self._task(B3Normalize, s, model).artifact_path()) for s in shards]
-            joined = _summed(document["header"]["counts"] for document in shard_joins[model])
-            predictions[model] = [read_artifact_json(self._task(B2Predictions, s, model).artifact_path())
-                                  for s in shards]
-            set_aside[model] = {
-                "question_rows_rejected": question_counts["rejected"],
-                "prediction_rows_rejected": _summed(d["header"]["counts"] for d in predictions[model])["rejected"],
-                "missing_predictions": joined["missing_predictions"],
-                "unmatched_predictions": joined["unmatched_predictions"],
-            }
-            generated = predictions[model][0]["header"].get("generation") or {}
-            replies[model] = {"replies": joined["replies"], "unfinished_reasoning": joined.get("unfinished_reasoning", 0),
-                              "cut_at_max_tokens": generated.get("cut_at_max_tokens", 0)}
-        problems = dataset_problems(question_counts,
-                                    {model: _summed(d["header"]["counts"] for d in docs)
-                                     for model, docs in predictions.items()},
-                                    [r["reason"] for document in questions for r in document.get("rejects", [])],
-                                    kind.headline_reject_reasons, self.spec["max_rejected_share"])
-        problems += pairing_problems(question_counts.get("accepted", 0), {
+        what was set aside (summed over shards), then each section its part contributes (`sections`): intervals,
+        the item explorer, the judge and people, the leaderboards, the harness. Each upstream artifact is read
+        once."""
+        read = self._read()
+        set_aside = {model: set_aside_counts(read.question_counts, read.predictions[model], read.joins[model])
+                     for model in read.scored}
+        metrics = {model: model_metrics(read.kind, documents) for model, documents in read.scored.items()}
+        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
+                                      None, self._problems(read, set_aside))
+        for section in self.sections():
+            report.update(section(read, report))
+        self._write_renderings(read.kind, report, read.rows)
+        return StageResult(None, {"models": len(metrics)}, body={"report": report})
+
+    def sections(self) -> tuple[Section, ...]:
+        """The report's sections after its figures, in the order they appear."""
+        return (self._item_figures, self._explorer, self._agreement, self._generation, self._criteria, self._pairwise,
+                self._parse_problems, self._leaderboards, self._cost, self._harness)
+
+    def _read(self) -> B6Reading:
+        """Every upstream artifact B6 needs whole, read once."""
+        kind, shards = get_kind(self.spec["kind"]), range(self.spec["shards"])
+        scored = {model: [read_artifact_json(task.artifact_path()) for task in tasks]
+                  for model, tasks in self.score_tasks().items()}
+        rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.score_tasks().items()}
+                if len(shards) == 1 and not kind.columnar_stages else {})
+        judged = {model: (task.artifact_path(), read_artifact_json(task.artifact_path()))
+                  for model, task in self.judge_tasks().items()}
+        pairwise = None
+        for task in self.pairwise_tasks():
+            document = read_artifact_json(task.artifact_path())
+            pairwise = document, read_columns(task.artifact_path(), document)
+        return B6Reading(
+            kind=kind, questions=[read_artifact_json(self._task(B1Questions, s).artifact_path()) for s in shards],
+            scored=scored, rows=rows, items=self._item_values(kind, rows), judged=judged, pairwise=pairwise,
+            predictions={model: [read_artifact_json(self._task(B2Predictions, s, model).artifact_path())
+                                 for s in shards] for model in scored},
+            joins={model: [read_artifact_json(self._task(B3Normalize, s, model).artifact_path()) for s in shards]
+                   for model in scored},
+            sampled={model: merge_items([document["samples"] for document in documents])
+                     for model, documents in scored.items() if all(document.get("samples") for document in documents)},
+            labels_files=read_labels_files(self))
+
+    def _problems(self, read: B6Reading, set_aside: dict[str, dict[str, int]]) -> list[str]:
+        """Why the dataset may be unfit to publish: too much set aside, too few questions paired, shards that
+        disagree."""
+        problems = dataset_problems(read.question_counts,
+                                    {model: summed(d["header"]["counts"] for d in documents)
+                                     for model, documents in read.predictions.items()},
+                                    [r["reason"] for document in read.questions for r in document.get("rejects", [])],
+                                    read.kind.headline_reject_reasons, self.spec["max_rejected_share"])
+        problems += pairing_problems(read.question_counts.get("accepted", 0), {
             model: (max(0, set_aside[model]["missing_predictions"] - set_aside[model]["prediction_rows_rejected"]),
                     [i for d in joins for i in d.get("missing_predictions", [])[:4]][:4],
                     [i for d in joins for i in d.get("unmatched_predictions", [])[:4]][:4])
-            for model, joins in shard_joins.items()
+            for model, joins in read.joins.items()
             if not any(problem.startswith(f"model {model}: ") for problem in problems)}, self.spec["min_paired_share"])
-        if len(shards) > 1:
+        if self.spec["shards"] > 1:
             problems += shard_problems(
-                lambda shard: read_column(self._task(B1Questions, shard).artifact_path(), "id"), len(shards),
+                lambda shard: read_column(self._task(B1Questions, shard).artifact_path(), "id"), self.spec["shards"],
                 {model: [(d.get("missing_predictions", []), d.get("unmatched_predictions", [])) for d in joins]
-                 for model, joins in shard_joins.items()})
-        rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.score_tasks().items()}
-                if len(shards) == 1 and not kind.columnar_stages else {})
-        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
-                                      None, problems)
-        if any(found["unfinished_reasoning"] or found["cut_at_max_tokens"] for found in replies.values()):
-            report["replies"] = replies
-        primary = report["comparison"]["primary_metric"]
-        items = self._item_values(kind, rows)
-        per_item = {model: sampled[model]["means"] if model in sampled else values for model, values in items.items()}
-        if sampled:
-            report["samples"] = {model: sampling_summary(found) for model, found in sampled.items()}
-        report["distributions"] = {model: d for model, values in per_item.items()
-                                   if (d := item_distribution(self.spec["kind"], primary, values)) is not None}
-        tests = {metric: "mean" if sampled else test for metric, test in kind.paired_metrics.items()}  # item means
-        report.update(uncertainty(tests, primary, per_item))
-        report["explorer"] = self._explorer(kind, primary, per_item, questions, predictions)
-        judge_paths = {model: task.artifact_path() for model, task in self.judge_tasks().items()}
-        judge_documents = {model: read_artifact_json(path) for model, path in judge_paths.items()}
-        verdicts = judged_verdicts({model: read_columns(judge_paths[model], document)
-                                    for model, document in judge_documents.items()})
-        labels_files = read_labels_files(self)
-        agreement, raters, rejects = judge_against_raters(self, verdicts, labels_files)
+                 for model, joins in read.joins.items()})
+        return problems
+
+    def _item_figures(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        replies = {model: reply_counts(read.predictions[model], read.joins[model]) for model in read.scored}
+        return {**replies_section(replies), **item_sections(read.kind, report["comparison"]["primary_metric"],
+                                                            per_item_values(read.items, read.sampled), read.sampled)}
+
+    def _explorer(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        return {"explorer": explorer(self, read.kind, report["comparison"]["primary_metric"],
+                                     per_item_values(read.items, read.sampled), read.questions, read.predictions)}
+
+    def _agreement(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        """The judge's criteria against the raters' labels, and the judge's labels in the explorer."""
+        verdicts = judged_verdicts({model: read_columns(path, document)
+                                    for model, (path, document) in read.judged.items()})
+        agreement, raters, rejects = judge_against_raters(self, verdicts, read.labels_files)
+        section: dict[str, Any] = {}
         if agreement or rejects:
-            report["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects],
-                                   "items": criterion_agreement_items(judge_labels(verdicts), raters)}
+            section["agreement"] = {"criteria": agreement, "set_aside": [r.to_dict() for r in rejects],
+                                    "items": criterion_agreement_items(judge_labels(verdicts), raters)}
         if verdicts:
-            report["explorer"] = with_judge_labels(report["explorer"], verdicts, raters)
-        generation = {model: docs[0]["header"].get("generation") for model, docs in predictions.items()}
-        if any(generation.values()):
-            report["generation"] = {model: summary for model, summary in generation.items() if summary}
-        judged = {model: document["summary"] for model, document in judge_documents.items()}
-        if judged:
-            report["judge"] = {"judges": list(self.plain_spec["judge"]["models"]), "models": judged}
-        usages = {model: stage_usage(document["header"]) for model, document in judge_documents.items()}
-        outcomes = None
-        for task in self.pairwise_tasks():
-            document = read_artifact_json(task.artifact_path())
-            baseline = self.plain_spec["judge"].get("baseline")
-            report["pairwise"] = {"judges": list(self.plain_spec["judge"]["models"]), "baseline": baseline,
-                                  "pairs": document["summary"]}
-            outcomes = read_columns(task.artifact_path(), document)
-            if any(found is not None for found in outcomes["outcome"]):
-                report["leaderboard"] = leaderboard(outcomes["first"], outcomes["second"], outcomes["outcome"],
-                                                    outcomes["id"], baseline)
-            preferences, people, set_aside = pairwise_against_raters(self, outcomes, labels_files)
-            if preferences is not None or set_aside:
-                report["preferences"] = {**(preferences or {}), "set_aside": [r.to_dict() for r in set_aside]}
-                if people:
-                    report["preferences"]["items"] = order_agreement_items(pair_outcomes(outcomes)[1], people)
-            if people and report.get("leaderboard"):
-                report["leaderboard"] = with_people(report["leaderboard"], people, baseline)
-            report["biases"] = {"judges": document.get("biases", {}), "people": None if not people else
-                                length_preference(people_decisions(outcomes, people))}
-            usages["(pairwise)"] = stage_usage(document["header"])
-        if self.plain_spec.get("judge"):
-            judge = self.plain_spec["judge"]
-            report["problems"] = report.get("problems", []) + parse_problems(
-                judged, report.get("pairwise", {}).get("pairs", []), (judge.get("pairwise") or {}).get("scale"),
-                judge["min_parse_rate"])
+            section["explorer"] = with_judge_labels(report["explorer"], verdicts, raters)
+        return section
+
+    def _generation(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        return generation_section(read.predictions)
+
+    def _criteria(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        return criteria_section(self.plain_spec.get("judge"), _criteria_summaries(read))
+
+    def _pairwise(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        if read.pairwise is None:
+            return {}
+        document, outcomes = read.pairwise
+        preferences, people, set_aside = pairwise_against_raters(self, outcomes, read.labels_files)
+        return pairwise_section(self.plain_spec["judge"], document, outcomes, preferences, people, set_aside)
+
+    def _parse_problems(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        return parse_problems_section(self.plain_spec.get("judge"), _criteria_summaries(read), report)
+
+    def _leaderboards(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
         sections = leaderboard_sections(self.outputs_dir, self.spec, self.plain_spec, self.leaderboard_tasks(),
-                                        outcomes)
-        if sections:
-            report["leaderboards"] = sections
+                                        None if read.pairwise is None else read.pairwise[1])
+        return {"leaderboards": sections} if sections else {}
+
+    def _cost(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        """What each judge stage took: B5J per model, B5P, B5L per model."""
+        usages = {model: stage_usage(document["header"]) for model, (_, document) in read.judged.items()}
+        if read.pairwise is not None:
+            usages["(pairwise)"] = stage_usage(read.pairwise[0]["header"])
         for model, task in self.leaderboard_tasks().items():
             usages[f"{model} ({self.spec['leaderboard']['name']})"] = stage_usage(read_artifact_json(
                 task.artifact_path())["header"])
-        if self.plain_spec.get("judge") and not self.plain_spec["judge"]["url"]:
-            report["judge_without_url"] = True
-        if any(usages.values()):
-            report["judge_cost"] = judge_cost({name: usage for name, usage in usages.items() if usage},
-                                              self.plain_spec["judge"].get("price"))
-        harness = {model: found for model, found in self.plain_spec.get("provenance", {}).items()
-                   if "published" not in found and leaderboard_by_tool(found.get("tool")) is None}
-        if harness:
-            imported = {model: harness[model] for model in sorted(self.spec["predictions"]) if model in harness}
-            report["harness"] = with_disagreements(self, imported)
+        return cost_section(self.plain_spec.get("judge"), usages)
+
+    def _harness(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
+        return harness_section(self)
+
+    def _write_renderings(self, kind: Kind, report: dict[str, Any], rows: dict[str, Columns]) -> None:
+        """The report as text beside B6's JSON, the kind's markdown and its files for people (what people typed into
+        the previous ones kept)."""
         write_bytes_atomic(self.artifact_path().with_suffix(".txt"), (render_report(report) + "\n").encode())
         markdown = kind.render_markdown(self.dataset, report)
         if markdown is not None:
@@ -258,7 +266,6 @@ class B6Report(KindStage):
                 data, outcome = keep_human_edits(kind, path, data)
                 report.setdefault("human_edits", {})[name] = outcome
             write_bytes_atomic(path, data)
-        return StageResult(None, {"models": len(metrics)}, body={"report": report})
 
     def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)
@@ -275,84 +282,10 @@ class B6Report(KindStage):
                     values.setdefault(model, {}).setdefault(metric, []).extend(shared_values(items))
         return values
 
-    def _explorer(self, kind: Kind, primary: str, items: dict[str, dict[str, list]], questions: list[dict],
-                  predictions: dict[str, list[dict]]) -> dict[str, Any]:
-        """The item explorer's bounded selection, shard by shard: statuses from the B4 columns, texts looked up in
-        Arrow for the chosen items only, scores from the item values already taken."""
-        shards = self.spec["shards"]
-        scores_of = {model: values.get(primary) or next(iter(values.values()), []) for model, values in items.items()}
-        parts, offset = [], 0
-        for shard in range(shards):
-            b1 = self._task(B1Questions, shard).artifact_path()
-            readings = {model: _matched_rows(kind, self._task(B4Match, shard, model)) for model in self.score_tasks()}
-            starts = {model: found for model, (_, found, _) in readings.items() if found is not None}
-            chosen, not_right = choose_items(kind, {model: rows for model, (rows, _, _) in readings.items()},
-                                             max(1, NOT_RIGHT_CAP // shards), max(1, SAMPLE_CAP // shards), starts)
-            views = {model: view(chosen) for model, (_, _, view) in readings.items()}
-            chosen_rows = read_rows_at(b1, chosen, [name for name in ("id", "question", "golds")
-                                                    if name in questions[shard].get("columns", ())], questions[shard])
-            ids = chosen_rows["id"]
-            set_aside = [{"where": "questions", **r} for r in questions[shard].get("rejects", [])]
-            texts, scores = {}, {}
-            for model in self.score_tasks():
-                found = self._answers(model, shard, ids, predictions[model], model in starts)
-                texts[model] = (_by_id(found, ids, "prediction") if model not in starts
-                                else reply_texts(found, ids, views[model]))
-                set_aside += [{"where": model, **r} for r in predictions[model][shard].get("rejects", [])]
-                values = scores_of.get(model, [])
-                scores[model] = [values[offset + i] if offset + i < len(values) else None for i in chosen]
-            rows, found, _ = next(iter(readings.values()))
-            items_in_shard = column_length(rows) if found is None else len(found)
-            parts.append(explorer_items(ids, chosen_rows.get("question") or [None] * len(ids),
-                                        chosen_rows.get("golds") or [None] * len(ids), texts, views, scores,
-                                        items_in_shard, not_right, set_aside, frozenset(starts)))
-            offset += items_in_shard
-        return merge_explorers(parts)
 
-    def _answers(self, model: str, shard: int, ids: list[Any], documents: list[dict], sampled: bool) -> pa.Table:
-        """The prediction rows with these ids (and their sample numbers, of several replies per item) in the B2 shards
-        B3 took this shard's answers from, in file order."""
-        import pyarrow as pa
-
-        wanted = [str(i) for i in ids]
-        columns = ["id", "prediction", *(["sample"] if sampled else [])]
-        return pa.concat_tables([read_rows_with_ids(self._task(B2Predictions, near, model).artifact_path(), wanted,
-                                                    columns, documents[near])
-                                 for near in self._task(B3Normalize, shard, model).neighbours()],
-                                promote_options="permissive")
-
-
-def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, Callable[[list[int]], list[Any]]]:
-    """A model's B4 rows for choosing explorer items, each item's first row when it has several replies per item
-    (else None), and the item views of chosen items — of several replies, each reply's (sample, status, reading):
-    of a columnar kind with a status column, that column alone, and the chosen rows read whole one row group at a
-    time."""
-    path = task.artifact_path()
-    document = read_artifact_json(path)
-    if not (kind.columnar_stages and kind.status_column):
-        rows = stage_rows(task)
-        view = partial(item_views, kind, rows)
-    else:
-        rows = read_table(path, [kind.status_column], document)
-        view = partial(_views_at, kind, path, document)
-    if "sample" not in document.get("columns", ()):
-        return rows, None, view
-    ids, samples = read_column(path, "id").to_pylist(), read_column(path, "sample").to_pylist()
-    starts = item_starts(ids)
-    bounds = [*starts, len(ids)]
-
-    def replies_view(chosen: list[int]) -> list[list[tuple[int | None, str, str]]]:
-        replies = [range(bounds[item], bounds[item + 1]) for item in chosen]
-        views = iter(view([row for rows_of in replies for row in rows_of]))
-        return [[(samples[row], *next(views)) for row in rows_of] for rows_of in replies]
-
-    return rows, starts, replies_view
-
-
-
-def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int]) -> list[tuple[str, str]]:
-    """The item views of the B4 rows at `chosen`, read whole one row group at a time."""
-    return item_views(kind, read_rows_at(path, chosen, document["columns"], document))
+def _criteria_summaries(read: B6Reading) -> dict[str, dict[str, Any]]:
+    """Each judged model's summary of every criterion (its B5J's)."""
+    return {model: document["summary"] for model, (_, document) in read.judged.items()}
 
 
 def _scored_rows(kind: Kind, task: StageTask) -> Rows:
@@ -360,24 +293,6 @@ def _scored_rows(kind: Kind, task: StageTask) -> Rows:
     if kind.columnar_stages:
         return read_table(task.artifact_path(), list(kind.item_score_columns))
     return read_columns(task.artifact_path())
-
-
-def stage_usage(header: dict[str, Any]) -> dict[str, Any] | None:
-    """What a judge stage took (its judge_usage, with the recheck's flip rate and its Wilson interval) and which run
-    asked it, or None when it asked nothing."""
-    usage = header.get("judge_usage")
-    if usage is None:
-        return None
-    if usage.get("rechecked"):
-        low, high = wilson_interval(usage["flips"], usage["rechecked"])
-        usage = {**usage, "flip_rate": usage["flips"] / usage["rechecked"], "flip_rate_low": low,
-                 "flip_rate_high": high}
-    return {**usage, "run_token": header.get("run_token")}
-
-
-def _summed(counts: Any) -> dict[str, int]:
-    """Counts of several shards added up."""
-    return dict(reduce(add_stats, counts, {}))
 
 
 def keep_human_edits(kind: Kind, path: UPath, fresh: bytes) -> tuple[bytes, dict[str, Any]]:

@@ -18,8 +18,8 @@ from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
 from stages.judge.costs import judge_cost, total_cost
 from stages.report.aggregate import (
+    bradley_terry_line,
     labels_set_aside,
-    leaderboard_line,
     render_summary,
     reply_notes,
     set_aside_lines,
@@ -235,8 +235,8 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
     if not verbose:
         print(render_summary(build_summary(reports)))
         for report in reports:
-            if report.get("leaderboard"):
-                print(printable(f"{report['dataset']}: {leaderboard_line(report['leaderboard'])}"))
+            if report.get("bradley_terry"):
+                print(printable(f"{report['dataset']}: {bradley_terry_line(report['bradley_terry'])}"))
             primary = report["comparison"]["primary_metric"]
             for model, found in report.get("samples", {}).items():
                 print(printable(f"{report['dataset']}: {sampling_line(model, found, primary)}"))

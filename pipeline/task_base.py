@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import luigi
 from luigi.freezing import recursively_unfreeze
 
-from stages.core.collection import collection_paused
+from stages.core.gc_pause import gc_paused
 from stages.core.records import Reject, Rows
 from stages.io.artifacts import artifact_damage, read_artifact_json, write_artifact
 from stages.io.shards import shard_digests, shard_range
@@ -198,7 +198,7 @@ class StageTask(luigi.Task):
         started = time.perf_counter()
         parts = None if self.fingerprint_after_compute() else self.fingerprint_parts()
         try:
-            with collection_paused():
+            with gc_paused():
                 result = self.compute()
         finally:
             set_progress_context("")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..core.collection import collection_paused
+from ..core.gc_pause import gc_paused
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -22,7 +22,7 @@ FieldReaders = dict[str, Callable[[Any], Any]]  # field → its value as the kin
 def decoded_table(block: LineBlock, readers: FieldReaders, types: dict[str, pa.DataType]) -> pa.Table | None:
     """The block's records decoded line by line as one table (records_table), or None when some line must go row by
     row."""
-    with collection_paused():  # the records are freed before the collector is back on
+    with gc_paused():  # the records are freed before the collector is back on
         return _table_of(decoded_records(block), readers, types)
 
 

@@ -9,6 +9,7 @@ from ..core.errors import UsageError
 from ..core.records import Reject
 from ..io.fields import get_ground_truth_answer, get_record_id, gold_answer_texts, resolve_field
 from ..io.readers import iter_records
+from ..io.storage import location
 from .config import JudgeConfig, read_judge_config
 from .criteria import uses_reference
 
@@ -26,6 +27,24 @@ def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str, recorded: 
     if kind.document_folders:
         raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
     return read_judge_config(table, origin, kind.open_ended, leaderboard=recorded)
+
+
+JUDGE_STORE = "judge_store/verdicts.jsonl"  # under the outputs root: every run and night there shares it
+
+
+def judge_store(judge: JudgeConfig | None, store_root: str) -> str | None:
+    """Where the dataset's judge keeps verdicts across runs and nights ([judge] store: a path relative to the
+    outputs root, or false for none)."""
+    if judge is None or judge.store is False:
+        return None
+    return str(location(store_root) / (JUDGE_STORE if judge.store is True else judge.store))
+
+
+def judge_spec(judge: JudgeConfig | None, store_root: str) -> dict[str, Any]:
+    """The dataset spec's entries of [judge]: its settings, how many calls it runs at once, and its verdict store."""
+    return {"judge": None if judge is None else judge.described(),
+            "judge_concurrency": 1 if judge is None else judge.concurrency,
+            "judge_store": judge_store(judge, store_root)}
 
 
 def check_judge_fits(judge: JudgeConfig, kind: Any, models: list[str], questions: Path | None,

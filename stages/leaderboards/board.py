@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from ..core.records import Columns, Reject
 from ..core.registry import Registry
 from .asking import Scoring
-from .files import LeaderboardFiles
+from .board_files import LeaderboardFiles
 from .sections import SectionForm, leaderboard_section
 
 NEEDS_JUDGE = "no [judge] to ask: add url and model to ask the ratings"

@@ -4,10 +4,12 @@ judge prompts, AlignBench: its judge template and dimension tables (the ratings 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
 from ..core.names import check_name
+from ..io.dataset_files import VERDICTS_MAX_BYTES, dataset_file
 from .board import LEADERBOARDS
 
 KEYS = ("name", "baseline", "judge", "verdicts", "prompts")
@@ -48,3 +50,35 @@ def read_leaderboard_config(table: dict[str, Any], origin: str) -> LeaderboardCo
     if "baseline" in table:
         check_name(table["baseline"], "[leaderboard] baseline", origin)
     return LeaderboardConfig(**{key: table[key] for key in KEYS if key in table})
+
+
+def read_dataset_leaderboard(table: dict[str, Any], kind: Any, folder: Path,
+                             models: list[str]) -> LeaderboardConfig | None:
+    """The dataset's [leaderboard] checked against its folder (None when it has none)."""
+    leaderboard = read_leaderboard_config(table, str(folder / "dataset.toml"))
+    if leaderboard is not None:
+        check_leaderboard(leaderboard, kind, folder, models)
+    return leaderboard
+
+
+def check_leaderboard(leaderboard: LeaderboardConfig, kind: Any, folder: Path, models: list[str]) -> None:
+    """[leaderboard] scores open-ended instructions, its baseline (when it has one) is one of the dataset's models, and
+    its recorded verdicts and judge prompts are files inside the dataset folder."""
+    origin = str(folder / "dataset.toml")
+    if not kind.open_ended:
+        raise UsageError(f"{origin}: [leaderboard] scores open-ended instructions (kind = \"instruction\"), not "
+                         f"kind {kind.name!r}")
+    if leaderboard.baseline is not None and leaderboard.baseline not in models:
+        raise UsageError(f"{origin}: [leaderboard] baseline {leaderboard.baseline!r} is not one of the dataset's "
+                         f"models ({', '.join(sorted(models)) or 'none'})")
+    for key in ("verdicts", "prompts"):
+        if getattr(leaderboard, key) is not None:
+            dataset_file(folder, getattr(leaderboard, key), f"[leaderboard] {key}", origin, VERDICTS_MAX_BYTES)
+
+
+def leaderboard_spec(leaderboard: LeaderboardConfig | None, dataset: str) -> dict[str, Any] | None:
+    """The dataset spec's entry of [leaderboard]: its table, with its files named under the inputs root."""
+    if leaderboard is None:
+        return None
+    return {**leaderboard.described(), **{key: f"{dataset}/{value}" for key in ("verdicts", "prompts")
+                                          if (value := getattr(leaderboard, key)) is not None}}

@@ -8,10 +8,11 @@ from typing import Any
 
 from ..core.errors import UsageError
 from ..core.paired_tests import bootstrap_pvalue, mcnemar_pvalue, paired_test, sign_flip_pvalue
-from ..core.param_rules import at_least, within
+from ..core.param_rules import at_least, one_of, within
 from ..core.records import Columns
-from .history import AGREEMENT_METRIC_PREFIX, ITEM_COLUMNS, JUDGE_METRIC_PREFIX, PAIRWISE_METRIC_PREFIX
-from .multiplicity import adjust_pvalues
+from ..io.dataset_config import resolve_params
+from .history import AGREEMENT_METRIC_PREFIX, ITEM_COLUMNS, JUDGE_METRIC_PREFIX, PAIRWISE_METRIC_PREFIX, parse_night
+from .multiplicity import CORRECTIONS, adjust_pvalues
 
 SETTING_RULES = {"min_drop": within(0, 1), "alpha": within(0, 1, low_open=True, high_open=True),
                  "bootstrap_resamples": at_least(100, integer=True), "seed": at_least(0, integer=True)}
@@ -34,6 +35,35 @@ class RegressionSettings:
 
     def described(self) -> dict[str, Any]:
         return asdict(self)
+
+
+NIGHT_DEFAULTS = {"correction": "bh", "baseline": ""}  # settings of the whole night, not of one dataset
+
+
+def dataset_regression_settings(configured: dict[str, str], table: dict[str, Any] | None,
+                                origin: str) -> RegressionSettings:
+    """Defaults, overridden by luigi.cfg [nightly] (`configured`), then by a dataset's dataset.toml [nightly] (when
+    given), which may not set what belongs to the whole night."""
+    whole_night = sorted(NIGHT_DEFAULTS.keys() & (table or {}).keys())
+    if whole_night:
+        raise UsageError(f"{origin}: [nightly] {', '.join(whole_night)} is a setting of the whole night; "
+                         "set it in luigi.cfg [nightly] (or on the command line)")
+    own = {k: v for k, v in configured.items() if k not in NIGHT_DEFAULTS}
+    resolved = resolve_params(RegressionSettings().described(), ("luigi.cfg [nightly]", own), (origin, table or {}),
+                              rules=SETTING_RULES)
+    return RegressionSettings(**resolved)
+
+
+def whole_night_settings(configured: dict[str, str], given: dict[str, str | None]) -> dict[str, str]:
+    """correction and baseline for a whole night or comparison: luigi.cfg [nightly] (`configured`), overridden by the
+    command line (`given` values that are not None); checked."""
+    section = {k: v for k, v in configured.items() if k in NIGHT_DEFAULTS}
+    resolved = resolve_params(NIGHT_DEFAULTS, ("luigi.cfg [nightly]", section),
+                              ("the command line", {k: v for k, v in given.items() if v is not None}),
+                              rules={"correction": one_of(*CORRECTIONS)})
+    if resolved["baseline"]:
+        resolved["baseline"] = parse_night(resolved["baseline"], "baseline")
+    return resolved
 
 
 def mcnemar_drop_pvalue(before: Sequence[float], after: Sequence[float]) -> tuple[float, int, int]:

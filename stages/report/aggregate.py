@@ -219,7 +219,7 @@ def render_report(report: dict[str, Any]) -> str:
                        for pair in report.get("pairwise", {}).get("pairs", []))
     agreement = "".join(f"\n{agreement_line(name, found)}"
                         for name, found in report.get("agreement", {}).get("criteria", {}).items())
-    board = f"\n{leaderboard_line(report['leaderboard'])}" if report.get("leaderboard") else ""
+    board = f"\n{bradley_terry_line(report['bradley_terry'])}" if report.get("bradley_terry") else ""
     board += f"\n{cost_line('judge', report['judge_cost']['total'])}" if report.get("judge_cost") else ""
     preferred = "".join(f"\n{preference_line(name, found)}"
                         for name, found in report.get("preferences", {}).get("against", {}).items())
@@ -266,7 +266,7 @@ def preference_line(rater: str, found: dict[str, Any]) -> str:
             f"{share(orders['second_shown_first']['accuracy'])}, mean {share(orders['mean_accuracy'])}")
 
 
-def leaderboard_line(board: dict[str, Any]) -> str:
+def bradley_terry_line(board: dict[str, Any]) -> str:
     """The Bradley–Terry leaderboard in one line: rank, model, rating and its 95% interval, best first (and people's,
     with Kendall's τ between the two orders, when raters gave preferences)."""
     def ranked(rows: list[dict[str, Any]]) -> str:

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from ...core.names import safe_name
-from ..files import LeaderboardFiles, read_json_lines
+from ..board_files import LeaderboardFiles, read_json_lines
 from .rules import TEMPLATE
 
 RECORDED_JUDGE = "gpt-4"  # AlignBench's judge.py asks gpt-4; its judgment files do not name the judge

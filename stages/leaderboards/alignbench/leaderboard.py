@@ -10,7 +10,7 @@ import orjson
 from ...core.records import Columns, as_columns
 from ..asking import Scoring, TurnCall, asked_values
 from ..board import Leaderboard, LeaderboardScores, judged_body, register_leaderboard
-from ..files import LeaderboardFiles
+from ..board_files import LeaderboardFiles
 from ..recorded import recorded_score
 from ..sections import SectionForm
 from .files import read_alignbench

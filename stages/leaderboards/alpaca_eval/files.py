@@ -12,7 +12,7 @@ from typing import Any
 
 from ...core.names import safe_name
 from ...harness.wild_files import UnreadableFile, load_wild_json, read_wild_bytes
-from ..files import LeaderboardFiles
+from ..board_files import LeaderboardFiles
 from .rules import SYSTEM, TEMPLATE
 
 DEFAULT_BASELINE = "gpt4_1106_preview"

@@ -11,7 +11,7 @@ import orjson
 from ...core.errors import UsageError
 from ..asking import Scoring, TurnCall
 from ..board import Leaderboard, LeaderboardScores, SectionInputs, register_leaderboard
-from ..files import LeaderboardFiles
+from ..board_files import LeaderboardFiles
 from ..sections import SectionForm
 from .files import DEFAULT_BASELINE, read_alpaca_eval
 from .rules import (

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.names import safe_name
-from ..files import LeaderboardFiles, read_json_lines
+from ..board_files import LeaderboardFiles, read_json_lines
 
 DEFAULT_BASELINE = "gpt-4-0314"
 BENCH = "arena-hard-v0.1"

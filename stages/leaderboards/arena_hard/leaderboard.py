@@ -9,7 +9,7 @@ from typing import Any
 from ...core.records import Columns
 from ..asking import Scoring
 from ..board import Leaderboard, LeaderboardScores, SectionInputs, register_leaderboard
-from ..files import LeaderboardFiles
+from ..board_files import LeaderboardFiles
 from ..sections import SectionForm, leaderboard_section
 from .files import DEFAULT_BASELINE, read_arena_hard
 from .rules import FIVE_WAY, arena_hard_figures, battles_from_pairwise

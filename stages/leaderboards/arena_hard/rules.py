@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...judge.leaderboard import bradley_terry
+from ...judge.bradley_terry import bradley_terry
 
 FIVE_WAY = ("A>>B", "A>B", "A=B", "B>A", "B>>A")  # a game's verdicts, the first answer shown as A
 STRONG = 3  # battles a strong preference (A>>B, B>>A) counts as

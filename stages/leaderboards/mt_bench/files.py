@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.names import safe_name
-from ..files import LeaderboardFiles, read_json_lines
+from ..board_files import LeaderboardFiles, read_json_lines
 from .rules import prompt_names_missing
 
 PROMPTS_FILE = "judge_prompts.jsonl"

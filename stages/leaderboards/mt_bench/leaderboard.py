@@ -10,7 +10,7 @@ from ...core.records import Columns, Reject, as_columns
 from ...io.readers import iter_records
 from ..asking import Scoring, asked_values
 from ..board import Leaderboard, LeaderboardScores, SectionInputs, judged_body, register_leaderboard
-from ..files import LeaderboardFiles
+from ..board_files import LeaderboardFiles
 from ..recorded import recorded_score
 from ..sections import SectionForm
 from .files import read_mt_bench

@@ -72,7 +72,7 @@ def test_gpt4_on_llmbar_natural_reproduces_the_published_figures(tmp_path, pairs
             and "each order alone 95.0% / 96.0%, mean 95.5%" in text), text
     page = (tmp_path / "outputs/report.html").read_text()
     assert "The judge against people's preferences" in page and 'class="confusion"' in page
-    board = report["leaderboard"]
+    board = report["bradley_terry"]
     judge_first = board["models"][0]["model"]
     people_first = board["people"]["models"][0]["model"]
     experts_prefer_2 = sum(p["label"] == 2 for p in pairs) > sum(p["label"] == 1 for p in pairs)

@@ -65,7 +65,7 @@ def test_instructions_are_judged_without_a_reference_and_ranked_against_a_baseli
     pairs = {(p["first"], p["second"]): p for p in report["pairwise"]["pairs"]}
     assert set(pairs) == {("best", "weak"), ("good", "weak")}
     assert pairs[("best", "weak")]["win_ties_half_rate"] == 1.0
-    board = report["leaderboard"]
+    board = report["bradley_terry"]
     assert [row["model"] for row in board["models"]] == ["best", "good", "weak"]
     assert board["anchor"] == "weak" and board["models"][-1]["rating"] == pytest.approx(1000.0)
     # good won 4 of 5 against weak: odds 4:1, 400·log10(4) points above it; best never lost: at the bound

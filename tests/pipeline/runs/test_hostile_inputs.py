@@ -134,19 +134,19 @@ def test_json_nested_too_deep_is_a_reject_with_its_line_not_a_crash(workspace, c
 
 
 def test_a_file_the_run_may_not_read_is_its_datasets_problem(workspace, capsys, monkeypatch):
-    import pipeline.plan
+    import stages.kinds.dataset_kind
 
     locked = workspace / "inputs" / "locked"
     write_jsonl(locked / "questions.jsonl", [{"id": "q1", "question": "x", "answers": ["a"]}])
     write_jsonl(locked / "predictions" / "m.jsonl", [{"id": "q1", "prediction": "a"}])
-    detect = pipeline.plan.detect_kind
+    detect = stages.kinds.dataset_kind.detect_kind
 
     def unreadable(name, path):  # as root, chmod 000 does not stop a read: refuse it as the kernel would
         if name == "locked":
             raise PermissionError(13, "Permission denied", str(path))
         return detect(name, path)
 
-    monkeypatch.setattr(pipeline.plan, "detect_kind", unreadable)
+    monkeypatch.setattr(stages.kinds.dataset_kind, "detect_kind", unreadable)
     assert run(workspace) == 1
     err = capsys.readouterr().err
     assert f"PROBLEM locked: its inputs cannot be read: {locked / 'questions.jsonl'}: Permission denied" in err, err

@@ -11,7 +11,7 @@ _PAUSES = [0, False]  # blocks inside a pause now (any thread), and whether the 
 
 
 @contextmanager
-def collection_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """The cyclic collector off while the block runs: fresh rows and decoded JSON hold no cycles (reference counting
     frees them), yet each collection walks everything alive (4–5× the decoding's own time on FEVER's evidence lists).
     Collection resumes, as it was, when the last paused block of any thread ends."""

@@ -9,7 +9,7 @@ import tomli_w
 
 from ..harness.dataset_folder import ImportPlan, plan_write
 from ..io.dataset_config import read_toml
-from .files import LeaderboardFiles, jsonl
+from .board_files import LeaderboardFiles, jsonl
 
 FIELDS = {"id_field": "id", "question_field": "instruction", "prediction_field": "output"}
 

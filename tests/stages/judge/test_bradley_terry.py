@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from stages.judge.leaderboard import BASE_RATING, bradley_terry, leaderboard
+from stages.judge.bradley_terry import BASE_RATING, bradley_terry, bradley_terry_ratings
 
 
 def _mm_ratings(wins: np.ndarray, iterations: int = 20000) -> np.ndarray:
@@ -76,7 +76,7 @@ def test_the_fit_with_features_equals_a_logistic_regression_by_hand():
 
 def test_leaderboard_ranks_intervals_and_the_baseline_anchor():
     first, second, outcome, ids = _outcomes()
-    board = leaderboard(first, second, outcome, ids, baseline="c", resamples=200)
+    board = bradley_terry_ratings(first, second, outcome, ids, baseline="c", resamples=200)
     by_model = {row["model"]: row for row in board["models"]}
     assert [row["model"] for row in board["models"]] == ["a", "b", "c", "d"]
     assert [row["rank"] for row in board["models"]] == [1, 2, 3, 4]
@@ -85,12 +85,12 @@ def test_leaderboard_ranks_intervals_and_the_baseline_anchor():
         assert row["low"] <= row["rating"] <= row["high"]
     assert by_model["a"]["rating"] - by_model["c"]["rating"] == pytest.approx(200, abs=60)  # truth: 200 points
     assert by_model["a"]["wins"] + by_model["a"]["ties"] + by_model["a"]["losses"] == 3 * 300
-    assert board == leaderboard(first, second, outcome, ids, baseline="c", resamples=200)  # seeded
+    assert board == bradley_terry_ratings(first, second, outcome, ids, baseline="c", resamples=200)  # seeded
     assert board["items"] == 300 and board["outcomes"] == len(outcome)
 
 
 def test_ties_are_half_a_win_each_way_and_unparsed_outcomes_are_left_out():
-    board = leaderboard(["x", "x", "x"], ["y", "y", "y"], ["first", "tie", None], ["1", "2", "3"], resamples=0)
+    board = bradley_terry_ratings(["x", "x", "x"], ["y", "y", "y"], ["first", "tie", None], ["1", "2", "3"], resamples=0)
     x, y = sorted(board["models"], key=lambda row: row["model"])
     # x won 1.5 of 2 games: odds 3:1, so the gap is 400·log10(3) points
     assert x["rating"] - y["rating"] == pytest.approx(400 * math.log10(3), abs=1e-4)

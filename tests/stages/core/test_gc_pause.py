@@ -2,7 +2,7 @@
 import gc
 import threading
 
-from stages.core.collection import collection_paused
+from stages.core.gc_pause import gc_paused
 
 
 def test_the_collector_stays_off_until_the_last_paused_block_of_any_thread_ends():
@@ -10,12 +10,12 @@ def test_the_collector_stays_off_until_the_last_paused_block_of_any_thread_ends(
     inside, leave = threading.Event(), threading.Event()
 
     def paused_in_a_thread():
-        with collection_paused():
+        with gc_paused():
             inside.set()
             leave.wait(5)
 
     thread = threading.Thread(target=paused_in_a_thread)
-    with collection_paused():
+    with gc_paused():
         thread.start()
         inside.wait(5)
     assert not gc.isenabled()  # the other thread's block still runs
@@ -27,8 +27,8 @@ def test_the_collector_stays_off_until_the_last_paused_block_of_any_thread_ends(
 def test_a_collector_that_was_off_stays_off():
     gc.disable()
     try:
-        with collection_paused():
-            with collection_paused():
+        with gc_paused():
+            with gc_paused():
                 pass
         assert not gc.isenabled()
     finally:

@@ -4,8 +4,8 @@ nothing, a url given since is kept, other questions stop it."""
 import tomllib
 
 from stages.harness.dataset_folder import write_planned
-from stages.leaderboards.files import LeaderboardFiles
-from stages.leaderboards.folder import plan_leaderboard_import
+from stages.leaderboards.board_dataset import plan_leaderboard_import
+from stages.leaderboards.board_files import LeaderboardFiles
 
 
 def _found():

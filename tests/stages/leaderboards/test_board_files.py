@@ -1,5 +1,5 @@
 """A leaderboard folder's JSON-lines files: records read leniently, a line that is not a JSON object a problem."""
-from stages.leaderboards.files import LeaderboardFiles, jsonl, read_json_lines
+from stages.leaderboards.board_files import LeaderboardFiles, jsonl, read_json_lines
 
 
 def test_records_or_a_problem_naming_the_line(tmp_path):

@@ -60,8 +60,8 @@ def bradley_terry(first: np.ndarray, second: np.ndarray, score: np.ndarray, size
     return BASE_RATING + ELO_SCALE * theta, found.x[len(free):]
 
 
-def leaderboard(first: list[str], second: list[str], outcome: list[str | None], items: list[str],
-                baseline: str | None = None, resamples: int = RESAMPLES, seed: int = 0) -> dict[str, Any]:
+def bradley_terry_ratings(first: list[str], second: list[str], outcome: list[str | None], items: list[str],
+                          baseline: str | None = None, resamples: int = RESAMPLES, seed: int = 0) -> dict[str, Any]:
     """Ratings, 95% bootstrap intervals (items resampled with replacement, `resamples` times) and ranks of every
     model from pairwise outcomes ("first", "tie", "second"; None — unparsed — is left out), anchored at the
     baseline when there is one."""
@@ -107,13 +107,13 @@ def leaderboard(first: list[str], second: list[str], outcome: list[str | None], 
 
 def with_people(board: dict[str, Any], people: dict[tuple[str, str, str], str], baseline: str | None,
                 resamples: int = RESAMPLES) -> dict[str, Any]:
-    """The judge's leaderboard with people's beside it — fitted the same way to people's outcome per item (their
-    majority) — and Kendall's τ-b between the two orders of the models both rank (scipy)."""
+    """The judge's Bradley–Terry ratings with people's beside them — fitted the same way to people's outcome per item
+    (their majority) — and Kendall's τ-b between the two orders of the models both rank (scipy)."""
     from scipy.stats import kendalltau
 
     keys = sorted(people)
-    theirs = leaderboard([k[0] for k in keys], [k[1] for k in keys], [people[k] for k in keys], [k[2] for k in keys],
-                         baseline, resamples)
+    theirs = bradley_terry_ratings([k[0] for k in keys], [k[1] for k in keys], [people[k] for k in keys],
+                                   [k[2] for k in keys], baseline, resamples)
     ours = {row["model"]: row["rating"] for row in board["models"]}
     shared = [row["model"] for row in theirs["models"] if row["model"] in ours]
     tau = kendalltau([ours[m] for m in shared], [row["rating"] for row in theirs["models"] if row["model"] in ours])

@@ -1,0 +1,53 @@
+"""dataset.toml's [generate] for one dataset folder: its prompt_template_file read, its protocol checked against the
+dataset's kind, and the dataset spec's entries of it."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import UsageError
+from ..io.dataset_files import TEMPLATE_MAX_BYTES, dataset_file
+from .generation import GenerateConfig, read_generate_config
+
+
+def read_dataset_generate(table: dict[str, Any], kind: Any, folder: Path) -> GenerateConfig | None:
+    """The dataset's [generate] checked (None when it has none): a kind that reads questions, and the protocol the
+    kind is asked by (completions for loglikelihoods, a chat server otherwise)."""
+    if not table:
+        return None
+    origin = folder / "dataset.toml"
+    if kind.document_folders:
+        raise UsageError(f"{origin}: kind {kind.name!r} reads documents; [generate] asks for answers to questions")
+    generate = read_generate_config(with_template_file(table, folder), str(origin))
+    if (generate.protocol == "completions") != kind.asks_completions:
+        raise UsageError(f"{origin}: kind {kind.name!r} " + (
+            "is asked of a completions endpoint: [generate] protocol = \"completions\"" if kind.asks_completions
+            else "asks a chat server; [generate] protocol \"completions\" is for kind \"loglikelihood\""))
+    if generate.mode is not None and generate.mode not in kind.generate_modes:
+        raise UsageError(f"{origin}: [generate] mode = {generate.mode!r}: kind {kind.name!r} "
+                         + (f"asks in mode {' or '.join(map(repr, kind.generate_modes))}" if kind.generate_modes
+                            else "has no modes"))
+    return generate
+
+
+def with_template_file(table: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """[generate] prompt_template_file (beside dataset.toml) read into prompt_template."""
+    if "prompt_template_file" not in table:
+        return table
+    table = dict(table)
+    origin = str(folder / "dataset.toml")
+    if "prompt_template" in table:
+        raise UsageError(f"{origin}: [generate] has both prompt_template and prompt_template_file")
+    path = dataset_file(folder, table.pop("prompt_template_file"), "[generate] prompt_template_file", origin,
+                        TEMPLATE_MAX_BYTES)
+    try:
+        table["prompt_template"] = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{origin}: cannot read prompt_template_file {path} ({exc})") from None
+    return table
+
+
+def generate_spec(generate: GenerateConfig | None) -> dict[str, Any]:
+    """The dataset spec's entries of [generate]: its settings (never a key) and how many calls it runs at once."""
+    return {"generate": None if generate is None else generate.described(),
+            "generate_concurrency": 1 if generate is None else generate.concurrency}
