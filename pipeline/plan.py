@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import luigi.configuration
@@ -20,6 +21,7 @@ from stages import (
     read_generate_config,
     resolve_params,
 )
+from stages.chat.local_tokenizer import load_tokenizer
 from stages.core.names import check_name, name_problem
 from stages.core.param_rules import one_of
 from stages.core.printable import printable
@@ -135,6 +137,24 @@ def with_template_file(table: dict[str, Any], folder: UPath) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{origin}: cannot read prompt_template_file {path} ({exc})") from None
     return table
+
+
+def with_tokenizer_folder(table: dict[str, Any], folder: UPath) -> dict[str, Any]:
+    """[generate] tokenizer (a local folder: absolute, or relative to the dataset folder) made absolute, once its
+    tokenizer is known to load."""
+    name = table.get("tokenizer")
+    if not isinstance(name, str):
+        return table
+    origin = folder / "dataset.toml"
+    if not is_local(folder) and not Path(name).is_absolute():
+        raise UsageError(f"{origin}: [generate] tokenizer {name!r} must be an absolute local folder for a dataset at "
+                         f"{folder}")
+    path = (Path(name) if Path(name).is_absolute() else Path(folder) / name).resolve()
+    try:
+        load_tokenizer(path)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{origin}: [generate] tokenizer {name!r}: {exc}") from None
+    return {**table, "tokenizer": str(path)}
 
 
 def count_shards(inputs: UPath, questions: str | None, predictions: dict[str, str], shard_rows: int | None) -> int:
@@ -273,7 +293,8 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
         if kind.document_folders:
             raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} reads documents; [generate] asks for "
                              "answers to questions")
-        generate = read_generate_config(with_template_file(config.generate, folder), str(folder / "dataset.toml"))
+        generate = read_generate_config(with_tokenizer_folder(with_template_file(config.generate, folder), folder),
+                                        str(folder / "dataset.toml"))
         if (generate.protocol == "completions") != kind.asks_completions:
             raise UsageError(f"{folder / 'dataset.toml'}: kind {kind_name!r} " + (
                 "is asked of a completions endpoint: [generate] protocol = \"completions\"" if kind.asks_completions

@@ -173,3 +173,37 @@ def test_rolling_sums_from_predictions_files_rank_models_by_word_perplexity(tmp_
     assert poor["answer_rate"] == 0.5 and poor["words"] == 3  # two sums for one document: not scored
     assert poor["word_perplexity"] == pytest.approx(math.exp(20 / 3))
     assert report["comparison"] == {"primary_metric": "word_perplexity", "ranking": ["good", "poor"]}
+
+
+def test_a_tokenizer_folder_named_in_dataset_toml_tokenizes_instead_of_the_server(tmp_path, capsys):
+    tokenizers = pytest.importorskip("tokenizers")
+    from tests.stages.kinds.loglikelihood.tokenizer_folder import make_tokenizer_folder
+
+    folder = tmp_path / "inputs" / "arc"
+    write_jsonl(folder / "questions.jsonl", [{"id": "q1", "question": "Which one is a cat?", "answerKey": "B",
+                                              "choices": {"text": ["the mat", "the cat"], "label": ["A", "B"]}}])
+    make_tokenizer_folder(folder / "tok")
+    own = tokenizers.Tokenizer.from_file(str(folder / "tok" / "tokenizer.json"))
+    broken = tmp_path / "inputs" / "broken"
+    write_jsonl(broken / "questions.jsonl", [{"id": "q1", "question": "Hot?", "answerKey": "A",
+                                              "choices": {"text": ["fire", "ice"], "label": ["A", "B"]}}])
+    with NgramServer() as server:
+        _toml(folder, "arc_easy", server.url + '"\ntokenizer = "tok')
+        _toml(broken, "arc_easy", server.url + '"\ntokenizer = "no-such-folder')
+        assert run(tmp_path) != 0  # the broken dataset fails; arc runs
+        assert all(r["path"] == "/v1/completions" for r in server.requests)
+        context = "Question: Which one is a cat?\nAnswer:"
+        b4 = read_columns(tmp_path / "outputs" / "arc" / "ngram" / "B4_matches.json")
+        expected = []
+        for choice in ("the mat", "the cat"):
+            ids = own.encode(context, add_special_tokens=False).ids
+            whole = own.encode(f"{context} {choice}", add_special_tokens=False).ids
+            history, total = [BOS, BOS, *ids], 0.0
+            for token in whole[len(ids):]:
+                total += server.model.logprob(history[-2], history[-1], token)
+                history.append(token)
+            expected.append(total)
+        assert b4["loglikelihoods"][0] == pytest.approx(expected, abs=1e-12)
+    said = [line for line in capsys.readouterr().err.splitlines() if "no-such-folder" in line]
+    assert len(said) == 1 and "broken" in said[0] and "tokenizer" in said[0]
+    assert not (tmp_path / "outputs" / "broken" / "B6_report.json").exists()

@@ -114,3 +114,54 @@ def test_same_rolling_loglikelihoods_and_perplexities_as_local_completions(max_l
     sums = corpus_sums([found.found[text] for text in texts], [word_count(t) for t in texts],
                        [byte_count(t) for t in texts])
     assert perplexity_figures(sums) == pytest.approx(last["figures"], rel=1e-12)
+
+
+def _prompts(server) -> list[tuple[int, ...]]:
+    return sorted({tuple(p) for r in server.requests if r["path"] == "/v1/completions" for p in r["body"]["prompt"]})
+
+
+def test_a_tokenizer_folder_sends_the_same_prompts_as_lm_evals_huggingface_backend(lm_eval_python, real_data,
+                                                                                   tmp_path):
+    pytest.importorskip("tokenizers")
+    from tests.stages.kinds.loglikelihood.tokenizer_folder import make_tokenizer_folder
+
+    folder = make_tokenizer_folder(tmp_path / "tokenizer")
+    base = real_data / "base"
+    with NgramServer() as server:
+        theirs = lm_eval_side(lm_eval_python, "arc_easy", base, tmp_path / "answers.jsonl", "--url", server.url,
+                              "--limit", "60", "--concurrency", "2", "--batch-size", "4", "--tokenizer", str(folder))
+        sent_by_lm_eval = _prompts(server)
+    with NgramServer() as server:
+        config = read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"],
+                                       "concurrency": 3, "batch_size": 7, "tokenizer": str(folder)}, "test")
+        pairs = [tuple(r) for doc in theirs for r in doc["requests"]]
+        found = ask_loglikelihoods(pairs, config, "ngram", tmp_path / "journal.jsonl")
+        assert all(r["path"] == "/v1/completions" for r in server.requests)
+        assert _prompts(server) == sent_by_lm_eval and len(sent_by_lm_eval) > 200
+    for doc in theirs:
+        asked = [found.found[tuple(r)] for r in doc["requests"]]
+        assert [greedy for _, greedy in asked] == [greedy for _, greedy in doc["results"]]
+        assert [ll for ll, _ in asked] == pytest.approx([ll for ll, _ in doc["results"]], abs=1e-9)
+
+
+def test_rolling_with_a_tokenizer_folder_equals_lm_evals(lm_eval_python, tmp_path):
+    pytest.importorskip("tokenizers")
+    from stages.chat.rolling import ask_rolling
+    from tests.stages.kinds.loglikelihood.test_loglikelihood_rolling import CAFE, LONG
+    from tests.stages.kinds.loglikelihood.tokenizer_folder import make_tokenizer_folder
+
+    folder = make_tokenizer_folder(tmp_path / "tokenizer")
+    texts = [LONG * 3, CAFE, " café\n\n naïve "]
+    data = tmp_path / "texts.jsonl"
+    data.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts))
+    with NgramServer() as server:
+        out = tmp_path / "rolled.jsonl"
+        env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+        subprocess.run([lm_eval_python, str(SIDE), "rolling", str(data), str(out), "--url", server.url,
+                        "--max-length", "20", "--tokenizer", str(folder)], check=True, env=env, capture_output=True,
+                       timeout=600, cwd=tmp_path)
+        config = read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"],
+                                       "max_length": 20, "tokenizer": str(folder)}, "test")
+        found = ask_rolling(texts, config, "ngram", tmp_path / "journal.jsonl")
+    docs = [json.loads(line) for line in out.read_text().split("\n") if line][:-1]
+    assert [found.found[text] for text in texts] == pytest.approx([doc["loglikelihood"] for doc in docs], abs=1e-9)
