@@ -11,7 +11,7 @@ from ...io.fields import is_missing
 from ...io.readers import iter_records
 from .tasks import TaskForm, build_item, fewshot_block, task_form
 
-ITEM_COLUMNS = ("choices", "continuations", "gold", "subject")
+ITEM_COLUMNS = ("choices", "continuations", "gold", "subject", "contexts")
 ROLLING = "rolling"  # the task of a text corpus scored by its rolling loglikelihood (perplexity)
 
 
@@ -65,13 +65,14 @@ def _rolling_item(record: Any, params: dict[str, Any]) -> dict[str, Any]:
     text = record.get(params["text_field"]) if isinstance(record, dict) else None
     if not isinstance(text, str) or not text:
         raise ValueError(f"{params['text_field']} is not a non-empty text")
-    return {"question": text, "golds": [], "choices": [text], "continuations": [], "gold": None, "subject": None}
+    return {"question": text, "golds": [], "choices": [text], "continuations": [], "gold": None, "subject": None,
+            "contexts": None}
 
 
 def _choice_item(form: TaskForm, fewshot: dict[str | None, str], record: Any, params: dict[str, Any]) -> dict:
     item = build_item(form, record, _fewshot_for(fewshot, form.subject(record), params))
     return {"question": item.context, "golds": [str(item.gold)], "choices": item.choices,
-            "continuations": item.continuations, "gold": item.gold, "subject": item.subject}
+            "continuations": item.continuations, "gold": item.gold, "subject": item.subject, "contexts": item.contexts}
 
 
 def load_items(path: Path, params: dict[str, Any], id_field: str | None = None,

@@ -4,6 +4,7 @@ line, MMLU 5-shot from a predictions file with its groups, and non-ASCII choices
 import json
 import math
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -207,3 +208,22 @@ def test_a_tokenizer_folder_named_in_dataset_toml_tokenizes_instead_of_the_serve
     said = [line for line in capsys.readouterr().err.splitlines() if "no-such-folder" in line]
     assert len(said) == 1 and "broken" in said[0] and "tokenizer" in said[0]
     assert not (tmp_path / "outputs" / "broken" / "B6_report.json").exists()
+
+
+def test_winogrande_asks_each_options_own_context_with_the_shared_continuation(tmp_path):
+    folder = tmp_path / "inputs" / "winogrande"
+    folder.mkdir(parents=True)
+    shutil.copy(Path(__file__).parents[2] / "stages" / "kinds" / "loglikelihood" / "winogrande_validation.jsonl",
+                folder / "questions.jsonl")
+    with NgramServer() as server:
+        _toml(folder, "winogrande", server.url)
+        assert run(tmp_path) == 0
+        b4 = read_columns(tmp_path / "outputs" / "winogrande" / "ngram" / "B4_matches.json")
+        assert len(b4["id"]) == 11
+        first = ["The trophy would not fit in the brown suitcase because the trophy",
+                 "The trophy would not fit in the brown suitcase because the suitcase"]
+        expected = [_model_sum(server.model, context, " was too big.") for context in first]
+        assert b4["loglikelihoods"][0] == pytest.approx(expected, abs=1e-12)
+        assert b4["gold"][:3] == [0, 1, 1]
+    report = read_artifact_json(tmp_path / "outputs" / "winogrande" / "B6_report.json")["report"]
+    assert report["models"]["ngram"]["acc"] == pytest.approx(sum(b4["correct"]) / 11)

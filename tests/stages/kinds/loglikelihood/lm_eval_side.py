@@ -17,7 +17,8 @@ import tempfile
 from pathlib import Path
 
 YAMLS = {"hellaswag": "hellaswag/hellaswag.yaml", "arc_easy": "arc/arc_easy.yaml",
-         "arc_challenge": "arc/arc_challenge.yaml", "mmlu": "mmlu/default/mmlu_{subject}.yaml"}
+         "arc_challenge": "arc/arc_challenge.yaml", "mmlu": "mmlu/default/mmlu_{subject}.yaml",
+         "winogrande": "winogrande/default.yaml"}
 
 
 def task_object(task: str, data: Path, split: str, fewshot: Path | None, num_fewshot: int, subject: str | None):
