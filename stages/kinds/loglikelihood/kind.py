@@ -11,20 +11,21 @@ from typing import Any
 from ...chat.loglikelihoods import Loglikelihoods, ask_loglikelihoods
 from ...chat.rolling import ask_rolling
 from ...core.errors import UsageError
-from ...core.param_rules import at_least
+from ...core.param_rules import at_least, one_of
 from ...core.records import Columns, LoadResult, Reject
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
 from ...io.fields import get_record_id, is_missing
 from ...io.readers import iter_records
 from ..base import Kind, rank_models, register_kind
+from .detokenizers import DETOKENIZERS
 from .figures import FIGURES, choice_picks, figures_from_tallies, tally
 from .items import ROLLING, load_items
 from .perplexity import PERPLEXITY_FIGURES, byte_count, corpus_sums, perplexity_figures, word_count
 from .tasks import BUILT_IN
 
 ITEM_PARAMS = ("task", "num_fewshot", "fewshot_file", "context_template", "choices", "gold", "target_delimiter",
-               "fewshot_separator", "text_field", "continuation_template")
+               "fewshot_separator", "text_field", "continuation_template", "detokenize")
 
 
 def _task_rule(value: str) -> str | None:
@@ -109,9 +110,11 @@ class Loglikelihood(Kind):
 
     defaults = {"task": "", "num_fewshot": 0, "fewshot_file": "", "context_template": "{question}",
                 "choices": "choices", "gold": "gold", "target_delimiter": " ", "fewshot_separator": "\n\n",
-                "acc_bytes": False, "max_length": 2048, "text_field": "text", "continuation_template": ""}
+                "acc_bytes": False, "max_length": 2048, "text_field": "text", "continuation_template": "",
+                "detokenize": ""}
     stage_params = {"B1": ITEM_PARAMS, "B5": ("acc_bytes",), "B6": ("acc_bytes",)}
-    param_rules = {"task": _task_rule, "num_fewshot": at_least(0, integer=True), "max_length": at_least(1, integer=True)}
+    param_rules = {"task": _task_rule, "detokenize": one_of("", *DETOKENIZERS), "num_fewshot": at_least(0, integer=True),
+                   "max_length": at_least(1, integer=True)}
     paired_metrics = {"acc": "binary", "acc_norm": "binary"}
     headline_metrics = ("acc", "acc_norm")
     question_columns = ("choices", "continuations", "gold", "subject", "contexts")
