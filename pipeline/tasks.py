@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import multiprocessing
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stages import (
@@ -13,6 +14,7 @@ from stages import (
     join_predictions,
 )
 from stages.chat.completions import EchoRefused
+from stages.chat.local_tokenizer import CONFIG_FILES
 from stages.chat.turns import gather_turns, turn_cases
 from stages.core.errors import UsageError
 from stages.core.records import Rows, as_columns, column_length, column_names, column_values, with_sample_numbers
@@ -90,9 +92,11 @@ class B2Predictions(StageTask):
         if not self.generated:
             name = self.spec["predictions"][self.model]
             return {name: self.input_location(name)}
-        store = self.answers_path()
+        store, tokenizer = self.answers_path(), self.plain_spec["generate"].get("tokenizer")
         return {self.spec["questions"]: self.input_location(self.spec["questions"]),
-                **({f"outputs:{store.name}": store} if store.exists() else {})}
+                **({f"outputs:{store.name}": store} if store.exists() else {}),
+                **({f"tokenizer:{name}": Path(tokenizer) / name for name in ("tokenizer.json", *CONFIG_FILES)
+                    if (Path(tokenizer) / name).is_file()} if tokenizer else {})}
 
     def stage_params(self) -> dict[str, Any]:
         params = {"fields": self.plain_spec["fields"], **_rows_param(self)}

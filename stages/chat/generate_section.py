@@ -7,7 +7,9 @@ from typing import Any
 
 from ..core.errors import UsageError
 from ..io.dataset_files import TEMPLATE_MAX_BYTES, dataset_file
+from ..io.storage import is_local
 from .generation import GenerateConfig, read_generate_config
+from .local_tokenizer import load_tokenizer
 
 
 def read_dataset_generate(table: dict[str, Any], kind: Any, folder: Path) -> GenerateConfig | None:
@@ -18,7 +20,7 @@ def read_dataset_generate(table: dict[str, Any], kind: Any, folder: Path) -> Gen
     origin = folder / "dataset.toml"
     if kind.document_folders:
         raise UsageError(f"{origin}: kind {kind.name!r} reads documents; [generate] asks for answers to questions")
-    generate = read_generate_config(with_template_file(table, folder), str(origin))
+    generate = read_generate_config(with_tokenizer_folder(with_template_file(table, folder), folder), str(origin))
     if (generate.protocol == "completions") != kind.asks_completions:
         raise UsageError(f"{origin}: kind {kind.name!r} " + (
             "is asked of a completions endpoint: [generate] protocol = \"completions\"" if kind.asks_completions
@@ -45,6 +47,24 @@ def with_template_file(table: dict[str, Any], folder: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{origin}: cannot read prompt_template_file {path} ({exc})") from None
     return table
+
+
+def with_tokenizer_folder(table: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """[generate] tokenizer (a local folder: absolute, or relative to the dataset folder) made absolute, once its
+    tokenizer is known to load."""
+    name = table.get("tokenizer")
+    if not isinstance(name, str):
+        return table
+    origin = folder / "dataset.toml"
+    if not is_local(folder) and not Path(name).is_absolute():
+        raise UsageError(f"{origin}: [generate] tokenizer {name!r} must be an absolute local folder for a dataset at "
+                         f"{folder}")
+    path = (Path(name) if Path(name).is_absolute() else Path(folder) / name).resolve()
+    try:
+        load_tokenizer(path)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{origin}: [generate] tokenizer {name!r}: {exc}") from None
+    return {**table, "tokenizer": str(path)}
 
 
 def generate_spec(generate: GenerateConfig | None) -> dict[str, Any]:

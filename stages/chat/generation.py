@@ -41,10 +41,13 @@ class GenerateConfig(Endpoint):
     max_length: int | None = None  # completions: tokens a prompt may have (lm-eval's max_length; default 2048)
     batch_size: int | None = None  # completions: prompts per request (default 16)
     mode: str | None = None  # how a kind that offers several asks (function_calling: "tools", or "prompt")
+    tokenizer: str | None = None  # completions: a local tokenizer folder (else the server's /tokenize)
 
     def described(self) -> dict[str, Any]:
-        """The settings that decide the answers (for fingerprints and headers): never the key itself."""
-        return {k: v for k, v in asdict(self).items() if k not in ("concurrency",)}
+        """The settings that decide the answers (for fingerprints and headers): never the key itself; no tokenizer
+        when the server tokenizes (as before the setting was added)."""
+        return {k: v for k, v in asdict(self).items() if k not in ("concurrency",)
+                and not (k == "tokenizer" and v is None)}
 
     def served(self, model: str) -> str:
         """The model name sent to the server for evalpipe's model `model`."""
@@ -87,7 +90,9 @@ def _generate_problems(table: dict[str, Any], origin: str) -> list[str]:
     problems += [f"[generate] {problem}" for problem in settings_problems(
         table, {**CLIENT_NUMBERS, "top_p": ((int, float), 0), "top_logprobs": (int, 1), "samples": (int, 1),
                         "max_length": (int, 2), "batch_size": (int, 1)},
-        ("system_prompt", "prompt_template", "api_key_env", "mode"))]
+        ("system_prompt", "prompt_template", "api_key_env", "mode", "tokenizer"))]
+    if table.get("tokenizer") is not None and table.get("protocol") != "completions":
+        problems.append("[generate] tokenizer is for protocol = \"completions\" (the loglikelihood kind)")
     stop = table.get("stop")
     if stop is not None and not (isinstance(stop, str) or (isinstance(stop, list) and all(isinstance(s, str) for s in stop))):
         problems.append("[generate] stop must be text or a list of texts")

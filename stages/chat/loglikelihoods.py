@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -20,11 +20,20 @@ from .call_pool import run_calls
 from .client import CircuitBreaker, call_with_retries
 from .completions import CompletionsClient, continuation_logprob, pair_tokens
 from .journal import AnswerStore
+from .local_tokenizer import LocalTokenizer, load_tokenizer
 
 DEFAULT_MAX_LENGTH = 2048  # lm-eval's API models' max_length
 DEFAULT_BATCH = 16  # prompts per request
 
 Pair = tuple[str, str]
+
+
+class Tokenizer(Protocol):
+    """What tokenizes a pair's texts: the server's /tokenize or a local tokenizer folder."""
+
+    def tokenize(self, text: str) -> list[int]: ...
+
+    def prefix_token(self) -> int: ...
 
 
 @dataclass
@@ -52,43 +61,56 @@ class Loglikelihoods:
                 "asked": self.asked, "truncated": self.truncated}
 
 
-def pair_key(model: str, max_length: int, pair: Pair) -> str:
-    """What a journaled answer was asked with: the model, the max length and the pair's texts."""
-    asked = {"model": model, "max_length": max_length, "context": pair[0], "continuation": pair[1]}
+def pair_key(model: str, max_length: int, pair: Pair, tokenizer: str | None = None) -> str:
+    """What a journaled answer was asked with: the model, the max length, the pair's texts and a local tokenizer's
+    fingerprint (none: the server's /tokenize)."""
+    asked = {"model": model, "max_length": max_length, "context": pair[0], "continuation": pair[1],
+             **({"tokenizer": tokenizer} if tokenizer else {})}
     return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+
+
+def text_tokenizer(config: Any, client: CompletionsClient) -> Tokenizer:
+    """What tokenizes: the local folder [generate] tokenizer names, else the server (/tokenize)."""
+    return load_tokenizer(config.tokenizer) if config.tokenizer else client
+
+
+def tokenizer_fingerprint(source: Tokenizer) -> str | None:
+    """A local tokenizer's fingerprint for the journal's keys (None: the server's, keyed by the model's name)."""
+    return source.fingerprint if isinstance(source, LocalTokenizer) else None
 
 
 class PairTokenizer:
     """A pair's token ids as lm-eval's TemplateLM makes them: the context's trailing whitespace moved to the
     continuation, the whole tokenized and the context's tokens split off; an empty context stands as the prefix
-    token (BOS, else EOS) unless the continuation starts with it."""
+    token (BOS, else EOS) unless the continuation starts with it. `source` tokenizes (the server or a local
+    folder)."""
 
-    def __init__(self, client: CompletionsClient) -> None:
-        self.client, self._contexts, self._prefix = client, {}, None
+    def __init__(self, client: CompletionsClient, source: Tokenizer) -> None:
+        self.client, self.source, self._contexts, self._prefix = client, source, {}, None
         self._lock = threading.Lock()
 
     def _tokens(self, text: str) -> list[int]:
         found = self._contexts.get(text)
         if found is None:
-            found = self._contexts[text] = self.client.tokenize(text)
+            found = self._contexts[text] = self.source.tokenize(text)
         return found
 
     def prefix(self) -> int:
         with self._lock:
             if self._prefix is None:
-                self._prefix = self.client.prefix_token()
+                self._prefix = self.source.prefix_token()
             return self._prefix
 
     def encode(self, context: str, continuation: str) -> tuple[list[int], list[int]]:
         if context == "":
-            tokens = self.client.tokenize(continuation)
+            tokens = self.source.tokenize(continuation)
             prefix = self.prefix()
             return ([prefix], tokens) if not tokens or prefix != tokens[0] else (tokens[:1], tokens[1:])
         spaces = len(context) - len(context.rstrip())
         if spaces:
             context, continuation = context[:-spaces], context[-spaces:] + continuation
         context_tokens = self._tokens(context)
-        return context_tokens, self.client.tokenize(context + continuation)[len(context_tokens):]
+        return context_tokens, self.source.tokenize(context + continuation)[len(context_tokens):]
 
 
 def _ask_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str], max_length: int) -> list[dict]:
@@ -136,11 +158,13 @@ def ask_loglikelihoods(pairs: list[Pair], config: Any, model: str, store_path: P
     max_length = config.max_length or DEFAULT_MAX_LENGTH
     served = config.served(model)
     distinct = list(dict.fromkeys(pairs))
-    keys = {pair: pair_key(served, max_length, pair) for pair in distinct}
+    client = CompletionsClient(config, served)
+    source = text_tokenizer(config, client)
+    keys = {pair: pair_key(served, max_length, pair, tokenizer_fingerprint(source)) for pair in distinct}
     store = AnswerStore(store_path)
     todo = unanswered(keys, store)
     size = config.batch_size or DEFAULT_BATCH
-    tokenizer = PairTokenizer(CompletionsClient(config, served))
+    tokenizer = PairTokenizer(client, source)
     breaker = CircuitBreaker(config.circuit_breaker)
     with Progress(f"asking {model} for loglikelihoods", len(todo)) as progress:
         run_calls([partial(_run_batch, tokenizer, todo[start:start + size], keys, max_length, store, breaker, progress)

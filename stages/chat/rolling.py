@@ -18,7 +18,15 @@ from .call_pool import run_calls
 from .client import CircuitBreaker, call_with_retries
 from .completions import Asked, CompletionsClient, continuation_logprob
 from .journal import AnswerStore
-from .loglikelihoods import DEFAULT_BATCH, DEFAULT_MAX_LENGTH, answered, unanswered
+from .loglikelihoods import (
+    DEFAULT_BATCH,
+    DEFAULT_MAX_LENGTH,
+    Tokenizer,
+    answered,
+    text_tokenizer,
+    tokenizer_fingerprint,
+    unanswered,
+)
 
 Window = tuple[list[int], list[int]]
 
@@ -68,19 +76,20 @@ class RollingLoglikelihoods:
                 "windows": sum(r.get("windows") or 0 for r in answered), "truncated": 0}
 
 
-def text_key(model: str, max_length: int, text: str) -> str:
-    """What a journaled rolling answer was asked with: the model, the max length and the text."""
-    asked = {"model": model, "max_length": max_length, "rolling": text}
+def text_key(model: str, max_length: int, text: str, tokenizer: str | None = None) -> str:
+    """What a journaled rolling answer was asked with: the model, the max length, the text and a local tokenizer's
+    fingerprint."""
+    asked = {"model": model, "max_length": max_length, "rolling": text, **({"tokenizer": tokenizer} if tokenizer else {})}
     return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
 
 
-def _ask_text(client: CompletionsClient, prefix: list[int | None], text: str, key: str, max_length: int,
-              size: int) -> dict:
-    """One text's journal record: its windows asked `size` to a request, their sums added (the prefix token asked of
-    the server once, kept in `prefix`)."""
+def _ask_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | None], text: str, key: str,
+              max_length: int, size: int) -> dict:
+    """One text's journal record: its windows (tokenized by `source`) asked `size` to a request, their sums added (the
+    prefix token asked once, kept in `prefix`)."""
     if prefix[0] is None:
-        prefix[0] = client.prefix_token()
-    windows = rolling_windows(client.tokenize(text), prefix[0], max_length)
+        prefix[0] = source.prefix_token()
+    windows = rolling_windows(source.tokenize(text), prefix[0], max_length)
     asked = [Asked(context + continuation, len(context), False) for context, continuation in windows]
     started, total = time.monotonic(), 0.0
     for start in range(0, len(asked), size):
@@ -91,13 +100,14 @@ def _ask_text(client: CompletionsClient, prefix: list[int | None], text: str, ke
             "tokens_in": sum(len(a.prompt) for a in asked), "latency": round(time.monotonic() - started, 4)}
 
 
-def _run_text(client: CompletionsClient, prefix: list[int | None], text: str, key: str, max_length: int, size: int,
-              store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
+def _run_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | None], text: str, key: str,
+              max_length: int, size: int, store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
     if breaker.open:
         store.append({"id": key, "key": key, "error": breaker.reason(), "attempts": 0})
         return
     record, error, attempts = call_with_retries(client.config,
-                                                lambda: _ask_text(client, prefix, text, key, max_length, size))
+                                                lambda: _ask_text(client, source, prefix, text, key, max_length,
+                                                                              size))
     breaker.record(error)
     store.append(record if error is None else {"id": key, "key": key, "error": error, "attempts": attempts})
     progress.advance(1)
@@ -109,16 +119,17 @@ def ask_rolling(texts: list[str], config: Any, model: str, store_path: Path) -> 
     max_length = config.max_length or DEFAULT_MAX_LENGTH
     served = config.served(model)
     distinct = list(dict.fromkeys(texts))
-    keys = {text: text_key(served, max_length, text) for text in distinct}
+    client = CompletionsClient(config, served)
+    source = text_tokenizer(config, client)
+    keys = {text: text_key(served, max_length, text, tokenizer_fingerprint(source)) for text in distinct}
     store = AnswerStore(store_path)
     todo = unanswered(keys, store)
-    client = CompletionsClient(config, served)
     prefix: list[int | None] = [None]
     breaker = CircuitBreaker(config.circuit_breaker)
     size = config.batch_size or DEFAULT_BATCH
     with Progress(f"asking {model} for rolling loglikelihoods", len(todo)) as progress:
-        run_calls([partial(_run_text, client, prefix, text, keys[text], max_length, size, store, breaker, progress)
-                   for text in todo], config.concurrency)
+        run_calls([partial(_run_text, client, source, prefix, text, keys[text], max_length, size, store, breaker,
+                           progress) for text in todo], config.concurrency)
     answers = store.load(set(keys.values()))
     result = RollingLoglikelihoods(asked=len(todo))
     for text in distinct:

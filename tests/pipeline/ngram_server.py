@@ -54,6 +54,9 @@ class NgramModel:
         return tokens
 
     def piece(self, token: int) -> bytes:
+        """A token's bytes; an id past the model's own (another tokenizer's) reads as <id>."""
+        if token >= self.size:
+            return f"<{token}>".encode()
         if token < 256:
             return bytes([token])
         if token in (BOS, EOS):

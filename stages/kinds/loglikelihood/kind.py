@@ -11,20 +11,21 @@ from typing import Any
 from ...chat.loglikelihoods import Loglikelihoods, ask_loglikelihoods
 from ...chat.rolling import ask_rolling
 from ...core.errors import UsageError
-from ...core.param_rules import at_least
+from ...core.param_rules import at_least, one_of
 from ...core.records import Columns, LoadResult, Reject
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
 from ...io.fields import get_record_id, is_missing
 from ...io.readers import iter_records
 from ..base import Kind, rank_models, register_kind
+from .detokenizers import DETOKENIZERS
 from .figures import FIGURES, choice_picks, figures_from_tallies, tally
 from .items import ROLLING, load_items
 from .perplexity import PERPLEXITY_FIGURES, byte_count, corpus_sums, perplexity_figures, word_count
 from .tasks import BUILT_IN
 
 ITEM_PARAMS = ("task", "num_fewshot", "fewshot_file", "context_template", "choices", "gold", "target_delimiter",
-               "fewshot_separator", "text_field")
+               "fewshot_separator", "text_field", "continuation_template", "detokenize")
 
 
 def _task_rule(value: str) -> str | None:
@@ -58,16 +59,24 @@ def _as_text(loglikelihoods: list[float]) -> str:
     return json.dumps(loglikelihoods)
 
 
+def item_pairs(questions: Columns) -> list[list[tuple[str, str]]]:
+    """Each item's (context, continuation) per choice: its one context with each continuation, or (several-context
+    tasks) each choice's own context with its continuation."""
+    contexts = questions.get("contexts") or [None] * len(questions["id"])
+    return [list(zip(own or [context] * len(continuations), continuations))
+            for context, continuations, own in zip(questions["question"], questions["continuations"], contexts)]
+
+
 def predictions_from(questions: Columns, asked: Loglikelihoods, source: str) -> LoadResult:
     """Each item's loglikelihoods and greedy flags (one per continuation), from the pairs asked."""
     columns: Columns = {name: [] for name in ("id", "line", "prediction", "loglikelihoods", "greedy")}
     result = LoadResult(columns=columns, input_rows=len(questions["id"]))
-    for item_id, context, continuations in zip(questions["id"], questions["question"], questions["continuations"]):
-        failed = [asked.failed[(context, c)] for c in continuations if (context, c) in asked.failed]
+    for item_id, pairs in zip(questions["id"], item_pairs(questions)):
+        failed = [asked.failed[pair] for pair in pairs if pair in asked.failed]
         if failed:
             result.rejects.append(Reject(source, None, f"loglikelihood {failed[0]}", item_id))
             continue
-        found = [asked.found[(context, c)] for c in continuations]
+        found = [asked.found[pair] for pair in pairs]
         loglikelihoods = [ll for ll, _ in found]
         for name, value in (("id", item_id), ("line", None), ("prediction", _as_text(loglikelihoods)),
                             ("loglikelihoods", loglikelihoods), ("greedy", [g for _, g in found])):
@@ -101,12 +110,14 @@ class Loglikelihood(Kind):
 
     defaults = {"task": "", "num_fewshot": 0, "fewshot_file": "", "context_template": "{question}",
                 "choices": "choices", "gold": "gold", "target_delimiter": " ", "fewshot_separator": "\n\n",
-                "acc_bytes": False, "max_length": 2048, "text_field": "text"}
+                "acc_bytes": False, "max_length": 2048, "text_field": "text", "continuation_template": "",
+                "detokenize": ""}
     stage_params = {"B1": ITEM_PARAMS, "B5": ("acc_bytes",), "B6": ("acc_bytes",)}
-    param_rules = {"task": _task_rule, "num_fewshot": at_least(0, integer=True), "max_length": at_least(1, integer=True)}
+    param_rules = {"task": _task_rule, "detokenize": one_of("", *DETOKENIZERS), "num_fewshot": at_least(0, integer=True),
+                   "max_length": at_least(1, integer=True)}
     paired_metrics = {"acc": "binary", "acc_norm": "binary"}
     headline_metrics = ("acc", "acc_norm")
-    question_columns = ("choices", "continuations", "gold", "subject")
+    question_columns = ("choices", "continuations", "gold", "subject", "contexts")
     prediction_columns = ("loglikelihoods", "greedy")
     status_column = "status"
     asks_completions = True
@@ -157,9 +168,7 @@ class Loglikelihood(Kind):
             rolled = ask_rolling(questions["question"], config, model, store)
             return (rolling_predictions_from(questions, rolled.found, rolled.failed, source),
                     rolled.summary(len(questions["id"])))
-        pairs = [(context, continuation) for context, continuations in zip(questions["question"],
-                                                                           questions["continuations"])
-                 for continuation in continuations]
+        pairs = [pair for pairs in item_pairs(questions) for pair in pairs]
         asked = ask_loglikelihoods(pairs, config, model, store)
         return predictions_from(questions, asked, source), asked.summary(len(pairs))
 

@@ -4,6 +4,7 @@ line, MMLU 5-shot from a predictions file with its groups, and non-ASCII choices
 import json
 import math
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -173,3 +174,56 @@ def test_rolling_sums_from_predictions_files_rank_models_by_word_perplexity(tmp_
     assert poor["answer_rate"] == 0.5 and poor["words"] == 3  # two sums for one document: not scored
     assert poor["word_perplexity"] == pytest.approx(math.exp(20 / 3))
     assert report["comparison"] == {"primary_metric": "word_perplexity", "ranking": ["good", "poor"]}
+
+
+def test_a_tokenizer_folder_named_in_dataset_toml_tokenizes_instead_of_the_server(tmp_path, capsys):
+    tokenizers = pytest.importorskip("tokenizers")
+    from tests.stages.kinds.loglikelihood.tokenizer_folder import make_tokenizer_folder
+
+    folder = tmp_path / "inputs" / "arc"
+    write_jsonl(folder / "questions.jsonl", [{"id": "q1", "question": "Which one is a cat?", "answerKey": "B",
+                                              "choices": {"text": ["the mat", "the cat"], "label": ["A", "B"]}}])
+    make_tokenizer_folder(folder / "tok")
+    own = tokenizers.Tokenizer.from_file(str(folder / "tok" / "tokenizer.json"))
+    broken = tmp_path / "inputs" / "broken"
+    write_jsonl(broken / "questions.jsonl", [{"id": "q1", "question": "Hot?", "answerKey": "A",
+                                              "choices": {"text": ["fire", "ice"], "label": ["A", "B"]}}])
+    with NgramServer() as server:
+        _toml(folder, "arc_easy", server.url + '"\ntokenizer = "tok')
+        _toml(broken, "arc_easy", server.url + '"\ntokenizer = "no-such-folder')
+        assert run(tmp_path) != 0  # the broken dataset fails; arc runs
+        assert all(r["path"] == "/v1/completions" for r in server.requests)
+        context = "Question: Which one is a cat?\nAnswer:"
+        b4 = read_columns(tmp_path / "outputs" / "arc" / "ngram" / "B4_matches.json")
+        expected = []
+        for choice in ("the mat", "the cat"):
+            ids = own.encode(context, add_special_tokens=False).ids
+            whole = own.encode(f"{context} {choice}", add_special_tokens=False).ids
+            history, total = [BOS, BOS, *ids], 0.0
+            for token in whole[len(ids):]:
+                total += server.model.logprob(history[-2], history[-1], token)
+                history.append(token)
+            expected.append(total)
+        assert b4["loglikelihoods"][0] == pytest.approx(expected, abs=1e-12)
+    said = [line for line in capsys.readouterr().err.splitlines() if "no-such-folder" in line]
+    assert len(said) == 1 and "broken" in said[0] and "tokenizer" in said[0]
+    assert not (tmp_path / "outputs" / "broken" / "B6_report.json").exists()
+
+
+def test_winogrande_asks_each_options_own_context_with_the_shared_continuation(tmp_path):
+    folder = tmp_path / "inputs" / "winogrande"
+    folder.mkdir(parents=True)
+    shutil.copy(Path(__file__).parents[2] / "stages" / "kinds" / "loglikelihood" / "winogrande_validation.jsonl",
+                folder / "questions.jsonl")
+    with NgramServer() as server:
+        _toml(folder, "winogrande", server.url)
+        assert run(tmp_path) == 0
+        b4 = read_columns(tmp_path / "outputs" / "winogrande" / "ngram" / "B4_matches.json")
+        assert len(b4["id"]) == 11
+        first = ["The trophy would not fit in the brown suitcase because the trophy",
+                 "The trophy would not fit in the brown suitcase because the suitcase"]
+        expected = [_model_sum(server.model, context, " was too big.") for context in first]
+        assert b4["loglikelihoods"][0] == pytest.approx(expected, abs=1e-12)
+        assert b4["gold"][:3] == [0, 1, 1]
+    report = read_artifact_json(tmp_path / "outputs" / "winogrande" / "B6_report.json")["report"]
+    assert report["models"]["ngram"]["acc"] == pytest.approx(sum(b4["correct"]) / 11)

@@ -2,12 +2,13 @@
 and optionally its local-completions model's answers to them from a server, written as JSON lines.
 
     python lm_eval_side.py TASK DATA_FILE OUT.jsonl [--fewshot DEV_FILE --num-fewshot N] [--subjects A,B]
-        [--limit N] [--url URL --concurrency N --batch-size N]
+        [--limit N] [--url URL --concurrency N --batch-size N [--tokenizer FOLDER]]
     python lm_eval_side.py rolling TEXTS.jsonl OUT.jsonl --url URL --max-length N  (loglikelihood_rolling, wikitext's
         figures)
 
 Each line: {"doc_id", "subject", "requests": [[context, continuation], ...], "results": [[ll, greedy], ...],
-"metrics": lm-eval's process_results of the doc (acc, acc_norm)}."""
+"metrics": lm-eval's process_results of the doc (acc, acc_norm)}. --tokenizer: a Hugging Face tokenizer folder
+(lm-eval's huggingface backend, with transformers) instead of the server's /tokenize."""
 from __future__ import annotations
 
 import argparse
@@ -16,7 +17,8 @@ import tempfile
 from pathlib import Path
 
 YAMLS = {"hellaswag": "hellaswag/hellaswag.yaml", "arc_easy": "arc/arc_easy.yaml",
-         "arc_challenge": "arc/arc_challenge.yaml", "mmlu": "mmlu/default/mmlu_{subject}.yaml"}
+         "arc_challenge": "arc/arc_challenge.yaml", "mmlu": "mmlu/default/mmlu_{subject}.yaml",
+         "winogrande": "winogrande/default.yaml"}
 
 
 def task_object(task: str, data: Path, split: str, fewshot: Path | None, num_fewshot: int, subject: str | None):
@@ -55,7 +57,18 @@ def by_subject(path: Path, folder: Path) -> dict[str, Path]:
     return out
 
 
-def rolling_side(data: Path, out: Path, url: str, max_length: int, concurrency: int, batch_size: int) -> None:
+def local_completions(url: str, concurrency: int, batch_size: int, max_length: int, tokenizer: str | None):
+    """lm-eval's local-completions model on the server: its /tokenize, or a local tokenizer folder."""
+    from lm_eval.models.openai_completions import LocalCompletionsAPI
+
+    chosen = {"tokenizer": tokenizer, "tokenizer_backend": "huggingface"} if tokenizer else {
+        "tokenizer_backend": "remote"}
+    return LocalCompletionsAPI(base_url=url + "/v1/completions", model="ngram", num_concurrent=concurrency,
+                               batch_size=batch_size, max_length=max_length, **chosen)
+
+
+def rolling_side(data: Path, out: Path, url: str, max_length: int, concurrency: int, batch_size: int,
+                 tokenizer: str | None = None) -> None:
     """loglikelihood_rolling of each {"text"} of `data` from local-completions, with wikitext's process_results
     ({"page": text}) and lm-eval's aggregations: one line per document, then {"figures": …}."""
     import importlib.util
@@ -63,14 +76,12 @@ def rolling_side(data: Path, out: Path, url: str, max_length: int, concurrency: 
     import lm_eval.tasks
     from lm_eval.api.instance import Instance
     from lm_eval.api.metrics import bits_per_byte, weighted_perplexity
-    from lm_eval.models.openai_completions import LocalCompletionsAPI
 
     spec = importlib.util.spec_from_file_location(
         "preprocess_wikitext", Path(lm_eval.tasks.__file__).parent / "wikitext" / "preprocess_wikitext.py")
     wikitext = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(wikitext)
-    model = LocalCompletionsAPI(base_url=url + "/v1/completions", model="ngram", tokenizer_backend="remote",
-                                num_concurrent=concurrency, batch_size=batch_size, max_length=max_length)
+    model = local_completions(url, concurrency, batch_size, max_length, tokenizer)
     texts = [json.loads(line)["text"] for line in data.read_text().split("\n") if line.strip()]
     instances = [Instance("loglikelihood_rolling", {"page": t}, (t,), i) for i, t in enumerate(texts)]
     results = model.loglikelihood_rolling(instances, disable_tqdm=True)
@@ -97,9 +108,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int)
     parser.add_argument("--subjects", help="MMLU: only these subjects (comma-separated)")
     parser.add_argument("--max-length", type=int, default=2048)
+    parser.add_argument("--tokenizer", help="a Hugging Face tokenizer folder (else the server's /tokenize)")
     args = parser.parse_args()
     if args.task == "rolling":
-        rolling_side(args.data, args.out, args.url, args.max_length, args.concurrency, args.batch_size)
+        rolling_side(args.data, args.out, args.url, args.max_length, args.concurrency, args.batch_size,
+                     args.tokenizer)
         return
     split = "test" if args.task == "mmlu" else "validation"
     work = Path(tempfile.mkdtemp())
@@ -111,10 +124,7 @@ def main() -> None:
         parts = [(None, task_object(args.task, args.data, split, None, 0, None))]
     model = None
     if args.url:
-        from lm_eval.models.openai_completions import LocalCompletionsAPI
-
-        model = LocalCompletionsAPI(base_url=args.url + "/v1/completions", model="ngram", tokenizer_backend="remote",
-                                    num_concurrent=args.concurrency, batch_size=args.batch_size)
+        model = local_completions(args.url, args.concurrency, args.batch_size, args.max_length, args.tokenizer)
     with args.out.open("w") as out:
         for subject, task in parts:
             found = requests_of(task, args.limit)

@@ -1,6 +1,7 @@
 """The items of the built-in tasks and the generic form, against prompts written out by hand from lm-eval 0.4.13's
 task definitions; ids (the data's own, else the row's position from 0) and records set aside with line and reason."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +105,47 @@ def test_the_published_files_read_whole(real_data):
     assert hellaswag.accepted == 10042 and hellaswag.columns["id"][-1] == "10041"
     mmlu = _items(base / "mmlu" / "test.jsonl", task="mmlu", num_fewshot=5, fewshot_file="dev.jsonl")
     assert mmlu.accepted == 14042 and len(set(mmlu.columns["subject"])) == 57
+
+
+WINOGRANDE = Path(__file__).with_name("winogrande_validation.jsonl")  # our own sentences, in the published format
+
+
+def test_winogrande_puts_each_option_in_its_own_context_before_one_shared_continuation(tmp_path):
+    row = {"sentence": "The trophy did not fit in the case because _ was too big.", "option1": "the trophy",
+           "option2": "the case", "answer": "1"}
+    columns = _items(_write(tmp_path / "q.jsonl", [row, {**row, "answer": "2"}]), task="winogrande").columns
+    contexts = ["The trophy did not fit in the case because the trophy",
+                "The trophy did not fit in the case because the case"]
+    assert columns["contexts"] == [contexts, contexts] and columns["choices"] == [contexts, contexts]
+    assert columns["continuations"] == [[" was too big."] * 2] * 2 and columns["gold"] == [0, 1]
+    assert columns["question"] == ["The trophy did not fit in the case because "] * 2 and columns["id"] == ["0", "1"]
+
+
+def test_winogrande_few_shot_writes_the_gold_filled_sentence(tmp_path):
+    _write(tmp_path / "train.jsonl", [{"sentence": "A _ b.", "option1": "x", "option2": "y", "answer": "2"}])
+    path = _write(tmp_path / "q.jsonl", [{"sentence": "C _ d", "option1": "u", "option2": "v", "answer": "1"}])
+    columns = _items(path, task="winogrande", num_fewshot=1, fewshot_file="train.jsonl").columns
+    assert columns["contexts"] == [["A y b.\n\nC u", "A y b.\n\nC v"]] and columns["continuations"] == [[" d", " d"]]
+    assert columns["choices"] == [["C u", "C v"]]  # acc_norm's lengths: lm-eval's doc_to_choice, without the shots
+
+
+def test_winogrande_records_without_a_blank_or_answer_are_set_aside(tmp_path):
+    good = {"sentence": "A _ b.", "option1": "x", "option2": "y", "answer": "1"}
+    path = _write(tmp_path / "q.jsonl", [good, {**good, "sentence": "no blank"}, {**good, "answer": "3"},
+                                         {**good, "answer": 2}, {**good, "option2": None}])
+    loaded = _items(path, task="winogrande")
+    assert loaded.columns["gold"] == [0, 1]
+    assert [(r.line, r.reason) for r in loaded.rejects] == [
+        (2, "sentence has no blank (_)"), (3, "answer '3' is neither \"1\" nor \"2\""), (5, "option2 is not text")]
+
+
+def test_the_generic_form_with_a_continuation_template_is_winogrande_by_fields(tmp_path):
+    rows = [json.loads(line) for line in WINOGRANDE.read_text().split("\n") if line]
+    split = [{"before": r["sentence"][:r["sentence"].index("_")], "options": [r["option1"], r["option2"]],
+              "after": r["sentence"][r["sentence"].index("_") + 1:].strip(), "gold": int(r["answer"]) - 1}
+             for r in rows]
+    generic = _items(_write(tmp_path / "q.jsonl", split), context_template="{before}", choices="options",
+                     continuation_template="{after}").columns
+    built_in = _items(WINOGRANDE, task="winogrande").columns
+    for name in ("contexts", "continuations", "choices", "gold", "question"):
+        assert generic[name] == built_in[name], name
