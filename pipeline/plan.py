@@ -14,7 +14,6 @@ from stages import (
     kind_names,
     read_dataset_config,
 )
-from stages.chat.generate_section import generate_spec, read_dataset_generate
 from stages.core.names import check_name, name_problem
 from stages.core.printable import printable
 from stages.io.fields import LINE_ID
@@ -22,6 +21,7 @@ from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location, require_regular_file, storage_problem
 from stages.judge.dataset_checks import check_judge_fits, judge_spec, read_dataset_judge
+from stages.kinds.dataset_generate import generate_spec, read_dataset_generate
 from stages.kinds.dataset_kind import dataset_kind, kind_params, kind_spec
 from stages.leaderboards.config import leaderboard_spec, read_dataset_leaderboard
 from stages.nightly.regression import dataset_regression_settings, whole_night_settings

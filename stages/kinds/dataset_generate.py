@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..chat.generation import GenerateConfig, read_generate_config
+from ..chat.local_tokenizer import load_tokenizer
 from ..core.errors import UsageError
 from ..io.dataset_files import TEMPLATE_MAX_BYTES, dataset_file
 from ..io.storage import is_local
-from .generation import GenerateConfig, read_generate_config
-from .local_tokenizer import load_tokenizer
 
 
 def read_dataset_generate(table: dict[str, Any], kind: Any, folder: Path) -> GenerateConfig | None:
