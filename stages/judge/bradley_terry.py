@@ -4,9 +4,10 @@ and each model's rank."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 ELO_SCALE = 400 / math.log(10)  # rating points per unit of log-odds: 400 points are 10:1 odds
 BASE_RATING = 1000.0
@@ -21,6 +22,7 @@ def bradley_terry(first: np.ndarray, second: np.ndarray, score: np.ndarray, size
     θ_second + β·features), `score` 1 a win of first, ½ a tie, 0 a loss, each row counted `weight` times. Returns the
     models' ratings on the Elo scale (anchor — else the mean — at BASE_RATING, each free one within `bound` rating
     points of the anchor) and β. Rows without features are summed per pair of models first."""
+    import numpy as np
     from scipy.optimize import minimize
     from scipy.special import expit, log_expit
 
@@ -65,6 +67,8 @@ def bradley_terry_ratings(first: list[str], second: list[str], outcome: list[str
     """Ratings, 95% bootstrap intervals (items resampled with replacement, `resamples` times) and ranks of every
     model from pairwise outcomes ("first", "tie", "second"; None — unparsed — is left out), anchored at the
     baseline when there is one."""
+    import numpy as np
+
     codes = {"first": 0, "tie": 1, "second": 2}
     kept = [i for i, found in enumerate(outcome) if found is not None]
     models = sorted({*first, *second})
