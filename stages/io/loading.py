@@ -35,7 +35,7 @@ from .fields import (
     resolve_field,
 )
 from .jsonl_blocks import LineBlock, iter_line_blocks
-from .readers import Record, decode_jsonl_line, iter_records
+from .readers import Record, decode_jsonl_line, iter_records, readable_records
 from .samples import holds_samples, ids_repeat, load_samples
 
 if TYPE_CHECKING:
@@ -85,12 +85,7 @@ def _accepted_rows(source: str, items: Iterable[tuple[int, Record | Reject]], re
     """The (1-based position, record) items that `build_row` accepts (and whose id is new, unless `duplicates` is
     False: the caller checks ids itself); the others go to result.rejects."""
     first_line: dict[str, int | None] = {}
-    for position, item in items:
-        result.input_rows += 1
-        if isinstance(item, Reject):
-            result.rejects.append(item)
-            continue
-        line, record, location = item
+    for position, line, record, location in readable_records(items, result):
         reason, row = build_row(record, line, position)
         if reason is None and duplicates and row[0] in first_line:
             reason = f"duplicate id {row[0]!r} (first seen at line {first_line[row[0]]})"

@@ -4,13 +4,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from ..core.records import Reject
+from ..core.records import LoadResult, Reject
 from .csv_header import canonical_csv_header
 from .json_depth import depth_problem
 from .jsonl_blocks import is_blank_line, start_before, without_bom
@@ -18,6 +18,18 @@ from .storage import open_binary, read_input_bytes
 
 SUPPORTED_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 Record = tuple[int | None, Any, str | None]  # (line, record or None, location)
+
+
+def readable_records(items: Iterable[tuple[int, Record | Reject]],
+                     result: LoadResult) -> Iterator[tuple[int, int | None, Any, str | None]]:
+    """(position, line, record, location) of each readable record among `items` ((position, record or Reject)
+    pairs), every item counted in result.input_rows and each unreadable one set aside in result.rejects."""
+    for position, item in items:
+        result.input_rows += 1
+        if isinstance(item, Reject):
+            result.rejects.append(item)
+            continue
+        yield position, *item
 
 
 def iter_records(path: Path, rows: range | None = None) -> Iterator[Record | Reject]:

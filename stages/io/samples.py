@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.records import LoadResult, Reject
 from .columnar_loading import prediction_schema
 from .fields import name_ignoring_case
-from .readers import iter_records
+from .readers import iter_records, readable_records
 from .storage import open_binary
 
 if TYPE_CHECKING:
@@ -80,12 +80,7 @@ def load_samples(path: Path, fields: dict[str, str | None], rows: range | None, 
     extras: list[dict[str, Any]] = []
     repeats: dict[str, int] = {}
     start = 1 + (rows.start if rows is not None else 0)
-    for position, item in enumerate(iter_records(path, rows), start=start):
-        result.input_rows += 1
-        if isinstance(item, Reject):
-            result.rejects.append(item)
-            continue
-        line, record, location = item
+    for position, line, record, location in readable_records(enumerate(iter_records(path, rows), start=start), result):
         replies, reason = _replies(record, fields)
         if reason is not None:
             result.rejects.append(Reject(source, line, reason, location))

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...core.records import LoadResult, Reject
 from ...io.fields import PREDICTION_FIELDS, get_record_id
+from ...io.readers import readable_records
 from .episodes import mock_apis_missing
 from .func_docs import FuncDocs, func_doc_folder
 from .json_lines import read_records
@@ -99,12 +100,7 @@ def _read_rows(path: Path, fields: dict[str, str | None], columns: tuple[str, ..
     that is no object, has no id or repeats one is set aside with its line."""
     result = LoadResult(columns={name: [] for name in columns})
     seen: dict[str, int] = {}
-    for item in read_records(path):
-        result.input_rows += 1
-        if isinstance(item, Reject):
-            result.rejects.append(item)
-            continue
-        line, record, location = item
+    for _, line, record, location in readable_records(enumerate(read_records(path)), result):
         row_id = get_record_id(record, line, fields.get("id_field")) if isinstance(record, dict) else None
         if not isinstance(record, dict):
             reason, row = f"expected a JSON object, got {type(record).__name__}", {}

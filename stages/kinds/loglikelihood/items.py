@@ -8,7 +8,7 @@ from typing import Any
 
 from ...core.records import LoadResult, Reject
 from ...io.fields import is_missing
-from ...io.readers import iter_records
+from ...io.readers import iter_records, readable_records
 from .detokenizers import DETOKENIZERS
 from .tasks import TaskForm, build_item, fewshot_block, task_form
 
@@ -92,12 +92,7 @@ def load_items(path: Path, params: dict[str, Any], id_field: str | None = None,
     columns: dict[str, list] = {name: [] for name in ("id", "line", "question", "golds", *ITEM_COLUMNS)}
     result, seen = LoadResult(columns=columns), set()
     start = rows.start if rows is not None else 0
-    for position, found in enumerate(iter_records(path, rows), start=start):
-        result.input_rows += 1
-        if isinstance(found, Reject):
-            result.rejects.append(found)
-            continue
-        line, record, location = found
+    for position, line, record, location in readable_records(enumerate(iter_records(path, rows), start=start), result):
         try:
             item_id = _item_id(record, position, id_field) if isinstance(record, dict) else None
             if item_id is None:

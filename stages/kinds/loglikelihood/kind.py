@@ -16,7 +16,7 @@ from ...core.records import Columns, LoadResult, Reject
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
 from ...io.fields import get_record_id, is_missing
-from ...io.readers import iter_records
+from ...io.readers import iter_records, readable_records
 from ..base import Kind, rank_models, register_kind
 from .detokenizers import DETOKENIZERS
 from .figures import FIGURES, choice_picks, figures_from_tallies, tally
@@ -136,12 +136,8 @@ class Loglikelihood(Kind):
         """B2 from a file: per item its `loglikelihoods` (one per choice) and optionally `greedy`."""
         columns: Columns = {name: [] for name in ("id", "line", "prediction", "loglikelihoods", "greedy")}
         result, seen = LoadResult(columns=columns), set()
-        for position, found in enumerate(iter_records(path, rows), start=rows.start if rows else 0):
-            result.input_rows += 1
-            if isinstance(found, Reject):
-                result.rejects.append(found)
-                continue
-            line, record, location = found
+        records = enumerate(iter_records(path, rows), start=rows.start if rows else 0)
+        for position, line, record, location in readable_records(records, result):
             try:
                 item_id = get_record_id(record, line, fields.get("id_field")) if isinstance(record, dict) else None
                 if item_id is None or is_missing(item_id):
