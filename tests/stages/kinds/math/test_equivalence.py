@@ -10,6 +10,20 @@ from stages.kinds.math.equivalence import CheckerFailed, CheckerPool, compare_an
 
 pytest.importorskip("math_verify")
 
+@pytest.fixture
+def started(monkeypatch) -> list:
+    """(checker, its process) for every math-verify checker started during the test."""
+    found: list = []
+    original = equivalence._Checker.start
+
+    def recording(self):
+        original(self)
+        found.append((self, self.process))
+
+    monkeypatch.setattr(equivalence._Checker, "start", recording)
+    return found
+
+
 EQUAL = [  # (gold, answer): forms worked out by hand to be the same value
     ("\\frac{1}{2}", "0.5"), ("\\frac{1}{2}", "\\frac12"), ("\\frac{1}{2}", "50\\%"), ("7425000", "7,425,000"),
     ("5", "x = 5"), ("\\pi", "\\pi"), ("2\\sqrt{2}", "\\sqrt{8}"), ("[1, 2)", "[1,2)"), ("(3, \\frac{\\pi}{2})",
@@ -40,18 +54,10 @@ def test_a_comparison_past_its_limit_is_not_compared_and_the_rest_go_on_in_a_wor
     assert time.monotonic() - started < 30
 
 
-def test_the_checker_process_is_killed_when_over_its_limit(monkeypatch):
-    started: list = []
-    original = equivalence._Checker.start
-
-    def recording(self):
-        original(self)
-        started.append(self.process)
-
-    monkeypatch.setattr(equivalence._Checker, "start", recording)
+def test_the_checker_process_is_killed_when_over_its_limit(started):
     compare_answers([("10^{10^{10^{10}}}", "10^{10^{10^{10}}}+1"), ("10^{10^{10^{10}}}", "1")], 1.0, checkers=1)
     assert len(started) == 2
-    assert all(process.poll() is not None for process in started)
+    assert all(process.poll() is not None for _, process in started)
 
 
 def test_a_checker_that_cannot_start_names_the_package(monkeypatch, tmp_path):
@@ -66,15 +72,7 @@ def test_nothing_to_compare_starts_nothing():
     assert compare_answers([], 5.0) == []
 
 
-def test_a_pair_compared_before_is_answered_without_a_checker_and_one_not_compared_is_tried_again(monkeypatch):
-    started: list = []
-    original = equivalence._Checker.start
-
-    def recording(self):
-        original(self)
-        started.append(self)
-
-    monkeypatch.setattr(equivalence._Checker, "start", recording)
+def test_a_pair_compared_before_is_answered_without_a_checker_and_one_not_compared_is_tried_again(started):
     slow = ("10^{10^{10^{10}}}", "10^{10^{10^{10}}}+1")
     with CheckerPool(1.0, checkers=1) as pool:
         first = pool.compare([("\\frac{1}{2}", "0.5"), ("7", "8"), ("7", "8"), slow])
@@ -85,20 +83,12 @@ def test_a_pair_compared_before_is_answered_without_a_checker_and_one_not_compar
         assert pool.compare([slow])[0].equal is None and len(started) == 2
 
 
-def test_checkers_started_ahead_are_taken_ready_by_the_next_pool_and_not_by_a_forked_child(monkeypatch):
-    started: list = []
-    original = equivalence._Checker.start
-
-    def recording(self):
-        original(self)
-        started.append(self)
-
-    monkeypatch.setattr(equivalence._Checker, "start", recording)
+def test_checkers_started_ahead_are_taken_ready_by_the_next_pool_and_not_by_a_forked_child(started, monkeypatch):
     equivalence.start_checkers_ahead(1)
     equivalence.start_checkers_ahead(1)  # one is already on its way: nothing more starts
     with CheckerPool(10.0, checkers=1) as pool:
         assert [c.equal for c in pool.compare([("\\frac{1}{2}", "0.5"), ("7", "8")])] == [True, False]
-    assert len(started) == 1 and started[0].process is None  # the pool took it, and stopped it on close
+    assert len(started) == 1 and started[0][0].process is None  # the pool took it, and stopped it on close
     equivalence.start_checkers_ahead(1)
     monkeypatch.setattr(equivalence, "_AHEAD_PID", [-1])  # as a child forked after the start sees it
     assert equivalence._checker_ahead() is None
