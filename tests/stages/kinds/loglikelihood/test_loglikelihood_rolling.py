@@ -5,10 +5,9 @@ import math
 
 import pytest
 
-from stages.chat.generation import read_generate_config
 from stages.chat.rolling import ask_rolling, rolling_windows
 from stages.kinds.loglikelihood.perplexity import byte_count, corpus_sums, perplexity_figures, word_count
-from tests.pipeline.ngram_server import BOS, NgramServer
+from tests.pipeline.ngram_server import BOS
 
 LONG = "The cat sat on the mat. A man is sitting on a roof and he starts pulling up roofing. " * 3
 CAFE = "Élan, café, naïve: 東京 is a city."
@@ -28,16 +27,6 @@ def rolling_sum(model, text: str, max_length: int) -> float:
     return total
 
 
-def _config(server, **extra):
-    return read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"], **extra}, "test")
-
-
-@pytest.fixture
-def server():
-    with NgramServer() as running:
-        yield running
-
-
 def test_windows_cover_every_token_once_with_the_prefix_first():
     tokens = list(range(10, 20))
     assert rolling_windows(tokens, 1, 6) == [([1], [10, 11, 12, 13]), ([13], [14, 15, 16, 17]),
@@ -49,11 +38,11 @@ def test_windows_cover_every_token_once_with_the_prefix_first():
 
 
 @pytest.mark.parametrize("max_length", [2048, 40, 17])
-def test_a_texts_sum_is_the_models_own_over_every_window(server, tmp_path, max_length):
+def test_a_texts_sum_is_the_models_own_over_every_window(server, tmp_path, max_length, completions_config):
     model = server.model
     texts = [LONG, CAFE, "The"]
     assert len(model.encode(LONG)) > 2 * max_length or max_length == 2048
-    found = ask_rolling(texts, _config(server, max_length=max_length), "ngram", tmp_path / "j.jsonl")
+    found = ask_rolling(texts, completions_config(max_length=max_length), "ngram", tmp_path / "j.jsonl")
     for text in texts:
         assert found.found[text] == pytest.approx(rolling_sum(model, text, max_length), abs=1e-9)
     prompts = [p for r in server.requests if r["path"] == "/v1/completions" for p in r["body"]["prompt"]]
@@ -62,13 +51,13 @@ def test_a_texts_sum_is_the_models_own_over_every_window(server, tmp_path, max_l
     assert found.windows > 3 or max_length == 2048
 
 
-def test_a_rerun_asks_nothing_and_another_max_length_asks_again(server, tmp_path):
+def test_a_rerun_asks_nothing_and_another_max_length_asks_again(server, tmp_path, completions_config):
     journal = tmp_path / "j.jsonl"
-    first = ask_rolling([CAFE, LONG], _config(server, max_length=30), "ngram", journal)
+    first = ask_rolling([CAFE, LONG], completions_config(max_length=30), "ngram", journal)
     asked = len(server.requests)
-    again = ask_rolling([LONG, CAFE, CAFE], _config(server, max_length=30), "ngram", journal)
+    again = ask_rolling([LONG, CAFE, CAFE], completions_config(max_length=30), "ngram", journal)
     assert again.asked == 0 and again.found == first.found and len(server.requests) == asked
-    assert ask_rolling([CAFE], _config(server, max_length=31), "ngram", journal).asked == 1
+    assert ask_rolling([CAFE], completions_config(max_length=31), "ngram", journal).asked == 1
 
 
 def test_corpus_figures_are_weighted_over_words_and_bytes():

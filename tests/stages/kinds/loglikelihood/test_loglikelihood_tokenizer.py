@@ -7,11 +7,10 @@ import json
 
 import pytest
 
-from stages.chat.generation import read_generate_config
 from stages.chat.local_tokenizer import LocalTokenizer, load_tokenizer
 from stages.chat.loglikelihoods import ask_loglikelihoods
 from stages.chat.rolling import ask_rolling, rolling_windows
-from tests.pipeline.ngram_server import BOS, NgramServer
+from tests.pipeline.ngram_server import BOS
 from tests.stages.kinds.loglikelihood.tokenizer_folder import make_tokenizer_folder
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -23,14 +22,9 @@ def folder(tmp_path):
 
 
 @pytest.fixture
-def server():
-    with NgramServer() as running:
-        yield running
-
-
-def _config(server, folder, **extra):
-    return read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"],
-                                 "tokenizer": str(folder), **extra}, "test")
+def folder_config(completions_config, folder):
+    """A completions [generate] that tokenizes with the test's tokenizer folder."""
+    return lambda **extra: completions_config(tokenizer=str(folder), **extra)
 
 
 def _model_sum(model, context, continuation):
@@ -45,11 +39,11 @@ def _sent(server):
     return [prompt for r in server.requests if r["path"] == "/v1/completions" for prompt in r["body"]["prompt"]]
 
 
-def test_the_token_ids_sent_are_the_folders_own_encoding(server, folder, tmp_path):
+def test_the_token_ids_sent_are_the_folders_own_encoding(server, folder, tmp_path, folder_config):
     own = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
     pairs = [("The cat sat on the", " mat."), ("Question: Which one?\nAnswer:", " cellular telephone"),
              ("Élan, café, naïve:", " 東京 is a city.")]
-    found = ask_loglikelihoods(pairs, _config(server, folder, batch_size=1), "ngram", tmp_path / "j.jsonl")
+    found = ask_loglikelihoods(pairs, folder_config(batch_size=1), "ngram", tmp_path / "j.jsonl")
     assert all(r["path"] == "/v1/completions" for r in server.requests)  # neither /tokenize nor /tokenizer_info
     for (context, continuation), sent in zip(pairs, _sent(server)):
         whole = own.encode(context + continuation, add_special_tokens=False).ids
@@ -60,11 +54,12 @@ def test_the_token_ids_sent_are_the_folders_own_encoding(server, folder, tmp_pat
             _model_sum(server.model, context_ids, whole[len(context_ids):]), abs=1e-12)
 
 
-def test_a_trailing_space_moves_to_the_continuation_and_an_empty_context_is_bos_id_0(server, folder, tmp_path):
+def test_a_trailing_space_moves_to_the_continuation_and_an_empty_context_is_bos_id_0(server, folder, tmp_path,
+                                                                                   folder_config):
     own = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
     assert own.token_to_id("<s>") == 0
     pairs = [("The cat sat on the ", "mat."), ("", "The cat")]
-    found = ask_loglikelihoods(pairs, _config(server, folder, batch_size=1), "ngram", tmp_path / "j.jsonl")
+    found = ask_loglikelihoods(pairs, folder_config(batch_size=1), "ngram", tmp_path / "j.jsonl")
     spaced, empty = _sent(server)
     assert spaced == own.encode("The cat sat on the mat.", add_special_tokens=False).ids
     assert empty == [0, *own.encode("The cat", add_special_tokens=False).ids]
@@ -72,20 +67,21 @@ def test_a_trailing_space_moves_to_the_continuation_and_an_empty_context_is_bos_
     assert found.found[("", "The cat")][0] == pytest.approx(_model_sum(server.model, [0], cat), abs=1e-12)
 
 
-def test_answers_asked_with_the_server_tokenizer_are_not_reused_for_the_folder(server, folder, tmp_path):
+def test_answers_asked_with_the_server_tokenizer_are_not_reused_for_the_folder(server, tmp_path, completions_config,
+                                                                              folder_config):
     journal = tmp_path / "j.jsonl"
-    plain = read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"]}, "test")
+    plain = completions_config()
     by_server = ask_loglikelihoods([("The cat sat on the", " mat.")], plain, "ngram", journal)
-    by_folder = ask_loglikelihoods([("The cat sat on the", " mat.")], _config(server, folder), "ngram", journal)
+    by_folder = ask_loglikelihoods([("The cat sat on the", " mat.")], folder_config(), "ngram", journal)
     assert by_folder.asked == 1 and by_folder.found != by_server.found
-    again = ask_loglikelihoods([("The cat sat on the", " mat.")], _config(server, folder), "ngram", journal)
+    again = ask_loglikelihoods([("The cat sat on the", " mat.")], folder_config(), "ngram", journal)
     assert again.asked == 0 and again.found == by_folder.found
 
 
-def test_rolling_windows_come_from_the_folders_tokens(server, folder, tmp_path):
+def test_rolling_windows_come_from_the_folders_tokens(server, folder, tmp_path, folder_config):
     own = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
     text = "The cat sat on the mat. A man is sitting on a roof and he starts pulling up roofing on the roof. " * 2
-    found = ask_rolling([text], _config(server, folder, max_length=12), "ngram", tmp_path / "j.jsonl")
+    found = ask_rolling([text], folder_config(max_length=12), "ngram", tmp_path / "j.jsonl")
     tokens = own.encode(text, add_special_tokens=False).ids
     windows = rolling_windows(tokens, 0, 12)
     assert [w[0] + w[1] for w in windows] == _sent(server)
