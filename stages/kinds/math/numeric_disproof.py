@@ -3,6 +3,7 @@ two fixed real points, simplify(a − b) cannot be zero (simplify keeps values),
 skipped with the verdict it would reach. Imported by verify_worker.py (run as a script), so it names no evalpipe module."""
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable
 
 # Two points of transcendental-looking values (no 0, 1, π/2 … where functions have their special values); a point's
@@ -13,6 +14,7 @@ DIGITS = 30  # the precision values are evaluated at
 RELATIVE_GAP = 1e-10  # a difference this small against the values' size is not taken as proof
 
 
+@cache
 def _allowed_assumptions() -> list[dict[str, bool]]:
     """Symbols a real point may stand for: plain ones and real ones (math-verify's parser makes real symbols)."""
     from sympy import Symbol
