@@ -15,10 +15,12 @@ from collections import defaultdict
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 WORKER = Path(__file__).with_name("verify_worker.py")
 START_SECONDS = 120.0  # importing sympy and math-verify on a loaded machine
 PAIRS_PER_CHECKER = 200  # a checker costs about a second to start: one more only for this many more pairs
+PARSE_CHUNK = 8  # texts a checker is given to parse at a time
 INSTALL_HINT = "pip install math-verify==0.9.0 antlr4-python3-runtime==4.13.2"
 AHEAD_SECONDS = 300.0  # a checker started ahead that no pool takes within this long is stopped
 
@@ -44,12 +46,13 @@ class _Checker:
     def __init__(self) -> None:
         self.process: subprocess.Popen | None = None
         self.buffer = b""
+        self.holds: set[str] = set()  # texts the child has parsed or been sent
 
     def start(self) -> None:
         errors = tempfile.TemporaryFile()
         self.process = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=errors, start_new_session=True)
-        self.buffer = b""
+        self.buffer, self.holds = b"", set()
         if self._line(START_SECONDS) != b"ready":
             self.stop()
             errors.seek(0)
@@ -83,32 +86,67 @@ class _Checker:
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line
 
-    def compare(self, gold: str, answers: list[str], seconds: float) -> list[Comparison]:
+    def compare(self, gold: str, answers: list[str], seconds: float,
+                parses: dict[str, str | None] | None = None) -> list[Comparison]:
         """Each answer against the gold, in order; an answer past `seconds` ends the child (it is `not compared`) and
-        the answers after it go to a fresh one."""
+        the answers after it go to a fresh one. Texts this child has not parsed go with their `parses` (pickled by
+        another checker) where there is one."""
         found: list[Comparison] = []
         while len(found) < len(answers):
             if self.process is None:
                 self.start()
             left = answers[len(found):]
+            texts = {gold, *left} - self.holds
+            shipped = {text: parses[text] for text in texts if parses and parses.get(text)}
             try:
-                self.process.stdin.write(json.dumps([gold, left]).encode() + b"\n")
-                self.process.stdin.flush()
+                self._send([gold, left, shipped])
             except BrokenPipeError:
                 self.stop()
                 found.append(Comparison(None, problem="the checker ended"))
                 continue
+            self.holds |= texts
             for _ in left:
                 line = self._line(seconds)
                 if line is None:
-                    ended = self.process.poll() is not None
-                    self.stop()
-                    found.append(Comparison(None, problem="the checker ended" if ended else f"over {seconds:g} s"))
+                    found.append(Comparison(None, problem=self._ended(seconds)))
                     break
                 reply = json.loads(line)
                 found.append(Comparison(reply["equal"], reply.get("gold", ""), reply.get("answer", ""),
                                         reply.get("error", "")))
         return found
+
+    def parse(self, texts: list[str], seconds: float) -> list[str | None | bool]:
+        """Each text parsed by this child (kept for its comparisons) and pickled for others: the pickle, None when it
+        does not travel, or False when parsing took past `seconds` (the child is ended, the rest go to a fresh one)."""
+        found: list[str | None | bool] = []
+        while len(found) < len(texts):
+            if self.process is None:
+                self.start()
+            left = texts[len(found):]
+            try:
+                self._send({"parse": left})
+            except BrokenPipeError:
+                self.stop()
+                found.append(None)
+                continue
+            for text in left:
+                line = self._line(seconds)
+                if line is None:
+                    found.append(False if self._ended(seconds) != "the checker ended" else None)
+                    break
+                self.holds.add(text)
+                found.append(json.loads(line)["pickle"])
+        return found
+
+    def _send(self, request: object) -> None:
+        self.process.stdin.write(json.dumps(request).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def _ended(self, seconds: float) -> str:
+        """Stop the child that wrote no line in time, and say why: it had ended, or it was over the limit."""
+        ended = self.process.poll() is not None
+        self.stop()
+        return "the checker ended" if ended else f"over {seconds:g} s"
 
 
 class CheckerPool:
@@ -120,6 +158,7 @@ class CheckerPool:
         self.idle: list[_Checker] = []
         self.lock = threading.Lock()
         self.known: dict[tuple[str, str], Comparison] = {}  # compared pairs, asked again by maj@k's grouping
+        self.parses: dict[str, str | None | bool] = {}  # text → its pickled parse, None (parsed, not sent), False (slow)
 
     def __enter__(self) -> CheckerPool:
         return self
@@ -145,10 +184,42 @@ class CheckerPool:
         by_gold: dict[str, list[int]] = defaultdict(list)
         for index, (gold, _) in enumerate(pairs):
             by_gold[gold].append(index)
-        groups = list(by_gold.items())
-        count = max(1, min(self.wanted, len(groups), -(-len(pairs) // PAIRS_PER_CHECKER)))
+        count = max(1, min(self.wanted, len(by_gold), -(-len(pairs) // PAIRS_PER_CHECKER)))
+        if count > 1:
+            self._parse_once(pairs, count)
         results: list[Comparison | None] = [None] * len(pairs)
-        next_group = iter(groups)
+        slow = Comparison(None, problem=f"over {self.seconds:g} s")
+
+        def compare_group(checker: _Checker, group: tuple[str, list[int]]) -> None:
+            gold, indices = group
+            asked = []
+            for index in indices:  # a text that took past the limit to parse is not compared with anything
+                if self.parses.get(gold) is False or self.parses.get(pairs[index][1]) is False:
+                    results[index] = slow
+                else:
+                    asked.append(index)
+            for index, comparison in zip(asked, checker.compare(gold, [pairs[i][1] for i in asked], self.seconds,
+                                                                self.parses) if asked else []):
+                results[index] = comparison
+
+        self._on_checkers(count, list(by_gold.items()), compare_group)
+        return results
+
+    def _parse_once(self, pairs: list[tuple[str, str]], count: int) -> None:
+        """Every text not yet parsed by this pool parsed once, shared out among `count` checkers, so that no two
+        checkers parse the same text (math-verify's parsing is most of a comparison's cost)."""
+        texts = [text for text in dict.fromkeys(text for pair in pairs for text in pair) if text not in self.parses]
+        chunks = [texts[start:start + PARSE_CHUNK] for start in range(0, len(texts), PARSE_CHUNK)]
+
+        def parse_chunk(checker: _Checker, chunk: list[str]) -> None:
+            self.parses.update(zip(chunk, checker.parse(chunk, self.seconds)))
+
+        self._on_checkers(count, chunks, parse_chunk)
+
+    def _on_checkers(self, count: int, jobs: list, do: Callable[[_Checker, Any], None]) -> None:
+        """`do(checker, job)` for every job, on up to `count` checkers at once, each taking the next job when done;
+        the first failure stops the rest and is raised here."""
+        next_job = iter(jobs)
         failures: list[BaseException] = []
 
         def work() -> None:
@@ -158,13 +229,10 @@ class CheckerPool:
             try:
                 while True:
                     with self.lock:
-                        group = next(next_group, None)
-                    if group is None or failures:
+                        job = next(next_job, None)
+                    if job is None or failures:
                         return
-                    gold, indices = group
-                    for index, comparison in zip(indices, checker.compare(gold, [pairs[i][1] for i in indices],
-                                                                          self.seconds)):
-                        results[index] = comparison
+                    do(checker, job)
             except BaseException as exc:  # noqa: BLE001 - re-raised on the calling thread
                 failures.append(exc)
                 checker.stop()
@@ -172,14 +240,13 @@ class CheckerPool:
                 with self.lock:
                     self.idle.append(checker)
 
-        threads = [threading.Thread(target=work, daemon=True) for _ in range(count)]
+        threads = [threading.Thread(target=work, daemon=True) for _ in range(min(count, len(jobs)))]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         if failures:
             raise failures[0]
-        return results
 
 
 _AHEAD: list[Future] = []  # checkers started ahead by this process, each a Future of a ready _Checker (or None)

@@ -1,5 +1,7 @@
 """Symbolic equivalence by math-verify in child processes, each comparison under a time limit that works off the main
 thread."""
+import base64
+import pickle
 import threading
 import time
 
@@ -106,3 +108,42 @@ def test_a_checker_started_ahead_that_no_pool_takes_is_stopped(monkeypatch):
     while checker.process is not None and time.monotonic() < deadline:
         time.sleep(0.1)
     assert checker.process is None and not equivalence._AHEAD
+
+
+def test_checkers_share_their_parses_and_give_the_verdicts_one_checker_gives(monkeypatch):
+    monkeypatch.setattr(equivalence, "PAIRS_PER_CHECKER", 1)
+    asked: list[str] = []
+    original = equivalence._Checker.parse
+
+    def recording(self, texts, seconds):
+        asked.extend(texts)
+        return original(self, texts, seconds)
+
+    monkeypatch.setattr(equivalence._Checker, "parse", recording)
+    unevaluated = [("\\frac{\\sqrt{3}}{3}", "\\frac{1}{\\sqrt{3}}"), ("-13x+3", "3-13x"), ("\\frac{\\sqrt{3}}{3}", "1")]
+    pairs = EQUAL + NOT_EQUAL + unevaluated + [(answer, gold) for gold, answer in EQUAL]
+    with CheckerPool(10.0, checkers=2) as pool:
+        shared = [c.equal for c in pool.compare(pairs)]
+        assert sorted(asked) == sorted({text for pair in pairs for text in pair})  # each text parsed once
+        assert pool.parses["\\frac{1}{2}"] and pool.parses["\\frac{\\sqrt{3}}{3}"] is None  # the latter re-evaluates
+    assert shared == [c.equal for c in compare_answers(pairs, 10.0, checkers=1)]
+    assert shared == [True] * len(EQUAL) + [False] * len(NOT_EQUAL) + [True, True, False] + [True] * len(EQUAL)
+
+
+def test_a_text_past_the_limit_to_parse_is_not_compared_with_anything_and_costs_one_limit(monkeypatch, started):
+    monkeypatch.setattr(equivalence, "PAIRS_PER_CHECKER", 1)
+    slow = "10^{10^{10^{10}}}+1"
+    pairs = [("3", "3"), ("4", slow), ("5", slow), ("6", slow), (slow, "7"), ("4", "4")]
+    found = compare_answers(pairs, 2.0, checkers=2)
+    assert [c.equal for c in found] == [True, None, None, None, None, True]
+    assert {c.problem for c in found[1:5]} == {"over 2 s"}
+    assert len(started) <= 3  # two checkers, and one in place of the one killed on the slow text (not one a pair)
+
+
+def test_a_parse_travels_only_when_it_loads_back_the_same():
+    from stages.kinds.math import verify_worker
+
+    parsed: dict = {}
+    half = verify_worker._shippable(verify_worker._parsed(parsed, "\\frac{1}{2}"))
+    assert str(pickle.loads(base64.b64decode(half))[0]) == "1/2"
+    assert verify_worker._shippable(verify_worker._parsed(parsed, "\\frac{\\sqrt{3}}{3}")) is None
