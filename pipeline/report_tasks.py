@@ -10,7 +10,6 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from stages import Kind, build_dataset_report, get_kind, render_report
-from stages.core.distinct import shared_values
 from stages.core.records import Columns, Rows
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
@@ -272,14 +271,14 @@ class B6Report(KindStage):
 
     def _item_values(self, kind: Kind, rows: dict[str, Columns]) -> dict[str, dict[str, list]]:
         """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models and
-        with the questions), each distinct value one object; a columnar kind's rows are read only in the columns
-        those values need."""
+        with the questions), each distinct value one object as item_scores gives them; a columnar kind's rows are
+        read only in the columns those values need."""
         values: dict[str, dict[str, list]] = {}
         for model, tasks in self.score_tasks().items():
             for task in tasks:
                 scored = rows[model] if model in rows else _scored_rows(kind, task)
                 for metric, items in kind.item_scores(scored).items():
-                    values.setdefault(model, {}).setdefault(metric, []).extend(shared_values(items))
+                    values.setdefault(model, {}).setdefault(metric, []).extend(items)
         return values
 
 

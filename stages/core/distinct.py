@@ -234,6 +234,20 @@ def value_counts(column: pa.Array | pa.ChunkedArray) -> dict[Any, int]:
     return dict(zip(counts.field("values").to_pylist(), counts.field("counts").to_pylist()))
 
 
+def shared_floats(column: pa.Array | pa.ChunkedArray) -> list[float | None]:
+    """An Arrow column of numbers as Python floats (null as None), each distinct value a single object, as
+    shared_values gives them — taken by Arrow's dictionary encoding and numpy, not a dict lookup per row."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    encoded = pc.dictionary_encode(column.cast(pa.float64()))
+    objects = np.array([*encoded.dictionary.to_pylist(), None], dtype=object)
+    return objects[encoded.indices.fill_null(len(encoded.dictionary)).to_numpy()].tolist()
+
+
 def shared_values(values: list[T]) -> list[T]:
     """The same values, each distinct one a single object: ten million per-item scores of a few thousand distinct
     values then take 8 bytes an item (a pointer) instead of 32 (a float object of their own)."""

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..chat.prompts import render_prompt
+from ..core.distinct import shared_floats, shared_values
 from ..core.param_rules import Rule
 from ..core.records import Columns, LoadResult, Rows
 from ..core.registry import Registry
@@ -195,13 +196,13 @@ class Kind:
         return tuple(self.paired_metrics)
 
     def item_scores(self, scored: Rows) -> dict[str, list[float | None]]:
-        """Per-item values of each paired metric, aligned with scored["id"]; their mean over non-null values is the
-        model's report metric, so two nights can be compared item by item."""
+        """Per-item values of each paired metric, aligned with scored["id"], each distinct value one object (B6 holds
+        them for every item); their mean over non-null values is the model's report metric, so two nights can be
+        compared item by item."""
         if not isinstance(scored, dict):
-            import pyarrow as pa
-
-            return {metric: scored.column(metric).cast(pa.float64()).to_pylist() for metric in self.paired_metrics}
-        return {metric: [None if v is None else float(v) for v in scored[metric]] for metric in self.paired_metrics}
+            return {metric: shared_floats(scored.column(metric)) for metric in self.paired_metrics}
+        return {metric: shared_values([None if v is None else float(v) for v in scored[metric]])
+                for metric in self.paired_metrics}
 
     def parse_rate(self, metrics: dict[str, Any]) -> float | None:
         """Share of predictions this kind could read (a letter, a verdict, an answer), or None when it has no such step."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...chat.loglikelihoods import Loglikelihoods, ask_loglikelihoods
 from ...chat.rolling import ask_rolling
+from ...core.distinct import shared_values
 from ...core.errors import UsageError
 from ...core.param_rules import at_least, one_of
 from ...core.records import Columns, LoadResult, Reject
@@ -223,8 +224,8 @@ class Loglikelihood(Kind):
 
     def item_scores(self, scored: Columns) -> dict[str, list[float | None]]:
         """acc and acc_norm per item (a rolling task's documents have neither: no per-item interval)."""
-        return {metric: [None if v is None else float(v) for v in scored[metric]] for metric in self.paired_metrics
-                if metric in scored}
+        return {metric: shared_values([None if v is None else float(v) for v in scored[metric]])
+                for metric in self.paired_metrics if metric in scored}
 
     def score_stats(self, matched: Columns) -> Stats:
         if "loglikelihood" in matched:

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ...core.arrow_strings import first_items
-from ...core.distinct import value_counts
+from ...core.distinct import shared_values, value_counts
 from ...core.param_rules import at_least, one_of, within
 from ...core.records import Rows, as_columns, as_table
 from ...core.stats import Stats, share
@@ -136,8 +136,10 @@ class NumericAnswers(Kind):
         """Accuracy and overall score per scorable item; unscorable items are null, as they are outside the means."""
         scored = as_columns(scored)
         scorable = [label != UNSCORABLE for label in scored["label"]]
-        return {"accuracy": [float(label == "correct") if ok else None for ok, label in zip(scorable, scored["label"])],
-                "mean_overall": [(overall or 0.0) if ok else None for ok, overall in zip(scorable, scored["overall"])]}
+        return {"accuracy": shared_values([float(label == "correct") if ok else None
+                                           for ok, label in zip(scorable, scored["label"])]),
+                "mean_overall": shared_values([(overall or 0.0) if ok else None
+                                               for ok, overall in zip(scorable, scored["overall"])])}
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         overall = matched.get("overall")

@@ -17,6 +17,7 @@ from stages.core.distinct import (
     mostly_repeated,
     mostly_repeated_lists,
     per_distinct_value,
+    shared_floats,
     shared_values,
     value_codes,
     value_counts,
@@ -153,3 +154,13 @@ def test_shared_values_keep_every_value_and_hold_one_object_per_distinct_value()
     assert shared == scores
     assert len({id(value) for value in shared}) == len(set(scores))  # 0.0, 1.0, 0.25, 0.75, 0.5, None
     assert shared[2] is shared[-1] and shared[0] is shared[3]
+
+
+def test_shared_floats_read_an_arrow_column_as_shared_values_do():
+    scores = [float(x) / 4 for x in (0, 4, 1, 0, 4, 3, 2)] + [None, 0.25]
+    column = pa.chunked_array([pa.array(scores[:4]), pa.array(scores[4:])])
+    shared = shared_floats(column)
+    assert shared == scores
+    assert len({id(value) for value in shared}) == len(set(scores))
+    assert shared[2] is shared[-1] and shared[0] is shared[3] and shared[-2] is None
+    assert shared_floats(pa.array([1, None, 1], pa.int8())) == [1.0, None, 1.0]
