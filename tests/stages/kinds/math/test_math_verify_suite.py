@@ -31,3 +31,12 @@ def test_the_suite_agrees_with_math_verify_but_for_the_deliberate_differences(re
     agreeing = sum(verdict == case["expected"] for verdict, case in zip(verdicts, CASES))
     assert agreeing == len(CASES) - len(DELIBERATE) >= 165
     assert all(intended_verdict(case) != case["expected"] for case in CASES if (case["gold"], case["pred"]) in DELIBERATE)
+
+
+def test_checkers_sharing_their_parses_give_every_case_the_same_verdict(verdicts, monkeypatch):
+    from stages.kinds.math import equivalence
+
+    monkeypatch.setattr(equivalence, "PAIRS_PER_CHECKER", 1)  # two checkers even for 169 pairs: parses travel
+    pairs = [(gold_answer(case["gold"]), extract_final_answer(case["pred"]).text) for case in CASES]
+    found = iter(compare_answers([pair for pair in pairs if None not in pair], 10.0, checkers=2))
+    assert [int(bool(next(found).equal)) if None not in pair else 0 for pair in pairs] == verdicts
