@@ -28,14 +28,15 @@ SERVER = ("import sys, time; sys.path.insert(0, sys.argv[1]); from tests.pipelin
           "s = NgramServer().__enter__(); print(s.url, flush=True); time.sleep(10 ** 6)")
 
 
-def measured(command: list[str], **kwargs) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB) of a command run to its end (it must succeed)."""
+def measured(command: list[str], log: Path, **kwargs) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MiB) of a command run to its end (it must succeed). Its stderr goes to `log`, a
+    file: a pipe read only at the end fills (64 KiB of lm-eval's progress bars) and blocks the command for ever."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kwargs)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode:
-        raise SystemExit(f"{command[:3]} failed:\n{process.stderr.read().decode()[-2000:]}")
+    with log.open("wb") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, **kwargs)
+        _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{command[:3]} failed:\n{log.read_text(errors='replace')[-2000:]}")
     return time.perf_counter() - started, usage.ru_maxrss / 1024
 
 
@@ -60,25 +61,26 @@ def main() -> None:
             f'kind = "loglikelihood"\ntask = "hellaswag"\n[generate]\nprotocol = "completions"\nurl = "{url}"\n'
             f'models = ["ngram"]\nconcurrency = {args.concurrency}\nbatch_size = {args.batch_size}\n')
         ours = measured([sys.executable, "-m", "pipeline", "run", "--inputs", str(work / "inputs"), "--outputs",
-                         str(work / "outputs")], cwd=REPO)
+                         str(work / "outputs")], work / "evalpipe.stderr", cwd=REPO)
         env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
         theirs = measured([args.lm_eval_python, str(SIDE), "hellaswag", str(folder / "questions.jsonl"),
                            str(work / "lm_eval.jsonl"), "--url", url, "--concurrency", str(args.concurrency),
-                           "--batch-size", str(args.batch_size)], env=env, cwd=work)
+                           "--batch-size", str(args.batch_size)], work / "lm_eval.stderr", env=env, cwd=work)
     finally:
         server.terminate()
     b4 = read_columns(work / "outputs" / "hellaswag" / "ngram" / "B4_matches.json")
     ours_ll = dict(zip(b4["id"], b4["loglikelihoods"]))
-    differing = 0
+    differing = compared = 0
     for line in (work / "lm_eval.jsonl").read_text().split("\n"):
         if line:
-            doc = json.loads(line)
+            doc, compared = json.loads(line), compared + 1
             found = ours_ll.get(str(doc["doc_id"]))
             expected = [ll for ll, _ in doc["results"]]
             differing += found is None or any(abs(a - b) > 1e-9 for a, b in zip(found, expected))
     requests = 4 * args.items
     print(f"HellaSwag, first {args.items} items ({requests} continuations), n-gram server, concurrency "
-          f"{args.concurrency}, {args.batch_size} prompts per request; items whose loglikelihoods differ: {differing}")
+          f"{args.concurrency}, {args.batch_size} prompts per request; items compared: {compared}, whose loglikelihoods "
+          f"differ: {differing}")
     print(f"{'run':<36}{'seconds':>9}{'continuations/s':>17}{'peak MiB':>10}")
     for name, (seconds, peak) in (("evalpipe run (B1–B6)", ours), ("lm-eval 0.4.13 local-completions", theirs)):
         print(f"{name:<36}{seconds:>9.1f}{requests / seconds:>17.0f}{peak:>10.0f}")
