@@ -177,11 +177,12 @@ def test_the_tests_sandbox_is_in_the_slot_s_groups():
     try:
         tests._start()
         deadline = time.monotonic() + 5
+        wanted = (f"evalpipe-{os.getpid()}/tests0", f"evalpipe-{os.getpid()}/slot0")
         seen = ""
-        while "tests0" not in seen and time.monotonic() < deadline:  # its wrapper moves itself in as it starts
-            seen = Path(f"/proc/{tests.process.pid}/cgroup").read_text()
-            time.sleep(0.01)
-        assert f"evalpipe-{os.getpid()}/tests0" in seen and f"evalpipe-{os.getpid()}/slot0" in seen, seen
+        while not all(group in seen for group in wanted) and time.monotonic() < deadline:
+            seen = Path(f"/proc/{tests.process.pid}/cgroup").read_text()  # its wrapper moves itself in, a group
+            time.sleep(0.01)  # at a time, as it starts
+        assert all(group in seen for group in wanted), seen
         limit = (groups.bases["memory"] / "tests0" / "memory.limit_in_bytes").read_text().strip()
         assert int(limit) == 1024 << 20
     finally:
