@@ -23,11 +23,14 @@ def read_records(path: Path) -> Iterator[Record | Reject]:
 
 
 def _json_lines(path: Path) -> bool:
-    """A `.json` file whose first two lines are each a whole JSON object (BFCL writes JSON lines under that name);
-    a one-line JSON document is not."""
+    """A `.json` file whose first two lines are each a whole JSON object (BFCL writes JSON lines under that name), or
+    whose one line is a record with an `id` (a result file of one item); a one-line JSON document otherwise is not."""
     with open_binary(path) as handle:
         first, second = handle.readline(), handle.readline()
     try:
-        return isinstance(json.loads(first), dict) and isinstance(json.loads(second), dict)
+        record = json.loads(first)
+        if not second.strip():
+            return isinstance(record, dict) and "id" in record
+        return isinstance(record, dict) and isinstance(json.loads(second), dict)
     except (ValueError, RecursionError):  # the usual reader then sets the unreadable row aside with its line
         return False
