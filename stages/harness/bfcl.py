@@ -11,6 +11,7 @@ from typing import Any
 from ..core.errors import UsageError
 from ..core.records import Reject
 from ..kinds.function_calling.episodes import INSTALL, mock_apis_missing
+from ..kinds.function_calling.func_docs import DOC_FOLDER
 from ..kinds.function_calling.json_lines import read_records
 from ..kinds.function_calling.summary import AGENTIC
 from ..kinds.function_calling.verdicts import FUNCTION_CALLS, category_of
@@ -67,6 +68,7 @@ def read_bfcl(paths: list[Path], data: Path | None = None) -> list[ImportedRun |
     if not replies:
         return found
     items, unknown = _items(data, {p["id"] for predictions, _, _ in replies.values() for p in predictions})
+    params = _docs_param(data, items)
     for model, (predictions, files, set_aside) in replies.items():
         set_aside.extend(f"{model}: id {p['id']}: {unknown[p['id']]}" for p in predictions if p["id"] in unknown)
         kept = [p for p in predictions if p["id"] not in unknown]
@@ -74,8 +76,17 @@ def read_bfcl(paths: list[Path], data: Path | None = None) -> list[ImportedRun |
         scores = _scores(paths, model)
         found.append(ImportedRun(tool="bfcl", tool_version=None, task=TASK, model=model,
                                  file=files[0] if files else str(paths[0]), kind="function_calling",
-                                 questions=items, predictions=kept, metrics=scores, set_aside=set_aside))
+                                 questions=items, predictions=kept, metrics=scores, set_aside=set_aside,
+                                 params=params))
     return found
+
+
+def _docs_param(data: Path, items: list[dict[str, Any]]) -> dict[str, str]:
+    """`bfcl_data` for dataset.toml when multi-turn items were imported and `data` holds their function docs, so
+    another model can be asked them live from the imported folder; else nothing."""
+    if any("multi_turn" in item["id"] for item in items) and (data / DOC_FOLDER).is_dir():
+        return {"bfcl_data": str(data.resolve())}
+    return {}
 
 
 def _results(path: Path, category: str, set_aside: list[str]) -> list[dict[str, Any]]:

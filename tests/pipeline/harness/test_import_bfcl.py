@@ -5,6 +5,7 @@ import csv
 import importlib.util
 import json
 import shutil
+import tomllib
 
 import pytest
 
@@ -72,3 +73,20 @@ def test_bad_result_lines_are_set_aside_with_file_and_line(tmp_path, real_data, 
 def test_data_is_bfcls_option_only(tmp_path, capsys):
     assert main(["import", "lm-eval", str(tmp_path), "--data", str(tmp_path), "--inputs", str(tmp_path / "in")]) == 2
     assert "--data is for importers that read a separate data folder (bfcl)" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("bfcl_eval") is None, reason="multi-turn results import with bfcl-eval")
+def test_imported_multi_turn_items_name_the_data_folder_for_their_function_docs(tmp_path, real_data):
+    root = tmp_path / "bfcl_run"
+    shutil.copytree(RUN / "result", root / "result")
+    inputs = tmp_path / "inputs"
+    assert main(["import", "bfcl", str(root), "--data", str(real_data / "bfcl"), "--inputs", str(inputs)]) == 0
+    assert "bfcl_data" not in tomllib.loads((inputs / "bfcl" / "dataset.toml").read_text()).get("params", {})
+    multi_turn = root / "result" / "prompting-model" / "multi_turn" / "BFCL_v4_multi_turn_base_result.json"
+    multi_turn.parent.mkdir()
+    multi_turn.write_text(json.dumps({"id": "multi_turn_base_0", "result": [[]]}) + "\n")
+    shutil.rmtree(inputs)
+    assert main(["import", "bfcl", str(root), "--data", str(real_data / "bfcl"), "--inputs", str(inputs)]) == 0
+    params = tomllib.loads((inputs / "bfcl" / "dataset.toml").read_text())["params"]
+    assert params["bfcl_data"] == str((real_data / "bfcl").resolve())
+    assert (real_data / "bfcl" / "multi_turn_func_doc").is_dir()
