@@ -38,9 +38,21 @@ def lm_eval_python() -> str:
 def lm_eval_side(python: str, task: str, base: Path, out: Path, *extra: str) -> list[dict]:
     args = [FILES[task]] if task != "mmlu" else ["mmlu/test.jsonl", "--fewshot", str(base / "mmlu/dev.jsonl"),
                                                   "--num-fewshot", "5", "--subjects", SUBJECTS]
+    return _side_records(python, task, base / args[0], out, *args[1:], *extra)
+
+
+def lm_eval_rolled(python: str, texts: list[str], folder: Path, *extra: str) -> list[dict]:
+    """lm-eval's rolling loglikelihood of each text (a record each, then one of the corpus figures)."""
+    data = folder / "texts.jsonl"
+    data.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts))
+    return _side_records(python, "rolling", data, folder / "rolled.jsonl", *extra)
+
+
+def _side_records(python: str, task: str, data: Path, out: Path, *extra: str) -> list[dict]:
+    """lm_eval_side.py run on `data` for `task`, and the JSON lines it wrote to `out`."""
     env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    subprocess.run([python, str(SIDE), task, str(base / args[0]), str(out), *args[1:], *extra], check=True, env=env,
-                   capture_output=True, timeout=900, cwd=out.parent)
+    subprocess.run([python, str(SIDE), task, str(data), str(out), *extra], check=True, env=env, capture_output=True,
+                   timeout=900, cwd=out.parent)
     return [json.loads(line) for line in out.read_text().split("\n") if line]
 
 
@@ -99,18 +111,12 @@ def test_same_rolling_loglikelihoods_and_perplexities_as_local_completions(max_l
     from tests.stages.kinds.loglikelihood.test_loglikelihood_rolling import CAFE, LONG
 
     texts = [LONG * 4, CAFE, "The", " café\n\n naïve "]
-    data = tmp_path / "texts.jsonl"
-    data.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts))
     with NgramServer() as server:
-        out = tmp_path / "rolled.jsonl"
-        env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-        subprocess.run([lm_eval_python, str(SIDE), "rolling", str(data), str(out), "--url", server.url,
-                        "--max-length", str(max_length), "--concurrency", "2", "--batch-size", "3"], check=True,
-                       env=env, capture_output=True, timeout=600, cwd=tmp_path)
+        *docs, last = lm_eval_rolled(lm_eval_python, texts, tmp_path, "--url", server.url, "--max-length",
+                                     str(max_length), "--concurrency", "2", "--batch-size", "3")
         config = read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"],
                                        "concurrency": 3, "batch_size": 5, "max_length": max_length}, "test")
         found = ask_rolling(texts, config, "ngram", tmp_path / "journal.jsonl")
-    *docs, last = [json.loads(line) for line in out.read_text().split("\n") if line]
     assert not found.failed and [doc["text"] for doc in docs] == texts
     assert [found.found[text] for text in texts] == pytest.approx([doc["loglikelihood"] for doc in docs], abs=1e-9)
     sums = corpus_sums([found.found[text] for text in texts], [word_count(t) for t in texts],
@@ -154,16 +160,10 @@ def test_rolling_with_a_tokenizer_folder_equals_lm_evals(lm_eval_python, tmp_pat
 
     folder = make_tokenizer_folder(tmp_path / "tokenizer")
     texts = [LONG * 3, CAFE, " café\n\n naïve "]
-    data = tmp_path / "texts.jsonl"
-    data.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts))
     with NgramServer() as server:
-        out = tmp_path / "rolled.jsonl"
-        env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-        subprocess.run([lm_eval_python, str(SIDE), "rolling", str(data), str(out), "--url", server.url,
-                        "--max-length", "20", "--tokenizer", str(folder)], check=True, env=env, capture_output=True,
-                       timeout=600, cwd=tmp_path)
+        docs = lm_eval_rolled(lm_eval_python, texts, tmp_path, "--url", server.url, "--max-length", "20",
+                              "--tokenizer", str(folder))[:-1]
         config = read_generate_config({"protocol": "completions", "url": server.url, "models": ["ngram"],
                                        "max_length": 20, "tokenizer": str(folder)}, "test")
         found = ask_rolling(texts, config, "ngram", tmp_path / "journal.jsonl")
-    docs = [json.loads(line) for line in out.read_text().split("\n") if line][:-1]
     assert [found.found[text] for text in texts] == pytest.approx([doc["loglikelihood"] for doc in docs], abs=1e-9)
