@@ -108,7 +108,8 @@ class _Checker:
             for _ in left:
                 line = self._line(seconds)
                 if line is None:
-                    found.append(Comparison(None, problem=self._ended(seconds)))
+                    why = "the checker ended" if self._ended() else f"over {seconds:g} s"
+                    found.append(Comparison(None, problem=why))
                     break
                 reply = json.loads(line)
                 found.append(Comparison(reply["equal"], reply.get("gold", ""), reply.get("answer", ""),
@@ -132,7 +133,7 @@ class _Checker:
             for text in left:
                 line = self._line(seconds)
                 if line is None:
-                    found.append(False if self._ended(seconds) != "the checker ended" else None)
+                    found.append(None if self._ended() else False)
                     break
                 self.holds.add(text)
                 found.append(json.loads(line)["pickle"])
@@ -142,11 +143,11 @@ class _Checker:
         self.process.stdin.write(json.dumps(request).encode() + b"\n")
         self.process.stdin.flush()
 
-    def _ended(self, seconds: float) -> str:
-        """Stop the child that wrote no line in time, and say why: it had ended, or it was over the limit."""
+    def _ended(self) -> bool:
+        """Stop the child that wrote no line in time; whether it had ended by itself (else it was over the limit)."""
         ended = self.process.poll() is not None
         self.stop()
-        return "the checker ended" if ended else f"over {seconds:g} s"
+        return ended
 
 
 class CheckerPool:
@@ -158,7 +159,7 @@ class CheckerPool:
         self.idle: list[_Checker] = []
         self.lock = threading.Lock()
         self.known: dict[tuple[str, str], Comparison] = {}  # compared pairs, asked again by maj@k's grouping
-        self.parses: dict[str, str | None | bool] = {}  # text → its pickled parse, None (parsed, not sent), False (slow)
+        self.parses: dict[str, str | None | bool] = {}  # text → its pickled parse, None (not sent), False (too slow)
 
     def __enter__(self) -> CheckerPool:
         return self
