@@ -37,6 +37,12 @@ def changed(before: dict, after: dict) -> set[str]:
     return {name for name in after if before.get(name) != after[name]} | (set(before) - set(after))
 
 
+def changed_artifacts(before: dict, after: dict) -> set[str]:
+    """The stages' artifacts among changed files: not failure records, nor .evalpipe.facts.json (a cache of input
+    digests, written once its files are 2 s old — on a loaded machine, by whichever run comes after that)."""
+    return {n for n in changed(before, after) if n.endswith(".json") and not n.startswith(("_failures", "."))}
+
+
 def qa_dataset(root: Path, rows: int) -> Path:
     """inputs/big_qa: `rows` questions and model m's answers, about one in 97 right; the inputs folder."""
     folder = root / "inputs" / "big_qa"

@@ -10,7 +10,7 @@ import pytest
 from pipeline.cli import main
 from stages import read_artifact
 from stages.io.artifacts import read_artifact_json
-from tests.pipeline.workspace import DEMO_INPUTS, assert_close, changed, snapshot, write_jsonl
+from tests.pipeline.workspace import DEMO_INPUTS, assert_close, changed_artifacts, snapshot, write_jsonl
 
 DEMO = DEMO_INPUTS
 SHARDABLE_DEMOS = ["qa_mixed", "fact_check", "mc_mixed", "numeric_finance"]
@@ -69,7 +69,7 @@ def test_appending_predictions_reruns_only_the_shards_whose_rows_changed(tmp_pat
         for i in range(17, 20):
             handle.write(json.dumps({"id": f"q{i}", "prediction": f"a{i % 2}"}) + "\n")
     assert _run(inputs, outputs) == 0
-    rerun = {name for name in changed(before, snapshot(outputs)) if name.endswith(".json")}
+    rerun = changed_artifacts(before, snapshot(outputs))
     assert rerun == {"qa/shards/00003/m/B2_predictions.json", "qa/B6_report.json", "B6_summary.json",
                      *(f"qa/shards/{s:05d}/m/{a}" for s in (2, 3)
                        for a in ("B3_normalized.json", "B4_matches.json", "B5_component_scores.json"))}

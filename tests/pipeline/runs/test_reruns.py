@@ -6,13 +6,7 @@ import pytest
 
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json
-from tests.pipeline.workspace import changed, run, snapshot, write_jsonl
-
-
-def _artifacts(names):
-    """The stages' artifacts among changed files: not failure records, nor .evalpipe.facts.json (a cache of input
-    digests, written once its files are 2 s old — on a loaded machine, by whichever run comes after that)."""
-    return {n for n in names if n.endswith(".json") and not n.startswith(("_failures", "."))}
+from tests.pipeline.workspace import changed_artifacts, run, snapshot, write_jsonl
 
 
 def test_first_run_writes_every_artifact_with_a_full_header(workspace):
@@ -85,7 +79,7 @@ def test_editing_one_model_reruns_only_that_model_and_the_dataset_report(workspa
     write_jsonl(workspace / "inputs/qa_small/predictions/beta.jsonl",
                 [{"id": "1", "prediction": "Lyon"}, {"id": "2", "prediction": "Jupiter"}])  # half the questions
     assert run(workspace) == 0
-    assert _artifacts(changed(before, snapshot(workspace / "outputs"))) == {
+    assert changed_artifacts(before, snapshot(workspace / "outputs")) == {
         "qa_small/beta/B2_predictions.json", "qa_small/beta/B3_normalized.json", "qa_small/beta/B4_matches.json",
         "qa_small/beta/B5_component_scores.json", "qa_small/B6_report.json", "B6_summary.json"}
 
@@ -95,7 +89,7 @@ def test_changing_a_b4_threshold_in_dataset_toml_reruns_b4_onward(workspace):
     before = snapshot(workspace / "outputs")
     (workspace / "inputs/qa_small/dataset.toml").write_text("[params]\npartial_f1_threshold = 0.9\n")
     assert run(workspace) == 0
-    assert _artifacts(changed(before, snapshot(workspace / "outputs"))) == {
+    assert changed_artifacts(before, snapshot(workspace / "outputs")) == {
         f"qa_small/{m}/{a}" for m in ("alpha", "beta") for a in ("B4_matches.json", "B5_component_scores.json")
     } | {"qa_small/B6_report.json", "B6_summary.json"}
     labels = read_artifact_json(workspace / "outputs/qa_small/alpha/B4_matches.json")["header"]["info"]["labels"]
@@ -120,7 +114,7 @@ def test_changing_a_b4_threshold_in_luigi_cfg_reruns_b4_onward(workspace):
             config.remove_option("kind.qa", "partial_f1_threshold")
         else:
             config.set("kind.qa", "partial_f1_threshold", previous)
-    names = _artifacts(changed(before, snapshot(workspace / "outputs")))
+    names = changed_artifacts(before, snapshot(workspace / "outputs"))
     assert "qa_small/alpha/B4_matches.json" in names and "qa_small/alpha/B3_normalized.json" not in names
     assert not any(n.startswith("claims/") for n in names)
 
@@ -129,7 +123,7 @@ def test_only_reruns_one_stage_and_its_dependents(workspace):
     run(workspace)
     before = snapshot(workspace / "outputs")
     assert run(workspace, "--only", "B4", "--dataset", "qa_small", "--model", "beta") == 0
-    assert _artifacts(changed(before, snapshot(workspace / "outputs"))) == {
+    assert changed_artifacts(before, snapshot(workspace / "outputs")) == {
         "qa_small/beta/B4_matches.json", "qa_small/beta/B5_component_scores.json", "qa_small/B6_report.json"}
     assert (workspace / "outputs/B6_summary.json").exists()  # the same fingerprints: the summary is up to date
 
@@ -138,7 +132,7 @@ def test_force_reruns_the_whole_selection(workspace):
     run(workspace)
     before = snapshot(workspace / "outputs")
     assert run(workspace, "--force", "--dataset", "claims") == 0
-    names = _artifacts(changed(before, snapshot(workspace / "outputs")))
+    names = changed_artifacts(before, snapshot(workspace / "outputs"))
     assert names == {"claims/B1_questions.json", "claims/B6_report.json"} | {
         f"claims/alpha/{a}" for a in ("B2_predictions.json", "B3_normalized.json", "B4_matches.json",
                                       "B5_component_scores.json")}
@@ -162,7 +156,7 @@ def test_a_failed_stage_exits_nonzero_records_the_traceback_and_the_next_run_res
 
     monkeypatch.undo()
     assert run(workspace, "--dataset", "qa_small") == 0
-    names = _artifacts(changed(before, snapshot(workspace / "outputs")))
+    names = changed_artifacts(before, snapshot(workspace / "outputs"))
     assert not any("B1_" in n or "B2_" in n or "B3_" in n for n in names)  # resumed, not redone
     assert "qa_small/alpha/B4_matches.json" in names
     assert not list((workspace / "outputs/_failures").glob("*.json"))
