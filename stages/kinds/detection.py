@@ -24,8 +24,8 @@ def _has_options(record: dict) -> bool:
 def detect_kind(dataset_name: str, questions_path: Path | None) -> str:
     """'annotation' for a dataset of document folders (no questions file); 'code' when the sampled questions carry
     HumanEval's `entry_point` and `test`; 'ifeval' when they carry `instruction_id_list` and `kwargs`;
-    'function_calling' when they carry BFCL's `question` and `function` (or multi-turn `involved_classes`; its `.json`
-    files hold JSON lines); 'multiple_choice' when most have options; 'fact_verification' when the golds are verdicts
+    'tau2' when they are tau2's tasks (`user_scenario`, `evaluation_criteria`); 'function_calling' when they carry
+    BFCL's `question` and `function` (or multi-turn `involved_classes`; its `.json` files hold JSON lines); 'multiple_choice' when most have options; 'fact_verification' when the golds are verdicts
     and the dataset is about claims (seed 002); else 'qa'."""
     if questions_path is None:
         return "annotation"
@@ -39,6 +39,8 @@ def detect_kind(dataset_name: str, questions_path: Path | None) -> str:
         return "code"
     if records and all("instruction_id_list" in record and "kwargs" in record for record in records):
         return "ifeval"
+    if records and all("user_scenario" in record and "evaluation_criteria" in record for record in records):
+        return "tau2"
     if records and all("question" in record and ("function" in record or "involved_classes" in record)
                        for record in records):
         return "function_calling"

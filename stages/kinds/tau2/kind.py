@@ -1,0 +1,122 @@
+"""The tau2 kind: τ²-bench's tasks, each model's trials (trajectories) scored as tau2 1.0.1 scores them — reward per
+trial, pass^k over trials, average reward — with the trials not judged (NL assertions without a judge) counted."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ...core.records import Columns, LoadResult
+from ...core.stats import Stats
+from ...core.text_table import format_table, percent
+from ..base import Kind, rank_models, register_kind
+from .domains import read_domain
+from .evaluation import evaluate
+from .pass_k import is_success, trial_figures
+from .tasks import load_tasks, load_trials
+
+
+@register_kind("tau2")
+class Tau2(Kind):
+    """Agents over whole conversations, scored as tau2-bench 1.0.1's evaluator and metrics score them."""
+
+    defaults = {"domain_folder": "", "domain": "", "split": "base"}
+    stage_params = {"B1": ("domain_folder", "domain", "split"), "B4": ("domain",)}
+    question_columns = ("task", "domain_folder")
+    prediction_columns = ("trials",)
+    paired_metrics = {"pass_hat_1": "mean"}
+    status_column = "status"
+
+    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
+                  params: dict[str, Any] | None = None) -> LoadResult:
+        return load_tasks(path, params or self.defaults)
+
+    def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
+        return load_trials(path)
+
+    def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        """B3: each task with its trials (none when the model has no trajectory for it)."""
+        trials = [json.loads(text) if text else [] for text in joined["prediction"]]
+        normalized = {"id": joined["id"], "task": joined["task"], "domain_folder": joined["domain_folder"],
+                      "trials": [json.dumps(t, ensure_ascii=False) for t in trials]}
+        return normalized, {"without_trials": sum(not t for t in trials), "trials": sum(map(len, trials))}
+
+    def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        """B4: per task each trial's evaluation — reward, components with reasons, termination, steps, where the
+        database differs from the gold one — and the file's own reward beside it when it has one."""
+        matched: Columns = {name: [] for name in ("id", "evaluations", "rewards", "status")}
+        statuses: Counter = Counter()
+        for task_id, task_text, folder, trials_text in zip(normalized["id"], normalized["task"],
+                                                            normalized["domain_folder"], normalized["trials"]):
+            task, data = json.loads(task_text), read_domain(Path(folder), params.get("domain") or "")
+            evaluations = []
+            for number, trial in enumerate(json.loads(trials_text)):
+                evaluation = evaluate(task, data, trial["messages"], trial["termination_reason"]).to_dict()
+                evaluation.update(trial=trial.get("trial", number), termination_reason=trial["termination_reason"],
+                                  steps=len(trial["messages"]), file_reward=trial.get("reward"))
+                evaluations.append(evaluation)
+                statuses[evaluation["status"]] += 1
+            matched["id"].append(task_id)
+            matched["evaluations"].append(json.dumps(evaluations, ensure_ascii=False))
+            matched["rewards"].append(json.dumps([e["reward"] for e in evaluations]))
+            matched["status"].append(_status(evaluations))
+        return matched, {"trials": dict(statuses)}
+
+    def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
+        """B5: per task its pass^1 (share of its trials that succeed; none when a trial is not decided)."""
+        pass_1 = []
+        for rewards_text in matched["rewards"]:
+            rewards = json.loads(rewards_text)
+            pass_1.append(None if not rewards or None in rewards else sum(map(is_success, rewards)) / len(rewards))
+        return {"id": matched["id"], "pass_hat_1": pass_1}, self.metrics_from_stats(self.score_stats(matched))
+
+    def score_stats(self, matched: Columns) -> Stats:
+        trials = []
+        for task_id, text in zip(matched["id"], matched["evaluations"]):
+            trials.extend({"task": task_id, "reward": e["reward"], "status": e["status"],
+                           "termination_reason": e["termination_reason"],
+                           "disagrees": e["file_reward"] is not None and e["reward"] is not None
+                           and is_success(e["file_reward"]) != is_success(e["reward"]),
+                           "trial": e["trial"]} for e in json.loads(text))
+        return {"trials": trials, "tasks_without_trials": sum(text == "[]" for text in matched["evaluations"])}
+
+    def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
+        trials = stats["trials"]
+        figures = trial_figures(trials)
+        by_k = figures["pass_hat_k"]
+        return {**figures, "rows": len({t["task"] for t in trials}) + stats["tasks_without_trials"],
+                "pass_hat_1": by_k.get("1"), "tasks_without_trials": stats["tasks_without_trials"],
+                "terminations": dict(Counter(t["termination_reason"] for t in trials)),
+                "disagreements_with_file": [f"task {t['task']} trial {t['trial']}" for t in trials if t["disagrees"]]}
+
+    def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
+        evaluations = json.loads(matched.get("evaluations") or "[]")
+        return matched.get("status", "missing"), "; ".join(
+            f"trial {e['trial']}: {e['status'] if e['reward'] is None else e['reward']}"
+            + (f" ({e['note']})" if e["note"] else "") for e in evaluations)
+
+    def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+        return rank_models(metrics_by_model, "pass_hat_1")
+
+    def render(self, dataset: str, report: dict[str, Any]) -> str:
+        models = report["models"]
+        ks = sorted({int(k) for m in models.values() for k in m["pass_hat_k"]})
+        rows = [[model, str(m["tasks"]), str(m["trials"]), *(percent(m["pass_hat_k"].get(str(k))) for k in ks),
+                 percent(m["avg_reward"]), str(m["not_judged"]), str(m["infrastructure_errors"])]
+                for model, m in models.items()]
+        table = format_table(["model", "tasks", "trials", *(f"pass^{k}" for k in ks), "avg reward", "not judged",
+                              "infra errors"], rows)
+        left_out = [f"{model}: tasks left out of pass^k (a trial not judged): {', '.join(m['tasks_left_out'])}"
+                    for model, m in models.items() if m["tasks_left_out"]]
+        return "\n\n".join([table, *left_out])
+
+
+def _status(evaluations: list[dict[str, Any]]) -> str:
+    if not evaluations:
+        return "missing"
+    if any(e["status"] != "scored" for e in evaluations):
+        return "scored"
+    if all(is_success(e["reward"]) for e in evaluations):
+        return "correct"
+    return "wrong" if not any(is_success(e["reward"]) for e in evaluations) else "partial"

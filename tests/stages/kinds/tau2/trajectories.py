@@ -1,0 +1,30 @@
+"""Trajectories the tau2 tests score: a task's gold actions made as an agent's (or user's) calls, answered by
+evalpipe's tools, then the agent's closing words."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from stages.kinds.tau2.domains import DomainData
+from stages.kinds.tau2.environment import Environment
+
+DOMAINS = Path(__file__).resolve().parents[5].parent / "shared" / "data" / "real" / "tau2" / "domains"
+
+
+def calls_trajectory(task: dict[str, Any], data: DomainData, actions: list[dict[str, Any]],
+                     closing: str = "Done.") -> list[dict[str, Any]]:
+    """The task's initial history, then each action as a call and its tool message, then `closing`."""
+    initial = task.get("initial_state") or {}
+    env = Environment(data)
+    env.set_state(initial, initial.get("message_history") or [])
+    messages = list(initial.get("message_history") or [])
+    for number, action in enumerate(actions):
+        requestor = action.get("requestor", "assistant")
+        call = {"id": f"call_{number}", "name": action["name"], "arguments": action["arguments"],
+                "requestor": requestor}
+        content, error = env.respond(action["name"], requestor, action["arguments"])
+        messages.append({"role": requestor, "content": None, "tool_calls": [call]})
+        messages.append({"role": "tool", "id": call["id"], "content": content, "requestor": requestor,
+                         "error": error})
+    messages.append({"role": "assistant", "content": closing})
+    return messages
