@@ -42,7 +42,7 @@ def evaluate(task: dict[str, Any], data: DomainData, messages: list[dict[str, An
     try:
         components, difference, note = _environment(task, criteria, data, messages)
     except (TrajectoryError, ValueError, TypeError, KeyError) as error:
-        return Evaluation(UNSCORABLE, None, note=f"cannot replay: {error}")
+        return Evaluation(UNSCORABLE, None, note=f"cannot evaluate (tau2 fails too): {error}")
     components["ACTION"] = _actions(criteria.get("actions"), messages)
     components["COMMUNICATE"] = _communicated(criteria.get("communicate_info"), messages)
     assertions = criteria.get("nl_assertions")
