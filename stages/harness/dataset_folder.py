@@ -19,7 +19,8 @@ from .imported import ImportedRun
 
 FIELDS = {"id_field": "id", "question_field": "question", "gold_field": "answers", "prediction_field": "prediction"}
 KIND_FIELDS = {"multiple_choice": {**FIELDS, "gold_field": "answer"}, "math": {**FIELDS, "gold_field": "answer"},
-               "function_calling": {"id_field": "id"}}  # its items and bfcl-eval's results are read as they are
+               "function_calling": {"id_field": "id"},  # its items and bfcl-eval's results are read as they are
+               "tau2": {"id_field": "id"}}
 VERDICTS_FOLDER = "harness"  # <model>.jsonl: the harness's own verdict on every row
 
 

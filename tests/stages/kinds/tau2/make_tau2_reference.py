@@ -11,7 +11,15 @@ state-changing one dropped, with one argument changed (retail) — each answered
 trial ended by max_steps. tau2_reference/reference.jsonl keeps per trajectory the calls, the sha256 of each tool
 answer tau2 gave (its JSON with sorted keys, so the test compares evalpipe's answers), tau2's reward from
 evaluate_simulation (evaluation type ALL, lenient replay as evaluate-trajs) — null where the task's NL assertions
-would ask an LLM — and its ENV-only reward; and tau2's pass_hat_k on a grid of (trials, successes, k)."""
+would ask an LLM — and its ENV-only reward; and tau2's pass_hat_k on a grid of (trials, successes, k).
+
+It also writes two results files as tau2 writes them (Results.save): results_mock.json — every mock task, two
+trials (the gold calls; then the gold calls with the last write dropped, or again the gold calls where tau2's evaluator
+fails on the dropped ones), and one more trial of create_task_1 ended
+by an infrastructure error — and results_retail.json — three retail tasks, two trials each (gold; gold then ended by
+max_steps) — each trial's reward_info from tau2's evaluate_simulation, except mock update_task_1's trial 1, whose
+recorded reward is set to 1.0 on purpose (tau2 gives 0) so the import names a disagreement; results.json beside
+them says tau2's pass^k (compute_metrics) of each file after evaluate-trajs' rescoring."""
 from __future__ import annotations
 
 import copy
@@ -21,11 +29,13 @@ import sys
 from pathlib import Path
 
 from tau2.data_model.message import AssistantMessage, ToolCall, UserMessage
-from tau2.data_model.simulation import SimulationRun, TerminationReason
+from tau2.data_model.simulation import (AgentInfo, Info, Results, RewardInfo, SimulationRun, TerminationReason,
+                                        UserInfo)
 from tau2.data_model.tasks import Task
 from tau2.environment.toolkit import ToolType
 from tau2.evaluator.evaluator import EvaluationType, evaluate_simulation
-from tau2.metrics.agent_metrics import pass_hat_k
+from tau2.metrics.agent_metrics import compute_metrics, pass_hat_k
+from tau2.scripts.evaluate_trajectories import compute_simulation_rewards
 from tau2.registry import registry
 
 HERE = Path(__file__).resolve().parent
@@ -90,6 +100,68 @@ def score(domain: str, task: Task, messages: list, reason: TerminationReason, ki
         return f"error: {error}"
 
 
+def results_file(domain: str, task_ids: list[str], second: str) -> Results:
+    """A tau2 results file of `task_ids`, two trials each: the gold calls, then `second` ("dropped": the last write
+    left out; "max_steps": gold, ended by the step limit)."""
+    env = registry.get_env_constructor(domain)()
+    kits = [kit for kit in (env.tools, env.user_tools) if kit is not None]
+    tasks = [Task.model_validate(raw) for raw in json.loads((DOMAINS / domain / "tasks.json").read_text())
+             if raw["id"] in task_ids]
+    simulations = []
+    for task in tasks:
+        raw = task.model_dump(mode="json")["evaluation_criteria"]
+        actions = raw.get("actions") or []
+        closing = " ".join(raw.get("communicate_info") or []) or "Done."
+        writes = [i for i, a in enumerate(actions)
+                  if any(k.has_tool(a["name"]) and k.tool_mutates_state(a["name"]) for k in kits)]
+        for trial in (0, 1):
+            calls, reason = actions, TerminationReason.AGENT_STOP
+            if trial == 1 and second == "dropped" and writes:
+                calls = [a for i, a in enumerate(actions) if i != writes[-1]]
+            if trial == 1 and second == "max_steps":
+                reason = TerminationReason.MAX_STEPS
+            messages, _, _ = trajectory(domain, task, calls, closing)
+            run = SimulationRun(id=f"{task.id}-{trial}", task_id=task.id, trial=trial, start_time="", end_time="",
+                                duration=0.0, termination_reason=reason, messages=messages, timestamp="",
+                                agent_cost=0.0, user_cost=0.0, reward_info=None, seed=trial)
+            try:
+                run.reward_info = evaluate_simulation(run, task, EvaluationType.ALL, solo_mode=False, domain=domain,
+                                                      strict_replay=False)
+            except ValueError:  # tau2's evaluator fails on it (an assertion's task missing): the gold calls instead
+                run.messages = trajectory(domain, task, actions, closing)[0]
+                run.reward_info = evaluate_simulation(run, task, EvaluationType.ALL, solo_mode=False, domain=domain,
+                                                      strict_replay=False)
+            if domain == "mock" and task.id == "update_task_1" and trial == 1:
+                run.reward_info = RewardInfo(reward=1.0)
+            simulations.append(run)
+        if domain == "mock" and task.id == "create_task_1":
+            simulations.append(SimulationRun(
+                id="create_task_1-2", task_id=task.id, trial=2, start_time="", end_time="", duration=0.0,
+                termination_reason=TerminationReason.INFRASTRUCTURE_ERROR, messages=[], timestamp="",
+                agent_cost=0.0, user_cost=0.0, reward_info=RewardInfo(reward=0.0), seed=2))
+    info = Info(git_commit="a2c0247", num_trials=2, max_steps=200, max_errors=10,
+                user_info=UserInfo(implementation="user_simulator", llm="scripted-user"),
+                agent_info=AgentInfo(implementation="llm_agent", llm="scripted-agent"),
+                environment_info=env.get_info())
+    return Results(timestamp="2026-11-28T00:00:00", info=info, tasks=tasks, simulations=simulations)
+
+
+def write_results_files() -> None:
+    figures = {}
+    for domain, task_ids, second in (("mock", None, "dropped"), ("retail", ["1", "5", "20"], "max_steps")):
+        if task_ids is None:
+            task_ids = [raw["id"] for raw in json.loads((DOMAINS / domain / "tasks.json").read_text())]
+        results = results_file(domain, task_ids, second)
+        results.save(OUT / f"results_{domain}.json")
+        rescored = compute_simulation_rewards(Results.load(OUT / f"results_{domain}.json"))
+        metrics = compute_metrics(rescored)
+        figures[domain] = {"pass_hat_k": {str(k): v for k, v in metrics.pass_hat_ks.items()},
+                           "avg_reward": metrics.avg_reward, "infra_error_count": metrics.infra_error_count,
+                           "rewards": {f"{sim.task_id}/{sim.trial}": sim.reward_info.reward
+                                       for sim in rescored.simulations}}
+    (OUT / "results.json").write_text(json.dumps(figures, indent=1) + "\n")
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     lines = []
@@ -126,6 +198,7 @@ def main() -> None:
     grid = [{"trials": n, "successes": s, "k": k, "pass_hat_k": pass_hat_k(n, s, k)}
             for n in range(1, 6) for s in range(n + 1) for k in range(1, n + 1)]
     (OUT / "pass_hat_k.json").write_text(json.dumps(grid, indent=0) + "\n")
+    write_results_files()
     print(f"{len(lines)} trajectories, {len(grid)} pass^k values", file=sys.stderr)
 
 

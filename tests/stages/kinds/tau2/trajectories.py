@@ -2,13 +2,16 @@
 evalpipe's tools, then the agent's closing words."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from stages.kinds.tau2.domains import DomainData
 from stages.kinds.tau2.environment import Environment
 
-DOMAINS = Path(__file__).resolve().parents[5].parent / "shared" / "data" / "real" / "tau2" / "domains"
+# the shared data beside the checkout, or tau2's own TAU2_DATA_DIR (its data/ folder) when set
+DOMAINS = (Path(os.environ["TAU2_DATA_DIR"]) if os.environ.get("TAU2_DATA_DIR")
+           else Path(__file__).resolve().parents[4].parent / "shared" / "data" / "real") / "tau2" / "domains"
 
 
 def calls_trajectory(task: dict[str, Any], data: DomainData, actions: list[dict[str, Any]],
