@@ -139,7 +139,8 @@ def _import_and_worker_commands(commands: Any) -> None:
     imports.add_argument("--dataset", help="dataset name (default: the harness's task name)")
     imports.add_argument("--model", help="model name (default: the one the harness recorded)")
     imports.add_argument("--baseline", help="a leaderboard's baseline model (default: the one its tool compares with)")
-    imports.add_argument("--data", help="bfcl: BFCL's data folder (default: the installed bfcl-eval's data/)")
+    imports.add_argument("--data", help="bfcl: BFCL's data folder (default: the installed bfcl-eval's data/); tau2: "
+                         "its domains' folder, data/tau2/domains (default: $TAU2_DATA_DIR/tau2/domains)")
     imports.set_defaults(handler="harness_import:cmd_import")
     worker = commands.add_parser("worker", help="a long-running Luigi assistant: run whatever luigid hands it")
     _scheduler_options(worker, required=True)

@@ -32,7 +32,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     reader = importer(args.tool)
     data = getattr(args, "data", None)
     if data and "data" not in inspect.signature(reader).parameters:
-        raise UsageError(f"--data is for importers that read a separate data folder (bfcl), not {args.tool}")
+        raise UsageError(f"--data is for importers that read a separate data folder (bfcl, tau2), not {args.tool}")
     found = list(reader([Path(path) for path in args.paths], **({"data": Path(data)} if data else {})))
     runs = [item for item in found if isinstance(item, ImportedRun)]
     skipped = [item for item in found if isinstance(item, SkippedFile)]

@@ -72,7 +72,7 @@ def test_bad_result_lines_are_set_aside_with_file_and_line(tmp_path, real_data, 
 
 def test_data_is_bfcls_option_only(tmp_path, capsys):
     assert main(["import", "lm-eval", str(tmp_path), "--data", str(tmp_path), "--inputs", str(tmp_path / "in")]) == 2
-    assert "--data is for importers that read a separate data folder (bfcl)" in capsys.readouterr().err
+    assert "--data is for importers that read a separate data folder (bfcl, tau2)" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(importlib.util.find_spec("bfcl_eval") is None, reason="multi-turn results import with bfcl-eval")
