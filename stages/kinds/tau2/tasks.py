@@ -100,8 +100,7 @@ def _task_problem(record: Any, data: DomainData) -> str | None:
     unknown = [name for name in criteria.get("reward_basis", []) if name not in REWARD_TYPES]
     if unknown:
         return f"task {record['id']}: unknown reward_basis {', '.join(map(str, unknown))}"
-    tools = {kit.__name__: kit for kit in (data.domain.tools, data.domain.user_tools) if kit is not None}
-    names = {name for kit in tools.values() for name in kit.tool_names}
+    names = {name for kit in (data.domain.tools, data.domain.user_tools) if kit is not None for name in kit.tool_names}
     for action in criteria.get("actions") or []:
         if not isinstance(action, dict) or action.get("name") not in names:
             name = action.get("name") if isinstance(action, dict) else action

@@ -9,9 +9,8 @@ from stages.core.errors import UsageError
 from stages.harness.tau2 import read_tau2
 from stages.kinds.tau2.domains import read_domain
 from stages.kinds.tau2.evaluation import evaluate
-from tests.stages.kinds.tau2.trajectories import DOMAINS
-
 from tests.stages.kinds.tau2.test_tau2_reference import REFERENCE
+from tests.stages.kinds.tau2.trajectories import DOMAINS
 
 pytestmark = pytest.mark.skipif(not DOMAINS.is_dir(), reason="the shared tau2 data is not here")
 

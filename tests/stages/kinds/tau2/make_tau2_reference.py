@@ -29,14 +29,12 @@ import sys
 from pathlib import Path
 
 from tau2.data_model.message import AssistantMessage, ToolCall, UserMessage
-from tau2.data_model.simulation import (AgentInfo, Info, Results, RewardInfo, SimulationRun, TerminationReason,
-                                        UserInfo)
+from tau2.data_model.simulation import AgentInfo, Info, Results, RewardInfo, SimulationRun, TerminationReason, UserInfo
 from tau2.data_model.tasks import Task
-from tau2.environment.toolkit import ToolType
 from tau2.evaluator.evaluator import EvaluationType, evaluate_simulation
 from tau2.metrics.agent_metrics import compute_metrics, pass_hat_k
-from tau2.scripts.evaluate_trajectories import compute_simulation_rewards
 from tau2.registry import registry
+from tau2.scripts.evaluate_trajectories import compute_simulation_rewards
 
 HERE = Path(__file__).resolve().parent
 DOMAINS = HERE.parents[4].parent / "shared" / "data" / "real" / "tau2" / "domains"
