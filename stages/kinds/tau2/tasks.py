@@ -151,6 +151,8 @@ def _trials_of(record: Any) -> tuple[list[dict[str, Any]], str | None]:
     for trial in trials:
         if not isinstance(trial, dict) or not isinstance(trial.get("messages"), list):
             return [], "a trial without its messages (a list)"
+        if not all(isinstance(message, dict) for message in trial["messages"]):
+            return [], "a trial whose messages are not all objects"
         if not isinstance(trial.get("termination_reason"), str):
             return [], "a trial without its termination_reason"
     return [{key: trial[key] for key in ("trial", "termination_reason", "messages", "reward") if key in trial}
