@@ -32,6 +32,12 @@ class Tau2(Kind):
                   params: dict[str, Any] | None = None) -> LoadResult:
         return load_tasks(path, params or self.defaults)
 
+    def gold_files(self, params: dict[str, Any]) -> list[str]:
+        """The domain's db.json, fingerprinted with the tasks when the domain folder is the dataset's or named
+        relative to it (an import names tau2's shipped folder by its absolute path: not fingerprinted)."""
+        folder = params.get("domain_folder") or ""
+        return [] if Path(folder).is_absolute() else [str(Path(folder) / "db.json")]
+
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_trials(path)
 

@@ -1,0 +1,36 @@
+"""The tau2 kind end to end on its conformance folder (a made-up mock domain, two models): the text report shows
+pass^1 and pass^2 and the tasks left out, B4 names why each trial scored as it did, and editing the domain's db.json reruns B1 onward (a run after
+it writes nothing)."""
+import json
+import shutil
+
+from stages.io.artifacts import read_columns
+from tests.pipeline.workspace import REPO, changed_artifacts, run, snapshot
+
+CONFORMANCE = REPO / "tests" / "stages" / "kinds" / "tau2" / "conformance"
+
+
+def test_the_fixture_runs_names_each_trials_reason_and_reruns_when_the_database_changes(tmp_path):
+    shutil.copytree(CONFORMANCE, tmp_path / "inputs" / "todo", ignore=shutil.ignore_patterns("expected.json"))
+    assert run(tmp_path) == 0
+    b4 = read_columns(tmp_path / "outputs" / "todo" / "bad" / "B4_matches.json")
+    trials = {task: json.loads(text) for task, text in zip(b4["id"], b4["evaluations"])}
+    assert trials["create"][0]["components"]["DB"]["reason"] == "the database differs from the gold actions' at tasks/task_2"
+    assert trials["create"][1]["note"] == "terminated prematurely: max_steps"
+    assert [t["status"] for t in trials["judged"]] == ["scored", "not judged"]
+    assert dict(zip(b4["id"], b4["status"])) == {"create": "wrong", "complete": "correct", "judged": "scored"}
+    before = snapshot(tmp_path / "outputs")
+    db = tmp_path / "inputs" / "todo" / "db.json"
+    tables = json.loads(db.read_text())
+    tables["tasks"]["task_1"]["title"] = "Water the roses"
+    db.write_text(json.dumps(tables))
+    assert run(tmp_path) == 0
+    changed = changed_artifacts(before, snapshot(tmp_path / "outputs"))
+    assert "todo/B1_questions.json" in changed and "todo/good/B4_matches.json" in changed
+    settled = snapshot(tmp_path / "outputs")
+    assert run(tmp_path) == 0 and changed_artifacts(settled, snapshot(tmp_path / "outputs")) == set()
+    text = (tmp_path / "outputs" / "todo" / "B6_report.txt").read_text(encoding="utf-8").splitlines()
+    assert text[0].split() == ["model", "tasks", "trials", "pass^1", "pass^2", "avg", "reward", "not", "judged",
+                               "infra", "errors"]
+    assert text[2].split() == ["bad", "2", "4", "50.00%", "50.00%", "50.00%", "1", "0"]
+    assert "good: tasks left out of pass^k (a trial not judged): judged" in text
