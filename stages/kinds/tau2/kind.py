@@ -13,7 +13,7 @@ from ...core.text_table import format_table, percent
 from ..base import Kind, rank_models, register_kind
 from .domains import read_domain
 from .evaluation import evaluate
-from .pass_k import is_success, trial_figures
+from .pass_k import INFRASTRUCTURE_ERROR, is_success, trial_figures
 from .tasks import load_tasks, load_trials
 
 
@@ -70,10 +70,11 @@ class Tau2(Kind):
         return matched, {"trials": dict(statuses)}
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        """B5: per task its pass^1 (share of its trials that succeed; none when a trial is not decided)."""
+        """B5: per task its pass^1 (share of its trials that succeed, infrastructure errors left out; none when a
+        trial is not decided), whose mean over tasks is the model's pass^1."""
         pass_1 = []
-        for rewards_text in matched["rewards"]:
-            rewards = json.loads(rewards_text)
+        for text in matched["evaluations"]:
+            rewards = [e["reward"] for e in json.loads(text) if e["termination_reason"] != INFRASTRUCTURE_ERROR]
             pass_1.append(None if not rewards or None in rewards else sum(map(is_success, rewards)) / len(rewards))
         return {"id": matched["id"], "pass_hat_1": pass_1}, self.metrics_from_stats(self.score_stats(matched))
 

@@ -39,6 +39,9 @@ def test_results_files_import_and_run_scored_as_tau2_scores_them(tmp_path):
     assert figures["pass_hat_k"] == pytest.approx({"1": 0.55, "2": tau2["mock"]["pass_hat_k"]["2"]})
     assert (figures["avg_reward"], figures["infrastructure_errors"]) == (pytest.approx(0.55), 1)
     assert figures["disagreements_with_file"] == ["task update_task_1 trial 1"]
+    b5 = read_columns(tmp_path / "outputs" / "tau2_mock" / "scripted-agent" / "B5_component_scores.json")
+    assert sum(b5["pass_hat_1"]) / len(b5["pass_hat_1"]) == pytest.approx(0.55)  # the item values' mean is pass^1
+    assert mock["intervals"]["scripted-agent"]["pass_hat_1"]["n"] == 10
     assert mock["harness"]["scripted-agent"]["metrics"] == pytest.approx(
         {"pass_hat_1": 0.6, "pass_hat_2": 0.4, "avg_reward": 0.6})
     retail = read_artifact_json(tmp_path / "outputs" / "tau2_retail" / "B6_report.json")["report"]
