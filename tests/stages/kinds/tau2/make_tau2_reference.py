@@ -7,8 +7,9 @@
     TAU2_DATA_DIR=/work/tau2-data /work/tau2-venv/bin/python tests/stages/kinds/tau2/make_tau2_reference.py
 
 For every retail and mock task: its gold actions made as the agent's (or user's) calls — as they are, with the last
-state-changing one dropped, with one argument changed (retail) — each answered by tau2's own environment, and one
-trial ended by max_steps. tau2_reference/reference.jsonl keeps per trajectory the calls, the sha256 of each tool
+state-changing one dropped, with one argument changed (retail), after failing calls (an unknown tool, a missing and
+an unexpected argument, an id not there) with the last write repeated — each answered by tau2's own environment, and
+one trial ended by max_steps. tau2_reference/reference.jsonl keeps per trajectory the calls, the sha256 of each tool
 answer tau2 gave (its JSON with sorted keys, so the test compares evalpipe's answers), tau2's reward from
 evaluate_simulation (evaluation type ALL, lenient replay as evaluate-trajs) — null where the task's NL assertions
 would ask an LLM — and its ENV-only reward; and tau2's pass_hat_k on a grid of (trials, successes, k).
@@ -58,6 +59,22 @@ def changed(actions: list[dict], writes: list[int]) -> list[dict] | None:
     else:
         return None
     return actions
+
+
+def noisy(actions: list[dict], writes: list[int]) -> list[dict]:
+    """The gold calls after failing ones: a tool the domain lacks, the last write without its first argument and
+    with an argument it does not take, a read of an id that is not there; then the last write made twice."""
+    last = actions[writes[-1]]
+    first = next(iter(last["arguments"]), None)
+    wrong = [{"name": "delete_everything", "arguments": {}},
+             {"name": last["name"], "arguments": {k: v for k, v in last["arguments"].items() if k != first}},
+             {"name": last["name"], "arguments": {**last["arguments"], "note": "please"}}]
+    read = next((a for a in actions if not a["arguments"] or isinstance(next(iter(a["arguments"].values())), str)),
+                None)
+    if read is not None and read["arguments"]:
+        wrong.append({"name": read["name"], "arguments": {**read["arguments"],
+                                                          next(iter(read["arguments"])): "nothing-here"}})
+    return [*wrong, *actions, last]
 
 
 def digest(content: str | None) -> str:
@@ -180,6 +197,7 @@ def main() -> None:
                 variants["dropped"] = [a for i, a in enumerate(actions) if i != writes[-1]]
                 if domain == "retail":
                     variants["changed"] = changed(actions, writes)
+                variants["noisy"] = noisy(actions, writes)
             for variant, calls in variants.items():
                 if calls is None:
                     continue

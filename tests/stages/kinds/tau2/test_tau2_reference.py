@@ -33,7 +33,7 @@ def test_every_trajectory_scores_as_tau2_scored_it_with_the_same_tool_answers():
              for domain in ("retail", "mock")}
     data = {domain: read_domain(DOMAINS / domain) for domain in tasks}
     rows = _rows()
-    assert len(rows) == 397
+    assert len(rows) == 508
     for row in rows:
         task, domain_data = tasks[row["domain"]][row["task"]], data[row["domain"]]
         messages = calls_trajectory(task, domain_data, row["calls"], row["closing"])
