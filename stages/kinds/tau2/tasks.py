@@ -43,6 +43,13 @@ class _Unreadable:
         self.reason = reason
 
 
+def _calls_readable(calls: Any) -> bool:
+    """tool_calls absent, or a list of calls each with a name and its arguments as an object (as tau2 keeps them)."""
+    return calls is None or isinstance(calls, list) and all(
+        isinstance(call, dict) and isinstance(call.get("name"), str) and isinstance(call.get("arguments"), dict)
+        for call in calls)
+
+
 def domain_folder(questions: Path, params: dict[str, Any]) -> Path:
     """The domain folder: [params] domain_folder (relative to the dataset folder), else the questions' folder."""
     named = params.get("domain_folder") or ""
@@ -153,6 +160,8 @@ def _trials_of(record: Any) -> tuple[list[dict[str, Any]], str | None]:
             return [], "a trial without its messages (a list)"
         if not all(isinstance(message, dict) for message in trial["messages"]):
             return [], "a trial whose messages are not all objects"
+        if not all(_calls_readable(message.get("tool_calls")) for message in trial["messages"]):
+            return [], "a trial with a tool call that is not {id, name, arguments (an object)}"
         if not isinstance(trial.get("termination_reason"), str):
             return [], "a trial without its termination_reason"
     return [{key: trial[key] for key in ("trial", "termination_reason", "messages", "reward") if key in trial}

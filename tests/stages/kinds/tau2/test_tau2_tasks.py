@@ -58,11 +58,14 @@ def test_a_folder_of_no_domain_evalpipe_runs_is_said(tmp_path):
 def test_trials_gather_per_task_and_bad_ones_are_set_aside_by_line(tmp_path):
     trial = {"termination_reason": "agent_stop", "messages": [{"role": "assistant", "content": "hi"}]}
     lines = [{"id": "a", "trials": [trial]}, {"id": "a", **trial, "trial": 1}, {"id": "b", "trials": [{"messages": []}]},
-             {"id": "c", "trials": [{**trial, "messages": ["hi"]}]}, {"trials": []}]
+             {"id": "c", "trials": [{**trial, "messages": ["hi"]}]}, {"trials": []},
+             {"id": "d", "trials": [{**trial, "messages": [{"role": "assistant", "tool_calls": [
+                 {"id": "1", "name": "get_users", "arguments": "{not parsed"}]}]}]}]
     path = tmp_path / "model.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines) + "{broken\n", encoding="utf-8")
     result = load_trials(path)
     assert result.columns["id"] == ["a"] and result.columns["trials"] == [2]
     assert [(r.line, r.reason.split(":")[0]) for r in result.rejects] == [
         (3, "a trial without its termination_reason"), (4, "a trial whose messages are not all objects"),
-        (5, "not a record with an id"), (6, "not JSON")]
+        (5, "not a record with an id"), (6, "a trial with a tool call that is not {id, name, arguments (an object)}"),
+        (7, "not JSON")]
