@@ -20,12 +20,14 @@ fails on the dropped ones), and one more trial of create_task_1 ended
 by an infrastructure error — and results_retail.json — three retail tasks, two trials each (gold; gold then ended by
 max_steps) — each trial's reward_info from tau2's evaluate_simulation, except mock update_task_1's trial 1, whose
 recorded reward is set to 1.0 on purpose (tau2 gives 0) so the import names a disagreement; results.json beside
-them says tau2's pass^k (compute_metrics) of each file after evaluate-trajs' rescoring."""
+them says tau2's pass^k (compute_metrics) of each file after evaluate-trajs' rescoring. (tau2 stamps each message
+with the time: a new run rewrites those two files with other timestamps and nothing else.)"""
 from __future__ import annotations
 
 import copy
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -38,7 +40,7 @@ from tau2.registry import registry
 from tau2.scripts.evaluate_trajectories import compute_simulation_rewards
 
 HERE = Path(__file__).resolve().parent
-DOMAINS = HERE.parents[4].parent / "shared" / "data" / "real" / "tau2" / "domains"
+DOMAINS = Path(os.environ["TAU2_DATA_DIR"]) / "tau2" / "domains"  # tau2's own data folder: where it reads them too
 OUT = HERE / "tau2_reference"
 
 
