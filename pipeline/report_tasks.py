@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from stages import Kind, build_dataset_report, get_kind, render_report
+from stages.chat.outage import Unscored, judge_cause, model_unscored, unscored_problems, unscored_rejects
 from stages.core.records import Columns, Rows
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
@@ -123,7 +124,8 @@ class B6Report(KindStage):
 
     def stage_params(self) -> dict[str, Any]:
         params = {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"],
-                  "min_paired_share": self.spec["min_paired_share"]}
+                  "min_paired_share": self.spec["min_paired_share"],
+                  "max_unscored_share": self.spec["max_unscored_share"]}
         if self.plain_spec.get("provenance"):
             params["harness"] = self.plain_spec["provenance"]
         if self.plain_spec.get("judge"):
@@ -139,8 +141,12 @@ class B6Report(KindStage):
         set_aside = {model: set_aside_counts(read.question_counts, read.predictions[model], read.joins[model])
                      for model in read.scored}
         metrics = {model: model_metrics(read.kind, documents) for model, documents in read.scored.items()}
+        unscored = self._unscored(read)
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
-                                      None, self._problems(read, set_aside))
+                                      None, self._problems(read, set_aside, unscored))
+        if any(found.count for found in unscored.values()):
+            report["unscored"] = {model: found.to_dict(self.spec["max_unscored_share"])
+                                  for model, found in unscored.items() if found.count}
         for section in self.sections():
             report.update(section(read, report))
         self._write_renderings(read.kind, report, read.rows)
@@ -175,16 +181,31 @@ class B6Report(KindStage):
                      for model, documents in scored.items() if all(document.get("samples") for document in documents)},
             labels_files=read_labels_files(self))
 
-    def _problems(self, read: B6Reading, set_aside: dict[str, dict[str, int]]) -> list[str]:
-        """Why the dataset may be unfit to publish: too much set aside, too few questions paired, shards that
-        disagree."""
-        problems = dataset_problems(read.question_counts,
-                                    {model: summed(d["header"]["counts"] for d in documents)
-                                     for model, documents in read.predictions.items()},
-                                    [r["reason"] for document in read.questions for r in document.get("rejects", [])],
-                                    read.kind.headline_reject_reasons, self.spec["max_rejected_share"])
+    def _unscored(self, read: B6Reading) -> dict[str, Unscored]:
+        """Each model's items not scored: questions set aside for a missing part, items whose requests the server
+        never answered (B3 left them out), items whose every judge call failed."""
+        items = read.question_counts.get("accepted", 0) + unscored_rejects(read.questions)
+        question_rejects = [r for document in read.questions for r in document.get("rejects", [])]
+        return {model: model_unscored(items, question_rejects, *(d.get("unscored", {}) for d in read.joins[model]),
+                                      _judge_unanswered(*read.judged[model]) if model in read.judged else {})
+                for model in read.scored}
+
+    def _problems(self, read: B6Reading, set_aside: dict[str, dict[str, int]],
+                  unscored: dict[str, Unscored]) -> list[str]:
+        """Why the dataset may be unfit to publish: too many items not scored, too much set aside (the items not
+        scored apart), too few questions paired, shards that disagree."""
+        problems = unscored_problems(unscored, self.spec["max_unscored_share"])
+        not_answered = {model: unscored_rejects(documents) for model, documents in read.predictions.items()}
+        problems += dataset_problems(_less(read.question_counts, unscored_rejects(read.questions)),
+                                     {model: _less(summed(d["header"]["counts"] for d in documents),
+                                                   not_answered[model])
+                                      for model, documents in read.predictions.items()},
+                                     [r["reason"] for document in read.questions for r in document.get("rejects", [])
+                                      if not r.get("unscored")],
+                                     read.kind.headline_reject_reasons, self.spec["max_rejected_share"])
         problems += pairing_problems(read.question_counts.get("accepted", 0), {
-            model: (max(0, set_aside[model]["missing_predictions"] - set_aside[model]["prediction_rows_rejected"]),
+            model: (max(0, set_aside[model]["missing_predictions"] - set_aside[model]["prediction_rows_rejected"]
+                        + not_answered[model]),
                     [i for d in joins for i in d.get("missing_predictions", [])[:4]][:4],
                     [i for d in joins for i in d.get("unmatched_predictions", [])[:4]][:4])
             for model, joins in read.joins.items()
@@ -280,6 +301,19 @@ class B6Report(KindStage):
                 for metric, items in kind.item_scores(scored).items():
                     values.setdefault(model, {}).setdefault(metric, []).extend(items)
         return values
+
+
+def _less(counts: dict[str, int], unscored: int) -> dict[str, int]:
+    """Counts of rows read and set aside without the items not scored (outage.py answers for those)."""
+    return {**counts, "input_rows": counts.get("input_rows", 0) - unscored,
+            "rejected": counts.get("rejected", 0) - unscored, "unscored": unscored}
+
+
+def _judge_unanswered(path: UPath, document: dict[str, Any]) -> dict[str, str]:
+    """Item id → cause, for the items some criterion of which has no verdict because every judge call failed."""
+    rows = read_columns(path, document)
+    return {str(item): judge_cause() for item, replies, failures, unasked in zip(
+        rows["id"], rows["replies"], rows["failures"], rows["not_judged"]) if failures and not replies and not unasked}
 
 
 def _criteria_summaries(read: B6Reading) -> dict[str, dict[str, Any]]:

@@ -15,12 +15,13 @@ from stages import (
 )
 from stages.chat.completions import EchoRefused
 from stages.chat.local_tokenizer import CONFIG_FILES
+from stages.chat.outage import unscored_ids
 from stages.chat.turns import gather_turns, turn_cases
 from stages.core.errors import UsageError
 from stages.core.records import Rows, as_columns, column_length, column_names, column_values, with_sample_numbers
 from stages.core.stage_names import ARTIFACT_NAMES
-from stages.io.artifacts import read_column, read_columns, read_table
-from stages.io.join import join_shard
+from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
+from stages.io.join import join_shard, without_unscored
 from stages.kinds.base import Kind
 from stages.kinds.sampling import item_samples
 from stages.text.reasoning import ReasoningTags, answers_after_reasoning
@@ -206,6 +207,7 @@ class B3Normalize(KindStage):
     def compute(self) -> StageResult:
         own = self.neighbours().index(self.shard)
         questions = stage_rows(self.requires()["questions"][own], get_kind(self.spec["kind"]).joined_question_columns)
+        questions, unscored = self._without_unscored(questions)
         if self.sharded:
             joined, join_info = self._join_with_neighbours(questions, own)
         else:
@@ -216,7 +218,23 @@ class B3Normalize(KindStage):
             joined, reasoning = answers_after_reasoning(joined, tags)
             counts.update(reasoning)
         columns, info = get_kind(self.spec["kind"]).normalize(joined, super().stage_params())
+        if unscored:
+            counts["unscored"] = len(unscored)
+            join_info["unscored"] = unscored
         return StageResult(with_sample_numbers(joined, columns), counts, header={"info": info}, body=join_info)
+
+    def _without_unscored(self, questions: Rows) -> tuple[Rows, dict[str, str]]:
+        """The questions less the items whose answer was never obtained (the server did not answer), out of the
+        denominator rather than scored 0; (the rows kept, id → why each was left out)."""
+        tasks = self.requires()["predictions"]
+        if not tasks[0].generated:
+            return questions, {}
+        unscored = {item: cause for task in tasks
+                    for item, cause in unscored_ids(read_artifact_json(task.artifact_path()).get("rejects", [])).items()}
+        if not unscored:
+            return questions, {}
+        answered = {str(qid) for task in tasks for qid in read_column(task.artifact_path(), "id").to_pylist()}
+        return without_unscored(questions, unscored, answered)
 
 
     def _join_with_neighbours(self, questions: Rows, own: int) -> tuple[Rows, dict[str, Any]]:

@@ -4,7 +4,6 @@ for what is missing or was asked with another prompt or other options."""
 from __future__ import annotations
 
 import hashlib
-import re
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -23,6 +22,7 @@ from .client import ChatClient, CircuitBreaker, Reply, call_with_retries
 from .costs import check_price, money
 from .endpoint import CLIENT_NUMBERS, Endpoint, settings_problems
 from .journal import AnswerStore, journal_key
+from .outage import error_kind, server_cause
 from .prompts import check_template
 
 PROTOCOLS = ("peppa", "openai", "completions")
@@ -252,7 +252,8 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
         else:
             reason = f"generation failed after {record.get('attempts', 0)} attempt(s): {record.get('error', 'not asked')}"
             sample = f" sample {case['sample']}" if config.samples > 1 else ""
-            result.rejects.append(Reject(f"{config.url} ({model})", None, reason, f"{case['id']}{sample}"))
+            result.rejects.append(Reject(f"{config.url} ({model})", None, reason, f"{case['id']}{sample}",
+                                         unscored=server_cause(record.get("error", "not asked"))))
     result.columns = {"id": ids, "line": [None] * len(ids), "prediction": predictions, "confidence": [None] * len(ids),
                       "finish_reason": finish_reasons, "reasoning_content": reasonings,
                       **({"sample": samples} if config.samples > 1 else {}),
@@ -268,7 +269,7 @@ def generation_summary(store_path: Path, ids: list[str], price: dict[str, float]
     records = AnswerStore(store_path).load()
     ids = [journal_key({"id": i, "sample": sample}) for i in ids for sample in range(samples)]
     answered = [records[i] for i in ids if i in records and "prediction" in records[i]]
-    failed = Counter(_reason_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
+    failed = Counter(error_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
     latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))
     tokens_in = sum(r.get("tokens_in") or 0 for r in answered)
     tokens_out = sum(r.get("tokens_out") or 0 for r in answered)
@@ -289,12 +290,3 @@ def failure_line(summary: dict[str, Any]) -> str | None:
         return None
     causes = ", ".join(f"{reason} × {count:,}" for reason, count in summary["failures"].items())
     return f"generation failed for {failed:,} of {failed + summary['answers']:,} replies: {causes}"
-
-
-def _reason_kind(error: str) -> str:
-    """A failure's kind for counting: "HTTP 429 …", what the system said of a connection ("connection refused"),
-    "malformed response body", "circuit open after N consecutive failures"."""
-    if error.startswith("circuit open"):
-        return error.split(" (")[0]
-    connection = re.match(r"connection failed: (?:\[Errno -?\d+\] )?(.+)", error)
-    return connection.group(1).lower() if connection else error.split(":")[0]

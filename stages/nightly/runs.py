@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..chat.outage import unpublished_models
 from ..core.errors import UsageError
 from ..core.records import Columns
 from ..io.artifacts import artifact_paths, read_artifact_json, read_columns, read_columns_parquet
@@ -48,7 +49,7 @@ def run_item_scores(folder: str | os.PathLike, reports: dict[str, dict[str, Any]
         return read_columns_parquet(saved)
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
     for dataset, report in (reports or run_reports(folder)).items():
-        for model in sorted(report["models"]):
+        for model in sorted(set(report["models"]) - unpublished_models(report)):
             for path in artifact_paths(folder, "B5", dataset, model):
                 for name, values in item_score_columns(dataset, report["kind"], model, read_columns(path)).items():
                     columns[name].extend(values)
