@@ -25,7 +25,7 @@ from stages import (
     primary_trends,
     render_html_report,
 )
-from stages.chat.outage import unpublished_models
+from stages.chat.outage import unpublished_models, unscored_in
 from stages.io.artifacts import (
     read_artifact_json,
     read_columns,
@@ -34,6 +34,7 @@ from stages.io.artifacts import (
     write_json_atomic,
     write_rows_parquet_atomic,
 )
+from stages.io.join import rows_without
 from stages.io.storage import location, write_bytes_atomic
 from stages.nightly.history import agreement_item_columns
 from stages.nightly.runs import parameter_changes, run_item_scores, run_reports, scoring_parameters
@@ -69,7 +70,8 @@ def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
         for model in sorted(set(spec["predictions"]) - unpublished):
             for shard in range(spec["shards"]):
                 path = B5Score(outputs_dir=str(night_dir), spec=spec, model=model, shard=shard).artifact_path()
-                for name, values in item_score_columns(spec["name"], spec["kind"], model, read_columns(path)).items():
+                scored = rows_without(read_columns(path), unscored_in(report, model))
+                for name, values in item_score_columns(spec["name"], spec["kind"], model, scored).items():
                     columns[name].extend(values)
             if spec.get("judge") and spec["judge"]["criteria"]:
                 judged = B5Judge(outputs_dir=str(night_dir), spec=spec, model=model).artifact_path()

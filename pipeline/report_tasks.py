@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from stages import Kind, build_dataset_report, get_kind, render_report
 from stages.chat.outage import Unscored, judge_cause, model_unscored, unscored_problems, unscored_rejects
-from stages.core.records import Columns, Rows
+from stages.core.records import Columns, Rows, column_values
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
 from stages.io.storage import write_bytes_atomic
@@ -166,17 +166,18 @@ class B6Report(KindStage):
                 if len(shards) == 1 and not kind.columnar_stages else {})
         judged = {model: (task.artifact_path(), read_artifact_json(task.artifact_path()))
                   for model, task in self.judge_tasks().items()}
+        joins = {model: [read_artifact_json(self._task(B3Normalize, s, model).artifact_path()) for s in shards]
+                 for model in scored}
         pairwise = None
         for task in self.pairwise_tasks():
             document = read_artifact_json(task.artifact_path())
             pairwise = document, read_columns(task.artifact_path(), document)
         return B6Reading(
             kind=kind, questions=[read_artifact_json(self._task(B1Questions, s).artifact_path()) for s in shards],
-            scored=scored, rows=rows, items=self._item_values(kind, rows), judged=judged, pairwise=pairwise,
+            scored=scored, rows=rows, items=self._item_values(kind, rows, joins), judged=judged, pairwise=pairwise,
             predictions={model: [read_artifact_json(self._task(B2Predictions, s, model).artifact_path())
                                  for s in shards] for model in scored},
-            joins={model: [read_artifact_json(self._task(B3Normalize, s, model).artifact_path()) for s in shards]
-                   for model in scored},
+            joins=joins,
             sampled={model: merge_items([document["samples"] for document in documents])
                      for model, documents in scored.items() if all(document.get("samples") for document in documents)},
             labels_files=read_labels_files(self))
@@ -290,15 +291,20 @@ class B6Report(KindStage):
     def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)
 
-    def _item_values(self, kind: Kind, rows: dict[str, Columns]) -> dict[str, dict[str, list]]:
+    def _item_values(self, kind: Kind, rows: dict[str, Columns],
+                     joins: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, list]]:
         """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models and
-        with the questions), each distinct value one object as item_scores gives them; a columnar kind's rows are
-        read only in the columns those values need."""
+        with the questions), each distinct value one object as item_scores gives them, None for an item not scored;
+        a columnar kind's rows are read only in the columns those values need."""
         values: dict[str, dict[str, list]] = {}
         for model, tasks in self.score_tasks().items():
-            for task in tasks:
-                scored = rows[model] if model in rows else _scored_rows(kind, task)
+            for task, join in zip(tasks, joins[model]):
+                unscored = join.get("unscored", {})
+                scored = rows[model] if model in rows else _scored_rows(kind, task, with_ids=bool(unscored))
+                ids = [str(i) for i in column_values(scored, "id")] if unscored else []
                 for metric, items in kind.item_scores(scored).items():
+                    if unscored:
+                        items = [None if item in unscored else value for item, value in zip(ids, items)]
                     values.setdefault(model, {}).setdefault(metric, []).extend(items)
         return values
 
@@ -321,10 +327,12 @@ def _criteria_summaries(read: B6Reading) -> dict[str, dict[str, Any]]:
     return {model: document["summary"] for model, (_, document) in read.judged.items()}
 
 
-def _scored_rows(kind: Kind, task: StageTask) -> Rows:
-    """A model's B5 rows for its item values: a columnar kind's as an Arrow table of the columns item_scores reads."""
+def _scored_rows(kind: Kind, task: StageTask, with_ids: bool = False) -> Rows:
+    """A model's B5 rows for its item values: a columnar kind's as an Arrow table of the columns item_scores reads
+    (and the ids, `with_ids`)."""
     if kind.columnar_stages:
-        return read_table(task.artifact_path(), list(kind.item_score_columns))
+        names = list(dict.fromkeys([*kind.item_score_columns, *(["id"] if with_ids else [])]))
+        return read_table(task.artifact_path(), names)
     return read_columns(task.artifact_path())
 
 

@@ -45,14 +45,18 @@ def missing_part_cause(part: str, command: str) -> str:
 
 @dataclass
 class Unscored:
-    """One model's items, and those not scored by cause."""
+    """One model's items, and those not scored (id → cause)."""
 
     items: int
-    causes: Counter = field(default_factory=Counter)
+    not_scored: dict[str, str] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
-        return sum(self.causes.values())
+        return len(self.not_scored)
+
+    @property
+    def causes(self) -> Counter:
+        return Counter(self.not_scored.values())
 
     def share(self) -> float:
         return self.count / self.items if self.items else 0.0
@@ -64,7 +68,7 @@ class Unscored:
 
     def to_dict(self, max_share: float) -> dict[str, Any]:
         return {"items": self.items, "not_scored": self.count, "causes": dict(self.causes.most_common()),
-                "published": self.share() <= max_share, "line": self.line()}
+                "published": self.share() <= max_share, "line": self.line(), "ids": sorted(self.not_scored)}
 
 
 def unscored_ids(rejects: Iterable[dict[str, Any]]) -> dict[str, str]:
@@ -80,7 +84,7 @@ def model_unscored(items: int, question_rejects: Iterable[dict[str, Any]], *left
     for found in (unscored_ids(question_rejects), *left_out):
         for item, cause in found.items():
             causes.setdefault(item, cause)
-    return Unscored(items, Counter(causes.values()))
+    return Unscored(items, causes)
 
 
 def unscored_rejects(documents: Iterable[dict[str, Any]]) -> int:
@@ -113,6 +117,11 @@ def next_steps(causes: Iterable[str], command: str) -> list[str]:
 def unpublished_models(report: dict[str, Any]) -> set[str]:
     """The models of a dataset report that are not published (too many items not scored)."""
     return {model for model, found in report.get("unscored", {}).items() if not found["published"]}
+
+
+def unscored_in(report: dict[str, Any], model: str) -> set[str]:
+    """The ids of a report's model's items not scored (left out of its item scores too)."""
+    return set(report.get("unscored", {}).get(model, {}).get("ids", []))
 
 
 def report_next_steps(reports: Iterable[dict[str, Any]], command: str) -> list[str]:

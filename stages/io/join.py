@@ -215,17 +215,19 @@ def _first_answers(predictions: list[Rows]) -> Rows:
     return pool
 
 
-def without_unscored(questions: Rows, unscored: dict[str, str], answered: set[str]) -> tuple[Rows, dict[str, str]]:
-    """The questions less the items not scored (stages/chat/outage.py): an id in `unscored` (id → cause) none of
-    whose replies came (`answered`: the ids with one); (the rows kept, id → cause of each left out)."""
-    ids = [str(qid) for qid in column_values(questions, "id")]
-    left_out = {qid: unscored[qid] for qid in ids if qid in unscored and qid not in answered}
-    if not left_out:
-        return questions, {}
-    keep = [qid not in left_out for qid in ids]
-    if isinstance(questions, dict):
-        return {name: [value for value, kept in zip(values, keep) if kept] for name, values in questions.items()}, \
-            left_out
+
+def unscored_questions(questions: Rows, unscored: dict[str, str], answered: set[str]) -> dict[str, str]:
+    """Id → cause of the questions not scored (stages/chat/outage.py): an id in `unscored` none of whose replies came
+    (`answered`: the ids with one)."""
+    return {qid: unscored[qid] for qid in map(str, column_values(questions, "id"))
+            if qid in unscored and qid not in answered}
+
+
+def rows_without(rows: Rows, ids: set[str]) -> Rows:
+    """The rows whose id is not among `ids`."""
+    keep = [str(rid) not in ids for rid in column_values(rows, "id")]
+    if isinstance(rows, dict):
+        return {name: [value for value, kept in zip(values, keep) if kept] for name, values in rows.items()}
     import pyarrow as pa
 
-    return questions.filter(pa.array(keep)), left_out
+    return rows.filter(pa.array(keep, pa.bool_()))
