@@ -23,18 +23,9 @@ def _right_on_even(message: str) -> str:
 
 
 def killed_after(server: ChatServer, answers: int) -> None:
-    """The server answers `answers` questions and dies (its port closed) as it sends the last one: every later
-    request is refused."""
-    asked = []
-
-    def answer(message: str) -> str:
-        asked.append(message)
-        if len(asked) == answers:
-            server.httpd.shutdown()
-            server.httpd.server_close()
-        return _right_on_even(message)
-
-    server.answer = answer
+    """The server answers `answers` questions (right on even ones) and dies as it sends the last."""
+    server.answer = _right_on_even
+    server.dies_after = answers
 
 
 def _dataset(tmp_path: Path, url: str, share: float | None = None, with_file: bool = False) -> Path:
