@@ -8,8 +8,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...chat.outage import server_cause
 from ...chat.loglikelihoods import Loglikelihoods, ask_loglikelihoods
+from ...chat.outage import server_cause
 from ...chat.rolling import ask_rolling
 from ...core.distinct import shared_values
 from ...core.errors import UsageError
