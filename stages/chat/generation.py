@@ -3,7 +3,6 @@ conversation, or a dialogue scene's turns in order — keeping every answer on d
 for what is missing or was asked with another prompt or other options."""
 from __future__ import annotations
 
-import hashlib
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -21,7 +20,7 @@ from .call_pool import run_calls
 from .client import ChatClient, CircuitBreaker, Reply, call_with_retries
 from .costs import check_price, money
 from .endpoint import CLIENT_NUMBERS, Endpoint, settings_problems
-from .journal import AnswerStore, journal_key
+from .journal import GENERATION_KEY_LENGTH, AnswerStore, answered, journal_key, request_digest
 from .outage import error_kind, server_cause
 from .prompts import check_template
 
@@ -117,7 +116,7 @@ def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0
                 and not (k in LATER_SETTINGS and v is None)}  # a setting added later keys only answers that use it
     asked = {"model": model, "prompt": prompt, **settings, **({"sample": sample} if sample else {}),
              **({"tools": tools} if tools else {}), **({"messages": messages} if messages is not None else {})}
-    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+    return request_digest(asked, GENERATION_KEY_LENGTH)
 
 
 def _one_request(config: GenerateConfig, group: list[dict[str, Any]]) -> bool:
@@ -202,11 +201,6 @@ def _ask_item_samples(clients: dict[int, ChatClient], cases: list[dict[str, Any]
         todo = todo[len(replies or []):]
     for case in todo:
         _ask_conversation(clients[case["sample"]], [case], known, store, breaker, progress)
-
-
-def answered(record: dict | None, key: str) -> bool:
-    """Whether a journal record holds the answer to the request `key` names."""
-    return record is not None and "prediction" in record and record.get("key") == key
 
 
 def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, model: str, store_path: Path) -> LoadResult:

@@ -3,7 +3,6 @@ per request, `concurrency` requests in flight, every answer journaled as it arri
 run resumes); tokenized as lm-eval 0.4.13 tokenizes a pair."""
 from __future__ import annotations
 
-import hashlib
 import statistics
 import threading
 import time
@@ -13,13 +12,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
-import orjson
-
 from ..core.progress import Progress
 from .call_pool import run_calls
 from .client import CircuitBreaker, call_with_retries
 from .completions import CompletionsClient, continuation_logprob, pair_tokens
-from .journal import AnswerStore
+from .journal import AnswerStore, answered, request_digest
 from .local_tokenizer import LocalTokenizer, load_tokenizer
 
 DEFAULT_MAX_LENGTH = 2048  # lm-eval's API models' max_length
@@ -66,7 +63,7 @@ def pair_key(model: str, max_length: int, pair: Pair, tokenizer: str | None = No
     fingerprint (none: the server's /tokenize)."""
     asked = {"model": model, "max_length": max_length, "context": pair[0], "continuation": pair[1],
              **({"tokenizer": tokenizer} if tokenizer else {})}
-    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+    return request_digest(asked)
 
 
 def text_tokenizer(config: Any, client: CompletionsClient) -> Tokenizer:
@@ -138,11 +135,6 @@ def _run_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str
     store.extend(records if error is None else [{"id": keys[p], "key": keys[p], "error": error,
                                                  "attempts": attempts} for p in pairs])
     progress.advance(len(pairs))
-
-
-def answered(record: dict | None, key: str) -> bool:
-    """Whether a journal record is the answer to `key`."""
-    return record is not None and "prediction" in record and record.get("key") == key
 
 
 def unanswered(keys: dict[Any, str], store: AnswerStore) -> list[Any]:

@@ -4,25 +4,21 @@ with the tokens before it as context), each window's echoed log-probs summed, th
 every text's sum journaled as it arrives (a rerun asks nothing)."""
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ..core.progress import Progress
 from .call_pool import run_calls
 from .client import CircuitBreaker, call_with_retries
 from .completions import Asked, CompletionsClient, continuation_logprob
-from .journal import AnswerStore
+from .journal import AnswerStore, answered, request_digest
 from .loglikelihoods import (
     DEFAULT_BATCH,
     DEFAULT_MAX_LENGTH,
     Tokenizer,
-    answered,
     text_tokenizer,
     tokenizer_fingerprint,
     unanswered,
@@ -80,7 +76,7 @@ def text_key(model: str, max_length: int, text: str, tokenizer: str | None = Non
     """What a journaled rolling answer was asked with: the model, the max length, the text and a local tokenizer's
     fingerprint."""
     asked = {"model": model, "max_length": max_length, "rolling": text, **({"tokenizer": tokenizer} if tokenizer else {})}
-    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+    return request_digest(asked)
 
 
 def _ask_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | None], text: str, key: str,

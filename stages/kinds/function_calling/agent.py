@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...chat.client import ChatClient, CircuitBreaker, call_with_retries
-from ...chat.generation import GenerateConfig, answer_record, answered, request_key
-from ...chat.journal import AnswerStore
+from ...chat.generation import GenerateConfig, answer_record, request_key
+from ...chat.journal import AnswerStore, answered
 from .episodes import Instances, execution_strings
 from .prompting import added_functions_message, results_message, with_system_prompt
 from .python_calls import DecodeError
