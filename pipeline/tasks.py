@@ -24,6 +24,7 @@ from stages.io.artifacts import read_artifact_json, read_column, read_columns, r
 from stages.io.join import join_shard, rows_without, unscored_questions
 from stages.kinds.base import Kind
 from stages.kinds.sampling import item_samples
+from stages.report.sampling import with_items_not_scored
 from stages.text.reasoning import ReasoningTags, answers_after_reasoning
 
 from .task_base import StageResult, StageTask
@@ -285,19 +286,15 @@ class B5Score(KindStage):
         kind = get_kind(self.spec["kind"])
         columns, metrics = kind.score(matched, self.stage_params())
         columns = with_sample_numbers(matched, columns)
-        counted = self._scored_items(matched)
-        if counted is not matched:
+        unscored = set(read_artifact_json(self.requires().requires().artifact_path()).get("unscored", {}))
+        counted = rows_without(matched, unscored) if unscored else matched  # the items not scored keep their rows,
+        if unscored:  # so every model's rows line up by item, but no figure counts them
             _, metrics = kind.score(counted, self.stage_params())
         body = {"metrics": metrics, **({"stats": kind.score_stats(counted)} if kind.shardable else {})}
         if "sample" in column_names(columns):
-            body["samples"] = self._item_samples(kind, matched, columns)
+            found = self._item_samples(kind, matched, columns)
+            body["samples"] = None if found is None else with_items_not_scored(found, unscored)
         return StageResult(columns, {"rows": column_length(columns)}, body=body)
-
-    def _scored_items(self, matched: Rows) -> Rows:
-        """The rows the metrics count: without the items not scored (B3's `unscored`), which keep their rows so
-        every model's rows line up by item."""
-        unscored = read_artifact_json(self.requires().requires().artifact_path()).get("unscored")
-        return rows_without(matched, set(unscored)) if unscored else matched
 
     def _item_samples(self, kind: Kind, matched: Rows, scored: Rows) -> dict[str, Any] | None:
         """Per item: replies, right ones, each paired metric's mean and maj@k (voting on the kind's answers), for a

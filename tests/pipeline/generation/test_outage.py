@@ -115,3 +115,24 @@ def test_max_unscored_share_must_be_a_share(tmp_path, capsys):
     workspace = _dataset(tmp_path, "http://127.0.0.1:9", share=2)
     assert run(workspace) == 1
     assert "max_unscored_share = 2 " in capsys.readouterr().err
+
+
+def test_an_item_of_several_replies_never_answered_is_out_of_avg_pass_and_maj(tmp_path):
+    """Three items × 2 replies, item b never answered (ALWAYS500): avg@2, pass@k and maj@k over a and c alone."""
+    folder = tmp_path / "inputs" / "s"
+    write_jsonl(folder / "questions.jsonl", [{"id": "a", "question": "A?", "answers": ["x"]},
+                                             {"id": "b", "question": "ALWAYS500 B?", "answers": ["y"]},
+                                             {"id": "c", "question": "C?", "answers": ["z"]}])
+    with ChatServer() as server:
+        server.answer = lambda message: "x" if "A?" in message else "no"
+        (folder / "dataset.toml").write_text(
+            f'kind = "qa"\nmax_unscored_share = 0.5\n[generate]\nurl = "{server.url}"\nmodels = ["m"]\nretries = 0\n'
+            "samples = 2\nseed = 1\n", encoding="utf-8")
+        assert run(tmp_path) == 0
+    report = read_artifact_json(tmp_path / "outputs/s/B6_report.json")["report"]
+    assert report["models"]["m"]["exact_match"] == pytest.approx(0.5) and report["models"]["m"]["rows"] == 4
+    samples = report["samples"]["m"]
+    assert samples["items"] == 2 and samples["avg"]["exact_match"]["value"] == pytest.approx(0.5)
+    assert samples["pass"]["2"]["value"] == pytest.approx(0.5) and samples["maj"]["1"] == pytest.approx(0.5)
+    assert samples["short_items"]["count"] == 0
+    assert report["unscored"]["m"]["ids"] == ["b"]
