@@ -17,7 +17,7 @@ from ..core.names import name_problem, safe_name
 from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
 from .call_pool import run_calls
-from .client import ChatClient, CircuitBreaker, Reply, call_with_retries
+from .client import ChatClient, CircuitBreaker, Reply, ask_with_breaker, call_with_retries
 from .costs import check_price, money
 from .endpoint import CLIENT_NUMBERS, Endpoint, settings_problems
 from .journal import GENERATION_KEY_LENGTH, AnswerStore, answered, journal_key, request_digest
@@ -162,14 +162,11 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
         if answered(done, case["key"]):
             history.append((case["prompt"], done["prediction"]))
             continue
-        if breaker.open:
-            store.append(_record(case, key=case["key"], error=breaker.reason(), attempts=0))
-        elif reset_error is not None:
+        if reset_error is not None and not breaker.open:
             store.append(_record(case, key=case["key"], error=f"reset failed: {reset_error}",
                                  attempts=client.config.retries + 1))
         else:
-            reply, error, attempts = call_with_retries(client.config, partial(_ask_case, client, case, history))
-            breaker.record(error)
+            reply, error, attempts = ask_with_breaker(client.config, breaker, partial(_ask_case, client, case, history))
             if error is None:
                 store.append(answer_record(case, reply, attempts))
                 history.append((case["prompt"], reply.text))

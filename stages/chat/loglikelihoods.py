@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from ..core.progress import Progress
 from .call_pool import run_calls
-from .client import CircuitBreaker, call_with_retries
+from .client import CircuitBreaker, ask_with_breaker
 from .completions import CompletionsClient, continuation_logprob, pair_tokens
 from .journal import AnswerStore, answered, request_digest
 from .local_tokenizer import LocalTokenizer, load_tokenizer
@@ -126,12 +126,8 @@ def _ask_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str
 
 def _run_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str], max_length: int,
                store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
-    if breaker.open:
-        store.extend([{"id": keys[p], "key": keys[p], "error": breaker.reason(), "attempts": 0} for p in pairs])
-        return
-    records, error, attempts = call_with_retries(tokenizer.client.config,
-                                                 lambda: _ask_batch(tokenizer, pairs, keys, max_length))
-    breaker.record(error)
+    records, error, attempts = ask_with_breaker(tokenizer.client.config, breaker,
+                                                lambda: _ask_batch(tokenizer, pairs, keys, max_length))
     store.extend(records if error is None else [{"id": keys[p], "key": keys[p], "error": error,
                                                  "attempts": attempts} for p in pairs])
     progress.advance(len(pairs))

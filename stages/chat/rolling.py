@@ -12,7 +12,7 @@ from typing import Any
 
 from ..core.progress import Progress
 from .call_pool import run_calls
-from .client import CircuitBreaker, call_with_retries
+from .client import CircuitBreaker, ask_with_breaker
 from .completions import Asked, CompletionsClient, continuation_logprob
 from .journal import AnswerStore, answered, request_digest
 from .loglikelihoods import (
@@ -98,13 +98,8 @@ def _ask_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | N
 
 def _run_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | None], text: str, key: str,
               max_length: int, size: int, store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
-    if breaker.open:
-        store.append({"id": key, "key": key, "error": breaker.reason(), "attempts": 0})
-        return
-    record, error, attempts = call_with_retries(client.config,
-                                                lambda: _ask_text(client, source, prefix, text, key, max_length,
-                                                                              size))
-    breaker.record(error)
+    record, error, attempts = ask_with_breaker(client.config, breaker,
+                                               lambda: _ask_text(client, source, prefix, text, key, max_length, size))
     store.append(record if error is None else {"id": key, "key": key, "error": error, "attempts": attempts})
     progress.advance(1)
 
