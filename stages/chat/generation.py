@@ -3,8 +3,6 @@ conversation, or a dialogue scene's turns in order — keeping every answer on d
 for what is missing or was asked with another prompt or other options."""
 from __future__ import annotations
 
-import statistics
-from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -18,11 +16,12 @@ from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
 from .call_pool import run_calls
 from .client import ChatClient, CircuitBreaker, Reply, ask_with_breaker, call_with_retries
-from .costs import check_price, money
+from .costs import check_price
 from .endpoint import CLIENT_NUMBERS, Endpoint, settings_problems
 from .journal import GENERATION_KEY_LENGTH, AnswerStore, answered, journal_key, request_digest
-from .outage import error_kind, server_cause
+from .outage import server_cause
 from .prompts import check_template
+from .summary import asking_summary
 
 PROTOCOLS = ("peppa", "openai", "completions")
 LATER_SETTINGS = ("top_logprobs", "mode")  # [generate] settings added after answers were journaled without them
@@ -259,18 +258,7 @@ def generation_summary(store_path: Path, ids: list[str], price: dict[str, float]
     "length")."""
     records = AnswerStore(store_path).load()
     ids = [journal_key({"id": i, "sample": sample}) for i in ids for sample in range(samples)]
-    answered = [records[i] for i in ids if i in records and "prediction" in records[i]]
-    failed = Counter(error_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
-    latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))
-    tokens_in = sum(r.get("tokens_in") or 0 for r in answered)
-    tokens_out = sum(r.get("tokens_out") or 0 for r in answered)
-    return {
-        "answers": len(answered), "failures": dict(failed),
-        "latency_p50": statistics.median(latencies) if latencies else None,
-        "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
-        "tokens_in": tokens_in, "tokens_out": tokens_out, "cost": money(tokens_in, tokens_out, price),
-        "cut_at_max_tokens": sum(r.get("finish_reason") == "length" for r in answered),
-    }
+    return asking_summary([records[i] for i in ids if i in records], price)
 
 
 def failure_line(summary: dict[str, Any]) -> str | None:

@@ -3,10 +3,8 @@ per request, `concurrency` requests in flight, every answer journaled as it arri
 run resumes); tokenized as lm-eval 0.4.13 tokenizes a pair."""
 from __future__ import annotations
 
-import statistics
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -18,6 +16,7 @@ from .client import CircuitBreaker, ask_with_breaker
 from .completions import CompletionsClient, continuation_logprob, pair_tokens
 from .journal import AnswerStore, answered, request_digest
 from .local_tokenizer import LocalTokenizer, load_tokenizer
+from .summary import asking_summary
 
 DEFAULT_MAX_LENGTH = 2048  # lm-eval's API models' max_length
 DEFAULT_BATCH = 16  # prompts per request
@@ -47,15 +46,8 @@ class Loglikelihoods:
     def summary(self, pairs: int) -> dict[str, Any]:
         """B6's generation summary (the shape live generation's has) and the pairs: all, distinct, asked this run,
         cut from the left to the max length."""
-        answered = [r for r in self.records if "prediction" in r]
-        latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))
-        failures = Counter(r.get("error", "not asked").split(":")[0] for r in self.records if "prediction" not in r)
-        return {"answers": len(answered), "failures": dict(failures),
-                "latency_p50": statistics.median(latencies) if latencies else None,
-                "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
-                "tokens_in": sum(r.get("tokens_in") or 0 for r in answered), "tokens_out": len(answered),
-                "cost": None, "cut_at_max_tokens": 0, "pairs": pairs, "distinct_pairs": self.distinct,
-                "asked": self.asked, "truncated": self.truncated}
+        return asking_summary(self.records, tokens_out=sum("prediction" in r for r in self.records), pairs=pairs,
+                              distinct_pairs=self.distinct, asked=self.asked, truncated=self.truncated)
 
 
 def pair_key(model: str, max_length: int, pair: Pair, tokenizer: str | None = None) -> str:

@@ -23,6 +23,7 @@ from .loglikelihoods import (
     tokenizer_fingerprint,
     unanswered,
 )
+from .summary import asking_summary
 
 Window = tuple[list[int], list[int]]
 
@@ -60,16 +61,9 @@ class RollingLoglikelihoods:
 
     def summary(self, texts: int) -> dict[str, Any]:
         """B6's generation summary: texts, windows asked, tokens sent."""
-        answered = [r for r in self.records if "prediction" in r]
-        failures: dict[str, int] = {}
-        for record in self.records:
-            if "prediction" not in record:
-                reason = record.get("error", "not asked").split(":")[0]
-                failures[reason] = failures.get(reason, 0) + 1
-        return {"answers": len(answered), "failures": failures, "latency_p50": None, "latency_p95": None,
-                "tokens_in": sum(r.get("tokens_in") or 0 for r in answered), "tokens_out": 0, "cost": None,
-                "cut_at_max_tokens": 0, "texts": texts, "distinct_texts": len(self.records), "asked": self.asked,
-                "windows": sum(r.get("windows") or 0 for r in answered), "truncated": 0}
+        return asking_summary(self.records, tokens_out=0, texts=texts, distinct_texts=len(self.records),
+                              asked=self.asked, windows=sum(r.get("windows") or 0 for r in self.records
+                                                            if "prediction" in r), truncated=0)
 
 
 def text_key(model: str, max_length: int, text: str, tokenizer: str | None = None) -> str:
