@@ -63,6 +63,8 @@ def test_a_server_killed_mid_run_publishes_nothing_and_a_rerun_asks_only_what_is
     b5 = read_artifact_json(workspace / "outputs/sums/m/B5_component_scores.json")["metrics"]
     assert b5["rows"] == 4 and b5.get("missing", 0) == 0  # the 6 never answered are not counted wrong
     assert b5["exact_match"] == pytest.approx(2 / 4)
+    page = (workspace / "outputs" / "report.html").read_text(encoding="utf-8")
+    assert "<td>m (not published)</td>" in page and "not published: 6 of 10 items not scored" in page
 
     with ChatServer() as back:
         back.answer = _right_on_even
