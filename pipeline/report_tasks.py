@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from stages import Kind, build_dataset_report, get_kind, render_report
-from stages.chat.outage import Unscored, judge_cause, model_unscored, unscored_problems, unscored_rejects
+from stages.chat.outage import Unscored, model_unscored, unscored_problems, unscored_rejects
 from stages.core.records import Columns, Rows, column_values
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
@@ -184,11 +184,11 @@ class B6Report(KindStage):
 
     def _unscored(self, read: B6Reading) -> dict[str, Unscored]:
         """Each model's items not scored: questions set aside for a missing part, items whose requests the server
-        never answered (B3 left them out), items whose every judge call failed."""
+        never answered (B3's `unscored`), items whose every judge call failed (B5J's `unanswered`)."""
         items = read.question_counts.get("accepted", 0) + unscored_rejects(read.questions)
         question_rejects = [r for document in read.questions for r in document.get("rejects", [])]
         return {model: model_unscored(items, question_rejects, *(d.get("unscored", {}) for d in read.joins[model]),
-                                      _judge_unanswered(*read.judged[model]) if model in read.judged else {})
+                                      read.judged[model][1].get("unanswered", {}) if model in read.judged else {})
                 for model in read.scored}
 
     def _problems(self, read: B6Reading, set_aside: dict[str, dict[str, int]],
@@ -314,12 +314,6 @@ def _less(counts: dict[str, int], unscored: int) -> dict[str, int]:
     return {**counts, "input_rows": counts.get("input_rows", 0) - unscored,
             "rejected": counts.get("rejected", 0) - unscored, "unscored": unscored}
 
-
-def _judge_unanswered(path: UPath, document: dict[str, Any]) -> dict[str, str]:
-    """Item id → cause, for the items some criterion of which has no verdict because every judge call failed."""
-    rows = read_columns(path, document)
-    return {str(item): judge_cause() for item, replies, failures, unasked in zip(
-        rows["id"], rows["replies"], rows["failures"], rows["not_judged"]) if failures and not replies and not unasked}
 
 
 def _criteria_summaries(read: B6Reading) -> dict[str, dict[str, Any]]:

@@ -33,9 +33,9 @@ def server_cause(error: str) -> str:
     return f"{SERVER} ({error_kind(error)})"
 
 
-def judge_cause(error: str | None = None) -> str:
-    """Why an item has no verdict: the judge's calls failed."""
-    return f"{JUDGE} ({error_kind(error) if error else 'its calls failed'})"
+def judge_cause(error: str) -> str:
+    """Why an item has no verdict: the judge's calls failed ("the judge did not answer (connection refused)")."""
+    return f"{JUDGE} ({error_kind(error)})"
 
 
 def missing_part_cause(part: str, command: str) -> str:

@@ -12,7 +12,7 @@ def test_a_judge_that_is_down_leaves_the_items_not_scored_until_a_rerun_judges_t
     workspace = capitals_dataset(tmp_path, gone, 'criteria = ["correct"]\n')
     assert run(workspace) == 1
     err = capsys.readouterr().err
-    assert ("model m: not published: 5 of 5 items not scored: the judge did not answer (its calls failed) × 5 "
+    assert ("model m: not published: 5 of 5 items not scored: the judge did not answer (connection refused) × 5 "
             "(100% > max_unscored_share 0.02)") in err
     assert err.splitlines()[-1] == ("evalpipe: what to do: restart the judge's server and rerun `evalpipe run`: the "
                                     "journal asks only what is missing")
