@@ -94,8 +94,8 @@ def unscored_rejects(documents: Iterable[dict[str, Any]]) -> int:
 
 def unscored_problems(by_model: dict[str, Unscored], max_share: float) -> list[str]:
     """One line per model with more than `max_share` of its items not scored: it is not published."""
-    return [f"model {model}: not published: {unscored.line()} ({unscored.share():.0%} > max_unscored_share "
-            f"{max_share:g})" for model, unscored in by_model.items() if unscored.share() > max_share]
+    return [f"model {model}: not published: {unscored.line()} (share {unscored.share():.3g} > "
+            f"max_unscored_share {max_share:g})" for model, unscored in by_model.items() if unscored.share() > max_share]
 
 
 def next_steps(causes: Iterable[str], command: str) -> list[str]:

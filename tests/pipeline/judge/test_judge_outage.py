@@ -13,7 +13,7 @@ def test_a_judge_that_is_down_leaves_the_items_not_scored_until_a_rerun_judges_t
     assert run(workspace) == 1
     err = capsys.readouterr().err
     assert ("model m: not published: 5 of 5 items not scored: the judge did not answer (connection refused) × 5 "
-            "(100% > max_unscored_share 0.02)") in err
+            "(share 1 > max_unscored_share 0.02)") in err
     assert err.splitlines()[-1] == ("evalpipe: what to do: restart the judge's server and rerun `evalpipe run`: the "
                                     "journal asks only what is missing")
     summary = read_artifact_json(workspace / "outputs" / "B6_summary.json")

@@ -39,7 +39,7 @@ def test_a_server_killed_mid_run_leaves_its_items_not_scored_until_a_rerun_asks_
         assert run(tmp_path) == 1
     err = capsys.readouterr().err
     assert ("model m: not published: 2 of 4 items not scored: the model server did not answer (connection refused)"
-            " × 2 (50% > max_unscored_share 0.02)") in err
+            " × 2 (share 0.5 > max_unscored_share 0.02)") in err
     assert err.splitlines()[-1] == ("evalpipe: what to do: restart the model server and rerun `evalpipe run`: the "
                                     "journal asks only what is missing")
     assert _summary_row(tmp_path)["value"] is None
@@ -67,7 +67,7 @@ def test_multi_turn_items_without_bfcl_eval_are_not_scored_and_the_refusal_names
     assert run(tmp_path) == 1
     err = capsys.readouterr().err
     assert ("model fc: not published: 1 of 5 items not scored: bfcl-eval (BFCL's mock APIs, which multi-turn items "
-            f"run against) is not installed (`{INSTALL}`) × 1 (20% > max_unscored_share 0.02)") in err
+            f"run against) is not installed (`{INSTALL}`) × 1 (share 0.2 > max_unscored_share 0.02)") in err
     assert err.splitlines()[-1] == f"evalpipe: what to do: install what is missing (`{INSTALL}`) and rerun `evalpipe run`"
     row = _summary_row(tmp_path)
     assert row["value"] is None and row["published"] is False

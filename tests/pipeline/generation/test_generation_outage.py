@@ -56,7 +56,7 @@ def test_a_server_killed_mid_run_publishes_nothing_and_a_rerun_asks_only_what_is
     err = capsys.readouterr().err
     line = ("6 of 10 items not scored: the model server did not answer (connection refused) × 3, the model server did "
             "not answer (circuit open after 3 consecutive failures) × 3")
-    assert f"PROBLEM sums: model m: not published: {line} (60% > max_unscored_share 0.02)" in err
+    assert f"PROBLEM sums: model m: not published: {line} (share 0.6 > max_unscored_share 0.02)" in err
     assert err.splitlines()[-1] == WHAT_TO_DO.format(command="run")
     row = _row(workspace)
     assert row["value"] is None and row["published"] is False and row["not_scored"] == line
