@@ -55,6 +55,9 @@ def reply_notes(report: dict[str, Any]) -> list[str]:
         if metrics.get("not_compared"):
             notes.append(f"{model}: {metrics['not_compared']:,} answer(s) not compared (past the time limit; left "
                          "out of accuracy, listed in B4 as 'not compared')")
+        if metrics.get("outcomes", {}).get("other language"):
+            notes.append(f"{model}: {metrics['outcomes']['other language']:,} reply(ies) with code in another language "
+                         "than the dataset's (not run; each row says which)")
         if metrics.get("unsandboxed"):
             notes.append(f"{model}: {metrics['unsandboxed']:,} program(s) ran WITHOUT a sandbox (sandbox = \"none\" "
                          "in dataset.toml): unconfined on this host but for resource limits")
