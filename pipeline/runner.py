@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 import luigi
 
 from stages import build_summary, render_report
-from stages.chat.costs import cost_line
+from stages.chat.costs import cost_line, tokens_text
 from stages.chat.outage import report_next_steps
 from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
+from stages.kinds import get_kind
 from stages.judge.costs import judge_cost, total_cost
 from stages.report.aggregate import (
     bradley_terry_line,
@@ -238,6 +239,9 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
         for report in reports:
             if report.get("bradley_terry"):
                 print(printable(f"{report['dataset']}: {bradley_terry_line(report['bradley_terry'])}"))
+            kind_text = get_kind(report["kind"]).console_text(report)
+            if kind_text:
+                print(printable(f"{report['dataset']}:\n{kind_text}"))
             primary = report["comparison"]["primary_metric"]
             for model, found in report.get("samples", {}).items():
                 print(printable(f"{report['dataset']}: {sampling_line(model, found, primary)}"))
@@ -274,7 +278,7 @@ def print_costs(reports: list[dict[str, Any]]) -> None:
         for model, generation in report.get("generation", {}).items():
             cost = f", ${generation['cost']:,.2f}" if generation.get("cost") is not None else ""
             print(printable(f"{report['dataset']} / {model}: generation: {generation['answers']:,} answers, "
-                            f"{generation['tokens_in']:,} / {generation['tokens_out']:,} tokens{cost}"))
+                            f"{tokens_text(generation['tokens_in'], generation['tokens_out'])}{cost}"))
         if report.get("judge_cost"):
             total = report["judge_cost"]["total"]
             asked = cost_of_run(report, _RUN_TOKEN[0])

@@ -28,7 +28,7 @@ def money(tokens_in: int, tokens_out: int, price: dict[str, float] | None) -> fl
 
 
 def cost_line(what: str, cost: dict[str, Any]) -> str:
-    """`judge: 30 asked, 570 reused, 12,000 / 600 tokens, $0.04` (what was not counted is left out)."""
+    """`judge: 30 asked, 570 reused, 12,000 tokens in / 600 out, $0.04` (what was not counted is left out)."""
     parts = [f"{cost['asked']:,} asked"]
     if "reused" in cost:
         parts.append(f"{cost['reused']:,} reused")
@@ -36,7 +36,12 @@ def cost_line(what: str, cost: dict[str, Any]) -> str:
         parts.append(f"{cost['failed']:,} failed")
     if cost.get("not_judged"):
         parts.append(f"{cost['not_judged']:,} not judged")
-    parts.append(f"{cost['tokens_in']:,} / {cost['tokens_out']:,} tokens")
+    parts.append(tokens_text(cost["tokens_in"], cost["tokens_out"]))
     if cost.get("cost") is not None:
         parts.append(f"${cost['cost']:,.2f}")
     return f"{what}: {', '.join(parts)}"
+
+
+def tokens_text(tokens_in: int, tokens_out: int) -> str:
+    """`1,235,675 tokens in / 10,120 out`: what was sent and what came back."""
+    return f"{tokens_in:,} tokens in / {tokens_out:,} out"

@@ -4,12 +4,14 @@ default the installed bfcl-eval's), bfcl-eval's own figures from ROOT/score/ bes
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
 from ..core.records import Reject
+from ..io.storage import open_binary
 from ..kinds.function_calling.episodes import INSTALL, mock_apis_missing
 from ..kinds.function_calling.func_docs import DOC_FOLDER
 from ..kinds.function_calling.json_lines import read_records
@@ -145,8 +147,19 @@ def _scores(paths: list[Path], model: str) -> dict[str, float]:
     scores = {}
     for root in paths:
         for path in sorted((root / "score" / model).rglob("BFCL_v4_*_score.json")):
-            header = next((item[1] for item in read_records(path) if not isinstance(item, Reject)), None)
+            header = _score_header(path)
             category = path.name[len("BFCL_v4_"):-len("_score.json")]
             if isinstance(header, dict) and isinstance(header.get("accuracy"), (int, float)):
                 scores[f"{category}.accuracy"] = float(header["accuracy"])
     return scores
+
+
+def _score_header(path: Path) -> Any:
+    """A score file's first line, its header ({"accuracy", "correct_count", "total_count"}): alone when every item
+    was right, followed by the wrong items' records otherwise; None when it is not JSON."""
+    with open_binary(path) as handle:
+        first = handle.readline()
+    try:
+        return json.loads(first)
+    except (ValueError, RecursionError):
+        return None

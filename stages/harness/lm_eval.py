@@ -13,7 +13,7 @@ from ..io.fields import gold_answer_texts, name_ignoring_case
 from .imported import ImportedRun, SkippedFile, references_or_instructions, register_importer
 from .lm_eval_files import SamplesFile, doc_ids, find_samples, is_sample, question_text, requests, single
 from .lm_eval_ifeval import is_ifeval_run, read_ifeval_run
-from .lm_eval_loglikelihood import read_loglikelihood_run
+from .lm_eval_loglikelihood import read_loglikelihood_run, target_delimiter
 from .lm_eval_math import is_math_task, raw_replies, read_math_run
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -47,7 +47,7 @@ def read_lm_eval(paths: list[Path]) -> Iterator[ImportedRun | SkippedFile]:
             notes = list(found.records.set_aside) if index == 0 else []
             if output_type == "multiple_choice":
                 name = _model_name(found) + (f".{safe_name(filter_name)}" if len(groups) > 1 else "")
-                yield read_loglikelihood_run(found, records, str(_task_config(found).get("target_delimiter", " ")),
+                yield read_loglikelihood_run(found, records, target_delimiter(found.results, _task_config(found)),
                                              name, _metrics(_task_results(found), filter_name if len(groups) > 1
                                                             else None), notes)
                 continue

@@ -1,5 +1,5 @@
 """lm-eval's loglikelihood (multiple_choice) sample files as loglikelihood runs: each doc's context, its choices as the
-task wrote them (each continuation less the target delimiter), the gold index and every continuation's
+task wrote them (each continuation less the target delimiter lm-eval put before it), the gold index and every continuation's
 (loglikelihood, greedy) from `resps`, so acc and acc_norm are recomputed; lm-eval's own per-row acc / acc_norm kept as
 its verdicts, so the rows where they differ are counted."""
 from __future__ import annotations
@@ -34,6 +34,31 @@ def _gold(target: Any, choices: list[str]) -> int:
     return index
 
 
+def target_delimiter(results: dict[str, Any], config: dict[str, Any]) -> str | None:
+    """The text lm-eval put before each choice: the task config's target_delimiter, or under a chat template (the
+    results' chat_template not null) "" unless its gen_prefix ends in no whitespace, as 0.4.13's construct_requests;
+    None when the results file does not state the task's config."""
+    if "target_delimiter" not in config:
+        return None
+    delimiter, prefix = str(config["target_delimiter"]), config.get("gen_prefix")
+    if results.get("chat_template") is None:
+        return delimiter
+    return delimiter if isinstance(prefix, str) and prefix and not prefix[-1].isspace() else ""
+
+
+def unstated_delimiter(records: list[tuple[int, dict]]) -> str:
+    """Without the task's config: lm-eval's default " " where every continuation starts with it, else "" (each
+    continuation as it is, as under a chat template)."""
+    for _, record in records:
+        try:
+            continuations = [str(request[1]) for request in requests(record)]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if not all(continuation.startswith(" ") for continuation in continuations):
+            return ""
+    return " "
+
+
 def loglikelihood_row(record: dict, delimiter: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """(question: context, choices, gold; prediction: loglikelihoods and greedy flags) of one sample."""
     asked = requests(record)
@@ -52,9 +77,12 @@ def loglikelihood_row(record: dict, delimiter: str) -> tuple[dict[str, Any], dic
                       "greedy": [_flag(answer[1]) for answer in answers]}
 
 
-def read_loglikelihood_run(found: SamplesFile, records: list[tuple[int, dict]], delimiter: str, model: str,
+def read_loglikelihood_run(found: SamplesFile, records: list[tuple[int, dict]], delimiter: str | None, model: str,
                            metrics: dict[str, float], set_aside: list[str]) -> ImportedRun:
-    """One loglikelihood run: rows that cannot be read are set aside with file, line and reason."""
+    """One loglikelihood run (`delimiter` None: not stated, see unstated_delimiter): rows that cannot be read are set
+    aside with file, line and reason."""
+    if delimiter is None:
+        delimiter = unstated_delimiter(records)
     ids = doc_ids([record for _, record in records])
     questions, predictions, verdicts = [], [], []
     for (line, record), row_id in zip(records, ids):

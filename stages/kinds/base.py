@@ -172,6 +172,14 @@ class Kind:
         """The dataset report as console text."""
         raise NotImplementedError
 
+    def headline(self, metrics_by_model: dict[str, dict[str, Any]]) -> tuple[str, ...]:
+        """The metrics the console's summary shows for a dataset of this kind (empty: the primary one)."""
+        return self.headline_metrics
+
+    def console_text(self, report: dict[str, Any]) -> str:
+        """What the console prints after its summary table for a dataset of this kind ("": nothing)."""
+        return ""
+
     def render_markdown(self, dataset: str, report: dict[str, Any]) -> str | None:
         """The dataset report as Markdown, for kinds that write one beside the JSON."""
         return None

@@ -100,7 +100,8 @@ def _with_intervals(columns: list[list[float]]) -> list[dict[str, Any]]:
 
 
 def sampling_line(model: str, summary: dict[str, Any], primary: str) -> str:
-    """One line per model: avg@n of the primary metric with its interval, pass@k and maj@k, and what is short."""
+    """A few lines per model, each narrow: avg@n of the primary metric with its interval; then, indented, pass@k,
+    maj@k, what is short and the items right only sometimes."""
     avg = summary["avg"].get(primary) or next(iter(summary["avg"].values()), {"value": None})
     n = summary["n"]
     if not n:
@@ -113,7 +114,7 @@ def sampling_line(model: str, summary: dict[str, Any], primary: str) -> str:
         named = ", ".join(f"{found['id']} ({found['replies']})" for found in summary["short_items"]["named"][:5])
         parts.append(f"{summary['short_items']['count']} item(s) with fewer than {n} replies: {named}")
     parts.append(f"{summary['sometimes_right']['count']} item(s) right only sometimes")
-    return "; ".join(parts)
+    return "\n  ".join(parts)
 
 
 def _figure(found: dict[str, Any]) -> str:

@@ -16,7 +16,15 @@ from ...sandbox.pool import run_programs
 from ...sandbox.run import KEPT_BYTES, Program, RunResult
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, rank_models, register_kind
-from .programs import build_program, humaneval_test, mbpp_test, same_output, texts
+from .programs import (
+    OTHER_LANGUAGE,
+    build_program,
+    humaneval_test,
+    mbpp_test,
+    other_language,
+    same_output,
+    texts,
+)
 from .tampering import tampering_signs
 
 OUTCOMES = ("passed", "failed", "timed out", "crashed", "syntax error", "no code", "out of memory")
@@ -90,12 +98,18 @@ class Code(Kind):
         states = joined.get("reasoning") or [None] * rows
         programs, how = [], []
         fences = get_language(params["language"]).fences
+        labels = {name: language.fences for name, language in LANGUAGES.items()}
         for reply, prompt, entry_point, state in zip(joined["prediction"], joined["question"], joined["entry_point"],
                                                      states):
             if reply is None or state == UNFINISHED or not reply.strip():
                 programs.append(None)
                 how.append("no reply" if reply is None else "unfinished reasoning" if state == UNFINISHED
                            else "empty reply")
+                continue
+            elsewhere = other_language(reply, fences, labels)
+            if elsewhere is not None:
+                programs.append(None)
+                how.append(f"{OTHER_LANGUAGE} {elsewhere}; this dataset runs {params['language']}")
                 continue
             program, taken = build_program(reply, prompt, entry_point, fences)
             programs.append(program if program.strip() else None)
@@ -165,7 +179,7 @@ class Code(Kind):
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         outcome = matched.get("outcome", "no code")
-        status = "correct" if outcome == "passed" else "unparsed" if outcome == "no code" else "wrong"
+        status = "correct" if outcome == "passed" else "unparsed" if outcome in ("no code", "other language") else "wrong"
         return status, f"{outcome}: {matched.get('error')}" if matched.get("error") else outcome
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +212,7 @@ def _verdict(results: list[RunResult] | None, outputs: list[str] | None, how: st
     """A row's outcome and first error line from its runs: no code; the test run's outcome; or, for stdin cases,
     passed when every case ran to its end and printed its expected output."""
     if not results:
-        return "no code", how, []
+        return ("other language" if how.startswith(OTHER_LANGUAGE) else "no code"), how, []
     if outputs is None:
         result = results[0]
         return result.outcome, result.error, results

@@ -8,6 +8,7 @@ from typing import Any
 
 FENCE = re.compile(r"```[ \t]*([\w+#-]*)[^\n]*\n(.*?)```", re.DOTALL)
 PYTHON_FENCES = ("", "python", "py", "python3")
+OTHER_LANGUAGE = "the reply's code is"  # a row's reason when its reply's code is in another language
 IMPORT_LINE = re.compile(r"^(?:import|from)\s+\S", re.MULTILINE)
 
 
@@ -18,6 +19,25 @@ def extract_code(reply: str, fences: tuple[str, ...] = PYTHON_FENCES) -> tuple[s
     if blocks:
         return blocks[-1], "fenced block"
     return reply, "whole reply"
+
+
+def fence_labels(reply: str) -> list[str]:
+    """The info-string label of each fenced block of a reply, lower-cased, in order ("" for an unlabelled one)."""
+    return [language.lower() for language, _ in FENCE.findall(reply)]
+
+
+def other_language(reply: str, fences: tuple[str, ...], languages: dict[str, tuple[str, ...]]) -> str | None:
+    """The language (by `languages`: name → fence labels) of a reply's last labelled block when no block is fenced
+    as this dataset's language (`fences`), else None: no fence, an unlabelled one, or an unknown label keep the code
+    taken as before."""
+    labels = fence_labels(reply)
+    if any(label in fences for label in labels):
+        return None
+    for label in reversed(labels):
+        found = next((name for name, aliases in languages.items() if label and label in aliases), None)
+        if found is not None:
+            return found
+    return None
 
 
 def defines(code: str, name: str) -> bool:

@@ -118,6 +118,10 @@ class FunctionCalling(Kind):
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
         return rank_models(metrics_by_model, "accuracy")
 
+    def console_text(self, report: dict[str, Any]) -> str:
+        """BFCL's summary columns and the accuracy per category, as in the full report."""
+        return self.render(report["dataset"], report)
+
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         models = report["models"]
         rows = [[model, str(m["rows"]), percent(m["accuracy"]),
@@ -128,7 +132,7 @@ class FunctionCalling(Kind):
         reasons = sorted({f"{title}: {m['summary'][name]['reason']}" for m in models.values()
                           for name, title in SUMMARY_COLUMNS if m["summary"][name]["value"] is None})
         return "\n\n".join([text, format_table(["category (accuracy [95% interval], items)", *models], table),
-                            *(["n/a — " + "; ".join(reasons)] if reasons else [])])
+                            *(["n/a —" + "".join(f"\n  {reason}" for reason in reasons)] if reasons else [])])
 
 
 def _summary_cell(figure: dict[str, Any]) -> str:

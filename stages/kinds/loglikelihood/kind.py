@@ -268,6 +268,12 @@ class Loglikelihood(Kind):
             return {"primary_metric": "word_perplexity", "ranking": ranking}
         return rank_models(metrics_by_model, "acc")
 
+    def headline(self, metrics_by_model: dict[str, dict[str, Any]]) -> tuple[str, ...]:
+        """A corpus's word / byte perplexity and bits per byte; acc / acc_norm for choices."""
+        if any("word_perplexity" in m for m in metrics_by_model.values()):
+            return PERPLEXITY_FIGURES
+        return self.headline_metrics
+
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         models = report["models"]
         if any("word_perplexity" in m for m in models.values()):

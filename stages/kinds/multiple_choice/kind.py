@@ -126,12 +126,11 @@ class MultipleChoice(Kind):
         return rank_models(metrics_by_model, "accuracy")
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
-        rows = [
-            [model, str(m["rows"]), percent(m["accuracy"]), percent(m["extraction_rate"]),
-             ", ".join(f"{rule} {n}" for rule, n in sorted(m["rules"].items(), key=lambda kv: -kv[1]))]
-            for model, m in report["models"].items()
-        ]
-        return format_table(["model", "样本数", "Accuracy", "Extraction rate", "rules fired"], rows)
+        rows = [[model, str(m["rows"]), percent(m["accuracy"]), percent(m["extraction_rate"])]
+                for model, m in report["models"].items()]
+        fired = [f"rules fired for {model}: " + ", ".join(f"{rule} {n}" for rule, n in sorted(
+            m["rules"].items(), key=lambda kv: -kv[1])) for model, m in report["models"].items()]
+        return "\n".join([format_table(["model", "样本数", "Accuracy", "Extraction rate"], rows), *fired])
 
 
 

@@ -102,6 +102,39 @@ def test_lm_eval_loglikelihood_rows_where_its_acc_differs_are_counted(tmp_path):
     assert tally["right_by_harness_only"]["example"]["id"] == "0"
 
 
+CHAT_TEMPLATE_RUN = HARNESS / "lm_eval_chat_template" / "qwen3"
+
+
+def test_lm_eval_loglikelihood_under_a_chat_template_imports_its_choices_with_no_delimiter(tmp_path):
+    """A multiple_choice task run with --apply_chat_template (make_chat_template.py): each continuation is the choice
+    itself ("water", after the prompt's `<think>\n\n</think>\n\n`), not " water" as the task config's target_delimiter
+    says; acc and acc_norm (by each choice text's length) equal lm-eval's, row by row."""
+    samples = next(CHAT_TEMPLATE_RUN.glob("samples_*.jsonl"))
+    rows = [json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()]
+    results = json.loads(next(CHAT_TEMPLATE_RUN.glob("results_*.json")).read_text())["results"]["negotiationtom_belief"]
+    assert import_files(tmp_path, "lm-eval", CHAT_TEMPLATE_RUN, "--model", "qwen3") == 0
+    questions = [json.loads(line) for line in
+                 (tmp_path / "inputs/negotiationtom_belief/questions.jsonl").read_text().splitlines()]
+    assert [q["choices"] for q in questions] == [row["doc"]["choices"] for row in rows]
+    outputs = run_imported(tmp_path)
+    metrics = model_metrics(outputs, "negotiationtom_belief", "qwen3")
+    assert (metrics["acc"], metrics["acc_norm"]) == (pytest.approx(results["acc,none"]),
+                                                     pytest.approx(results["acc_norm,none"])) != (0.0, 0.0)
+    report = read_artifact_json(outputs / "negotiationtom_belief" / "B6_report.json")["report"]
+    assert {name: tally["disagree"] for name, tally in report["harness"]["qwen3"]["disagreements"].items()} == \
+        {"acc": 0, "acc_norm": 0}
+
+
+def test_a_chat_template_samples_file_alone_imports_its_continuations_as_they_are(tmp_path):
+    samples = next(CHAT_TEMPLATE_RUN.glob("samples_*.jsonl"))
+    alone = tmp_path / "files" / samples.name
+    alone.parent.mkdir()
+    alone.write_bytes(samples.read_bytes())
+    assert import_files(tmp_path, "lm-eval", alone, "--model", "qwen3") == 0
+    questions = (tmp_path / "inputs/negotiationtom_belief/questions.jsonl").read_text().splitlines()
+    assert json.loads(questions[0])["choices"] == ["the firewood", "water", "food", "none"]
+
+
 @pytest.mark.parametrize("suffix", [".eval", ".json"])
 def test_inspect_logs_read_through_inspect_ai(tmp_path, real_data, suffix):
     from inspect_ai.log import read_eval_log

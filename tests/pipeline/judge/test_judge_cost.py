@@ -53,7 +53,7 @@ def test_the_second_night_asks_only_what_changed_and_says_what_it_cost(tmp_path,
     tokens_in, tokens_out = sum(r["tokens_in"] for r in asked), sum(r["tokens_out"] for r in asked)
     dollars = (tokens_in * 2.5 + tokens_out * 10.0) / 1e6
     assert len(asked) == 2 and tokens_in > 0
-    assert f"judged: judge: 2 asked, 18 reused, {tokens_in:,} / {tokens_out:,} tokens, ${dollars:,.2f}" in out, out
+    assert f"judged: judge: 2 asked, 18 reused, {tokens_in:,} tokens in / {tokens_out:,} out, ${dollars:,.2f}" in out, out
     assert "judged: judge: 20 asked, 0 reused" in first
     report = read_artifact_json(outputs / "nightly/2026-11-02/judged/B6_report.json")["report"]
     assert report["judge_cost"]["total"] == {"asked": 2, "reused": 18, "failed": 0, "not_judged": 0,

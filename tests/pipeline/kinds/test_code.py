@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -167,3 +168,19 @@ def test_a_run_of_hostile_programs_finishes_with_each_counted(tmp_path):
     assert b4["error"][3] == "printed over 1024 KB"
     assert _report(tmp_path, "hostile")["models"]["m"]["outcomes"] == {"timed out": 3, "out of memory": 1,
                                                                       "failed": 2, "passed": 1}
+
+
+def test_a_reply_in_another_language_says_so_and_is_counted(tmp_path, capsys):
+    """A ```javascript block for a Python dataset is not run as Python (a syntax error): the row says which language
+    the reply is in, and the console counts such rows."""
+    folder = tmp_path / "inputs" / "js"
+    shutil.copytree(Path(__file__).parents[2] / "stages/kinds/code/conformance", folder, ignore=shutil.ignore_patterns("expected.json"))
+    (folder / "predictions" / "m.jsonl").write_text(
+        '{"task_id": "t/0", "completion": "```javascript\\nfunction one() { return 1; }\\n```"}\n'
+        '{"task_id": "t/1", "completion": "```python\\ndef two():\\n    return 2\\n```"}\n')
+    assert run(tmp_path) == 0
+    err = capsys.readouterr().err
+    assert "js / m: 1 reply(ies) with code in another language than the dataset's" in err
+    b4 = read_columns(tmp_path / "outputs" / "js" / "m" / "B4_matches.json")
+    assert b4["outcome"] == ["other language", "passed"]
+    assert b4["error"][0] == "the reply's code is javascript; this dataset runs python"

@@ -17,6 +17,6 @@ def test_a_price_table_is_checked_and_tokens_priced_per_million():
 
 def test_the_cost_line_leaves_out_what_was_not_counted():
     assert cost_line("judge", {"asked": 30, "reused": 570, "tokens_in": 12000, "tokens_out": 600, "cost": 0.036}) == \
-        "judge: 30 asked, 570 reused, 12,000 / 600 tokens, $0.04"
+        "judge: 30 asked, 570 reused, 12,000 tokens in / 600 out, $0.04"
     assert cost_line("generate", {"asked": 2, "failed": 1, "not_judged": 0, "tokens_in": 5, "tokens_out": 7}) == \
-        "generate: 2 asked, 1 failed, 5 / 7 tokens"
+        "generate: 2 asked, 1 failed, 5 tokens in / 7 out"

@@ -2,7 +2,7 @@
 continuation less the target delimiter), lm-eval's gold and each continuation's (loglikelihood, greedy) from resps."""
 import pytest
 
-from stages.harness.lm_eval_loglikelihood import loglikelihood_row
+from stages.harness.lm_eval_loglikelihood import loglikelihood_row, target_delimiter, unstated_delimiter
 
 
 def _record(**changes):
@@ -37,3 +37,25 @@ def test_older_layouts_text_flags_and_a_target_naming_a_choice():
 def test_samples_that_cannot_be_items_say_why(changes, reason):
     with pytest.raises((ValueError, IndexError), match=reason):
         loglikelihood_row(_record(**changes), " ")
+
+
+@pytest.mark.parametrize(("results", "config", "delimiter"), [
+    ({"chat_template": None}, {"target_delimiter": " "}, " "),
+    ({}, {"target_delimiter": "\n"}, "\n"),  # files before 0.4.3 record no chat template
+    ({"chat_template": "{{ messages }}"}, {"target_delimiter": " "}, ""),
+    ({"chat_template": ""}, {"target_delimiter": " "}, ""),  # applied through an API model with no tokenizer
+    ({"chat_template": "t"}, {"target_delimiter": " ", "gen_prefix": "Answer:"}, " "),
+    ({"chat_template": "t"}, {"target_delimiter": " ", "gen_prefix": "Answer: "}, ""),
+    ({"chat_template": None}, {}, None),
+])
+def test_the_delimiter_is_the_task_configs_and_none_under_a_chat_template_as_lm_eval_0_4_13_builds_requests(
+        results, config, delimiter):
+    assert target_delimiter(results, config) == delimiter
+
+
+def test_without_the_tasks_config_continuations_are_taken_as_they_are_unless_all_carry_lm_evals_default():
+    chat = _record(arguments=[["ctx", "D"], ["ctx", " C"]])
+    assert unstated_delimiter([(1, _record()), (2, chat)]) == ""
+    assert unstated_delimiter([(1, _record())]) == " "
+    question, _ = loglikelihood_row(chat, "")
+    assert question["choices"] == ["D", " C"]

@@ -52,3 +52,31 @@ def test_outputs_compare_line_by_line_ignoring_trailing_spaces():
 def test_questions_with_entry_point_and_test_are_told_as_code(tmp_path, real_data):
     (tmp_path / "questions.jsonl").write_bytes((real_data / "code" / "example_problem.jsonl").read_bytes())
     assert detect_kind("anything", tmp_path / "questions.jsonl") == "code"
+
+
+@pytest.mark.parametrize(("reply", "language"), [
+    ("Here:\n```javascript\nfunction f() {}\n```\n", "javascript"),
+    ("```js\nconsole.log(1)\n```", "javascript"),
+    ("```c++\nint main() {}\n```", "cpp"),
+    ("```python\ndef f(): pass\n```\n```js\nf()\n```", None),  # a python block is there: taken as before
+    ("```\ndef f(): pass\n```", None),  # unlabelled
+    ("def f(): pass", None),  # no fence
+    ("```rust\nfn main() {}\n```", None),  # a language evalpipe does not run: as before
+])
+def test_a_reply_fenced_only_in_another_language_names_it(reply, language):
+    from stages.kinds.code.programs import other_language
+    from stages.sandbox.languages import LANGUAGES, get_language
+
+    labels = {name: found.fences for name, found in LANGUAGES.items()}
+    assert other_language(reply, get_language("python").fences, labels) == language
+
+
+def test_such_a_row_has_no_program_and_says_why():
+    from stages.kinds import get_kind
+
+    kind = get_kind("code")
+    joined = {"id": ["a"], "prediction": ["```javascript\nfunction f() {}\n```"], "question": ["def f():\n"],
+              "entry_point": ["f"], "test": ["def check(f): pass"], "inputs": [None], "outputs": [None]}
+    normalized, stats = kind.normalize(joined, {**kind.defaults, "language": "python"})
+    assert normalized["program"] == [None]
+    assert normalized["how"] == ["the reply's code is javascript; this dataset runs python"]
