@@ -148,6 +148,18 @@ def test_a_bad_luigi_cfg_value_is_one_line_before_anything_runs(workspace, capsy
     assert len(err.strip().splitlines()) == 1 and where in err
 
 
+def test_checking_luigi_cfg_kinds_imports_only_the_kinds_it_names(tmp_path):
+    """A [kind.qa] section is checked by importing qa's kind module alone (start-up imported every kind's)."""
+    (tmp_path / "luigi.cfg").write_text("[kind.qa]\nmode = squad\n")
+    code = ("import sys; from pipeline.plan import check_luigi_cfg_kinds; check_luigi_cfg_kinds(); "
+            "print(sorted(m for m in sys.modules if m.startswith('stages.kinds.') and m.endswith('.kind')))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[3]),
+                                                       os.environ.get("PYTHONPATH", "")])}
+    loaded = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert loaded == "['stages.kinds.qa.kind']"
+
+
 def _problems(workspace: Path, dataset: str) -> list[str]:
     return read_artifact_json(workspace / "outputs" / dataset / "B6_report.json")["report"]["problems"]
 
