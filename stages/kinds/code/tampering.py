@@ -13,6 +13,7 @@ GC_WALKS = {"get_objects", "get_referrers", "get_referents"}
 PROC_FILES = ("/proc/self/mem", "/proc/self/fd", "/proc/self/maps", "/proc/1/", "/proc/self/environ")
 RAW_WRITERS = {"write", "fdopen", "dup2", "pwrite"}
 GIVEN_DESCRIPTORS = {0, 1, 2}
+MAX_SOURCE_CHARACTERS = 1 << 20  # a program longer than this is not read for signs
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,19 @@ def _parse(source: str) -> ast.Module | None:
 
 
 def tampering_signs(program: str, prompt: str = "", entry_point: str = "") -> list[Tampering]:
-    """The signs in `program` (a program that does not parse has none: it cannot run)."""
+    """The signs in `program` (a program that does not parse has none: it cannot run); a program too long or too
+    deeply nested to read gives one entry saying the check was not run, never an exception."""
+    if len(program) > MAX_SOURCE_CHARACTERS:
+        return [Tampering(f"tampering check not run: the code is over {MAX_SOURCE_CHARACTERS:,} characters", 0)]
+    try:
+        return _signs(program, prompt, entry_point)
+    except RecursionError:
+        return [Tampering("tampering check not run: the code nests deeper than Python's reader follows", 0)]
+    except MemoryError:
+        return [Tampering("tampering check not run: reading the code ran out of memory", 0)]
+
+
+def _signs(program: str, prompt: str, entry_point: str) -> list[Tampering]:
     tree = _parse(program)
     if tree is None:
         return []

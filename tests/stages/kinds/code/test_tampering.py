@@ -47,3 +47,10 @@ def test_the_summary_counts_programs_passes_and_a_first_example_per_sign():
                                 [True, True, False])
     assert summary == {"programs": 2, "passed": 1, "signs": {"loads ctypes": {"count": 2, "example": "a"},
                                                             "walks frames": {"count": 1, "example": "c"}}}
+
+
+def test_code_too_deep_or_too_long_to_read_says_so_and_never_raises():
+    deep = "def f():\n    return " + "+".join(["0"] * 1200) + "\n"  # ast.dump raised RecursionError on it
+    assert [s.sign for s in tampering_signs(deep, "def f():\n    pass\n", "g")] == [
+        "tampering check not run: the code nests deeper than Python's reader follows"]
+    assert tampering_signs("x = 1\n" * 200_000)[0].sign.startswith("tampering check not run: the code is over")
