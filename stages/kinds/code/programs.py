@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-FENCE = re.compile(r"```[ \t]*([\w+#-]*)[^\n]*\n(.*?)```", re.DOTALL)
+FENCE_LABEL = re.compile(r"[ \t]*([\w+#-]*)")
 PYTHON_FENCES = ("", "python", "py", "python3")
 IMPORT_LINE = re.compile(r"^(?:import|from)\s+\S", re.MULTILINE)
 
@@ -14,10 +14,24 @@ IMPORT_LINE = re.compile(r"^(?:import|from)\s+\S", re.MULTILINE)
 def extract_code(reply: str, fences: tuple[str, ...] = PYTHON_FENCES) -> tuple[str, str]:
     """(code, how): the last block of a reply fenced with one of `fences` (the language's labels, "" unlabelled),
     else the whole reply as it is."""
-    blocks = [body for language, body in FENCE.findall(reply) if language.lower() in fences]
+    blocks = [body for language, body in fenced_blocks(reply) if language.lower() in fences]
     if blocks:
         return blocks[-1], "fenced block"
     return reply, "whole reply"
+
+
+def fenced_blocks(reply: str) -> list[tuple[str, str]]:
+    """(label, body) of each ```-fenced block in order, in one pass: an opening ``` with the label after it on its
+    line, the body up to the next ```."""
+    blocks, start = [], reply.find("```")
+    while start >= 0:
+        line_end = reply.find("\n", start + 3)
+        end = reply.find("```", line_end + 1) if line_end >= 0 else -1
+        if end < 0:
+            break
+        blocks.append((FENCE_LABEL.match(reply, start + 3, line_end).group(1), reply[line_end + 1:end]))
+        start = reply.find("```", end + 3)
+    return blocks
 
 
 def defines(code: str, name: str) -> bool:
