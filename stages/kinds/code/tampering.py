@@ -7,8 +7,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-FRAME_WALKS = {"_getframe", "currentframe", "stack", "getouterframes", "f_back", "f_locals", "f_globals", "tb_frame",
-               "gi_frame", "cr_frame", "settrace", "setprofile", "_current_frames"}
+FRAME_CALLS = {"_getframe", "currentframe", "stack", "getouterframes", "settrace", "setprofile", "_current_frames"}
+FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "tb_frame", "gi_frame", "cr_frame"}
+OWN_STREAMS = {"stdout", "stderr", "stdin"}  # sys's: a program may redirect its own; the verdict is read outside
 GC_WALKS = {"get_objects", "get_referrers", "get_referents"}
 PROC_FILES = ("/proc/self/mem", "/proc/self/fd", "/proc/self/maps", "/proc/1/", "/proc/self/environ")
 RAW_WRITERS = {"write", "fdopen", "dup2", "pwrite"}
@@ -32,7 +33,8 @@ def _top_level_functions(tree: ast.Module) -> dict[str, str]:
             body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) and isinstance(
                 getattr(node.body[0], "value", None), ast.Constant) and isinstance(node.body[0].value.value, str) \
                 else node.body
-            found[node.name] = ast.dump(ast.Module(body=body, type_ignores=[])) + ast.dump(node.args)
+            names = [arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+            found[node.name] = ast.dump(ast.Module(body=body, type_ignores=[])) + repr(names)
     return found
 
 
@@ -82,13 +84,15 @@ def _node_signs(node: ast.AST, modules: set[str]) -> list[Tampering]:
             owner = target.value if isinstance(target, (ast.Attribute, ast.Subscript)) else None
             if isinstance(owner, ast.Name) and owner.id in ("builtins", "__builtins__"):
                 found.append(Tampering("assigns to builtins", line))
-            elif isinstance(target, ast.Attribute) and isinstance(owner, ast.Name) and owner.id in modules:
+            elif isinstance(target, ast.Attribute) and isinstance(owner, ast.Name) and owner.id in modules and not (
+                    owner.id == "sys" and target.attr in OWN_STREAMS):
                 found.append(Tampering(f"assigns {owner.id}.{target.attr}", line))
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr") \
             and node.args and isinstance(node.args[0], ast.Name) and (node.args[0].id in modules or node.args[0].id in (
                 "builtins", "__builtins__")):
         found.append(Tampering(f"{node.func.id} on {node.args[0].id}", line))
-    elif isinstance(node, ast.Attribute) and node.attr in FRAME_WALKS:
+    elif isinstance(node, ast.Attribute) and (node.attr in FRAME_ATTRIBUTES or node.attr in FRAME_CALLS and isinstance(
+            node.value, ast.Name) and node.value.id in modules):
         found.append(Tampering(f"walks frames ({node.attr})", line))
     elif isinstance(node, ast.Attribute) and node.attr in GC_WALKS:
         found.append(Tampering(f"walks the garbage collector ({node.attr})", line))
@@ -100,7 +104,7 @@ def _node_signs(node: ast.AST, modules: set[str]) -> list[Tampering]:
             for alias in node.names):
         found.append(Tampering("loads ctypes", line))
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in RAW_WRITERS \
-            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, int) \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in modules and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, int) \
             and not isinstance(node.args[0].value, bool) and node.args[0].value not in GIVEN_DESCRIPTORS:
         found.append(Tampering(f"writes to descriptor {node.args[0].value}, which it was not given", line))
     return found
