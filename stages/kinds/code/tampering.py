@@ -103,8 +103,58 @@ def _node_signs(node: ast.AST, modules: set[str]) -> list[Tampering]:
             (alias.name if isinstance(node, ast.Import) else node.module or "").split(".")[0] == "ctypes"
             for alias in node.names):
         found.append(Tampering("loads ctypes", line))
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in RAW_WRITERS \
-            and isinstance(node.func.value, ast.Name) and node.func.value.id in modules and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, int) \
-            and not isinstance(node.args[0].value, bool) and node.args[0].value not in GIVEN_DESCRIPTORS:
-        found.append(Tampering(f"writes to descriptor {node.args[0].value}, which it was not given", line))
+    if isinstance(node, ast.Call):
+        found += _call_signs(node, modules, line)
+    return found
+
+
+def folded_text(node: ast.AST) -> str | None:
+    """The text an expression always builds (a string constant, or such texts joined by +), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = folded_text(node.left), folded_text(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _imported_name(node: ast.AST) -> str | None:
+    """The module `__import__(…)` or `importlib.import_module(…)` loads, when its name is built from constants."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "__import__" or isinstance(func, ast.Attribute) and \
+            func.attr == "import_module":
+        return folded_text(node.args[0])
+    return None
+
+
+def _call_signs(node: ast.Call, modules: set[str], line: int) -> list[Tampering]:
+    """Signs of a call: names built at run time read as the names they build (`__import__("ctyp" + "es")`,
+    `getattr(sys, "_get" + "frame")`, `setattr(__import__("builtins"), …)`), and raw descriptor writes."""
+    found, func, args = [], node.func, node.args
+    loaded = _imported_name(node)
+    if loaded is not None and loaded.split(".")[0] == "ctypes":
+        found.append(Tampering("loads ctypes", line))
+    if isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and args:
+        owner = _imported_name(args[0])
+        if owner is not None:
+            found.append(Tampering(f"{func.id} on {owner}", line))
+    if isinstance(func, ast.Name) and func.id in ("getattr", "setattr", "delattr") and len(args) >= 2:
+        name = folded_text(args[1])
+        on_module = not isinstance(args[1], ast.Constant) or isinstance(args[0], ast.Name) and args[0].id in modules
+        if name in FRAME_ATTRIBUTES or name in FRAME_CALLS and on_module:
+            found.append(Tampering(f"walks frames ({name})", line))
+        elif name in GC_WALKS:
+            found.append(Tampering(f"walks the garbage collector ({name})", line))
+    if isinstance(func, ast.Attribute) and func.attr in RAW_WRITERS and isinstance(func.value, ast.Name) \
+            and func.value.id in modules and args:
+        descriptor = args[0]
+        if isinstance(descriptor, ast.Constant) and isinstance(descriptor.value, int) and not isinstance(
+                descriptor.value, bool):
+            if descriptor.value not in GIVEN_DESCRIPTORS:
+                found.append(Tampering(f"writes to descriptor {descriptor.value}, which it was not given", line))
+        elif not (isinstance(descriptor, ast.Call) and isinstance(descriptor.func, ast.Attribute)
+                  and descriptor.func.attr == "fileno"):
+            found.append(Tampering("writes to a descriptor it computes", line))
     return found

@@ -78,3 +78,18 @@ def test_humaneval_canonical_solutions_show_no_sign(real_data):
     assert [(p["task_id"], tampering_signs(p["prompt"] + p["canonical_solution"], p["prompt"], p["entry_point"]))
             for p in problems if tampering_signs(p["prompt"] + p["canonical_solution"], p["prompt"],
                                                  p["entry_point"])] == []
+
+
+@pytest.mark.parametrize("source, sign", [
+    ('setattr(__import__("bu" + "iltins"), "len", None)\n', "setattr on builtins"),
+    ('import sys\ns = sys\ngetattr(s, "_get" + "frame")(1)\n', "walks frames (_getframe)"),
+    ('__import__("ctyp" + "es")\n', "loads ctypes"),
+    ('import importlib\nimportlib.import_module("ctypes")\n', "loads ctypes"),
+    ('import os\nd = 3 + 4\nos.write(d, b"x")\n', "writes to a descriptor it computes"),
+])
+def test_names_built_at_run_time_are_read_as_the_signs_they_build(source, sign):
+    assert [s.sign for s in tampering_signs(source)] == [sign]
+
+
+def test_writing_to_its_own_stdout_descriptor_and_reading_an_attribute_called_stack_show_nothing():
+    assert tampering_signs('import os, sys\nos.write(sys.stdout.fileno(), b"x")\nx = getattr(obj, "stack")\n') == []
