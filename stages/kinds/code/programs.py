@@ -71,10 +71,14 @@ def texts(value: Any, name: str) -> list[str] | None:
     return value
 
 
+ASCII_SPACE = " \t\r\x0b\x0c"  # what a judge reading bytes calls whitespace; U+3000, U+0085, \x1c–\x1f are characters
+
+
 def same_output(printed: str, expected: str) -> bool:
-    """stdout against the expected output line by line, trailing spaces and trailing blank lines ignored."""
+    """stdout against the expected output line by line (lines end at \\n only), each line's trailing ASCII whitespace
+    and trailing blank lines ignored."""
     def lines(text: str) -> list[str]:
-        found = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+        found = [line.rstrip(ASCII_SPACE) for line in text.split("\n")]
         while found and not found[-1]:
             found.pop()
         return found

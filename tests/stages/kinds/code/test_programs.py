@@ -62,3 +62,12 @@ def test_fences_are_found_in_one_pass_over_a_reply_of_backticks():
     assert extract_code("```\n" * 50_000)[1] == "fenced block"
     assert time.monotonic() - started < 2.0
     assert extract_code("````py x\nprint(1)\n````") == ("print(1)\n", "fenced block")
+
+
+@pytest.mark.parametrize("printed", ["3\u3000", "3\x1c\x1d\x1e\x1f\x85\x0b\x0c", "3\n\xa0\n\u2028\n", "3\u2028", "3\xa0"])
+def test_unicode_spaces_and_separators_are_characters_not_whitespace(printed):
+    assert not same_output(printed, "3")
+
+
+def test_ascii_whitespace_at_a_lines_end_is_ignored_as_a_judge_reading_bytes_does():
+    assert same_output("3\r", "3") and same_output("3\t\x0b\x0c \n\n", "3\n")
