@@ -57,6 +57,7 @@ class RunResult:
     stdout: str
     stderr: str
     status: dict | None
+    matched: bool | None = None  # a stdin program's stdout against its expected output, when compared as it ended
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-FENCE = re.compile(r"```[ \t]*([\w+#-]*)[^\n]*\n(.*?)```", re.DOTALL)
+FENCE_LABEL = re.compile(r"[ \t]*([\w+#-]*)")
 PYTHON_FENCES = ("", "python", "py", "python3")
 OTHER_LANGUAGE = "the reply's code is"  # a row's reason when its reply's code is in another language
 IMPORT_LINE = re.compile(r"^(?:import|from)\s+\S", re.MULTILINE)
@@ -15,15 +15,29 @@ IMPORT_LINE = re.compile(r"^(?:import|from)\s+\S", re.MULTILINE)
 def extract_code(reply: str, fences: tuple[str, ...] = PYTHON_FENCES) -> tuple[str, str]:
     """(code, how): the last block of a reply fenced with one of `fences` (the language's labels, "" unlabelled),
     else the whole reply as it is."""
-    blocks = [body for language, body in FENCE.findall(reply) if language.lower() in fences]
+    blocks = [body for language, body in fenced_blocks(reply) if language.lower() in fences]
     if blocks:
         return blocks[-1], "fenced block"
     return reply, "whole reply"
 
 
+def fenced_blocks(reply: str) -> list[tuple[str, str]]:
+    """(label, body) of each ```-fenced block in order, in one pass: an opening ``` with the label after it on its
+    line, the body up to the next ```."""
+    blocks, start = [], reply.find("```")
+    while start >= 0:
+        line_end = reply.find("\n", start + 3)
+        end = reply.find("```", line_end + 1) if line_end >= 0 else -1
+        if end < 0:
+            break
+        blocks.append((FENCE_LABEL.match(reply, start + 3, line_end).group(1), reply[line_end + 1:end]))
+        start = reply.find("```", end + 3)
+    return blocks
+
+
 def fence_labels(reply: str) -> list[str]:
     """The info-string label of each fenced block of a reply, lower-cased, in order ("" for an unlabelled one)."""
-    return [language.lower() for language, _ in FENCE.findall(reply)]
+    return [language.lower() for language, _ in fenced_blocks(reply)]
 
 
 def other_language(reply: str, fences: tuple[str, ...], languages: dict[str, tuple[str, ...]]) -> str | None:
@@ -77,10 +91,14 @@ def texts(value: Any, name: str) -> list[str] | None:
     return value
 
 
+ASCII_SPACE = " \t\r\x0b\x0c"  # what a judge reading bytes calls whitespace; U+3000, U+0085, \x1c–\x1f are characters
+
+
 def same_output(printed: str, expected: str) -> bool:
-    """stdout against the expected output line by line, trailing spaces and trailing blank lines ignored."""
+    """stdout against the expected output line by line (lines end at \\n only), each line's trailing ASCII whitespace
+    and trailing blank lines ignored."""
     def lines(text: str) -> list[str]:
-        found = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+        found = [line.rstrip(ASCII_SPACE) for line in text.split("\n")]
         while found and not found[-1]:
             found.pop()
         return found

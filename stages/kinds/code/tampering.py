@@ -7,12 +7,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-FRAME_WALKS = {"_getframe", "currentframe", "stack", "getouterframes", "f_back", "f_locals", "f_globals", "tb_frame",
-               "gi_frame", "cr_frame", "settrace", "setprofile", "_current_frames"}
+FRAME_CALLS = {"_getframe", "currentframe", "stack", "getouterframes", "settrace", "setprofile", "_current_frames"}
+FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "tb_frame", "gi_frame", "cr_frame"}
+OWN_STREAMS = {"stdout", "stderr", "stdin"}  # sys's: a program may redirect its own; the verdict is read outside
 GC_WALKS = {"get_objects", "get_referrers", "get_referents"}
 PROC_FILES = ("/proc/self/mem", "/proc/self/fd", "/proc/self/maps", "/proc/1/", "/proc/self/environ")
 RAW_WRITERS = {"write", "fdopen", "dup2", "pwrite"}
 GIVEN_DESCRIPTORS = {0, 1, 2}
+MAX_SOURCE_CHARACTERS = 1 << 20  # a program longer than this is not read for signs
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,8 @@ def _top_level_functions(tree: ast.Module) -> dict[str, str]:
             body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) and isinstance(
                 getattr(node.body[0], "value", None), ast.Constant) and isinstance(node.body[0].value.value, str) \
                 else node.body
-            found[node.name] = ast.dump(ast.Module(body=body, type_ignores=[])) + ast.dump(node.args)
+            names = [arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+            found[node.name] = ast.dump(ast.Module(body=body, type_ignores=[])) + repr(names)
     return found
 
 
@@ -43,7 +46,19 @@ def _parse(source: str) -> ast.Module | None:
 
 
 def tampering_signs(program: str, prompt: str = "", entry_point: str = "") -> list[Tampering]:
-    """The signs in `program` (a program that does not parse has none: it cannot run)."""
+    """The signs in `program` (a program that does not parse has none: it cannot run); a program too long or too
+    deeply nested to read gives one entry saying the check was not run, never an exception."""
+    if len(program) > MAX_SOURCE_CHARACTERS:
+        return [Tampering(f"tampering check not run: the code is over {MAX_SOURCE_CHARACTERS:,} characters", 0)]
+    try:
+        return _signs(program, prompt, entry_point)
+    except RecursionError:
+        return [Tampering("tampering check not run: the code nests deeper than Python's reader follows", 0)]
+    except MemoryError:
+        return [Tampering("tampering check not run: reading the code ran out of memory", 0)]
+
+
+def _signs(program: str, prompt: str, entry_point: str) -> list[Tampering]:
     tree = _parse(program)
     if tree is None:
         return []
@@ -69,13 +84,15 @@ def _node_signs(node: ast.AST, modules: set[str]) -> list[Tampering]:
             owner = target.value if isinstance(target, (ast.Attribute, ast.Subscript)) else None
             if isinstance(owner, ast.Name) and owner.id in ("builtins", "__builtins__"):
                 found.append(Tampering("assigns to builtins", line))
-            elif isinstance(target, ast.Attribute) and isinstance(owner, ast.Name) and owner.id in modules:
+            elif isinstance(target, ast.Attribute) and isinstance(owner, ast.Name) and owner.id in modules and not (
+                    owner.id == "sys" and target.attr in OWN_STREAMS):
                 found.append(Tampering(f"assigns {owner.id}.{target.attr}", line))
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr") \
             and node.args and isinstance(node.args[0], ast.Name) and (node.args[0].id in modules or node.args[0].id in (
                 "builtins", "__builtins__")):
         found.append(Tampering(f"{node.func.id} on {node.args[0].id}", line))
-    elif isinstance(node, ast.Attribute) and node.attr in FRAME_WALKS:
+    elif isinstance(node, ast.Attribute) and (node.attr in FRAME_ATTRIBUTES or node.attr in FRAME_CALLS and isinstance(
+            node.value, ast.Name) and node.value.id in modules):
         found.append(Tampering(f"walks frames ({node.attr})", line))
     elif isinstance(node, ast.Attribute) and node.attr in GC_WALKS:
         found.append(Tampering(f"walks the garbage collector ({node.attr})", line))
@@ -86,8 +103,58 @@ def _node_signs(node: ast.AST, modules: set[str]) -> list[Tampering]:
             (alias.name if isinstance(node, ast.Import) else node.module or "").split(".")[0] == "ctypes"
             for alias in node.names):
         found.append(Tampering("loads ctypes", line))
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in RAW_WRITERS \
-            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, int) \
-            and not isinstance(node.args[0].value, bool) and node.args[0].value not in GIVEN_DESCRIPTORS:
-        found.append(Tampering(f"writes to descriptor {node.args[0].value}, which it was not given", line))
+    if isinstance(node, ast.Call):
+        found += _call_signs(node, modules, line)
+    return found
+
+
+def folded_text(node: ast.AST) -> str | None:
+    """The text an expression always builds (a string constant, or such texts joined by +), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = folded_text(node.left), folded_text(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _imported_name(node: ast.AST) -> str | None:
+    """The module `__import__(…)` or `importlib.import_module(…)` loads, when its name is built from constants."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "__import__" or isinstance(func, ast.Attribute) and \
+            func.attr == "import_module":
+        return folded_text(node.args[0])
+    return None
+
+
+def _call_signs(node: ast.Call, modules: set[str], line: int) -> list[Tampering]:
+    """Signs of a call: names built at run time read as the names they build (`__import__("ctyp" + "es")`,
+    `getattr(sys, "_get" + "frame")`, `setattr(__import__("builtins"), …)`), and raw descriptor writes."""
+    found, func, args = [], node.func, node.args
+    loaded = _imported_name(node)
+    if loaded is not None and loaded.split(".")[0] == "ctypes":
+        found.append(Tampering("loads ctypes", line))
+    if isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and args:
+        owner = _imported_name(args[0])
+        if owner is not None:
+            found.append(Tampering(f"{func.id} on {owner}", line))
+    if isinstance(func, ast.Name) and func.id in ("getattr", "setattr", "delattr") and len(args) >= 2:
+        name = folded_text(args[1])
+        on_module = not isinstance(args[1], ast.Constant) or isinstance(args[0], ast.Name) and args[0].id in modules
+        if name in FRAME_ATTRIBUTES or name in FRAME_CALLS and on_module:
+            found.append(Tampering(f"walks frames ({name})", line))
+        elif name in GC_WALKS:
+            found.append(Tampering(f"walks the garbage collector ({name})", line))
+    if isinstance(func, ast.Attribute) and func.attr in RAW_WRITERS and isinstance(func.value, ast.Name) \
+            and func.value.id in modules and args:
+        descriptor = args[0]
+        if isinstance(descriptor, ast.Constant) and isinstance(descriptor.value, int) and not isinstance(
+                descriptor.value, bool):
+            if descriptor.value not in GIVEN_DESCRIPTORS:
+                found.append(Tampering(f"writes to descriptor {descriptor.value}, which it was not given", line))
+        elif not (isinstance(descriptor, ast.Call) and isinstance(descriptor.func, ast.Attribute)
+                  and descriptor.func.attr == "fileno"):
+            found.append(Tampering("writes to a descriptor it computes", line))
     return found

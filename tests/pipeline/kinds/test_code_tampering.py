@@ -75,3 +75,23 @@ def test_hostile_bytes_from_one_sample_lose_no_other_result(tmp_path):
     assert "\u202e" not in b4["stdout"][2] and "\\u202e\\x1b[31m" in b4["stdout"][2]
     html = (tmp_path / "outputs" / "report.html").read_text()
     assert "\u202e" not in html and "\x1b" not in html
+
+
+def test_a_program_too_deep_to_read_is_its_own_rows_note_and_the_others_are_scored(tmp_path):
+    questions = [{"task_id": f"t/{n}", "prompt": "def one():\n", "entry_point": "one",
+                  "test": "def check(c):\n    assert c() == 0"} for n in range(3)]
+    deep = "    return " + "+".join(["0"] * 1200) + "\n"
+    folder = tmp_path / "inputs" / "deep"
+    write_jsonl(folder / "questions.jsonl", questions)
+    write_jsonl(folder / "predictions" / "m.jsonl", [{"task_id": "t/0", "completion": deep},
+                                                     {"task_id": "t/1", "completion": "    return 0\n"},
+                                                     {"task_id": "t/2", "completion": "    return 1\n"}])
+    (folder / "dataset.toml").write_text('kind = "code"\n')
+    assert run(tmp_path) == 0
+    b4 = read_columns(tmp_path / "outputs" / "deep" / "m" / "B4_matches.json")
+    assert b4["outcome"] == ["passed", "passed", "failed"]
+    assert b4["tampering"][0] == ["line 0: tampering check not run: the code nests deeper than Python's reader follows"]
+    assert b4["tampering"][1:] == [[], []]
+    models = read_artifact_json(tmp_path / "outputs" / "deep" / "B6_report.json")["report"]["models"]
+    assert models["m"]["pass_at_1"] == 2 / 3
+    assert (tmp_path / "outputs" / "report.html").exists()

@@ -80,3 +80,22 @@ def test_such_a_row_has_no_program_and_says_why():
     normalized, stats = kind.normalize(joined, {**kind.defaults, "language": "python"})
     assert normalized["program"] == [None]
     assert normalized["how"] == ["the reply's code is javascript; this dataset runs python"]
+
+
+def test_fences_are_found_in_one_pass_over_a_reply_of_backticks():
+    import time
+
+    started = time.monotonic()
+    assert extract_code("```" * 50_000) == ("```" * 50_000, "whole reply")  # 150 KB: 27 s with the old regex
+    assert extract_code("```\n" * 50_000)[1] == "fenced block"
+    assert time.monotonic() - started < 2.0
+    assert extract_code("````py x\nprint(1)\n````") == ("print(1)\n", "fenced block")
+
+
+@pytest.mark.parametrize("printed", ["3\u3000", "3\x1c\x1d\x1e\x1f\x85\x0b\x0c", "3\n\xa0\n\u2028\n", "3\u2028", "3\xa0"])
+def test_unicode_spaces_and_separators_are_characters_not_whitespace(printed):
+    assert not same_output(printed, "3")
+
+
+def test_ascii_whitespace_at_a_lines_end_is_ignored_as_a_judge_reading_bytes_does():
+    assert same_output("3\r", "3") and same_output("3\t\x0b\x0c \n\n", "3\n")
