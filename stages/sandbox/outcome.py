@@ -23,18 +23,30 @@ def signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+def spent(status: dict, cpu_seconds: float) -> bool:
+    """Whether the CPU seconds wait4 reports reached `cpu_seconds` as the kernel counts them (it counts a little
+    more: 0.9 s reported at a 1 s limit)."""
+    return float(status.get("cpu", 0)) >= 0.8 * cpu_seconds
+
+
 def ending(status: dict | None, cpu_seconds: int, stderr: str) -> tuple[str, str]:
-    """(outcome, error) for a program that ended on its own before its work was done, from the supervisor's report
-    (the kernel's CPU limit counts a little more than the CPU time wait4 reports: 0.9 s at a 1 s limit)."""
+    """(outcome, error) for a program that ended on its own before its work was done, from the supervisor's report:
+    SIGXCPU at its CPU seconds, or SIGKILL once past them (the hard limit, a second later), is a time limit; any
+    other signal, or SIGKILL before, is what it is; a Python program ended by an uncaught MemoryError is out of
+    memory."""
     if not status:
         return "crashed", "the sandbox ended without reporting how the program ended"
     if "signal" in status:
         number = status["signal"]
-        if number in (signal.SIGXCPU, signal.SIGKILL) and float(status.get("cpu", 0)) >= 0.8 * cpu_seconds:
+        if number == signal.SIGXCPU and spent(status, cpu_seconds):
             return "timed out", f"past its {cpu_seconds} CPU seconds (SIGXCPU)"
+        if number == signal.SIGKILL and float(status.get("cpu", 0)) >= cpu_seconds:
+            return "timed out", f"past its {cpu_seconds} CPU seconds (SIGKILL, SIGXCPU ignored)"
         return "crashed", f"killed by {signal_name(number)}"
     code = status.get("exit", -1)
     last = stderr.strip().splitlines()[-1:] if stderr.strip() else []
+    if code == 1 and last and last[0].split(":")[0] == "MemoryError":
+        return "out of memory", last[0]
     return "crashed", f"exited with code {code}" + (f": {last[0]}" if last else "")
 
 
@@ -51,6 +63,8 @@ def decide(stopped: str | None, status: dict | None, tests: dict | None, out_of_
     if stopped == "timed out":
         return "timed out", "still running at the time limit"
     if status and "syntax" in status:
+        if "cpu" in status and spent(status, cpu_seconds):
+            return "timed out", f"the build ran past its {cpu_seconds} CPU seconds: {status['syntax']}"
         return "syntax error", str(status["syntax"])
     if out_of_memory:
         return "out of memory", "the sandbox's processes reached memory_mb together"

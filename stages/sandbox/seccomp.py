@@ -1,7 +1,9 @@
 """The seccomp filter every sandboxed process runs under, built with libseccomp (PyPI's pyseccomp over the system's
 libseccomp2): the system calls that reach the kernel's shared state or other processes — keyrings, tracing, BPF,
-perf, userfaultfd, mounts and namespaces, modules, clocks, io_uring — fail with EPERM; clone3 fails with ENOSYS so
-that the C library falls back to clone, whose namespace flags fail with EPERM."""
+perf, userfaultfd, mounts and namespaces, modules, clocks, io_uring — fail with EPERM, and so do those that carry state
+between sandboxes through a file they all read (locks, page-cache probes and evictions, access notifications) and
+those aimed at pid 1, the sandbox's supervisor (signals, pidfds, prlimit); clone3 fails with ENOSYS so that the C
+library falls back to clone, whose namespace flags fail with EPERM."""
 from __future__ import annotations
 
 import errno
@@ -14,7 +16,13 @@ REFUSED = ("keyctl", "add_key", "request_key", "ptrace", "process_vm_readv", "pr
            "open_by_handle_at", "name_to_handle_at", "init_module", "finit_module", "delete_module", "kexec_load",
            "kexec_file_load", "reboot", "swapon", "swapoff", "acct", "quotactl", "syslog", "vhangup", "iopl",
            "ioperm", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "lookup_dcookie",
-           "io_uring_setup", "io_uring_enter", "io_uring_register", "personality")
+           "io_uring_setup", "io_uring_enter", "io_uring_register", "personality",
+           "flock", "fadvise64", "readahead", "mincore", "cachestat", "inotify_init", "inotify_init1",
+           "inotify_add_watch", "fanotify_init", "fanotify_mark")
+FCNTL_SHARED = (5, 6, 7, 12, 13, 14, 36, 37, 38, 1024, 1026)  # F_[OFD_]{GET,SET}LK[W][64], F_SETLEASE, F_NOTIFY
+MADVISE_EVICTING = (20, 21)  # MADV_COLD, MADV_PAGEOUT: push a file's pages out of the host's page cache
+RWF_NOWAIT = 0x8  # preadv2 that reads only what the page cache holds: a probe of it
+AT_PID_1 = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "prlimit64")
 NAMESPACE_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
 INSTALL_HINT = "install libseccomp (`pip install pyseccomp`, over Debian's libseccomp2)"
 
@@ -32,10 +40,16 @@ def filter_program() -> bytes:
         raise SeccompUnavailable(f"libseccomp could not be loaded ({exc}): {INSTALL_HINT}") from None
     rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     for name in REFUSED:
-        try:
-            rules.add_rule(seccomp.ERRNO(errno.EPERM), name)
-        except (RuntimeError, ValueError, OSError):
-            continue  # a call this architecture does not have
+        _add(rules, seccomp.ERRNO(errno.EPERM), name)
+    refused = seccomp.ERRNO(errno.EPERM)
+    for name in ("fcntl", "fcntl64"):
+        for command in FCNTL_SHARED:
+            _add(rules, refused, name, seccomp.Arg(1, seccomp.EQ, command))
+    for advice in MADVISE_EVICTING:
+        _add(rules, refused, "madvise", seccomp.Arg(2, seccomp.EQ, advice))
+    _add(rules, refused, "preadv2", seccomp.Arg(5, seccomp.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
+    for name in AT_PID_1:
+        _add(rules, refused, name, seccomp.Arg(0, seccomp.EQ, 1))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     for flag in NAMESPACE_FLAGS:
         rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
@@ -44,6 +58,14 @@ def filter_program() -> bytes:
         rules.export_bpf(handle)
         handle.seek(0)
         return handle.read()
+
+
+def _add(rules, action, name: str, *arguments) -> None:
+    """One rule, left out where this architecture has no such call."""
+    try:
+        rules.add_rule(action, name, *arguments)
+    except (RuntimeError, ValueError, OSError):
+        pass
 
 
 def filter_descriptor() -> int:

@@ -1,12 +1,14 @@
 """The program sandbox's pid 1: reads the payload, writes the program's files, checks or builds it,
 forks the program with its resource limits and reports how it ended — exit code, signal, CPU seconds — on a pipe
-only this process holds. As pid 1 of its namespace no signal from the program reaches it; when it ends, every
+only this process holds. As pid 1 of its namespace it ignores every signal the program can send (the kernel drops
+SIGKILL and SIGSTOP from inside); its children start with the signal dispositions it had. When it ends, every
 process left in the sandbox dies. A Python program runs in the forked process itself: as `__main__` reading stdin,
 or as a host answering the tests' calls (`{"call", "args", "kwargs"}` → `{"value"}` / `{"raised"}` / `{"refused"}` /
 `{"ended"}`) on the two call descriptors."""
 import builtins
 import os
 import resource
+import signal
 import sys
 
 from wire import NotData, dump_line, from_wire, receive_data, to_wire
@@ -20,6 +22,24 @@ def first_line(exc):
 def builtin_type(exc):
     """The nearest builtin exception class of `exc` (a program's own class is sent as the builtin it derives from)."""
     return next(kind for kind in type(exc).__mro__ if kind.__module__ == "builtins").__name__
+
+
+def ignore_signals():
+    """Ignore every signal that can be caught (SIGCHLD kept: wait4 needs it); the dispositions it had, to restore."""
+    kept = {}
+    for number in signal.valid_signals():
+        if number in (signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD):
+            continue
+        try:
+            kept[number] = signal.signal(number, signal.SIG_IGN)
+        except (OSError, ValueError):
+            continue
+    return kept
+
+
+def restore_signals(kept):
+    for number, handler in kept.items():
+        signal.signal(number, handler if handler is not None else signal.SIG_DFL)
 
 
 def set_limits(limits):
@@ -125,15 +145,16 @@ def serve_calls(code, calls_in, calls_out):
     os._exit(0)
 
 
-def build(argv, limits):
+def build(argv, limits, dispositions):
     """Run a build step (a compiler) to its end under the program's limits: None when it succeeded, else the first
-    error line it printed (its whole output bounded to 64 KiB)."""
+    error line it printed (its whole output bounded to 64 KiB) with the CPU seconds it and the programs it ran spent."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
         os.dup2(write_end, 1)
         os.dup2(write_end, 2)
+        restore_signals(dispositions)
         set_limits(limits)
         try:
             os.execv(argv[0], argv)
@@ -147,12 +168,12 @@ def build(argv, limits):
             break
         output += chunk
     os.close(read_end)
-    status = os.waitpid(pid, 0)[1]
+    _, status, usage = os.wait4(pid, 0)
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
         return None
     lines = output.decode("utf-8", "replace").splitlines()
     errors = [line for line in lines if "error" in line.lower()] or lines[-1:] or ["the build failed"]
-    return errors[0][:1000]
+    return {"syntax": errors[0][:1000], "cpu": round(usage.ru_utime + usage.ru_stime, 3)}
 
 
 def status_of(wait_status, usage):
@@ -164,6 +185,7 @@ def status_of(wait_status, usage):
 
 
 def main():
+    dispositions = ignore_signals()
     payload_fd, report_fd = int(sys.argv[1]), int(sys.argv[2])
     with os.fdopen(payload_fd, "rb") as source:
         payload = receive_data(source)
@@ -180,14 +202,15 @@ def main():
             report.write(dump_line({"syntax": first_line(exc)}))
             os._exit(0)
     elif payload.get("build"):
-        failed = build(payload["build"], payload["limits"])
+        failed = build(payload["build"], payload["limits"], dispositions)
         if failed:
-            report.write(dump_line({"syntax": failed}))
+            report.write(dump_line(failed))
             os._exit(0)
         report.write(dump_line({"built": True}))
     child = os.fork()
     if child == 0:
         report.close()
+        restore_signals(dispositions)
         set_limits(payload["limits"])
         if code is None:
             os.execv(payload["run"][0], payload["run"])

@@ -148,6 +148,37 @@ def test_cpu_seconds_are_a_time_limit_only_when_spent():
     assert (sent.outcome, sent.error) == ("crashed", "killed by SIGXCPU")
 
 
+def test_a_program_that_kills_itself_before_its_cpu_seconds_is_killed_not_timed_out():
+    source = ("import os, signal, time\nwhile time.process_time() < 1.7:\n    pass\n"
+              "os.kill(os.getpid(), signal.SIGKILL)\n")
+    result = _run(source, "", limits=Limits(timeout_seconds=15.0, cpu_seconds=2))
+    assert (result.outcome, result.error) == ("crashed", "killed by SIGKILL"), result
+    ignoring = _run("import signal\nsignal.signal(signal.SIGXCPU, signal.SIG_IGN)\nwhile True:\n    pass\n", "",
+                    limits=Limits(timeout_seconds=15.0, cpu_seconds=1))
+    assert (ignoring.outcome, ignoring.error) == ("timed out", "past its 1 CPU seconds (SIGKILL, SIGXCPU ignored)")
+
+
+def test_a_stdin_program_s_memory_error_is_out_of_memory():
+    result = _run("block = bytearray(20 << 30)\n", "", stdin="")
+    assert (result.outcome, result.error) == ("out of memory", "MemoryError"), result
+    said = _run("import sys\nprint('MemoryError: not really', file=sys.stderr)\nsys.exit(3)\n", "", stdin="")
+    assert (said.outcome, said.error) == ("crashed", "exited with code 3: MemoryError: not really"), said
+
+
+def test_a_build_past_its_cpu_seconds_is_timed_out_not_a_syntax_error():
+    functions = [f"long g{i}(long x) {{ std::vector<long> v(x); std::sort(v.begin(), v.end()); "
+                 f"std::map<long, std::string> m; m[x] = std::to_string(x); return m.size() + v.size() + {i}; }}"
+                 for i in range(3000)]
+    source = "\n".join(["#include <algorithm>", "#include <map>", "#include <string>", "#include <vector>",
+                        *functions, "int main() { return g0(1) == 2 ? 0 : 1; }"])
+    result = run_programs([Program(source, language="cpp")], Limits(cpu_seconds=1, build_seconds=120.0))[0]
+    assert result.outcome == "timed out", result
+    assert result.error.startswith("the build ran past its 1 CPU seconds: g++: internal compiler error: CPU time "
+                                   "limit exceeded"), result
+    broken = run_programs([Program("int main() { return x; }", language="cpp")], LIMITS)[0]
+    assert broken.outcome == "syntax error", broken
+
+
 @pytest.mark.parametrize("source", ["while True:\n    pass\n", "import time\ntime.sleep(10 ** 6)\n"],
                          ids=["endless loop", "sleeping forever"])
 def test_a_program_that_never_ends_is_timed_out(source):
