@@ -237,3 +237,9 @@ def test_a_returned_iterator_is_no_list_as_in_humaneval_s_own_harness(real_data)
 def test_a_stdin_program_s_output_is_compared_as_printed():
     result = run_programs([Program("print('a\\x0cb\\tc')\n", stdin="")], LIMITS)[0]
     assert (result.outcome, result.stdout) == ("ran", "a\x0cb\tc\n")
+
+
+def test_an_int_past_python_s_4300_digit_limit_crosses_the_wire():
+    test = "def check(candidate):\n    assert candidate(6000) == 7 ** 6000, 'not seven'\n    assert candidate(-1) == 1 / 7\ncheck(f)\n"
+    assert _run("def f(n):\n    return 7 ** n\n", test).outcome == "passed"
+    _not_passed(_run("def f(n):\n    return 7 ** n + 1\n", test), "AssertionError: not seven")
