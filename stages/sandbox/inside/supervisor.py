@@ -2,8 +2,8 @@
 forks the program with its resource limits and reports how it ended — exit code, signal, CPU seconds — on a pipe
 only this process holds. As pid 1 of its namespace no signal from the program reaches it; when it ends, every
 process left in the sandbox dies. A Python program runs in the forked process itself: as `__main__` reading stdin,
-or as a host answering the tests' calls (`{"call", "args", "kwargs"}` → `{"value"}` / `{"raised"}` / `{"refused"}` /
-`{"ended"}`) on the two call descriptors."""
+or as a host answering the tests' calls ((name, args, kwargs, nonce) → `{"value"}` / `{"raised"}` / `{"refused"}`
+with the call's nonce, or `{"ended"}`) on the two call descriptors."""
 import builtins
 import os
 import resource
@@ -68,7 +68,7 @@ def print_exception():
 def answer(call, namespace):
     """The reply to one call (name, args, kwargs): the function's value as data, the builtin exception it raised, or
     why neither."""
-    name, args, kwargs = call
+    name, args, kwargs = call[:3]
     function = namespace.get(name)
     if not callable(function):
         return {"raised": ["NameError", f"name {name[:100]!r} is not defined"]}
@@ -112,10 +112,12 @@ def serve_calls(code, calls_in, calls_out):
         if call is None:
             break
         message = answer(call, namespace)
+        message["call"] = call[3]  # the nonce the tests sent with this call: a line written before it answers none
         try:
             line = dump_line(message)
         except BaseException as exc:  # noqa: BLE001 - a value whose text cannot be written is no data either
-            line = dump_line({"refused": f"returned a value that could not be written ({type(exc).__name__})"})
+            line = dump_line({"refused": f"returned a value that could not be written ({type(exc).__name__})",
+                              "call": call[3]})
         while line:
             line = line[send(calls_out, line):]
         if "ended" in message:

@@ -44,7 +44,9 @@ def stand_in(name, calls_out, replies):
     """A function that sends its call to the program's `name` and returns its value."""
     def call(*args, **kwargs):
         try:
-            call = (name, [to_wire(item) for item in args], {str(key): to_wire(item) for key, item in kwargs.items()})
+            nonce = os.urandom(16).hex()  # unknown to the program until this call reaches it
+            call = (name, [to_wire(item) for item in args], {str(key): to_wire(item) for key, item in kwargs.items()},
+                    nonce)
         except NotData as exc:
             raise CallRefused(f"an argument is {exc}") from None
         try:
@@ -56,6 +58,10 @@ def stand_in(name, calls_out, replies):
             if not reply:
                 raise ProgramEnded("")
             message = load_line(reply)
+            if "ended" in message:
+                raise ProgramEnded(str(message["ended"])[:1000])
+            if message.get("call") != nonce:
+                raise Unreadable("a reply to no call (written before the call it would answer)")
             if "value" in message:
                 return from_wire(message["value"])
         except NotData as exc:
@@ -64,8 +70,6 @@ def stand_in(name, calls_out, replies):
             raise raised(*message["raised"])
         if "refused" in message:
             raise CallRefused(str(message["refused"])[:1000])
-        if "ended" in message:
-            raise ProgramEnded(str(message["ended"])[:1000])
         raise Unreadable("a reply with neither value nor exception")
     call.__name__ = call.__qualname__ = name
     return call

@@ -269,3 +269,14 @@ def test_the_tests_own_try_still_catches_what_the_program_raises():
             "    except ValueError:\n        pass\n    assert candidate(2) == 2\ncheck(f)\n")
     assert _run("def f(n):\n    if n < 0:\n        raise ValueError(n)\n    return n\n", test).outcome == "passed"
     assert _run("def f(n):\n    return n\n", test).error == "AssertionError: no error"
+
+
+def test_replies_written_before_the_call_pass_nothing():
+    test = "def check(candidate):\n    assert candidate(3) == 6\n    assert candidate(5) == 10\ncheck(f)\n"
+    forges = ("import os, stat\nfor fd in range(3, 64):\n    try:\n        if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+              "            os.write(fd, b'{\"value\": 6}\\n{\"value\": 10}\\n')\n    except OSError:\n        pass\n"
+              "def f(n):\n    return 0\n")
+    for source in (forges + "raise RuntimeError('at import')\n", forges):
+        result = _run(source, test)
+        assert result.outcome != "passed", result
+    assert _run("def f(n):\n    return 2 * n\n", test).outcome == "passed"
