@@ -66,8 +66,8 @@ def print_exception():
 
 
 def answer(call, namespace):
-    """The reply to one call (name, args, kwargs): the function's value as data, the builtin exception it raised, or
-    why neither."""
+    """The reply to one call (name, args, kwargs): the function's value as data, the exception it raised (its builtin
+    base, message and class name), or why neither."""
     name, args, kwargs = call[:3]
     function = namespace.get(name)
     if not callable(function):
@@ -82,7 +82,7 @@ def answer(call, namespace):
     except SystemExit as exc:
         return {"ended": f"exited (code {exc.code}) inside the call"}
     except BaseException as exc:  # noqa: BLE001 - the tests see the exception as its builtin type
-        return {"raised": [builtin_type(exc), str(exc)[:1000]]}
+        return {"raised": [builtin_type(exc), str(exc)[:1000], type(exc).__name__[:100]]}
     try:
         return {"value": to_wire(value)}
     except NotData as exc:

@@ -31,8 +31,15 @@ def first_line(exc):
     return text[0][:1000] if text else type(exc).__name__
 
 
-def raised(name, message):
-    """The builtin exception a reply names, with its message (a name that is no builtin exception: Exception)."""
+def raised(name, message, own=None, classes=None):
+    """The exception a reply names, with its message: the tests' own class of the program's class's name (one the
+    prompt defines, as `InvalidInput`) when there is one, else the builtin it derives from (else Exception)."""
+    kind = (classes or {}).get(own) if type(own) is str else None
+    if isinstance(kind, type) and issubclass(kind, Exception) and kind.__module__ == "__main__":
+        try:
+            return kind(str(message)[:1000])
+        except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments: its builtin base
+            pass
     kind = getattr(builtins, name, None) if type(name) is str else None
     if not (isinstance(kind, type) and issubclass(kind, BaseException)) or kind in (SystemExit, KeyboardInterrupt,
                                                                                   GeneratorExit):
@@ -40,8 +47,9 @@ def raised(name, message):
     return kind(str(message)[:1000])
 
 
-def stand_in(name, calls_out, replies):
-    """A function that sends its call to the program's `name` and returns its value."""
+def stand_in(name, calls_out, replies, classes):
+    """A function that sends its call to the program's `name` and returns its value (an exception it raised as the
+    class of that name in `classes`, the tests' namespace, when they define one)."""
     def call(*args, **kwargs):
         try:
             nonce = os.urandom(16).hex()  # unknown to the program until this call reaches it
@@ -66,8 +74,8 @@ def stand_in(name, calls_out, replies):
                 return from_wire(message["value"])
         except NotData as exc:
             raise Unreadable(str(exc)) from None
-        if "raised" in message and type(message["raised"]) is list and len(message["raised"]) == 2:
-            raise raised(*message["raised"])
+        if "raised" in message and type(message["raised"]) is list and len(message["raised"]) in (2, 3):
+            raise raised(*message["raised"], classes=classes)
         if "refused" in message:
             raise CallRefused(str(message["refused"])[:1000])
         raise Unreadable("a reply with neither value nor exception")
@@ -156,7 +164,7 @@ def run_tests(job, calls_out, replies):
             exec(prelude, namespace)
         tree = ast.parse(job["test"], "test.py")
         for name in [*job.get("names", []), *free_names(tree, namespace)]:
-            namespace[name] = stand_in(name, calls_out, replies)
+            namespace[name] = stand_in(name, calls_out, replies, namespace)
         checks = Checks()
         namespace.update({CHECK_FAILED: checks.failed, CHECK_RAISED: checks.raised})
         code = compile(RecordedChecks().visit(tree), "test.py", "exec")

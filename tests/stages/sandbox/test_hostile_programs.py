@@ -280,3 +280,13 @@ def test_replies_written_before_the_call_pass_nothing():
         result = _run(source, test)
         assert result.outcome != "passed", result
     assert _run("def f(n):\n    return 2 * n\n", test).outcome == "passed"
+
+
+def test_an_exception_class_the_prompt_defines_is_the_tests_own():
+    prompt = "class InvalidInput(ValueError):\n    pass\n\n\ndef f(n):\n    \"\"\"n, or InvalidInput when negative.\"\"\"\n"
+    test = ("def check(candidate):\n    try:\n        candidate(-1)\n    except InvalidInput:\n        pass\n"
+            "    else:\n        assert False, 'no InvalidInput'\n    assert candidate(2) == 2\ncheck(f)\n")
+    right = prompt + "    if n < 0:\n        raise InvalidInput(n)\n    return n\n"
+    assert _run(right, test, prelude=prompt, entry_point="f").outcome == "passed"
+    plain = prompt + "    if n < 0:\n        raise ValueError(n)\n    return n\n"
+    assert _run(plain, test, prelude=prompt, entry_point="f").error == "ValueError: -1"
