@@ -68,13 +68,13 @@ def print_exception():
 def answer(call, namespace):
     """The reply to one call (name, args, kwargs): the function's value as data, the exception it raised (its builtin
     base, message and class name), or why neither."""
-    name, args, kwargs = call[:3]
+    name, sent, sent_kwargs = call[:3]
     function = namespace.get(name)
     if not callable(function):
         return {"raised": ["NameError", f"name {name[:100]!r} is not defined"]}
     try:
-        args = [from_wire(item) for item in args]
-        kwargs = {key: from_wire(item) for key, item in kwargs.items()}
+        args = [from_wire(item) for item in sent]
+        kwargs = {key: from_wire(item) for key, item in sent_kwargs.items()}
     except NotData as exc:
         return {"refused": f"arguments: {exc}"}
     try:
@@ -82,13 +82,32 @@ def answer(call, namespace):
     except SystemExit as exc:
         return {"ended": f"exited (code {exc.code}) inside the call"}
     except BaseException as exc:  # noqa: BLE001 - the tests see the exception as its builtin type
-        return {"raised": [builtin_type(exc), str(exc)[:1000], type(exc).__name__[:100]]}
-    try:
-        return {"value": to_wire(value)}
-    except NotData as exc:
-        return {"refused": f"returned {exc}"}
-    except BaseException as exc:  # noqa: BLE001 - a value whose conversion raises is no data either
-        return {"refused": f"returned a value that raised {type(exc).__name__} when read"}
+        reply = {"raised": [builtin_type(exc), str(exc)[:1000], type(exc).__name__[:100]]}
+    else:
+        try:
+            reply = {"value": to_wire(value)}
+        except NotData as exc:
+            return {"refused": f"returned {exc}"}
+        except BaseException as exc:  # noqa: BLE001 - a value whose conversion raises is no data either
+            return {"refused": f"returned a value that raised {type(exc).__name__} when read"}
+    changed = [*changed_arguments(enumerate(sent), args), *changed_arguments(sent_kwargs.items(), kwargs)]
+    if changed:
+        reply["changed"] = changed
+    return reply
+
+
+def changed_arguments(sent, now):
+    """[key, data] of each list / dict / set / bytearray argument the call changed in place (to mirror in the tests)."""
+    changed = []
+    for key, before in sent:
+        if type(now[key]) in (list, dict, set, bytearray):
+            try:
+                after = to_wire(now[key])
+            except BaseException:  # noqa: BLE001 - a change to no data is not mirrored
+                continue
+            if after != before:
+                changed.append([key, after])
+    return changed
 
 
 def serve_calls(code, calls_in, calls_out):

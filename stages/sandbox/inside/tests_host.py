@@ -47,6 +47,29 @@ def raised(name, message, own=None, classes=None):
     return kind(str(message)[:1000])
 
 
+def mirror(changed, args, kwargs):
+    """The program's in-place changes of list / dict / set / bytearray arguments made to the tests' own objects, as in
+    one process (NotData when malformed)."""
+    if changed is None:
+        return
+    if type(changed) is not list:
+        raise NotData("a malformed change of an argument")
+    for item in changed:
+        if type(item) is not list or len(item) != 2:
+            raise NotData("a malformed change of an argument")
+        key, data = item
+        target = (args[key] if type(key) is int and 0 <= key < len(args)
+                  else kwargs.get(key) if type(key) is str else None)
+        now = from_wire(data)
+        if type(target) is not type(now) or type(target) not in (list, dict, set, bytearray):
+            continue
+        if type(target) in (list, bytearray):
+            target[:] = now
+        else:
+            target.clear()
+            target.update(now)
+
+
 def stand_in(name, calls_out, replies, classes):
     """A function that sends its call to the program's `name` and returns its value (an exception it raised as the
     class of that name in `classes`, the tests' namespace, when they define one)."""
@@ -70,6 +93,7 @@ def stand_in(name, calls_out, replies, classes):
                 raise ProgramEnded(str(message["ended"])[:1000])
             if message.get("call") != nonce:
                 raise Unreadable("a reply to no call (written before the call it would answer)")
+            mirror(message.get("changed"), args, kwargs)
             if "value" in message:
                 return from_wire(message["value"])
         except NotData as exc:

@@ -290,3 +290,12 @@ def test_an_exception_class_the_prompt_defines_is_the_tests_own():
     assert _run(right, test, prelude=prompt, entry_point="f").outcome == "passed"
     plain = prompt + "    if n < 0:\n        raise ValueError(n)\n    return n\n"
     assert _run(plain, test, prelude=prompt, entry_point="f").error == "ValueError: -1"
+
+
+def test_an_argument_changed_in_place_is_changed_in_the_tests_as_in_one_process():
+    test = ("def check(candidate):\n    items, seen = [3, 1, 2], {'a': 1}\n    assert candidate(items, seen=seen) == 3\n"
+            "    assert items == [3, 1, 2], 'sorted in place'\n    assert seen == {'a': 1}, 'changed'\ncheck(f)\n")
+    assert _run("def f(items, seen):\n    return max(items)\n", test).outcome == "passed"
+    sorts = _run("def f(items, seen):\n    items.sort()\n    return items[-1]\n", test)
+    _not_passed(sorts, "AssertionError: sorted in place")
+    _not_passed(_run("def f(items, seen):\n    seen['b'] = 2\n    return 3\n", test), "AssertionError: changed")
