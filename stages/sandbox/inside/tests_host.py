@@ -150,7 +150,8 @@ class RecordedChecks(ast.NodeTransformer):
         return ast.fix_missing_locations(ast.copy_location(ast.Try(body, [handler], [], []), node))
 
 
-CHECK_FAILED, CHECK_RAISED, CHECK_EXCEPTION = "__evalpipe_check_failed__", "__evalpipe_check_raised__", "__evalpipe_exc__"
+CHECK_FAILED, CHECK_RAISED = "__evalpipe_check_failed__", "__evalpipe_check_raised__"
+CHECK_EXCEPTION = "__evalpipe_exc__"
 
 
 class Checks:

@@ -240,7 +240,8 @@ def test_a_stdin_program_s_output_is_compared_as_printed():
 
 
 def test_an_int_past_python_s_4300_digit_limit_crosses_the_wire():
-    test = "def check(candidate):\n    assert candidate(6000) == 7 ** 6000, 'not seven'\n    assert candidate(-1) == 1 / 7\ncheck(f)\n"
+    test = ("def check(candidate):\n    assert candidate(6000) == 7 ** 6000, 'not seven'\n"
+            "    assert candidate(-1) == 1 / 7\ncheck(f)\n")
     assert _run("def f(n):\n    return 7 ** n\n", test).outcome == "passed"
     _not_passed(_run("def f(n):\n    return 7 ** n + 1\n", test), "AssertionError: not seven")
 
@@ -260,7 +261,9 @@ def test_a_program_gets_the_same_calls_whether_its_answers_were_right_or_wrong(t
 
 def test_a_call_that_raises_is_a_failed_check_and_the_calls_go_on():
     test = "def check(candidate):\n    assert candidate(1) == 1\n    assert candidate(2) == 4\ncheck(f)\n"
-    result = _run("def f(n):\n    print(n, flush=True)\n    if n == 1:\n        raise ValueError('one')\n    return 4\n", test)
+    raises_first = ("def f(n):\n    print(n, flush=True)\n    if n == 1:\n        raise ValueError('one')\n"
+                    "    return 4\n")
+    result = _run(raises_first, test)
     assert (result.outcome, result.error, result.stdout) == ("failed", "ValueError: one", "1\n2\n")
 
 
@@ -283,7 +286,8 @@ def test_replies_written_before_the_call_pass_nothing():
 
 
 def test_an_exception_class_the_prompt_defines_is_the_tests_own():
-    prompt = "class InvalidInput(ValueError):\n    pass\n\n\ndef f(n):\n    \"\"\"n, or InvalidInput when negative.\"\"\"\n"
+    prompt = ("class InvalidInput(ValueError):\n    pass\n\n\n"
+              "def f(n):\n    \"\"\"n, or InvalidInput when negative.\"\"\"\n")
     test = ("def check(candidate):\n    try:\n        candidate(-1)\n    except InvalidInput:\n        pass\n"
             "    else:\n        assert False, 'no InvalidInput'\n    assert candidate(2) == 2\ncheck(f)\n")
     right = prompt + "    if n < 0:\n        raise InvalidInput(n)\n    return n\n"
@@ -293,7 +297,8 @@ def test_an_exception_class_the_prompt_defines_is_the_tests_own():
 
 
 def test_an_argument_changed_in_place_is_changed_in_the_tests_as_in_one_process():
-    test = ("def check(candidate):\n    items, seen = [3, 1, 2], {'a': 1}\n    assert candidate(items, seen=seen) == 3\n"
+    test = ("def check(candidate):\n    items, seen = [3, 1, 2], {'a': 1}\n"
+            "    assert candidate(items, seen=seen) == 3\n"
             "    assert items == [3, 1, 2], 'sorted in place'\n    assert seen == {'a': 1}, 'changed'\ncheck(f)\n")
     assert _run("def f(items, seen):\n    return max(items)\n", test).outcome == "passed"
     sorts = _run("def f(items, seen):\n    items.sort()\n    return items[-1]\n", test)
