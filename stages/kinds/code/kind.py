@@ -42,7 +42,8 @@ def _code_fields(record: dict, question: str | None) -> dict[str, Any]:
         test = humaneval_test(test, entry_point)
     elif asserts:
         setup = record.get("test_setup_code")
-        test = mbpp_test(asserts, setup if isinstance(setup, str) else None)
+        imports = texts(record.get("test_imports"), "test_imports") or []
+        test = mbpp_test(asserts, "\n".join([*imports, setup if isinstance(setup, str) else ""]))
     else:
         test = None
     inputs, outputs = texts(record.get("inputs"), "inputs"), texts(record.get("outputs"), "outputs")

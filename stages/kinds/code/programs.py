@@ -78,7 +78,7 @@ def humaneval_test(test: str, entry_point: str) -> str:
 
 
 def mbpp_test(asserts: list[str], setup: str | None) -> str:
-    """MBPP's test code: its setup code, then each assert."""
+    """MBPP's test code: its setup code (its `test_imports` first), then each assert."""
     return "\n".join([setup or "", *asserts]) + "\n"
 
 

