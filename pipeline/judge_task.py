@@ -28,6 +28,7 @@ from stages.io.storage import location
 from stages.judge.asking import JudgeReplies
 from stages.judge.biases import judge_biases
 from stages.judge.budget import Budget
+from stages.judge.scores import unanswered_items
 from stages.leaderboards.board import get_leaderboard
 from stages.leaderboards.recorded import read_recorded
 from stages.text.reasoning import UNFINISHED, answers_after_reasoning
@@ -128,8 +129,10 @@ class B5Judge(JudgeStage):
         verdicts = item_verdicts(calls, replies.records, config)
         counts = {"items": len(items), "unanswered": len(every) - len(items), "calls": len(calls),
                   "failed_calls": sum(verdicts["failures"]), "not_judged": sum(verdicts["not_judged"])}
+        unanswered = unanswered_items(calls, replies.records)
         return StageResult(verdicts, counts, header={"judge_usage": replies.usage},
-                           body={"summary": judge_summary(verdicts, config)})
+                           body={"summary": judge_summary(verdicts, config),
+                                 **({"unanswered": unanswered} if unanswered else {})})
 
 
 class B5Pairwise(JudgeStage):

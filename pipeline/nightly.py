@@ -25,6 +25,7 @@ from stages import (
     primary_trends,
     render_html_report,
 )
+from stages.chat.outage import unpublished_models, unscored_in
 from stages.io.artifacts import (
     read_artifact_json,
     read_columns,
@@ -33,6 +34,7 @@ from stages.io.artifacts import (
     write_json_atomic,
     write_rows_parquet_atomic,
 )
+from stages.io.join import rows_without
 from stages.io.storage import location, write_bytes_atomic
 from stages.nightly.history import agreement_item_columns
 from stages.nightly.runs import parameter_changes, run_item_scores, run_reports, scoring_parameters
@@ -59,14 +61,17 @@ ITEM_SCHEMA = pa.schema([(name, pa.float64() if name == "value" else pa.string()
 
 def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
     """Every model's per-item values of its kind's paired metrics, read shard by shard from the night's B5
-    artifacts, of its judge criteria (judge:<criterion>) from B5J, of its leaderboard figure from B5L and of its
+    artifacts (a model not published has none), of its judge criteria (judge:<criterion>) from B5J, of its leaderboard figure from B5L and of its
     pairwise outcomes (pairwise:<other model>) from B5P."""
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
     for spec in specs:
-        for model in sorted(spec["predictions"]):
+        report = read_artifact_json(B6Report(outputs_dir=str(night_dir), spec=spec).artifact_path())["report"]
+        unpublished = unpublished_models(report)
+        for model in sorted(set(spec["predictions"]) - unpublished):
             for shard in range(spec["shards"]):
                 path = B5Score(outputs_dir=str(night_dir), spec=spec, model=model, shard=shard).artifact_path()
-                for name, values in item_score_columns(spec["name"], spec["kind"], model, read_columns(path)).items():
+                scored = rows_without(read_columns(path), unscored_in(report, model))
+                for name, values in item_score_columns(spec["name"], spec["kind"], model, scored).items():
                     columns[name].extend(values)
             if spec.get("judge") and spec["judge"]["criteria"]:
                 judged = B5Judge(outputs_dir=str(night_dir), spec=spec, model=model).artifact_path()
@@ -78,12 +83,11 @@ def night_item_scores(night_dir: UPath, specs: list[dict[str, Any]]) -> Columns:
                 for name, values in leaderboard_item_columns(spec["name"], model, board["name"],
                                                              read_columns(path)).items():
                     columns[name].extend(values)
-        if spec.get("judge") and spec["judge"].get("pairwise"):
+        if spec.get("judge") and spec["judge"].get("pairwise") and not unpublished:
             path = B5Pairwise(outputs_dir=str(night_dir), spec=spec).artifact_path()
             for name, values in pairwise_item_columns(spec["name"], read_columns(path)).items():
                 columns[name].extend(values)
         if spec.get("judge"):
-            report = read_artifact_json(B6Report(outputs_dir=str(night_dir), spec=spec).artifact_path())["report"]
             for name, values in agreement_item_columns(spec["name"], report).items():
                 columns[name].extend(values)
     return columns
@@ -179,6 +183,6 @@ def _run_night(night: str, found: Discovery, root: UPath, args: argparse.Namespa
     if baseline:
         print_comparisons(drifts, "DRIFT", f"baseline {baseline}")
     print(f"nightly {night}: report {night_dir / 'report.html'}; history {root / 'history.parquet'}")
-    if report_problems(reports, found.unreadable):
+    if report_problems(reports, found.unreadable, "nightly"):
         return EXIT_FAILED
     return EXIT_REGRESSION if any(c["regression"] for c in (*comparisons, *drifts)) else EXIT_OK

@@ -214,6 +214,7 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
             **generate_spec(generate), **judge_spec(judge, store_root or outputs),
             "leaderboard": leaderboard_spec(leaderboard, folder.name), **kind_spec(kind, config, fields, params),
             "max_rejected_share": config.max_rejected_share, "min_paired_share": config.min_paired_share,
+            "max_unscored_share": config.max_unscored_share,
             "provenance": config.provenance,
             "reasoning": read_reasoning_tags(config.reasoning, str(origin)).described(),
             "shards": shards, "shard_rows": params.get("shard_rows"),

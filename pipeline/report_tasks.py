@@ -10,7 +10,8 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from stages import Kind, build_dataset_report, get_kind, render_report
-from stages.core.records import Columns, Rows
+from stages.chat.outage import Unscored, model_unscored, unscored_problems, unscored_rejects
+from stages.core.records import Columns, Rows, column_values
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
 from stages.io.storage import write_bytes_atomic
@@ -123,7 +124,8 @@ class B6Report(KindStage):
 
     def stage_params(self) -> dict[str, Any]:
         params = {**super().stage_params(), "max_rejected_share": self.spec["max_rejected_share"],
-                  "min_paired_share": self.spec["min_paired_share"]}
+                  "min_paired_share": self.spec["min_paired_share"],
+                  "max_unscored_share": self.spec["max_unscored_share"]}
         if self.plain_spec.get("provenance"):
             params["harness"] = self.plain_spec["provenance"]
         if self.plain_spec.get("judge"):
@@ -139,8 +141,12 @@ class B6Report(KindStage):
         set_aside = {model: set_aside_counts(read.question_counts, read.predictions[model], read.joins[model])
                      for model in read.scored}
         metrics = {model: model_metrics(read.kind, documents) for model, documents in read.scored.items()}
+        unscored = self._unscored(read)
         report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
-                                      None, self._problems(read, set_aside))
+                                      None, self._problems(read, set_aside, unscored))
+        if any(found.count for found in unscored.values()):
+            report["unscored"] = {model: found.to_dict(self.spec["max_unscored_share"])
+                                  for model, found in unscored.items() if found.count}
         for section in self.sections():
             report.update(section(read, report))
         self._write_renderings(read.kind, report, read.rows)
@@ -160,31 +166,47 @@ class B6Report(KindStage):
                 if len(shards) == 1 and not kind.columnar_stages else {})
         judged = {model: (task.artifact_path(), read_artifact_json(task.artifact_path()))
                   for model, task in self.judge_tasks().items()}
+        joins = {model: [read_artifact_json(self._task(B3Normalize, s, model).artifact_path()) for s in shards]
+                 for model in scored}
         pairwise = None
         for task in self.pairwise_tasks():
             document = read_artifact_json(task.artifact_path())
             pairwise = document, read_columns(task.artifact_path(), document)
         return B6Reading(
             kind=kind, questions=[read_artifact_json(self._task(B1Questions, s).artifact_path()) for s in shards],
-            scored=scored, rows=rows, items=self._item_values(kind, rows), judged=judged, pairwise=pairwise,
+            scored=scored, rows=rows, items=self._item_values(kind, rows, joins), judged=judged, pairwise=pairwise,
             predictions={model: [read_artifact_json(self._task(B2Predictions, s, model).artifact_path())
                                  for s in shards] for model in scored},
-            joins={model: [read_artifact_json(self._task(B3Normalize, s, model).artifact_path()) for s in shards]
-                   for model in scored},
+            joins=joins,
             sampled={model: merge_items([document["samples"] for document in documents])
                      for model, documents in scored.items() if all(document.get("samples") for document in documents)},
             labels_files=read_labels_files(self))
 
-    def _problems(self, read: B6Reading, set_aside: dict[str, dict[str, int]]) -> list[str]:
-        """Why the dataset may be unfit to publish: too much set aside, too few questions paired, shards that
-        disagree."""
-        problems = dataset_problems(read.question_counts,
-                                    {model: summed(d["header"]["counts"] for d in documents)
-                                     for model, documents in read.predictions.items()},
-                                    [r["reason"] for document in read.questions for r in document.get("rejects", [])],
-                                    read.kind.headline_reject_reasons, self.spec["max_rejected_share"])
+    def _unscored(self, read: B6Reading) -> dict[str, Unscored]:
+        """Each model's items not scored: questions set aside for a missing part, items whose requests the server
+        never answered (B3's `unscored`), items whose every judge call failed (B5J's `unanswered`)."""
+        items = read.question_counts.get("accepted", 0) + unscored_rejects(read.questions)
+        question_rejects = [r for document in read.questions for r in document.get("rejects", [])]
+        return {model: model_unscored(items, question_rejects, *(d.get("unscored", {}) for d in read.joins[model]),
+                                      read.judged[model][1].get("unanswered", {}) if model in read.judged else {})
+                for model in read.scored}
+
+    def _problems(self, read: B6Reading, set_aside: dict[str, dict[str, int]],
+                  unscored: dict[str, Unscored]) -> list[str]:
+        """Why the dataset may be unfit to publish: too many items not scored, too much set aside (the items not
+        scored apart), too few questions paired, shards that disagree."""
+        problems = unscored_problems(unscored, self.spec["max_unscored_share"])
+        not_answered = {model: unscored_rejects(documents) for model, documents in read.predictions.items()}
+        problems += dataset_problems(_less(read.question_counts, unscored_rejects(read.questions)),
+                                     {model: _less(summed(d["header"]["counts"] for d in documents),
+                                                   not_answered[model])
+                                      for model, documents in read.predictions.items()},
+                                     [r["reason"] for document in read.questions for r in document.get("rejects", [])
+                                      if not r.get("unscored")],
+                                     read.kind.headline_reject_reasons, self.spec["max_rejected_share"])
         problems += pairing_problems(read.question_counts.get("accepted", 0), {
-            model: (max(0, set_aside[model]["missing_predictions"] - set_aside[model]["prediction_rows_rejected"]),
+            model: (max(0, set_aside[model]["missing_predictions"] - set_aside[model]["prediction_rows_rejected"]
+                        + not_answered[model]),
                     [i for d in joins for i in d.get("missing_predictions", [])[:4]][:4],
                     [i for d in joins for i in d.get("unmatched_predictions", [])[:4]][:4])
             for model, joins in read.joins.items()
@@ -269,17 +291,29 @@ class B6Report(KindStage):
     def _task(self, cls: type[StageTask], shard: int, model: str = "") -> StageTask:
         return cls(outputs_dir=self.outputs_dir, spec=self.spec, model=model, shard=shard)
 
-    def _item_values(self, kind: Kind, rows: dict[str, Columns]) -> dict[str, dict[str, list]]:
+    def _item_values(self, kind: Kind, rows: dict[str, Columns],
+                     joins: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, list]]:
         """Each model's per-item values of its kind's paired metrics, shard after shard (aligned across models and
-        with the questions), each distinct value one object as item_scores gives them; a columnar kind's rows are
-        read only in the columns those values need."""
+        with the questions), each distinct value one object as item_scores gives them, None for an item not scored;
+        a columnar kind's rows are read only in the columns those values need."""
         values: dict[str, dict[str, list]] = {}
         for model, tasks in self.score_tasks().items():
-            for task in tasks:
-                scored = rows[model] if model in rows else _scored_rows(kind, task)
+            for task, join in zip(tasks, joins[model]):
+                unscored = join.get("unscored", {})
+                scored = rows[model] if model in rows else _scored_rows(kind, task, with_ids=bool(unscored))
+                ids = [str(i) for i in column_values(scored, "id")] if unscored else []
                 for metric, items in kind.item_scores(scored).items():
+                    if unscored:
+                        items = [None if item in unscored else value for item, value in zip(ids, items)]
                     values.setdefault(model, {}).setdefault(metric, []).extend(items)
         return values
+
+
+def _less(counts: dict[str, int], unscored: int) -> dict[str, int]:
+    """Counts of rows read and set aside without the items not scored (outage.py answers for those)."""
+    return {**counts, "input_rows": counts.get("input_rows", 0) - unscored,
+            "rejected": counts.get("rejected", 0) - unscored, "unscored": unscored}
+
 
 
 def _criteria_summaries(read: B6Reading) -> dict[str, dict[str, Any]]:
@@ -287,10 +321,12 @@ def _criteria_summaries(read: B6Reading) -> dict[str, dict[str, Any]]:
     return {model: document["summary"] for model, (_, document) in read.judged.items()}
 
 
-def _scored_rows(kind: Kind, task: StageTask) -> Rows:
-    """A model's B5 rows for its item values: a columnar kind's as an Arrow table of the columns item_scores reads."""
+def _scored_rows(kind: Kind, task: StageTask, with_ids: bool = False) -> Rows:
+    """A model's B5 rows for its item values: a columnar kind's as an Arrow table of the columns item_scores reads
+    (and the ids, `with_ids`)."""
     if kind.columnar_stages:
-        return read_table(task.artifact_path(), list(kind.item_score_columns))
+        names = list(dict.fromkeys([*kind.item_score_columns, *(["id"] if with_ids else [])]))
+        return read_table(task.artifact_path(), names)
     return read_columns(task.artifact_path())
 
 

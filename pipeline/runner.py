@@ -12,6 +12,7 @@ import luigi
 
 from stages import build_summary, render_report
 from stages.chat.costs import cost_line
+from stages.chat.outage import report_next_steps
 from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
@@ -301,13 +302,18 @@ def cost_of_run(report: dict[str, Any], run_token: str) -> dict[str, Any] | None
     return judge_cost(stages, report["judge_cost"].get("price")) if stages else None
 
 
-def report_problems(reports: list[dict[str, Any]], unreadable: dict[str, str] | None = None) -> bool:
+def report_problems(reports: list[dict[str, Any]], unreadable: dict[str, str] | None = None,
+                    command: str = "run") -> bool:
     """Print every dataset problem (inputs that cannot be read, nothing to score, too much set aside, options not
-    found); True when any."""
+    found, models not published for items not scored), the last line saying what to do about items not scored;
+    True when any."""
     problems = [*sorted((unreadable or {}).items()), *problems_of(reports)]
     for dataset, problem in problems:
         print(printable(f"PROBLEM {dataset}: {problem}"), file=sys.stderr)
     if problems:
         datasets = sorted({dataset for dataset, _ in problems})
         print(f"evalpipe: {len(datasets)} dataset(s) not fit to publish: {', '.join(datasets)}", file=sys.stderr)
+    steps = report_next_steps(reports, command)
+    if steps:
+        print(f"evalpipe: what to do: {'; '.join(steps)}", file=sys.stderr)
     return bool(problems)

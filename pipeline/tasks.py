@@ -15,14 +15,16 @@ from stages import (
 )
 from stages.chat.completions import EchoRefused
 from stages.chat.local_tokenizer import CONFIG_FILES
+from stages.chat.outage import unscored_ids
 from stages.chat.turns import gather_turns, turn_cases
 from stages.core.errors import UsageError
 from stages.core.records import Rows, as_columns, column_length, column_names, column_values, with_sample_numbers
 from stages.core.stage_names import ARTIFACT_NAMES
-from stages.io.artifacts import read_column, read_columns, read_table
-from stages.io.join import join_shard
+from stages.io.artifacts import read_artifact_json, read_column, read_columns, read_table
+from stages.io.join import join_shard, rows_without, unscored_questions
 from stages.kinds.base import Kind
 from stages.kinds.sampling import item_samples
+from stages.report.sampling import with_items_not_scored
 from stages.text.reasoning import ReasoningTags, answers_after_reasoning
 
 from .task_base import StageResult, StageTask
@@ -206,6 +208,7 @@ class B3Normalize(KindStage):
     def compute(self) -> StageResult:
         own = self.neighbours().index(self.shard)
         questions = stage_rows(self.requires()["questions"][own], get_kind(self.spec["kind"]).joined_question_columns)
+        unscored = self._unscored(questions)
         if self.sharded:
             joined, join_info = self._join_with_neighbours(questions, own)
         else:
@@ -216,7 +219,24 @@ class B3Normalize(KindStage):
             joined, reasoning = answers_after_reasoning(joined, tags)
             counts.update(reasoning)
         columns, info = get_kind(self.spec["kind"]).normalize(joined, super().stage_params())
+        if unscored:  # kept as rows (the stages after line up by item), left out of every figure from B5 on
+            join_info["missing_predictions"] = [i for i in join_info["missing_predictions"] if str(i) not in unscored]
+            counts.update(unscored=len(unscored), missing_predictions=len(join_info["missing_predictions"]))
+            join_info["unscored"] = unscored
         return StageResult(with_sample_numbers(joined, columns), counts, header={"info": info}, body=join_info)
+
+    def _unscored(self, questions: Rows) -> dict[str, str]:
+        """Id → cause of this shard's items whose answer was never obtained (the server did not answer): not
+        scored, rather than scored 0 as a missing prediction is."""
+        tasks = self.requires()["predictions"]
+        if not tasks[0].generated:
+            return {}
+        unscored = {item: cause for task in tasks
+                    for item, cause in unscored_ids(read_artifact_json(task.artifact_path()).get("rejects", [])).items()}
+        if not unscored:
+            return {}
+        answered = {str(qid) for task in tasks for qid in read_column(task.artifact_path(), "id").to_pylist()}
+        return unscored_questions(questions, unscored, answered)
 
 
     def _join_with_neighbours(self, questions: Rows, own: int) -> tuple[Rows, dict[str, Any]]:
@@ -266,9 +286,14 @@ class B5Score(KindStage):
         kind = get_kind(self.spec["kind"])
         columns, metrics = kind.score(matched, self.stage_params())
         columns = with_sample_numbers(matched, columns)
-        body = {"metrics": metrics, **({"stats": kind.score_stats(matched)} if kind.shardable else {})}
+        unscored = set(read_artifact_json(self.requires().requires().artifact_path()).get("unscored", {}))
+        counted = rows_without(matched, unscored) if unscored else matched  # the items not scored keep their rows,
+        if unscored:  # so every model's rows line up by item, but no figure counts them
+            _, metrics = kind.score(counted, self.stage_params())
+        body = {"metrics": metrics, **({"stats": kind.score_stats(counted)} if kind.shardable else {})}
         if "sample" in column_names(columns):
-            body["samples"] = self._item_samples(kind, matched, columns)
+            found = self._item_samples(kind, matched, columns)
+            body["samples"] = None if found is None else with_items_not_scored(found, unscored)
         return StageResult(columns, {"rows": column_length(columns)}, body=body)
 
     def _item_samples(self, kind: Kind, matched: Rows, scored: Rows) -> dict[str, Any] | None:

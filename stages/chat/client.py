@@ -7,6 +7,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,6 +199,17 @@ def call_with_retries(config: Endpoint, call, sleep=wait_unless_stopped) -> tupl
             wait = exc.retry_after if exc.retry_after is not None else random.uniform(0, config.backoff * 2 ** (attempt - 1))
             sleep(wait)
     return None, error, config.retries + 1
+
+
+def ask_with_breaker(config: Endpoint, breaker: CircuitBreaker, call: Callable[[], Any]) -> tuple[Any, str | None, int]:
+    """One journaled request's asking, as every asker does it: (None, the breaker's reason, 0 attempts) when the
+    breaker is open — nothing sent —, else call_with_retries' (result, error, attempts), the outcome recorded on the
+    breaker. The asker journals the answer or the error record."""
+    if breaker.open:
+        return None, breaker.reason(), 0
+    result, error, attempts = call_with_retries(config, call)
+    breaker.record(error)
+    return result, error, attempts
 
 
 class CircuitBreaker:

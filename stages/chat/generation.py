@@ -3,10 +3,6 @@ conversation, or a dialogue scene's turns in order — keeping every answer on d
 for what is missing or was asked with another prompt or other options."""
 from __future__ import annotations
 
-import hashlib
-import re
-import statistics
-from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -19,11 +15,13 @@ from ..core.names import name_problem, safe_name
 from ..core.progress import Progress
 from ..core.records import LoadResult, Reject
 from .call_pool import run_calls
-from .client import ChatClient, CircuitBreaker, Reply, call_with_retries
-from .costs import check_price, money
+from .client import ChatClient, CircuitBreaker, Reply, ask_with_breaker, call_with_retries
+from .costs import check_price
 from .endpoint import CLIENT_NUMBERS, Endpoint, settings_problems
-from .journal import AnswerStore, journal_key
+from .journal import GENERATION_KEY_LENGTH, AnswerStore, answered, journal_key, request_digest
+from .outage import server_cause
 from .prompts import check_template
+from .summary import asking_summary
 
 PROTOCOLS = ("peppa", "openai", "completions")
 LATER_SETTINGS = ("top_logprobs", "mode")  # [generate] settings added after answers were journaled without them
@@ -117,7 +115,7 @@ def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0
                 and not (k in LATER_SETTINGS and v is None)}  # a setting added later keys only answers that use it
     asked = {"model": model, "prompt": prompt, **settings, **({"sample": sample} if sample else {}),
              **({"tools": tools} if tools else {}), **({"messages": messages} if messages is not None else {})}
-    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+    return request_digest(asked, GENERATION_KEY_LENGTH)
 
 
 def _one_request(config: GenerateConfig, group: list[dict[str, Any]]) -> bool:
@@ -163,14 +161,11 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
         if answered(done, case["key"]):
             history.append((case["prompt"], done["prediction"]))
             continue
-        if breaker.open:
-            store.append(_record(case, key=case["key"], error=breaker.reason(), attempts=0))
-        elif reset_error is not None:
+        if reset_error is not None and not breaker.open:
             store.append(_record(case, key=case["key"], error=f"reset failed: {reset_error}",
                                  attempts=client.config.retries + 1))
         else:
-            reply, error, attempts = call_with_retries(client.config, partial(_ask_case, client, case, history))
-            breaker.record(error)
+            reply, error, attempts = ask_with_breaker(client.config, breaker, partial(_ask_case, client, case, history))
             if error is None:
                 store.append(answer_record(case, reply, attempts))
                 history.append((case["prompt"], reply.text))
@@ -202,11 +197,6 @@ def _ask_item_samples(clients: dict[int, ChatClient], cases: list[dict[str, Any]
         todo = todo[len(replies or []):]
     for case in todo:
         _ask_conversation(clients[case["sample"]], [case], known, store, breaker, progress)
-
-
-def answered(record: dict | None, key: str) -> bool:
-    """Whether a journal record holds the answer to the request `key` names."""
-    return record is not None and "prediction" in record and record.get("key") == key
 
 
 def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, model: str, store_path: Path) -> LoadResult:
@@ -252,7 +242,8 @@ def generate_predictions(cases: list[dict[str, Any]], config: GenerateConfig, mo
         else:
             reason = f"generation failed after {record.get('attempts', 0)} attempt(s): {record.get('error', 'not asked')}"
             sample = f" sample {case['sample']}" if config.samples > 1 else ""
-            result.rejects.append(Reject(f"{config.url} ({model})", None, reason, f"{case['id']}{sample}"))
+            result.rejects.append(Reject(f"{config.url} ({model})", None, reason, f"{case['id']}{sample}",
+                                         unscored=server_cause(record.get("error", "not asked"))))
     result.columns = {"id": ids, "line": [None] * len(ids), "prediction": predictions, "confidence": [None] * len(ids),
                       "finish_reason": finish_reasons, "reasoning_content": reasonings,
                       **({"sample": samples} if config.samples > 1 else {}),
@@ -267,18 +258,7 @@ def generation_summary(store_path: Path, ids: list[str], price: dict[str, float]
     "length")."""
     records = AnswerStore(store_path).load()
     ids = [journal_key({"id": i, "sample": sample}) for i in ids for sample in range(samples)]
-    answered = [records[i] for i in ids if i in records and "prediction" in records[i]]
-    failed = Counter(_reason_kind(records[i]["error"]) for i in ids if i in records and "prediction" not in records[i])
-    latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))
-    tokens_in = sum(r.get("tokens_in") or 0 for r in answered)
-    tokens_out = sum(r.get("tokens_out") or 0 for r in answered)
-    return {
-        "answers": len(answered), "failures": dict(failed),
-        "latency_p50": statistics.median(latencies) if latencies else None,
-        "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
-        "tokens_in": tokens_in, "tokens_out": tokens_out, "cost": money(tokens_in, tokens_out, price),
-        "cut_at_max_tokens": sum(r.get("finish_reason") == "length" for r in answered),
-    }
+    return asking_summary([records[i] for i in ids if i in records], price)
 
 
 def failure_line(summary: dict[str, Any]) -> str | None:
@@ -289,12 +269,3 @@ def failure_line(summary: dict[str, Any]) -> str | None:
         return None
     causes = ", ".join(f"{reason} × {count:,}" for reason, count in summary["failures"].items())
     return f"generation failed for {failed:,} of {failed + summary['answers']:,} replies: {causes}"
-
-
-def _reason_kind(error: str) -> str:
-    """A failure's kind for counting: "HTTP 429 …", what the system said of a connection ("connection refused"),
-    "malformed response body", "circuit open after N consecutive failures"."""
-    if error.startswith("circuit open"):
-        return error.split(" (")[0]
-    connection = re.match(r"connection failed: (?:\[Errno -?\d+\] )?(.+)", error)
-    return connection.group(1).lower() if connection else error.split(":")[0]

@@ -1,12 +1,27 @@
 """The journal every reply is kept in: append-only JSON lines, fsynced as written, shared safely by processes."""
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+GENERATION_KEY_LENGTH = 16  # hex digits of live generation's request keys (BFCL's agent's too)
+KEY_LENGTH = 24  # of the loglikelihood loops' and the judge's: each asker keeps the length its journals were written with
+
+
+def request_digest(asked: dict[str, Any], length: int = KEY_LENGTH) -> str:
+    """The key a journal record is found by: the sha256 of what was asked (its JSON, keys sorted), cut to `length`
+    hex digits — each asker's own length, so every journal written before is still read."""
+    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:length]
+
+
+def answered(record: dict | None, key: str) -> bool:
+    """Whether a journal record holds the answer to the request `key` names."""
+    return record is not None and "prediction" in record and record.get("key") == key
 
 
 def journal_key(record: dict[str, Any]) -> Any:

@@ -3,24 +3,20 @@ per request, `concurrency` requests in flight, every answer journaled as it arri
 run resumes); tokenized as lm-eval 0.4.13 tokenizes a pair."""
 from __future__ import annotations
 
-import hashlib
-import statistics
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
-import orjson
-
 from ..core.progress import Progress
 from .call_pool import run_calls
-from .client import CircuitBreaker, call_with_retries
+from .client import CircuitBreaker, ask_with_breaker
 from .completions import CompletionsClient, continuation_logprob, pair_tokens
-from .journal import AnswerStore
+from .journal import AnswerStore, answered, request_digest
 from .local_tokenizer import LocalTokenizer, load_tokenizer
+from .summary import asking_summary
 
 DEFAULT_MAX_LENGTH = 2048  # lm-eval's API models' max_length
 DEFAULT_BATCH = 16  # prompts per request
@@ -50,15 +46,8 @@ class Loglikelihoods:
     def summary(self, pairs: int) -> dict[str, Any]:
         """B6's generation summary (the shape live generation's has) and the pairs: all, distinct, asked this run,
         cut from the left to the max length."""
-        answered = [r for r in self.records if "prediction" in r]
-        latencies = sorted(r["latency"] for r in answered if isinstance(r.get("latency"), (int, float)))
-        failures = Counter(r.get("error", "not asked").split(":")[0] for r in self.records if "prediction" not in r)
-        return {"answers": len(answered), "failures": dict(failures),
-                "latency_p50": statistics.median(latencies) if latencies else None,
-                "latency_p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
-                "tokens_in": sum(r.get("tokens_in") or 0 for r in answered), "tokens_out": len(answered),
-                "cost": None, "cut_at_max_tokens": 0, "pairs": pairs, "distinct_pairs": self.distinct,
-                "asked": self.asked, "truncated": self.truncated}
+        return asking_summary(self.records, tokens_out=sum("prediction" in r for r in self.records), pairs=pairs,
+                              distinct_pairs=self.distinct, asked=self.asked, truncated=self.truncated)
 
 
 def pair_key(model: str, max_length: int, pair: Pair, tokenizer: str | None = None) -> str:
@@ -66,7 +55,7 @@ def pair_key(model: str, max_length: int, pair: Pair, tokenizer: str | None = No
     fingerprint (none: the server's /tokenize)."""
     asked = {"model": model, "max_length": max_length, "context": pair[0], "continuation": pair[1],
              **({"tokenizer": tokenizer} if tokenizer else {})}
-    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+    return request_digest(asked)
 
 
 def text_tokenizer(config: Any, client: CompletionsClient) -> Tokenizer:
@@ -129,20 +118,11 @@ def _ask_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str
 
 def _run_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str], max_length: int,
                store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
-    if breaker.open:
-        store.extend([{"id": keys[p], "key": keys[p], "error": breaker.reason(), "attempts": 0} for p in pairs])
-        return
-    records, error, attempts = call_with_retries(tokenizer.client.config,
-                                                 lambda: _ask_batch(tokenizer, pairs, keys, max_length))
-    breaker.record(error)
+    records, error, attempts = ask_with_breaker(tokenizer.client.config, breaker,
+                                                lambda: _ask_batch(tokenizer, pairs, keys, max_length))
     store.extend(records if error is None else [{"id": keys[p], "key": keys[p], "error": error,
                                                  "attempts": attempts} for p in pairs])
     progress.advance(len(pairs))
-
-
-def answered(record: dict | None, key: str) -> bool:
-    """Whether a journal record is the answer to `key`."""
-    return record is not None and "prediction" in record and record.get("key") == key
 
 
 def unanswered(keys: dict[Any, str], store: AnswerStore) -> list[Any]:

@@ -4,29 +4,26 @@ with the tokens before it as context), each window's echoed log-probs summed, th
 every text's sum journaled as it arrives (a rerun asks nothing)."""
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ..core.progress import Progress
 from .call_pool import run_calls
-from .client import CircuitBreaker, call_with_retries
+from .client import CircuitBreaker, ask_with_breaker
 from .completions import Asked, CompletionsClient, continuation_logprob
-from .journal import AnswerStore
+from .journal import AnswerStore, answered, request_digest
 from .loglikelihoods import (
     DEFAULT_BATCH,
     DEFAULT_MAX_LENGTH,
     Tokenizer,
-    answered,
     text_tokenizer,
     tokenizer_fingerprint,
     unanswered,
 )
+from .summary import asking_summary
 
 Window = tuple[list[int], list[int]]
 
@@ -64,23 +61,16 @@ class RollingLoglikelihoods:
 
     def summary(self, texts: int) -> dict[str, Any]:
         """B6's generation summary: texts, windows asked, tokens sent."""
-        answered = [r for r in self.records if "prediction" in r]
-        failures: dict[str, int] = {}
-        for record in self.records:
-            if "prediction" not in record:
-                reason = record.get("error", "not asked").split(":")[0]
-                failures[reason] = failures.get(reason, 0) + 1
-        return {"answers": len(answered), "failures": failures, "latency_p50": None, "latency_p95": None,
-                "tokens_in": sum(r.get("tokens_in") or 0 for r in answered), "tokens_out": 0, "cost": None,
-                "cut_at_max_tokens": 0, "texts": texts, "distinct_texts": len(self.records), "asked": self.asked,
-                "windows": sum(r.get("windows") or 0 for r in answered), "truncated": 0}
+        return asking_summary(self.records, tokens_out=0, texts=texts, distinct_texts=len(self.records),
+                              asked=self.asked, windows=sum(r.get("windows") or 0 for r in self.records
+                                                            if "prediction" in r), truncated=0)
 
 
 def text_key(model: str, max_length: int, text: str, tokenizer: str | None = None) -> str:
     """What a journaled rolling answer was asked with: the model, the max length, the text and a local tokenizer's
     fingerprint."""
     asked = {"model": model, "max_length": max_length, "rolling": text, **({"tokenizer": tokenizer} if tokenizer else {})}
-    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+    return request_digest(asked)
 
 
 def _ask_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | None], text: str, key: str,
@@ -102,13 +92,8 @@ def _ask_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | N
 
 def _run_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | None], text: str, key: str,
               max_length: int, size: int, store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
-    if breaker.open:
-        store.append({"id": key, "key": key, "error": breaker.reason(), "attempts": 0})
-        return
-    record, error, attempts = call_with_retries(client.config,
-                                                lambda: _ask_text(client, source, prefix, text, key, max_length,
-                                                                              size))
-    breaker.record(error)
+    record, error, attempts = ask_with_breaker(client.config, breaker,
+                                               lambda: _ask_text(client, source, prefix, text, key, max_length, size))
     store.append(record if error is None else {"id": key, "key": key, "error": error, "attempts": attempts})
     progress.advance(1)
 

@@ -35,7 +35,8 @@ def gather_turns(loaded: LoadResult, ids: list[Any], turns: list[list[str] | Non
             reject = failed.get(missing)
             reason = reject.reason if reject is not None else "not asked"
             where = f"turn {case_ids.index(missing) + 1}: " if texts else ""
-            result.rejects.append(Reject(reject.source if reject else "", None, f"{where}{reason}", str(item)))
+            result.rejects.append(Reject(reject.source if reject else "", None, f"{where}{reason}", str(item),
+                                         unscored=reject.unscored if reject else None))
             continue
         kept_ids.append(item)
         answers = [answered[case] for case in case_ids]

@@ -13,12 +13,14 @@ Rows = Union[Columns, "pa.Table"]  # a stage's rows: Python columns, or an Arrow
 
 @dataclass(frozen=True)
 class Reject:
-    """A row set aside: the file it came from, its 1-based line (None where lines do not apply), and why."""
+    """A row set aside: the file it came from, its 1-based line (None where lines do not apply), and why;
+    `unscored` names the cause when the row is an item whose answer was never obtained (stages/chat/outage.py)."""
 
     source: str
     line: int | None
     reason: str
     location: str | None = None
+    unscored: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None or k == "line"}

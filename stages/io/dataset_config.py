@@ -12,9 +12,10 @@ from .storage import read_input_bytes
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field", "samples_field")
 KNOWN_KEYS = {"kind", "task", "params", "taxonomies", "generate", "judge", "leaderboard", "nightly", "max_rejected_share",
-              "min_paired_share", "provenance", "reasoning", *FIELD_KEYS}
+              "min_paired_share", "max_unscored_share", "provenance", "reasoning", *FIELD_KEYS}
 DEFAULT_MAX_REJECTED_SHARE = 0.5
 DEFAULT_MIN_PAIRED_SHARE = 0.5
+DEFAULT_MAX_UNSCORED_SHARE = 0.02  # stages/chat/outage.py
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class DatasetConfig:
     nightly: dict[str, Any] = field(default_factory=dict)
     max_rejected_share: float = DEFAULT_MAX_REJECTED_SHARE  # above it, a dataset fails the run (B1 or any model's B2)
     min_paired_share: float = DEFAULT_MIN_PAIRED_SHARE  # below it (questions with a prediction), the dataset fails
+    max_unscored_share: float = DEFAULT_MAX_UNSCORED_SHARE  # above it (items not scored), a model is not published
     provenance: dict[str, dict[str, Any]] = field(default_factory=dict)  # per model: the harness it was imported from
     reasoning: dict[str, Any] = field(default_factory=dict)  # the tags replies wrap their reasoning in
 
@@ -90,7 +92,8 @@ def read_dataset_config(path: Path) -> DatasetConfig:
         raise UsageError(f"{path}: [provenance] must be a table of one table per model")
     shares = {}
     for name, default in (("max_rejected_share", DEFAULT_MAX_REJECTED_SHARE),
-                          ("min_paired_share", DEFAULT_MIN_PAIRED_SHARE)):
+                          ("min_paired_share", DEFAULT_MIN_PAIRED_SHARE),
+                          ("max_unscored_share", DEFAULT_MAX_UNSCORED_SHARE)):
         shares[name] = data.get(name, default)
         problem = within(0, 1)(shares[name])
         if problem is not None:

@@ -213,3 +213,21 @@ def _first_answers(predictions: list[Rows]) -> Rows:
                 for name in pool:
                     pool[name].append(columns[name][index] if name in columns else None)
     return pool
+
+
+
+def unscored_questions(questions: Rows, unscored: dict[str, str], answered: set[str]) -> dict[str, str]:
+    """Id → cause of the questions not scored (stages/chat/outage.py): an id in `unscored` none of whose replies came
+    (`answered`: the ids with one)."""
+    return {qid: unscored[qid] for qid in map(str, column_values(questions, "id"))
+            if qid in unscored and qid not in answered}
+
+
+def rows_without(rows: Rows, ids: set[str]) -> Rows:
+    """The rows whose id is not among `ids`."""
+    keep = [str(rid) not in ids for rid in column_values(rows, "id")]
+    if isinstance(rows, dict):
+        return {name: [value for value, kept in zip(values, keep) if kept] for name, values in rows.items()}
+    import pyarrow as pa
+
+    return rows.filter(pa.array(keep, pa.bool_()))

@@ -11,11 +11,9 @@ from itertools import product
 from pathlib import Path
 from typing import Any, Protocol
 
-import orjson
-
 from ..chat.call_pool import run_calls
 from ..chat.client import ChatClient, CircuitBreaker, call_with_retries
-from ..chat.journal import AnswerStore
+from ..chat.journal import AnswerStore, request_digest
 from ..core.progress import Progress
 from ..text.normalize import has_cjk
 from .budget import Budget
@@ -66,7 +64,7 @@ def rubric_language(*texts: str) -> str:
 def call_key(prompt: str, judge: str, sample: int, config: JudgeConfig) -> str:
     """What a journaled verdict was asked with; the sample's seed is the configured one plus its index."""
     described = {"judge": judge, "prompt": prompt, "sample": sample, **_seeded(config, sample).sampling()}
-    return hashlib.sha256(orjson.dumps(described, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+    return request_digest(described)
 
 
 class AskedCall(Protocol):

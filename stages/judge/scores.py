@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..chat.outage import judge_cause
 from ..raters.scales import ORDINAL_SCALES
 from ..report.intervals import metric_interval
 from .asking import JudgeCall
@@ -35,6 +36,19 @@ def item_verdicts(calls: list[JudgeCall], records: dict[str, dict[str, Any]], co
                               ("not_judged", tally.not_judged)):
             columns[column].append(value)
     return columns
+
+
+def unanswered_items(calls: list[JudgeCall], records: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Item → cause (outage.judge_cause of its first error) of each item some criterion of which has no reply at all
+    because every call failed (a call the budget left unasked is not a failure): not scored."""
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for call in calls:
+        grouped.setdefault((call.item, call.criterion), []).append(records.get(call.key, {}))
+    found: dict[str, str] = {}
+    for (item, _), group in grouped.items():
+        if group and all("error" in record and not record.get("budget") for record in group):
+            found.setdefault(item, judge_cause(group[0]["error"]))
+    return found
 
 
 def combine(per_judge: dict[str, list[float]], scale: str) -> float | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import date as Date
 from typing import Any
 
+from ..chat.outage import unpublished_models
 from ..core.errors import UsageError
 from ..core.records import Columns
 from ..kinds import get_kind
@@ -36,19 +37,25 @@ def flatten_metrics(metrics: dict[str, Any], prefix: str = "") -> dict[str, floa
 
 
 def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -> list[dict[str, Any]]:
-    """One night's rows: date, dataset, kind, model, metric, value, whether it is the dataset's primary metric."""
+    """One night's rows: date, dataset, kind, model, metric, value, whether it is the dataset's primary metric; a
+    model not published (too many items not scored) has none."""
     rows = []
     for report in reports:
+        unpublished = unpublished_models(report)
         boards = report.get("leaderboards", {})
         headline = next((f"{name}:{section['headline']}" for name, section in boards.items()), None)
         primary = headline or report["comparison"]["primary_metric"]
         for model, metrics in report["models"].items():
+            if model in unpublished:
+                continue
             for metric, value in flatten_metrics(metrics).items():
                 rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": model,
                              "metric": metric, "value": value, "primary": metric == primary,
                              "code_version": code_version})
         for name, section in boards.items():
             for model, found in section["models"].items():
+                if model in unpublished:
+                    continue
                 for figure in section["columns"]:
                     value = found.get(figure)
                     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -61,11 +68,13 @@ def history_rows(night: str, reports: list[dict[str, Any]], code_version: str) -
                          "metric": f"{AGREEMENT_METRIC_PREFIX}{figure}", "value": value, "primary": False,
                          "code_version": code_version})
         for pair in report.get("pairwise", {}).get("pairs", []):
-            if pair.get("win_ties_half_rate") is not None:
+            if pair.get("win_ties_half_rate") is not None and not {pair["first"], pair["second"]} & unpublished:
                 rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"],
                              "model": pair["first"], "metric": f"{PAIRWISE_METRIC_PREFIX}{pair['second']}",
                              "value": pair["win_ties_half_rate"], "primary": False, "code_version": code_version})
         for model, criteria in report.get("judge", {}).get("models", {}).items():
+            if model in unpublished:
+                continue
             for name, summary in criteria.items():
                 rows.append({"date": night, "dataset": report["dataset"], "kind": report["kind"], "model": model,
                              "metric": f"{JUDGE_METRIC_PREFIX}{name}", "value": summary["mean"], "primary": False,

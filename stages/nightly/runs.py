@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..chat.outage import unpublished_models, unscored_in
 from ..core.errors import UsageError
 from ..core.records import Columns
 from ..io.artifacts import artifact_paths, read_artifact_json, read_columns, read_columns_parquet
+from ..io.join import rows_without
 from ..io.storage import location
 from .history import (
     ITEM_COLUMNS,
@@ -48,9 +50,10 @@ def run_item_scores(folder: str | os.PathLike, reports: dict[str, dict[str, Any]
         return read_columns_parquet(saved)
     columns: Columns = {name: [] for name in ITEM_COLUMNS}
     for dataset, report in (reports or run_reports(folder)).items():
-        for model in sorted(report["models"]):
+        for model in sorted(set(report["models"]) - unpublished_models(report)):
             for path in artifact_paths(folder, "B5", dataset, model):
-                for name, values in item_score_columns(dataset, report["kind"], model, read_columns(path)).items():
+                scored = rows_without(read_columns(path), unscored_in(report, model))
+                for name, values in item_score_columns(dataset, report["kind"], model, scored).items():
                     columns[name].extend(values)
             judged = artifact_paths(folder, "B5J", dataset, model)[0]
             document = read_artifact_json(judged)

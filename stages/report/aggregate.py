@@ -44,6 +44,9 @@ def reply_notes(report: dict[str, Any]) -> list[str]:
     limit)."""
     notes = [f"{model}: {line}" for model, generation in report.get("generation", {}).items()
              if (line := failure_line(generation)) is not None]
+    notes += [f"{model}: {found['line']}" + ("; not published" if not found["published"] else
+                                             " (out of its denominator, never counted wrong)")
+              for model, found in report.get("unscored", {}).items()]
     for model, replies in report.get("replies", {}).items():
         if replies["unfinished_reasoning"]:
             notes.append(f"{model}: {replies['unfinished_reasoning']:,} of {replies['replies']:,} replies end inside "
@@ -89,7 +92,9 @@ def item_distribution(kind_name: str, primary: str, items: dict[str, list[float 
 
 
 def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
-    """One row per dataset × model with the kind's primary metric, its headline metrics and set-aside counts."""
+    """One row per dataset × model with the kind's primary metric, its headline metrics and set-aside counts; a
+    model with items not scored says how many and why (`not_scored`), and one not published has no value
+    (`published`: false)."""
     rows = []
     for report in reports:
         metric = report["comparison"]["primary_metric"]
@@ -98,18 +103,21 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
         for model, metrics in report["models"].items():
             aside = report["set_aside"].get(model, {})
             figure = None if board is None else board.values.get(model)
+            unscored = report.get("unscored", {}).get(model)
+            shown = unscored is None or unscored["published"]
             rows.append(
                 {
                     "dataset": report["dataset"],
                     "kind": report["kind"],
                     "model": model,
                     "metric": metric if board is None else board.name,
-                    "value": metrics.get(metric) if board is None else figure,
-                    "headline": ({name: metrics.get(name) for name in headline} if board is None
-                                 else {board.name: figure}),
+                    "value": None if not shown else metrics.get(metric) if board is None else figure,
+                    "headline": ({name: metrics.get(name) if shown else None for name in headline} if board is None
+                                 else {board.name: figure if shown else None}),
                     "rows": metrics.get("rows"),
                     "baseline": board is not None and model == leaderboard_baseline(report),
                     **aside,
+                    **({} if unscored is None else {"not_scored": unscored["line"], "published": shown}),
                 }
             )
     return {"datasets": [r["dataset"] for r in reports], "rows": rows}
@@ -381,7 +389,8 @@ def render_summary(summary: dict[str, Any]) -> str:
     for row in summary["rows"]:
         headline = row.get("headline") or {row["metric"]: row["value"]}
         names = list(headline)
-        values = ["n/a" if value is None else f"{value:.4f}" for value in headline.values()]
+        values = ["not published" if row.get("published") is False else "n/a" if value is None else f"{value:.4f}"
+                  for value in headline.values()]
         aside = (f"{row.get('question_rows_rejected', 0)} / {row.get('prediction_rows_rejected', 0)} / "
                  f"{row.get('missing_predictions', 0)}")
         step = len(names) if len(names) <= SHARED_LINE else 1

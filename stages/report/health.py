@@ -15,6 +15,8 @@ def _rows(count: int, noun: str) -> str:
 
 def _share_problem(what: str, counts: dict[str, int], max_share: float) -> str | None:
     read, rejected = counts.get("input_rows", 0), counts.get("rejected", 0)
+    if read == 0 and counts.get("unscored"):
+        return None  # every row is an item not scored: stages/chat/outage.py says so
     if counts.get("accepted", 0) == 0:
         return (f"no {what} to score: {_rows(read, 'row')} read, all set aside" if read
                 else f"no {what} to score: the file holds no rows")

@@ -10,6 +10,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..chat.outage import unpublished_models
 from ..kinds import get_kind
 from .aggregate import harness_described, leaderboard_caption, leaderboard_headline, reply_notes
 from .charts import grouped_bar_chart, heatmap, line_chart
@@ -76,12 +77,20 @@ def _headline_metrics(report: dict[str, Any]) -> list[str]:
 
 def _summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     """A dataset's summary rows: per model its headline metrics (qa: exact match and F1; the primary one marked for
-    the charts), or the leaderboard's or judge's headline figure, each with its 95% interval."""
+    the charts), or the leaderboard's or judge's headline figure, each with its 95% interval; a model not published
+    (too many items not scored) says so, with no figure."""
     kind = get_kind(report["kind"])
     primary = report["comparison"]["primary_metric"]
     board = leaderboard_headline(report)
+    unpublished = unpublished_models(report)
     rows = []
     for model, metrics in report["models"].items():
+        if model in unpublished:
+            rows.append({"dataset": report["dataset"], "kind": report["kind"], "model": f"{model} (not published)",
+                         "metric": board.name if board is not None else primary, "primary": True, "as_rate": True,
+                         "score": None, "interval": None, "parse_rate": None, "coverage": None,
+                         "rows": metrics.get("rows"), "set_aside": None})
+            continue
         aside = report["set_aside"].get(model, {})
         common = {"dataset": report["dataset"], "kind": report["kind"], "model": model,
                   "parse_rate": kind.parse_rate(metrics), "coverage": _coverage(report, model),

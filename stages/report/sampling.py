@@ -30,12 +30,41 @@ def merge_items(parts: list[dict[str, Any]]) -> dict[str, Any]:
                 merged["maj"].setdefault(str(k), []).extend(part["maj"][str(below[-1])] if below else [0] * size)
     if not voting:
         del merged["maj"]
+    if any("not_scored" in part for part in parts):
+        merged["not_scored"] = [flag for part in parts for flag in part.get("not_scored", [False] * len(part["id"]))]
     return merged
+
+
+def with_items_not_scored(items: dict[str, Any], unscored: set[str]) -> dict[str, Any]:
+    """The per-item arrays with the items not scored (stages/chat/outage.py) flagged in `not_scored` and without
+    means, so they stay in line by item but no figure counts them."""
+    flags = [str(item) in unscored for item in items["id"]]
+    if not any(flags):
+        return items
+    means = {metric: [None if flag else value for value, flag in zip(values, flags)]
+             for metric, values in items["means"].items()}
+    return {**items, "means": means, "not_scored": flags}
+
+
+def _counted(items: dict[str, Any]) -> dict[str, Any]:
+    """The per-item arrays less the items not scored."""
+    flags = items.get("not_scored")
+    if not flags:
+        return items
+
+    def kept(values: list) -> list:
+        return [value for value, flag in zip(values, flags) if not flag]
+
+    return {**{name: kept(items[name]) for name in ("id", "replies", "right")},
+            "means": {metric: kept(values) for metric, values in items["means"].items()},
+            **({"maj": {k: kept(values) for k, values in items["maj"].items()}} if "maj" in items else {})}
 
 
 def sampling_summary(items: dict[str, Any]) -> dict[str, Any]:
     """n (the most replies of an item), items, replies; per paired metric avg@n with its interval; pass@k and maj@k for
-    k = 1, 2, 4 … n, pass@k with its interval; the items short of n replies and those right only sometimes, named."""
+    k = 1, 2, 4 … n, pass@k with its interval; the items short of n replies and those right only sometimes, named.
+    The items not scored are left out."""
+    items = _counted(items)
     n = max(items["replies"], default=0)
     summary: dict[str, Any] = {"n": n, "items": len(items["id"]), "replies": sum(items["replies"]), "avg": {},
                                "pass": {}, "interval_method": f"percentile bootstrap over items ({RESAMPLES} "

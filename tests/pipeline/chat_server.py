@@ -17,7 +17,7 @@ class ChatServer:
     """Answers "<model> says: <message> [turn N]", or `replies[text]` when the message contains `text` (or what
     `answer(message)` says, when set), with the first token's `logprobs(message)` when the request asks for logprobs
     and the `fingerprint` as its system_fingerprint when set.
-    `faults` is
+    `dies_after` kills it mid-run. `faults` is
     consumed one per chat request: 500, 400, "malformed", ("delay", seconds), ("429", retry_after_seconds) or None;
     messages containing ALWAYS500 always fail. OpenAI answers carry token usage (words in and out)."""
 
@@ -32,6 +32,7 @@ class ChatServer:
         self.honours_n = False  # True: a request's `n` gets n choices (answer(message) asked for each)
         self.tool_calls = None  # or a function of (message, the request's tools) giving the tool calls to answer with
         self.agent = None  # or a function of (the request's messages, its tools) giving the tool calls to answer with
+        self.dies_after = None  # or N: the server dies (its port closed) as it sends its N-th chat answer
         self.times: list[float] = []
         self.lock = threading.Lock()
         server = self
@@ -97,6 +98,9 @@ class ChatServer:
                         top = server.logprobs(message)
                         answer["choices"][0]["logprobs"] = {"content": [{"token": content[:1], "top_logprobs": [
                             {"token": token, "logprob": value} for token, value in top.items()]}]}
+                if server.dies_after is not None and len(server.chats()) >= server.dies_after:
+                    server.httpd.shutdown()  # from this request's own thread: serve_forever runs in another
+                    server.httpd.server_close()  # every later request is refused
                 self._send(200, json.dumps(answer, ensure_ascii=False).encode())
 
             def _send(self, status: int, data: bytes, headers: dict | None = None) -> None:

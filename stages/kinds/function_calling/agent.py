@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...chat.client import ChatClient, CircuitBreaker, call_with_retries
-from ...chat.generation import GenerateConfig, answer_record, answered, request_key
-from ...chat.journal import AnswerStore
+from ...chat.client import ChatClient, CircuitBreaker, ask_with_breaker
+from ...chat.generation import GenerateConfig, answer_record, request_key
+from ...chat.journal import AnswerStore, answered
 from .episodes import Instances, execution_strings
 from .prompting import added_functions_message, results_message, with_system_prompt
 from .python_calls import DecodeError
@@ -55,13 +55,10 @@ class Asker:
         if answered(record, key):
             return record, None, False
         case = {"id": step_id, "key": key}
-        if self.breaker.open:
-            error, attempts = self.breaker.reason(), 0
-        else:
-            reply, error, attempts = call_with_retries(self.config, lambda: self.client.ask_messages(messages, tools))
-            self.breaker.record(error)
-            if error is None:
-                return answer_record(case, reply, attempts), None, True
+        reply, error, attempts = ask_with_breaker(self.config, self.breaker,
+                                                  lambda: self.client.ask_messages(messages, tools))
+        if error is None:
+            return answer_record(case, reply, attempts), None, True
         self.store.append({**case, "error": error, "attempts": attempts})
         return None, f"generation failed after {attempts} attempt(s): {error}", True
 

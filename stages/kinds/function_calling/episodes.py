@@ -11,6 +11,7 @@ import inspect
 import json
 from typing import Any
 
+from ...chat.outage import missing_part_cause
 from .checker import Verdict
 from .python_calls import Call, DecodeError, python_calls
 
@@ -26,6 +27,11 @@ def mock_apis_missing() -> str | None:
     except ImportError:
         return f"multi-turn episodes run against bfcl-eval's mock APIs: `{INSTALL}`"
     return None
+
+
+def mock_apis_cause() -> str:
+    """A multi-turn item's cause of not being scored without bfcl-eval (stages/chat/outage.py)."""
+    return missing_part_cause("bfcl-eval (BFCL's mock APIs, which multi-turn items run against)", INSTALL)
 
 
 class Instances:

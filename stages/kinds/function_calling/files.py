@@ -11,7 +11,7 @@ from typing import Any
 from ...core.records import LoadResult, Reject
 from ...io.fields import PREDICTION_FIELDS, get_record_id
 from ...io.readers import readable_records
-from .episodes import mock_apis_missing
+from .episodes import mock_apis_cause, mock_apis_missing
 from .func_docs import FuncDocs, func_doc_folder
 from .json_lines import read_records
 from .summary import AGENTIC
@@ -83,8 +83,10 @@ def load_items(path: Path, fields: dict[str, str | None], params: dict[str, Any]
     multi_turn_func_doc/, see func_docs.py), possible answer and turns of messages (JSON text)."""
     answers, beside = possible_answers(path)
     docs = FuncDocs(func_doc_folder(path, (params or {}).get("bfcl_data") or None))
+    missing = mock_apis_missing()
     return _read_rows(path, fields, QUESTION_COLUMNS,
-                      lambda record, item_id: _item_row(record, item_id, answers, beside, docs))
+                      lambda record, item_id: _item_row(record, item_id, answers, beside, docs),
+                      {} if missing is None else {missing: mock_apis_cause()})
 
 
 def load_replies(path: Path, fields: dict[str, str | None]) -> LoadResult:
@@ -95,9 +97,11 @@ def load_replies(path: Path, fields: dict[str, str | None]) -> LoadResult:
 
 
 def _read_rows(path: Path, fields: dict[str, str | None], columns: tuple[str, ...],
-               row_of: Callable[[dict, str], tuple[str | None, dict[str, Any]]]) -> LoadResult:
+               row_of: Callable[[dict, str], tuple[str | None, dict[str, Any]]],
+               unscored: dict[str, str] | None = None) -> LoadResult:
     """Each record of `path` as a row of `columns` (`row_of` gives a record's row, or why it is set aside); a record
-    that is no object, has no id or repeats one is set aside with its line."""
+    that is no object, has no id or repeats one is set aside with its line; one set aside for a reason in `unscored`
+    (a part that is not installed) is an item not scored, with that cause."""
     result = LoadResult(columns={name: [] for name in columns})
     seen: dict[str, int] = {}
     for _, line, record, location in readable_records(enumerate(read_records(path)), result):
@@ -111,7 +115,8 @@ def _read_rows(path: Path, fields: dict[str, str | None], columns: tuple[str, ..
         else:
             reason, row = row_of(record, row_id)
         if reason is not None:
-            result.rejects.append(Reject(str(path), line, reason, location))
+            cause = (unscored or {}).get(reason)
+            result.rejects.append(Reject(str(path), line, reason, row_id if cause else location, cause))
             continue
         seen[row_id] = line
         for name in columns:

@@ -15,6 +15,7 @@ from ...chat.call_pool import run_calls
 from ...chat.client import ChatClient, CircuitBreaker
 from ...chat.generation import GenerateConfig, generate_predictions, generation_summary
 from ...chat.journal import AnswerStore
+from ...chat.outage import server_cause
 from ...core.errors import UsageError
 from ...core.progress import Progress
 from ...core.records import Columns, LoadResult, Reject
@@ -90,13 +91,15 @@ def _withheld(offered: list[dict[str, Any]], names: list[str]) -> list[dict[str,
     return taken
 
 
-def _ask_episodes(rows: list[dict[str, Any]], asker: Asker, model: str) -> dict[str, tuple[Any, str | None]]:
-    """Per multi-turn item (its result, None) or (None, why it has none); episodes in parallel up to concurrency."""
-    found: dict[str, tuple[Any, str | None]] = {}
+def _ask_episodes(rows: list[dict[str, Any]], asker: Asker, model: str) -> dict[str, tuple[Any, str | None, bool]]:
+    """Per multi-turn item (its result, None, False) or (None, why it has none, whether a request went unanswered);
+    episodes in parallel up to concurrency."""
+    found: dict[str, tuple[Any, str | None, bool]] = {}
 
     def ask(row: dict[str, Any], progress: Progress) -> None:
         episode = _episode(row, asker.config)
-        found[row["id"]] = (None, episode) if isinstance(episode, str) else run_episode(episode, asker)
+        found[row["id"]] = (None, episode, False) if isinstance(episode, str) else (
+            *run_episode(episode, asker), True)
         progress.advance()
 
     with Progress(f"asking {model} (episodes)", len(rows)) as progress:
@@ -104,15 +107,18 @@ def _ask_episodes(rows: list[dict[str, Any]], asker: Asker, model: str) -> dict[
     return {row["id"]: found[row["id"]] for row in rows if row["id"] in found}
 
 
-def _merged(asked: LoadResult, episodes: dict[str, tuple[Any, str | None]], items: int, source: str) -> LoadResult:
-    """The single-turn replies and the episodes' results as one B2 table; an episode without one set aside."""
+def _merged(asked: LoadResult, episodes: dict[str, tuple[Any, str | None, bool]], items: int,
+            source: str) -> LoadResult:
+    """The single-turn replies and the episodes' results as one B2 table; an episode without one set aside (not
+    scored when a request went unanswered)."""
     count = len(asked.columns["id"])
     columns = {name: list(values) for name, values in asked.columns.items()}
     columns["reply_format"] = columns.get("reply_format") or [TEXT] * count
     result = LoadResult(columns=columns, rejects=list(asked.rejects), input_rows=items)
-    for item_id, (turns, reason) in episodes.items():
+    for item_id, (turns, reason, asked_live) in episodes.items():
         if turns is None:
-            result.rejects.append(Reject(source, None, reason, item_id))
+            result.rejects.append(Reject(source, None, reason, item_id,
+                                         unscored=server_cause(reason) if asked_live else None))
             continue
         for name, value in zip(COLUMNS, (item_id, None, orjson.dumps(turns).decode(), None, None, None,
                                          FUNCTION_CALLS)):

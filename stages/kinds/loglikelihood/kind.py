@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...chat.loglikelihoods import Loglikelihoods, ask_loglikelihoods
+from ...chat.outage import server_cause
 from ...chat.rolling import ask_rolling
 from ...core.distinct import shared_values
 from ...core.errors import UsageError
@@ -75,7 +76,8 @@ def predictions_from(questions: Columns, asked: Loglikelihoods, source: str) -> 
     for item_id, pairs in zip(questions["id"], item_pairs(questions)):
         failed = [asked.failed[pair] for pair in pairs if pair in asked.failed]
         if failed:
-            result.rejects.append(Reject(source, None, f"loglikelihood {failed[0]}", item_id))
+            result.rejects.append(Reject(source, None, f"loglikelihood {failed[0]}", item_id,
+                                         unscored=server_cause(failed[0])))
             continue
         found = [asked.found[pair] for pair in pairs]
         loglikelihoods = [ll for ll, _ in found]
@@ -92,7 +94,8 @@ def rolling_predictions_from(questions: Columns, found: dict[str, float], failed
     result = LoadResult(columns=columns, input_rows=len(questions["id"]))
     for item_id, text in zip(questions["id"], questions["question"]):
         if text in failed:
-            result.rejects.append(Reject(source, None, f"rolling loglikelihood {failed[text]}", item_id))
+            result.rejects.append(Reject(source, None, f"rolling loglikelihood {failed[text]}", item_id,
+                                         unscored=server_cause(failed[text])))
             continue
         for name, value in (("id", item_id), ("line", None), ("prediction", _as_text([found[text]])),
                             ("loglikelihoods", [found[text]]), ("greedy", None)):

@@ -16,7 +16,9 @@ CASES = {"test_cases_by_scene": {
 }}
 
 
-def _dataset(tmp_path: Path, server: ChatServer, protocol: str, **extra) -> Path:
+def _dataset(tmp_path: Path, server: ChatServer, protocol: str, unscored: float = 0.25, **extra) -> Path:
+    """The dialogue dataset asked of `server`; its party#1 always fails (ALWAYS500): 1 item of 4 not scored, which
+    max_unscored_share = `unscored` lets publish by default."""
     folder = tmp_path / "inputs" / "chat"
     folder.mkdir(parents=True)
     (folder / "questions.json").write_text(json.dumps(CASES, ensure_ascii=False), encoding="utf-8")
@@ -24,7 +26,7 @@ def _dataset(tmp_path: Path, server: ChatServer, protocol: str, **extra) -> Path
                 "backoff": 0.01, **extra}
     lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in settings.items())
     (folder / "dataset.toml").write_text(
-        f'kind = "dialogue"\n[params]\nsemantic_model = "none"\n[generate]\n{lines}\n', encoding="utf-8")
+        f'kind = "dialogue"\nmax_unscored_share = {unscored}\n[params]\nsemantic_model = "none"\n[generate]\n{lines}\n', encoding="utf-8")
     return tmp_path
 
 
@@ -37,7 +39,7 @@ def test_peppa_protocol_resets_per_scene_retries_and_resumes(tmp_path):
         workspace = _dataset(tmp_path, server, "peppa")
         # 泥坑#0: a 500, a malformed body, then an answer; 泥坑#1: a timeout, then an answer
         server.faults = [500, "malformed", None, ("delay", 1.0)]
-        assert run(workspace) == 0
+        assert run(workspace) == 0  # party#1 never answered: 1 of 4 items not scored, within max_unscored_share
         paths = [r["path"] for r in server.requests]
         assert paths.count("/reset") == 2 and paths[0] == "/reset"
         b2 = _b2(workspace)
@@ -49,9 +51,12 @@ def test_peppa_protocol_resets_per_scene_retries_and_resumes(tmp_path):
         assert answers["泥坑#0"] == "alpha says: 佩奇，你想做什么？"
         assert server.chats()[0]["body"] == {"message": "佩奇，你想做什么？", "model_config_name": "alpha"}
         b5 = read_artifact_json(workspace / "outputs/chat/alpha/B5_component_scores.json")["metrics"]
-        assert b5["missing"] == 1 and b5["rows"] == 4  # the failed answer is counted, scored 0, and said so
+        assert b5["missing"] == 0 and b5["rows"] == 3  # the failed answer is not scored: out of the denominator
+        unscored = read_artifact_json(workspace / "outputs/chat/B6_report.json")["report"]["unscored"]["alpha"]
+        assert unscored["line"] == ("1 of 4 items not scored: the model server did not answer "
+                                    "(HTTP 500 Internal Server Error) × 1") and unscored["published"]
         csv_text = (workspace / "outputs/chat/B6_human_annotation.csv").read_bytes().decode("utf-8-sig")
-        assert "evalpipe: no prediction (missing or failed)" in csv_text
+        assert "evalpipe: no prediction (missing or failed)" in csv_text  # people still see the item
 
         before = len(server.chats())
         assert run(workspace) == 0  # the failure makes B2 incomplete: only party#1 is asked again
@@ -114,7 +119,9 @@ def test_a_server_that_is_down_fails_every_case_and_the_run_says_so(tmp_path, pr
         url = server.url
     workspace = _dataset(tmp_path, server, protocol, retries=1)
     assert url and run(workspace) == 1
-    assert "model alpha: no prediction to score: 4 rows read, all set aside" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "model alpha: not published: 4 of 4 items not scored: the model server did not answer" in err
+    assert "no prediction to score" not in err
     assert (workspace / "outputs" / "chat" / "B6_report.json").exists()
     b2 = _b2(workspace)
     assert b2["header"]["counts"]["accepted"] == 0 and len(b2["rejects"]) == 4

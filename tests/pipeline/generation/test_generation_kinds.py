@@ -130,7 +130,8 @@ def test_a_server_that_fails_says_why_per_model_and_no_figure_is_made_up(tmp_pat
         assert run(root) == 1
     captured = capsys.readouterr()
     assert "evalpipe: qa / m: generation failed for 6 of 6 replies: HTTP 500 Internal Server Error × 6" in captured.err
-    assert "qa: m: 3 items, not one reply: no avg@n, pass@k or maj@k" in captured.out
+    assert "qa: m: 0 items, not one reply: no avg@n, pass@k or maj@k" in captured.out  # the 3 are not scored:
+    assert "model m: not published: 3 of 3 items not scored: the model server did not answer (HTTP 500" in captured.err
     assert "avg@0" not in captured.out and "pass@k ;" not in captured.out
 
 

@@ -231,6 +231,8 @@ def test_judge_criteria_are_paired_nightly_metrics_and_a_changed_rubric_is_not_c
 
 def test_a_failed_judge_call_is_counted_the_night_is_recorded_and_the_next_run_asks_only_it(tmp_path, judge_server, capsys):
     workspace = capitals_dataset(tmp_path, judge_server, 'criteria = ["correct"]\n')
+    toml = workspace / "inputs/capitals/dataset.toml"  # 1 item of 5 not judged: published within the limit
+    toml.write_text("max_unscored_share = 0.2\n" + toml.read_text(encoding="utf-8"), encoding="utf-8")
     judge_server.faults = [400]  # one call refused for good (a 400 is not retried)
     outputs = str(workspace / "outputs")
     night = ["nightly", "--date", "2026-11-01", "--inputs", str(workspace / "inputs"), "--outputs", outputs]

@@ -227,3 +227,27 @@ def test_winogrande_asks_each_options_own_context_with_the_shared_continuation(t
         assert b4["gold"][:3] == [0, 1, 1]
     report = read_artifact_json(tmp_path / "outputs" / "winogrande" / "B6_report.json")["report"]
     assert report["models"]["ngram"]["acc"] == pytest.approx(sum(b4["correct"]) / 11)
+
+
+def test_a_server_that_is_down_leaves_every_item_not_scored_until_a_rerun_asks_them(tmp_path, capsys):
+    """#78: loglikelihoods never obtained are not scored (not wrong): the model is not published, the last line says
+    to restart the server; the rerun asks them and publishes."""
+    folder = tmp_path / "inputs" / "cafe"
+    write_jsonl(folder / "questions.jsonl", [{"question": f"Où {i}?", "choices": ["éé", "abc"], "gold": 1}
+                                             for i in range(6)])
+    with NgramServer() as gone:
+        pass  # its port is closed
+    (folder / "dataset.toml").write_text(
+        f'kind = "loglikelihood"\n[params]\ncontext_template = "{{question}}"\n[generate]\nprotocol = "completions"\n'
+        f'url = "{gone.url}"\nmodels = ["ngram"]\nretries = 0\n')
+    assert run(tmp_path) == 1
+    err = capsys.readouterr().err
+    assert ("model ngram: not published: 6 of 6 items not scored: the model server did not answer (connection "
+            "refused) × 6") in err
+    assert err.splitlines()[-1].startswith("evalpipe: what to do: restart the model server and rerun")
+    with NgramServer() as server:
+        toml = folder / "dataset.toml"
+        toml.write_text(toml.read_text().replace(gone.url, server.url))
+        assert run(tmp_path) == 0
+    report = read_artifact_json(tmp_path / "outputs" / "cafe" / "B6_report.json")["report"]
+    assert "unscored" not in report and report["models"]["ngram"]["rows"] == 6

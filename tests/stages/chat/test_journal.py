@@ -32,3 +32,26 @@ def test_a_line_torn_by_a_kill_is_set_aside_and_the_next_append_starts_a_line_of
     assert path.read_bytes().count(b"\n") == 3
     assert sorted(store.load()) == ["a", "c"]
     assert not store.has_failures()
+
+
+def test_every_askers_request_key_is_the_one_its_journals_were_written_with():
+    """One digest for every asker, each keeping its key length: journals written before are still found."""
+    import hashlib
+
+    import orjson
+
+    from stages.chat.generation import GenerateConfig, request_key
+    from stages.chat.loglikelihoods import pair_key
+    from stages.chat.rolling import text_key
+
+    def digest(asked, length):
+        return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:length]
+
+    config = GenerateConfig(protocol="openai", url="http://127.0.0.1:9", models=("m",))
+    settings = {k: v for k, v in config.described().items() if k not in (
+        "timeout", "retries", "backoff", "url", "circuit_breaker", "models", "served_models", "price", "samples",
+        "top_logprobs", "mode")}
+    assert request_key(config, "m", "Hi?") == digest({"model": "m", "prompt": "Hi?", **settings}, 16)
+    assert pair_key("m", 2048, ("a", " b")) == digest({"model": "m", "max_length": 2048, "context": "a",
+                                                       "continuation": " b"}, 24)
+    assert text_key("m", 2048, "text") == digest({"model": "m", "max_length": 2048, "rolling": "text"}, 24)
