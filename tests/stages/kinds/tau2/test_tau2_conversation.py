@@ -5,8 +5,14 @@ import json
 
 import pytest
 
-from stages.kinds.tau2.conversation import (FIRST_AGENT_MESSAGE, MAX_STEPS, Trial, agent_system_prompt,
-                                            run_trial, user_system_prompt)
+from stages.kinds.tau2.conversation import (
+    FIRST_AGENT_MESSAGE,
+    MAX_STEPS,
+    Trial,
+    agent_system_prompt,
+    run_trial,
+    user_system_prompt,
+)
 from stages.kinds.tau2.domains import read_domain
 from stages.kinds.tau2.environment import Environment
 from stages.kinds.tau2.evaluation import evaluate
