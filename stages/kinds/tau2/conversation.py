@@ -20,8 +20,16 @@ AGENT_INSTRUCTION = ("You are a customer service agent that helps the user accor
                      "Try to be helpful and always follow the policy. Always make sure you generate valid JSON only.")
 
 
+class Journal(Protocol):
+    def append(self, record: dict[str, Any]) -> None:
+        ...
+
+
 class StepAsker(Protocol):
-    """A side of the conversation (function_calling.agent.Asker): a step's journaled reply, why none, asked now."""
+    """A side of the conversation (function_calling.agent.Asker): a step's journaled reply, why none, asked now;
+    a reply asked now is kept in its store as the step is taken (a killed trial resumes at the step in flight)."""
+
+    store: Journal
 
     def reply(self, step_id: str, messages: list[dict], tools: list | None) -> tuple[dict | None, str | None, bool]:
         ...
@@ -64,9 +72,11 @@ def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker)
         side = user if to_role == "user" else agent
         view = _user_view(trial, messages) if to_role == "user" else _agent_view(trial, messages)
         tools = trial.agent_tools if to_role == "agent" else None
-        record, error, _ = side.reply(trial.id + STEP_MARK.format(step=steps), view, tools)
+        record, error, fresh = side.reply(trial.id + STEP_MARK.format(step=steps), view, tools)
         if error is not None:
             return Outcome(messages, None, f"the {to_role} at step {steps}: {error}")
+        if fresh:
+            side.store.append(record)
         message, problem = _message(record, "assistant" if to_role == "agent" else "user", steps)
         messages.append(message)
         steps += 1

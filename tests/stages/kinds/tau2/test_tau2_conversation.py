@@ -27,6 +27,10 @@ class Scripted:
 
     def __init__(self, script, journal=None, fail_at=None):
         self.script, self.asked, self.journal, self.fail_at = list(script), [], dict(journal or {}), fail_at
+        self.store, self.kept = self, []
+
+    def append(self, record):
+        self.kept.append(record)
 
     def reply(self, step_id, messages, tools):
         if step_id in self.journal:
@@ -39,8 +43,7 @@ class Scripted:
                   {"prediction": "", "tool_calls": [{"id": f"c{len(self.asked)}_{n}", "type": "function",
                                                       "function": {"name": name, "arguments": args}}
                                                      for n, (name, args) in enumerate(answer)]})
-        self.journal[step_id] = record
-        return record, None, True
+        return {**record, "id": step_id}, None, True
 
 
 def _task(task_id):
@@ -113,6 +116,8 @@ def test_a_rerun_asks_nothing_a_resumed_trial_only_the_rest_and_a_dead_user_fail
     script_agent, script_user = _gold_calls(task) + ["Done."], ["Create it.", "###STOP###"]
     agent, user = Scripted(script_agent), Scripted(script_user)
     first, _ = _run(task, agent, user)
+    agent.journal, user.journal = {r["id"]: r for r in agent.kept}, {r["id"]: r for r in user.kept}
+    assert len(agent.kept) == len(script_agent) and len(user.kept) == len(script_user)
     again_agent, again_user = Scripted([], agent.journal), Scripted([], user.journal)
     second, _ = _run(task, again_agent, again_user)
     assert second.messages == first.messages and not again_agent.asked and not again_user.asked
