@@ -78,3 +78,23 @@ def test_a_dead_user_server_fails_the_trial_with_its_cause_not_scored(tmp_path):
     assert reject.location == task["id"] and "the user at step 0" in reject.reason
     assert reject.unscored.endswith("(connection refused)")
     assert not agent.chats()
+
+
+def test_a_user_server_dead_mid_trial_then_back_asks_only_the_missing_steps(tmp_path):
+    task = _task()
+    store = tmp_path / "answers.jsonl"
+    stop = lambda message: "Thanks ###STOP###" if "Done" in message else "Please create my task."  # noqa: E731
+    with ChatServer() as agent, ChatServer() as user:
+        _agent(agent, task)
+        user.answer, user.dies_after = stop, 1
+        loaded, _ = ask_trials(_questions(task), _config(agent, "m"), _config(user, "u"), "m", store)
+        assert not loaded.columns["id"] and "the user at step 4" in loaded.rejects[0].reason  # user 0, agent 1, tool 2, agent 3
+        asked_agent = len(agent.chats())
+        assert asked_agent == 2  # the gold call, then "Done."
+        with ChatServer() as back:
+            back.answer = stop
+            resumed, _ = ask_trials(_questions(task), _config(agent, "m"), _config(back, "u"), "m", store)
+            assert len(agent.chats()) == asked_agent and len(back.chats()) == 1
+    trial = json.loads(resumed.columns["prediction"][0])[0]
+    assert trial["termination_reason"] == "user_stop" and not resumed.rejects
+    assert evaluate(task, read_domain(DOMAINS / "mock"), trial["messages"], "user_stop").reward == 1.0
