@@ -26,7 +26,7 @@ class Journal(Protocol):
 
 
 class StepAsker(Protocol):
-    """A side of the conversation (function_calling.agent.Asker): a step's journaled reply, why none, asked now;
+    """A side of the conversation (chat.step_asker.Asker): a step's journaled reply, why none, asked now;
     a reply asked now is kept in its store as the step is taken (a killed trial resumes at the step in flight)."""
 
     store: Journal

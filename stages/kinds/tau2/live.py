@@ -16,10 +16,10 @@ from ...chat.client import ChatClient, CircuitBreaker
 from ...chat.generation import GenerateConfig, generation_summary
 from ...chat.journal import AnswerStore
 from ...chat.outage import server_cause
+from ...chat.step_asker import Asker
 from ...core.errors import UsageError
 from ...core.progress import Progress
 from ...core.records import Columns, LoadResult, Reject
-from ..function_calling.agent import Asker
 from .conversation import Trial, agent_system_prompt, run_trial, user_system_prompt
 from .domains import read_domain
 from .environment import Environment
