@@ -21,7 +21,7 @@ from stages.io.pairing import pairs_by_position
 from stages.io.shards import count_records, shard_count
 from stages.io.storage import is_local, location, require_regular_file, storage_problem
 from stages.judge.dataset_checks import check_judge_fits, judge_spec, read_dataset_judge
-from stages.kinds.dataset_generate import generate_spec, read_dataset_generate
+from stages.kinds.dataset_generate import generate_spec, read_dataset_generate, read_dataset_user
 from stages.kinds.dataset_kind import dataset_kind, kind_params, kind_spec
 from stages.leaderboards.config import leaderboard_spec, read_dataset_leaderboard
 from stages.nightly.regression import dataset_regression_settings, whole_night_settings
@@ -192,6 +192,7 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
     predictions = find_prediction_files(folder, folders=kind.document_folders)
     check_rater_names(folder)
     generate = read_dataset_generate(config.generate, kind, folder)
+    user = read_dataset_user(config.user, generate, kind, folder)
     if generate is not None:
         predictions.update({model: "" for model in generate.models if model not in predictions})
     shards = count_shards(folder.parent, f"{folder.name}/{questions.name}" if questions else None, predictions,
@@ -213,7 +214,7 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
         fields["id_field"] = LINE_ID
     return {"name": folder.name, "inputs": str(folder.parent),
             "questions": f"{folder.name}/{(questions or documents).name}", "predictions": predictions,
-            **generate_spec(generate), **judge_spec(judge, store_root or outputs),
+            **generate_spec(generate, user), **judge_spec(judge, store_root or outputs),
             "leaderboard": leaderboard_spec(leaderboard, folder.name), **kind_spec(kind, config, fields, params),
             "max_rejected_share": config.max_rejected_share, "min_paired_share": config.min_paired_share,
             "max_unscored_share": config.max_unscored_share,

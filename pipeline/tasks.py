@@ -104,6 +104,8 @@ class B2Predictions(StageTask):
         params = {"fields": self.plain_spec["fields"], **_rows_param(self)}
         if self.generated:
             params["generate"] = {k: v for k, v in self.plain_spec["generate"].items() if k != "price"}
+            if self.plain_spec.get("user"):
+                params["user"] = {k: v for k, v in self.plain_spec["user"].items() if k != "price"}
             params.update({"gold": _gold_params(self)} if _gold_params(self) else {})  # B1's items are asked here
         return params
 
@@ -145,7 +147,12 @@ class B2Predictions(StageTask):
                 raise UsageError(f"{self.dataset}: {config.url} ({self.model}) cannot be scored: {exc}") from None
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
                                header={"generated": True, "generation": summary})
-        asked = kind.chat_predictions(questions, config, self.model, self.answers_path())
+        if self.plain_spec.get("user"):
+            user = self.plain_spec["user"]
+            user_config = GenerateConfig(**{**user, "models": tuple(user["models"]), "concurrency": 1})
+            asked = kind.conversation_predictions(questions, config, user_config, self.model, self.answers_path())
+        else:
+            asked = kind.chat_predictions(questions, config, self.model, self.answers_path())
         if asked is not None:
             loaded, summary = asked
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects,

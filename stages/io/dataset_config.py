@@ -11,7 +11,7 @@ from ..core.param_rules import Rule, within
 from .storage import read_input_bytes
 
 FIELD_KEYS = ("id_field", "question_field", "gold_field", "prediction_field", "samples_field")
-KNOWN_KEYS = {"kind", "task", "params", "taxonomies", "generate", "judge", "leaderboard", "nightly", "max_rejected_share",
+KNOWN_KEYS = {"kind", "task", "params", "taxonomies", "generate", "user", "judge", "leaderboard", "nightly", "max_rejected_share",
               "min_paired_share", "max_unscored_share", "provenance", "reasoning", *FIELD_KEYS}
 DEFAULT_MAX_REJECTED_SHARE = 0.5
 DEFAULT_MIN_PAIRED_SHARE = 0.5
@@ -33,6 +33,7 @@ class DatasetConfig:
     taxonomies: dict[str, str] = field(default_factory=dict)
     generate: dict[str, Any] = field(default_factory=dict)
     judge: dict[str, Any] = field(default_factory=dict)
+    user: dict[str, Any] = field(default_factory=dict)  # the user simulator a conversation kind asks (tau2)
     leaderboard: dict[str, Any] = field(default_factory=dict)
     nightly: dict[str, Any] = field(default_factory=dict)
     max_rejected_share: float = DEFAULT_MAX_REJECTED_SHARE  # above it, a dataset fails the run (B1 or any model's B2)
@@ -78,6 +79,9 @@ def read_dataset_config(path: Path) -> DatasetConfig:
     judge = data.get("judge", {})
     if not isinstance(judge, dict):
         raise UsageError(f"{path}: [judge] must be a table")
+    user = data.get("user", {})
+    if not isinstance(user, dict):
+        raise UsageError(f"{path}: [user] must be a table")
     leaderboard = data.get("leaderboard", {})
     if not isinstance(leaderboard, dict):
         raise UsageError(f"{path}: [leaderboard] must be a table")
@@ -98,7 +102,7 @@ def read_dataset_config(path: Path) -> DatasetConfig:
         problem = within(0, 1)(shares[name])
         if problem is not None:
             raise UsageError(f"{path}: {name} = {shares[name]!r} {problem}")
-    return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, judge=judge,
+    return DatasetConfig(params=params, taxonomies=taxonomies, generate=generate, judge=judge, user=user,
                          leaderboard=leaderboard, nightly=nightly,
                          provenance=provenance, reasoning=reasoning,
                          **{name: float(value) for name, value in shares.items()},

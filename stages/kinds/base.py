@@ -48,6 +48,7 @@ class Kind:
     pairs_by_prompt: ClassVar[bool] = False  # a prediction with its prompt and no id pairs by the prompt's text
     asks_completions: ClassVar[bool] = False  # [generate] asks a completions endpoint (protocol "completions")
     generate_modes: ClassVar[tuple[str, ...]] = ()  # the [generate] modes the kind asks in (the first the default)
+    asks_user: ClassVar[bool] = False  # [generate] asks conversations of the model with [user]'s simulator (tau2)
 
     def warm_up(self, rows: int) -> None:
         """Start, ahead of B4, what its matching takes seconds to start (called as B1–B3 run, with their row count, in
@@ -146,6 +147,12 @@ class Kind:
         """B2 asked of a chat server the kind's own way (function_calling's agent loops): the predictions and a summary
         of the asking, every request journaled in `store`; None asks the usual way (generation_cases)."""
         return None
+
+    def conversation_predictions(self, questions: Columns, config: Any, user: Any, model: str,
+                                 store: Path) -> tuple[LoadResult, dict[str, Any]]:
+        """B2 of a kind that asks_user: conversations of `model` ([generate]) with the user simulator ([user]),
+        the predictions and a summary of the asking, every request of both sides journaled beside `store`."""
+        raise NotImplementedError
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         raise NotImplementedError

@@ -32,6 +32,25 @@ def read_dataset_generate(table: dict[str, Any], kind: Any, folder: Path) -> Gen
     return generate
 
 
+def read_dataset_user(table: dict[str, Any], generate: GenerateConfig | None, kind: Any,
+                      folder: Path) -> GenerateConfig | None:
+    """The dataset's [user] checked (the user simulator of a kind that asks_user: url, model, temperature, key as
+    [generate]'s), None without [generate]; a kind that asks_user needs it, any other kind refuses it."""
+    origin = folder / "dataset.toml"
+    if table and not kind.asks_user:
+        raise UsageError(f"{origin}: [user] is the user simulator of a conversation kind (tau2); kind {kind.name!r} "
+                         "asks none")
+    if generate is None or not kind.asks_user:
+        return None
+    if not table:
+        raise UsageError(f"{origin}: kind {kind.name!r} asks conversations: [generate] needs a [user] section (url, "
+                         "model: the user simulator)")
+    if not isinstance(table.get("model"), str) or "models" in table:
+        raise UsageError(f"{origin}: [user] model = \"<name>\": the one model that plays the user")
+    settings = {key: value for key, value in table.items() if key != "model"}
+    return read_generate_config({**settings, "models": [table["model"]]}, f"{origin} [user]")
+
+
 def with_template_file(table: dict[str, Any], folder: Path) -> dict[str, Any]:
     """[generate] prompt_template_file (beside dataset.toml) read into prompt_template."""
     if "prompt_template_file" not in table:
@@ -67,7 +86,9 @@ def with_tokenizer_folder(table: dict[str, Any], folder: Path) -> dict[str, Any]
     return {**table, "tokenizer": str(path)}
 
 
-def generate_spec(generate: GenerateConfig | None) -> dict[str, Any]:
-    """The dataset spec's entries of [generate]: its settings (never a key) and how many calls it runs at once."""
+def generate_spec(generate: GenerateConfig | None, user: GenerateConfig | None = None) -> dict[str, Any]:
+    """The dataset spec's entries of [generate] and [user]: their settings (never a key) and how many calls
+    [generate] runs at once."""
     return {"generate": None if generate is None else generate.described(),
+            "user": None if user is None else user.described(),
             "generate_concurrency": 1 if generate is None else generate.concurrency}

@@ -6,12 +6,10 @@ journaled with its reply and the results of its calls; a rerun replays the journ
 instances, and asks only from the first step not answered."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from ...chat.client import ChatClient, CircuitBreaker, ask_with_breaker
-from ...chat.generation import GenerateConfig, answer_record, request_key
-from ...chat.journal import AnswerStore, answered
+from ...chat.step_asker import Asker
 from .episodes import Instances, execution_strings
 from .prompting import added_functions_message, results_message, with_system_prompt
 from .python_calls import DecodeError
@@ -33,34 +31,6 @@ class Episode:
     missed: dict[str, list[dict[str, Any]]]
     involved: list[str]
     initial_config: dict[str, Any]
-
-
-@dataclass
-class Asker:
-    """What each step is asked with: the client, the journal read at the start and appended to, the breaker."""
-
-    config: GenerateConfig
-    client: ChatClient
-    known: dict[Any, dict[str, Any]]
-    store: AnswerStore
-    breaker: CircuitBreaker
-    prompt_mode: bool
-    step_ids: list[str] = field(default_factory=list)  # every request id consulted, for the summary
-
-    def reply(self, step_id: str, messages: list[dict], tools: list | None) -> tuple[dict | None, str | None, bool]:
-        """(the journal record of this request's reply, why there is none, whether it was asked now)."""
-        self.step_ids.append(step_id)
-        key = request_key(self.config, self.client.model, "", tools=tools, messages=messages)
-        record = self.known.get(step_id)
-        if answered(record, key):
-            return record, None, False
-        case = {"id": step_id, "key": key}
-        reply, error, attempts = ask_with_breaker(self.config, self.breaker,
-                                                  lambda: self.client.ask_messages(messages, tools))
-        if error is None:
-            return answer_record(case, reply, attempts), None, True
-        self.store.append({**case, "error": error, "attempts": attempts})
-        return None, f"generation failed after {attempts} attempt(s): {error}", True
 
 
 def run_episode(episode: Episode, asker: Asker) -> tuple[list[list[Any]] | None, str | None]:

@@ -16,10 +16,11 @@ from ...chat.client import ChatClient, CircuitBreaker
 from ...chat.generation import GenerateConfig, generate_predictions, generation_summary
 from ...chat.journal import AnswerStore
 from ...chat.outage import server_cause
+from ...chat.step_asker import Asker
 from ...core.errors import UsageError
 from ...core.progress import Progress
 from ...core.records import Columns, LoadResult, Reject
-from .agent import Asker, Episode, run_episode
+from .agent import Episode, run_episode
 from .hints import with_language_hints
 from .prompting import with_system_prompt
 from .tools import openai_tools

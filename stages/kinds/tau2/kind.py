@@ -13,6 +13,7 @@ from ...core.text_table import format_table, percent
 from ..base import Kind, rank_models, register_kind
 from .domains import read_domain
 from .evaluation import evaluate
+from .live import ask_trials
 from .pass_k import INFRASTRUCTURE_ERROR, is_success, trial_figures
 from .tasks import load_tasks, load_trials
 
@@ -27,6 +28,7 @@ class Tau2(Kind):
     prediction_columns = ("trials",)
     paired_metrics = {"pass_hat_1": "mean"}
     status_column = "status"
+    asks_user = True
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
@@ -37,6 +39,10 @@ class Tau2(Kind):
         relative to it (an import names tau2's shipped folder by its absolute path: not fingerprinted)."""
         folder = params.get("domain_folder") or ""
         return [] if Path(folder).is_absolute() else [str(Path(folder) / "db.json")]
+
+    def conversation_predictions(self, questions: Columns, config: Any, user: Any, model: str,
+                                 store: Path) -> tuple[LoadResult, dict[str, Any]]:
+        return ask_trials(questions, config, user, model, store)
 
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_trials(path)

@@ -1,0 +1,155 @@
+"""One tau2 trial asked live, half duplex as tau2 1.0.1's orchestrator runs it: the agent's greeting first, then the
+user simulator, the agent and the environment in turn until a stop signal, max steps (200) or max errors (10).
+Each side is an asker whose every request is journaled by step (`<id>#step<s>`): a rerun replays, asking nothing."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .environment import Environment
+
+MAX_STEPS, MAX_ERRORS = 200, 10  # tau2's defaults
+FIRST_AGENT_MESSAGE = "Hi! How can I help you today?"
+AGENT_STOP_SIGNAL = "###STOP###"
+USER_STOP_SIGNALS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
+STEP_MARK = "#step{step}"
+AGENT_INSTRUCTION = ("You are a customer service agent that helps the user according to the <policy> provided below.\n"
+                     "In each turn you can either:\n- Send a message to the user.\n- Make a tool call.\n"
+                     "You cannot do both at the same time.\n\n"
+                     "Try to be helpful and always follow the policy. Always make sure you generate valid JSON only.")
+
+
+class Journal(Protocol):
+    def append(self, record: dict[str, Any]) -> None:
+        ...
+
+
+class StepAsker(Protocol):
+    """A side of the conversation (chat.step_asker.Asker): a step's journaled reply, why none, asked now;
+    a reply asked now is kept in its store as the step is taken (a killed trial resumes at the step in flight)."""
+
+    store: Journal
+
+    def reply(self, step_id: str, messages: list[dict], tools: list | None) -> tuple[dict | None, str | None, bool]:
+        ...
+
+
+@dataclass
+class Trial:
+    """What one trial is asked with: its journal id, both sides' system prompts and tools."""
+
+    id: str
+    agent_system: str
+    user_system: str
+    agent_tools: list[dict[str, Any]]
+
+
+@dataclass
+class Outcome:
+    """The trial's messages (tau2's trajectory shape), its termination reason, and why it failed (an outage)."""
+
+    messages: list[dict[str, Any]]
+    termination_reason: str | None
+    failure: str | None = None
+
+
+def agent_system_prompt(policy: str) -> str:
+    """tau2's LLMAgent system prompt: its instructions, then the domain policy."""
+    return f"<instructions>\n{AGENT_INSTRUCTION}\n</instructions>\n<policy>\n{policy}\n</policy>"
+
+
+def user_system_prompt(guidelines: str, scenario: str) -> str:
+    """tau2's user simulator system prompt: the simulation guidelines (no persona), then the task's scenario."""
+    return f"{guidelines.replace('<PERSONA_GUIDELINES>', '')}\n\n<scenario>\n{scenario}\n</scenario>".strip()
+
+
+def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker) -> Outcome:
+    """The trial asked step by step (each step's reply journaled by its asker); an unanswered request fails it."""
+    messages: list[dict[str, Any]] = [{"role": "assistant", "content": FIRST_AGENT_MESSAGE}]
+    to_role, steps, errors = "user", 0, 0
+    while True:
+        side = user if to_role == "user" else agent
+        view = _user_view(trial, messages) if to_role == "user" else _agent_view(trial, messages)
+        tools = trial.agent_tools if to_role == "agent" else None
+        record, error, fresh = side.reply(trial.id + STEP_MARK.format(step=steps), view, tools)
+        if error is not None:
+            return Outcome(messages, None, f"the {to_role} at step {steps}: {error}")
+        if fresh:
+            side.store.append(record)
+        message, problem = _message(record, "assistant" if to_role == "agent" else "user", steps)
+        messages.append(message)
+        steps += 1
+        if problem is not None:
+            return Outcome(messages, f"{to_role}_error")
+        if to_role == "user" and any(signal in (message["content"] or "") for signal in USER_STOP_SIGNALS):
+            return Outcome(messages, "user_stop")
+        if to_role == "agent" and AGENT_STOP_SIGNAL in (message["content"] or ""):
+            return Outcome(messages, "agent_stop")
+        if message.get("tool_calls"):
+            errors += _answer_calls(env, message, messages)
+            steps += 1  # the environment's step
+        to_role = ("agent" if to_role == "user" else "user") if not message.get("tool_calls") else to_role
+        if steps >= MAX_STEPS:
+            return Outcome(messages, "max_steps")
+        if errors >= MAX_ERRORS:
+            return Outcome(messages, "too_many_errors")
+
+
+def _message(record: dict, role: str, step: int) -> tuple[dict[str, Any], str | None]:
+    """The reply as a tau2 message, and why it breaks tau2's rules (empty; text and calls; arguments not JSON)."""
+    content = record.get("prediction") or None
+    calls, problem = [], None
+    for number, call in enumerate(record.get("tool_calls") or []):
+        function = call.get("function") or {}
+        try:
+            arguments = json.loads(function.get("arguments") or "{}")
+        except ValueError:
+            arguments, problem = {}, f"tool call {function.get('name')!r}: arguments that do not parse"
+        calls.append({"id": call.get("id") or f"call_{step}_{number}", "name": function.get("name"),
+                      "arguments": arguments, "requestor": role})
+    if not calls and not (content or "").strip():
+        problem = "an empty message"
+    elif calls and (content or "").strip():
+        problem = "both text and tool calls"
+    message: dict[str, Any] = {"role": role, "content": content}
+    if calls:
+        message["tool_calls"] = calls
+    return message, problem
+
+
+def _answer_calls(env: Environment, message: dict[str, Any], messages: list[dict[str, Any]]) -> int:
+    """Each call answered by the environment as a tool message; the number of errors."""
+    errors = 0
+    for call in message["tool_calls"]:
+        content, error = env.respond(call["name"], call["requestor"], call["arguments"])
+        errors += error
+        messages.append({"role": "tool", "id": call["id"], "content": content, "requestor": call["requestor"],
+                         "error": error})
+    return errors
+
+
+def _agent_view(trial: Trial, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversation as the agent's model is asked it: its calls as OpenAI tool calls, the user as `user`."""
+    view: list[dict[str, Any]] = [{"role": "system", "content": trial.agent_system}]
+    for message in messages:
+        if message["role"] == "tool" and message["requestor"] == "assistant":
+            view.append({"role": "tool", "tool_call_id": message["id"], "content": message["content"]})
+        elif message["role"] == "assistant" and message.get("tool_calls"):
+            view.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": call["id"], "type": "function",
+                 "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
+                for call in message["tool_calls"]]})
+        elif message["role"] in ("assistant", "user") and not message.get("tool_calls"):
+            view.append({"role": message["role"], "content": message["content"]})
+    return view
+
+
+def _user_view(trial: Trial, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversation as the user simulator is asked it: roles flipped, the agent's tool traffic not shown."""
+    view: list[dict[str, Any]] = [{"role": "system", "content": trial.user_system}]
+    for message in messages:
+        if message["role"] in ("assistant", "user") and not message.get("tool_calls") and message["content"]:
+            view.append({"role": "user" if message["role"] == "assistant" else "assistant",
+                         "content": message["content"]})
+    return view

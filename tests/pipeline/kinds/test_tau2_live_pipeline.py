@@ -1,0 +1,34 @@
+"""A tau2 dataset asked live end to end: [generate] is the agent, [user] the user simulator (scripted servers on
+127.0.0.1); the gold calls score reward 1 in B4, and a second run asks neither server anything."""
+import json
+
+import pytest
+
+from stages.io.artifacts import read_columns
+from tests.pipeline.chat_server import ChatServer
+from tests.pipeline.workspace import run
+from tests.stages.kinds.tau2.test_tau2_live import _agent, _task
+from tests.stages.kinds.tau2.trajectories import DOMAINS
+
+pytestmark = pytest.mark.skipif(not DOMAINS.is_dir(), reason="the shared tau2 data is not here")
+
+
+def test_a_tau2_dataset_asked_of_agent_and_user_servers_scores_and_reruns_asking_nothing(tmp_path):
+    task = _task()
+    with ChatServer() as agent, ChatServer() as user:
+        _agent(agent, task)
+        user.answer = lambda message: "Thanks ###STOP###" if "Done" in message else "Please create my task."
+        folder = tmp_path / "inputs" / "live"
+        folder.mkdir(parents=True)
+        (folder / "questions.json").write_text(json.dumps([task]))
+        (folder / "dataset.toml").write_text(
+            f'kind = "tau2"\n[params]\ndomain_folder = "{DOMAINS / "mock"}"\n'
+            f'[generate]\nurl = "{agent.url}"\nmodels = ["m"]\nsamples = 2\nretries = 0\n'
+            f'[user]\nurl = "{user.url}"\nmodel = "u"\ntemperature = 0.0\nretries = 0\n')
+        assert run(tmp_path) == 0
+        b4 = read_columns(tmp_path / "outputs" / "live" / "m" / "B4_matches.json")
+        assert json.loads(b4["rewards"][0]) == [1.0, 1.0]
+        asked = (len(agent.chats()), len(user.chats()))
+        assert asked[0] > 0 and asked[1] > 0
+        assert run(tmp_path) == 0
+        assert (len(agent.chats()), len(user.chats())) == asked
