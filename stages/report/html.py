@@ -227,13 +227,26 @@ def trouble_values(reports: list[dict[str, Any]], failed: dict[str, str]) -> lis
             *((report["dataset"], problem, False) for report in reports for problem in report.get("problems", []))]
 
 
+def earlier_trouble(trouble: list[tuple[str, str, bool]],
+                    ran: list[str] | None) -> tuple[list[tuple[str, str, bool]], list[str]]:
+    """The trouble of the datasets this invocation ran (all of them when `ran` is None), and the names of the others
+    with trouble of their own: said in one grey line, since the user did not ask for them this time."""
+    if ran is None:
+        return trouble, []
+    earlier = sorted({dataset for dataset, _, _ in trouble if dataset not in ran})
+    return [entry for entry in trouble if entry[0] in ran], earlier
+
+
 def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
-                       nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None) -> str:
+                       nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None,
+                       ran: list[str] | None = None) -> str:
     """The whole page. `run` describes the run (title, created_at, code_version); `nightly` adds comparisons,
-    previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed."""
+    previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed; `ran`
+    names the datasets this invocation ran (None: all), the others' trouble is one grey line."""
+    trouble, earlier = earlier_trouble(trouble_values(reports, failed or {}), ran)
     page = _templates().get_template("report.html.j2").render(
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
         style=_page_file("report.css"), script=_page_file("report.js"),
-        trouble=trouble_values(reports, failed or {}), nightly=None if nightly is None else nightly_values(nightly, reports),
+        trouble=trouble, earlier=earlier, nightly=None if nightly is None else nightly_values(nightly, reports),
         summary=summary_values(reports), datasets=[dataset_values(report) for report in reports])
     return page + "\n"
