@@ -16,6 +16,7 @@ from .aggregate import harness_described, leaderboard_caption, leaderboard_headl
 from .charts import grouped_bar_chart, heatmap, line_chart
 from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
+from .harness_figures import harness_figure_rows
 from .sampling import sampling_curves, sampling_rows
 
 
@@ -168,10 +169,10 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
         charts.append(line_chart(f"{report['dataset']}: {name} by k", ks, series))
     harness = []
     for model, provenance in report.get("harness", {}).items():
-        tool, reported = harness_described(provenance)
-        ours = ", ".join(f"{name} {report['models'].get(model, {}).get(name, float('nan')):.4g}" for name in headline)
-        harness.append({"model": model, "tool": tool, "task": provenance.get("task") or "–", "reported": reported,
-                        "ours": ours, "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
+        tool, _ = harness_described(provenance)
+        harness.append({"model": model, "tool": tool, "task": provenance.get("task") or "–",
+                        "figures": harness_figure_rows(provenance, report["models"].get(model, {}), headline),
+                        "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
     explorer = report.get("explorer")
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
             "samples": sampling_rows(report),
