@@ -76,6 +76,15 @@ def _headline_metrics(report: dict[str, Any]) -> list[str]:
     return names
 
 
+def _charted_metrics(report: dict[str, Any], headline: list[str]) -> list[str]:
+    """The figures a dataset's chart draws: its kind's published ones (qa: EM and F1; acc and acc_norm), else its
+    primary metric, never the pipeline's own rates; none where a leaderboard's table holds the published figures."""
+    if report.get("leaderboards"):
+        return []
+    published = get_kind(report["kind"]).headline_metrics or (report["comparison"]["primary_metric"],)
+    return [name for name in published if name in headline]
+
+
 def _summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     """A dataset's summary rows: per model its headline metrics (qa: exact match and F1; the primary one marked for
     the charts), or the leaderboard's or judge's headline figure, each with its 95% interval; a model not published
@@ -149,8 +158,10 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
     score distributions), imported harnesses' numbers and the explorer's data as an attribute value."""
     models = list(report["models"])
     headline = _headline_metrics(report)
-    charts = [grouped_bar_chart(f"{report['dataset']}: metrics", headline,
-                        {m: [report["models"][m].get(n) for n in headline] for m in models}, y_max=1.0)]
+    charted = _charted_metrics(report, headline)
+    charts = [grouped_bar_chart(f"{report['dataset']}: metrics", charted,
+                                {m: [report["models"][m].get(n) for n in charted] for m in models}, y_max=1.0)
+              ] if charted else []
     for model, metrics in report["models"].items():
         if "confusion_matrix" in metrics:
             labels = [label for label in metrics["labels"]
