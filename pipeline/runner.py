@@ -72,7 +72,8 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
     forget_storage_full()
     targets: list[luigi.Task] = [B6Report(outputs_dir=outputs, spec=spec) for spec in specs]
     if with_summary:
-        targets.append(B6Summary(outputs_dir=outputs, specs=specs, failed=unreadable or {}))
+        targets.append(B6Summary(outputs_dir=outputs, specs=specs, failed=unreadable or {},
+                                 ran=[*(spec["name"] for spec in specs), *(unreadable or {})]))
     with fingerprints_remembered():
         if scheduler_host:
             host, port = scheduler_address(scheduler_host, scheduler_port)
@@ -139,7 +140,8 @@ def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: li
             record = task.failure()
             if record is not None:
                 reasons[task.dataset] = f"{task.stage}{f' / {task.model}' if task.model else ''}: {record['error']}"
-    done, failed, written = summarize(outputs, specs, reasons, "a stage it needs did not complete", unreadable)
+    done, failed, written = summarize(outputs, specs, reasons, "a stage it needs did not complete", unreadable,
+                                      [*(spec["name"] for spec in specs), *unreadable])
     if written:
         print(f"evalpipe: summary and report.html written for the {len(done)} dataset(s) that finished; failed: "
               f"{printable(', '.join(sorted(failed)))}", file=sys.stderr)
@@ -147,21 +149,23 @@ def summarize_the_rest(outputs: str, specs: list[dict[str, Any]], incomplete: li
         print(f"evalpipe: the summary and report.html could not be written under {outputs}", file=sys.stderr)
 
 
-def refresh_summary(outputs: str, discovery: Discovery) -> None:
-    """After a run of one dataset: B6_summary.json and report.html describe every dataset's latest report, naming
-    those whose report is not up to date."""
+def refresh_summary(outputs: str, discovery: Discovery, ran: list[str] | None = None) -> None:
+    """After a run of some datasets (`ran`): B6_summary.json and report.html describe every dataset's latest report,
+    naming those whose report is not up to date."""
     summarize(outputs, discovery.specs, {}, "its report is not up to date (run without --dataset to bring it up to "
-              "date)", discovery.unreadable)
+              "date)", discovery.unreadable, ran)
 
 
 def summarize(outputs: str, specs: list[dict[str, Any]], reasons: dict[str, str], otherwise: str,
-              unreadable: dict[str, str]) -> tuple[list[dict[str, Any]], dict[str, str], bool]:
+              unreadable: dict[str, str],
+              ran: list[str] | None = None) -> tuple[list[dict[str, Any]], dict[str, str], bool]:
     """The summary and report.html over the datasets whose B6 is complete, naming each other one with its reason
-    (`reasons`, else `otherwise`) and each unreadable one; (those done, those named, whether it was written)."""
+    (`reasons`, else `otherwise`) and each unreadable one; `ran` names the datasets this invocation ran (None: all);
+    (those done, those named, whether it was written)."""
     specs = with_run_token(specs)
     done = [spec for spec in specs if B6Report(outputs_dir=outputs, spec=spec).complete()]
     failed = {**unreadable, **{spec["name"]: reasons.get(spec["name"], otherwise) for spec in specs if spec not in done}}
-    summary = B6Summary(outputs_dir=outputs, specs=done, failed=failed)
+    summary = B6Summary(outputs_dir=outputs, specs=done, failed=failed, ran=ran)
     luigi.build([summary], local_scheduler=True, log_level="WARNING")
     return done, failed, summary.complete()
 

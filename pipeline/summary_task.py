@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 
 class B6Summary(luigi.Task):
     """Every dataset's primary metric per model in outputs/B6_summary.json, and the run's outputs/report.html; a run
-    where some datasets failed summarizes the others and names the failed ones (`failed`: dataset → why). Its failure
-    is printed in one line (it has no failure record of its own)."""
+    where some datasets failed summarizes the others and names the failed ones (`failed`: dataset → why); `ran` names
+    the datasets this invocation ran (the page says the others' trouble in one grey line). Its failure is printed in
+    one line (it has no failure record of its own)."""
 
     outputs_dir = luigi.Parameter()
     specs = luigi.ListParameter()
     failed = luigi.DictParameter(default={})
+    ran = luigi.OptionalListParameter(default=None)  # the datasets this invocation ran (None: any, as status asks)
     code_version = CodeVersionParameter()
 
     def requires(self) -> list[B6Report]:
@@ -44,6 +46,7 @@ class B6Summary(luigi.Task):
     def complete(self) -> bool:
         document = read_artifact_json(self.artifact_path())
         return (document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
+                and (self.ran is None or document.get("not_run_trouble") == _not_run(document, self.ran))
                 and all(task.artifacts_present() for task in self.requires()))
 
     def run(self) -> None:
@@ -53,11 +56,20 @@ class B6Summary(luigi.Task):
         run = {"title": "evalpipe report", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                "code_version": header["code_version"], "outputs": self.outputs_dir}
         failed = dict(self.failed)
-        write_bytes_atomic(self.html_path(), render_html_report(reports, run, failed=failed).encode())
-        write_json_atomic(self.artifact_path(), {"header": header, **build_summary(reports), "failed": failed})
+        write_bytes_atomic(self.html_path(), render_html_report(
+            reports, run, failed=failed, ran=None if self.ran is None else list(self.ran)).encode())
+        troubled = sorted({*failed, *(report["dataset"] for report in reports if report.get("problems"))})
+        document = {"header": header, **build_summary(reports), "failed": failed, "troubled": troubled}
+        write_json_atomic(self.artifact_path(), {**document, "not_run_trouble": _not_run(document, self.ran)})
 
     def html_path(self) -> UPath:
         return location(self.outputs_dir) / "report.html"
+
+
+def _not_run(document: dict, ran: list[str] | None) -> list[str]:
+    """The datasets with trouble (`troubled`) that the invocation did not run: the page says them in a grey line, and
+    a summary written for another split is written again."""
+    return sorted(set(document.get("troubled", [])) - set(document.get("troubled", []) if ran is None else ran))
 
 
 @B6Summary.event_handler(luigi.Event.FAILURE)

@@ -16,6 +16,7 @@ from .aggregate import harness_described, leaderboard_caption, leaderboard_headl
 from .charts import grouped_bar_chart, heatmap, line_chart
 from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
+from .harness_figures import harness_figure_rows
 from .sampling import sampling_curves, sampling_rows
 
 
@@ -73,6 +74,15 @@ def _headline_metrics(report: dict[str, Any]) -> list[str]:
             if isinstance(value, float) and 0 <= value <= 1 and name not in names:
                 names.append(name)
     return names
+
+
+def _charted_metrics(report: dict[str, Any], headline: list[str]) -> list[str]:
+    """The figures a dataset's chart draws: its kind's published ones (qa: EM and F1; acc and acc_norm), else its
+    primary metric, never the pipeline's own rates; none where a leaderboard's table holds the published figures."""
+    if report.get("leaderboards"):
+        return []
+    published = get_kind(report["kind"]).headline_metrics or (report["comparison"]["primary_metric"],)
+    return [name for name in published if name in headline]
 
 
 def _summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -148,8 +158,10 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
     score distributions), imported harnesses' numbers and the explorer's data as an attribute value."""
     models = list(report["models"])
     headline = _headline_metrics(report)
-    charts = [grouped_bar_chart(f"{report['dataset']}: metrics", headline,
-                        {m: [report["models"][m].get(n) for n in headline] for m in models}, y_max=1.0)]
+    charted = _charted_metrics(report, headline)
+    charts = [grouped_bar_chart(f"{report['dataset']}: metrics", charted,
+                                {m: [report["models"][m].get(n) for n in charted] for m in models}, y_max=1.0)
+              ] if charted else []
     for model, metrics in report["models"].items():
         if "confusion_matrix" in metrics:
             labels = [label for label in metrics["labels"]
@@ -168,10 +180,10 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
         charts.append(line_chart(f"{report['dataset']}: {name} by k", ks, series))
     harness = []
     for model, provenance in report.get("harness", {}).items():
-        tool, reported = harness_described(provenance)
-        ours = ", ".join(f"{name} {report['models'].get(model, {}).get(name, float('nan')):.4g}" for name in headline)
-        harness.append({"model": model, "tool": tool, "task": provenance.get("task") or "–", "reported": reported,
-                        "ours": ours, "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
+        tool, _ = harness_described(provenance)
+        harness.append({"model": model, "tool": tool, "task": provenance.get("task") or "–",
+                        "figures": harness_figure_rows(provenance, report["models"].get(model, {}), headline),
+                        "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
     explorer = report.get("explorer")
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
             "samples": sampling_rows(report),
@@ -227,13 +239,26 @@ def trouble_values(reports: list[dict[str, Any]], failed: dict[str, str]) -> lis
             *((report["dataset"], problem, False) for report in reports for problem in report.get("problems", []))]
 
 
+def earlier_trouble(trouble: list[tuple[str, str, bool]],
+                    ran: list[str] | None) -> tuple[list[tuple[str, str, bool]], list[str]]:
+    """The trouble of the datasets this invocation ran (all of them when `ran` is None), and the names of the others
+    with trouble of their own: said in one grey line, since the user did not ask for them this time."""
+    if ran is None:
+        return trouble, []
+    earlier = sorted({dataset for dataset, _, _ in trouble if dataset not in ran})
+    return [entry for entry in trouble if entry[0] in ran], earlier
+
+
 def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
-                       nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None) -> str:
+                       nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None,
+                       ran: list[str] | None = None) -> str:
     """The whole page. `run` describes the run (title, created_at, code_version); `nightly` adds comparisons,
-    previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed."""
+    previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed; `ran`
+    names the datasets this invocation ran (None: all), the others' trouble is one grey line."""
+    trouble, earlier = earlier_trouble(trouble_values(reports, failed or {}), ran)
     page = _templates().get_template("report.html.j2").render(
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
         style=_page_file("report.css"), script=_page_file("report.js"),
-        trouble=trouble_values(reports, failed or {}), nightly=None if nightly is None else nightly_values(nightly, reports),
+        trouble=trouble, earlier=earlier, nightly=None if nightly is None else nightly_values(nightly, reports),
         summary=summary_values(reports), datasets=[dataset_values(report) for report in reports])
     return page + "\n"

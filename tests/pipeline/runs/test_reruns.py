@@ -193,6 +193,24 @@ def test_a_one_dataset_run_leaves_the_summary_and_report_describing_every_datase
     assert "(summary, report.html)" in last and last.endswith(" done")
 
 
+def test_a_one_dataset_run_says_the_other_datasets_trouble_in_one_grey_line(workspace):
+    """Issue #81: `--dataset claims` must not shout "Not fit to publish" in red about qa_small, which it did not run;
+    a full run still does."""
+    (workspace / "inputs/qa_small/questions.jsonl").write_text("")
+    assert run(workspace) == 1
+    html = (workspace / "outputs/report.html").read_text(encoding="utf-8")
+    assert '<div class="banner bad"><strong>Not fit to publish:</strong><ul><li><strong>qa_small</strong>' in html
+    assert run(workspace, "--dataset", "claims") == 0
+    html = (workspace / "outputs/report.html").read_text(encoding="utf-8")
+    assert "Not fit to publish:" not in html and 'class="banner bad"' not in html
+    assert re.findall(r'<p class="muted earlier-trouble">([^<]*)</p>', html) == [
+        "Not run this time, and not fit to publish as last reported: qa_small."]
+    assert run(workspace) == 1  # every dataset asked for again: the page is written again, in red
+    html = (workspace / "outputs/report.html").read_text(encoding="utf-8")
+    assert '<div class="banner bad"><strong>Not fit to publish:</strong><ul><li><strong>qa_small</strong>' in html
+    assert "earlier-trouble" not in html
+
+
 def test_within_a_build_a_missing_upstream_artifact_is_looked_for_again(workspace):
     """Another worker may write a lost intermediate back while this process still runs the build: the stage after
     it must see it (remembering "absent" made luigid runs fail with an unfulfilled dependency)."""

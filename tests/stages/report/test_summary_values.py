@@ -64,3 +64,37 @@ def test_the_nightly_trend_of_a_leaderboard_is_drawn_in_its_unit():
     assert not any("%" in tick for tick in ticks["mt_bench"])  # never 750%
     assert ticks["alpaca"][4] == "100.0%" and "30.0%" in _chart(charts, "alpaca: primary metric by night")
     assert ticks["squad"][4] == "100.0%"  # a dataset only the history has, its values rates
+
+
+def test_counts_read_whole_with_separators_never_in_exponent_form():
+    """Issue #81: the summary showed 4,440 rows as `4.44e+03`, a leaderboard's 12,000 items not judged as 12000."""
+    from stages.report.html import render_html_report
+
+    qa = _qa()
+    qa["models"]["m"]["rows"] = 4440
+    qa["set_aside"] = {"m": {"question_rows_rejected": 1200, "prediction_rows_rejected": 34}}
+    board = _board("mt_bench", "score", 7.5)
+    board["leaderboards"]["mt_bench"]["models"]["m"]["not_judged"] = 12000
+    page = render_html_report([qa, board], {"title": "t"})
+    assert "e+0" not in page
+    summary = page[page.index("<h2>Summary</h2>"):page.index("</table>", page.index("<h2>Summary</h2>"))]
+    assert '<td class="num" data-value="4440">4,440</td><td class="num" data-value="1234">1,234</td>' in summary
+    assert '<td class="num" data-value="12000">12,000</td>' in page
+
+
+def _bars(chart) -> list[str]:
+    return re.findall(r"<title>[^<]* · ([^:<]+): [^<]*</title>", str(chart))
+
+
+def test_a_datasets_chart_draws_its_kinds_published_figures_not_the_pipelines_rates():
+    """Issue #81: every kind drew the same chart of every rate it had (answer_rate, a leaderboard's micro figures)."""
+    from stages.report.html import dataset_values
+
+    hellaswag = {"dataset": "hs", "kind": "loglikelihood", "comparison": {"primary_metric": "acc"}, "set_aside": {},
+                 "models": {"m": {"acc": 0.5, "acc_norm": 0.6, "answer_rate": 1.0, "rows": 10}}}
+    charts = dataset_values(hellaswag)["charts"]
+    assert [_bars(chart) for chart in charts if 'aria-label="hs: metrics"' in str(chart)] == [["acc", "acc_norm"]]
+    squad = dataset_values(_qa())["charts"]
+    assert [_bars(chart) for chart in squad if 'aria-label="squad: metrics"' in str(chart)] == [["exact_match", "f1"]]
+    board = dataset_values(_board("mt_bench", "score", 7.5))["charts"]
+    assert not any('aria-label="mt_bench: metrics"' in str(chart) for chart in board)
