@@ -63,8 +63,10 @@ class B1Questions(StageTask):
     stage, artifact_name = "B1", ARTIFACT_NAMES["B1"]
 
     def input_files(self) -> dict[str, UPath]:
+        """The questions file and the kind's other gold files that exist (a missing one is the kind's to report)."""
         extra = [f"{self.spec['name']}/{name}" for name in get_kind(self.spec["kind"]).gold_files(self.spec["params"])]
-        return {name: self.input_location(name) for name in (self.spec["questions"], *extra)}
+        files = {name: self.input_location(name) for name in (self.spec["questions"], *extra)}
+        return {name: path for name, path in files.items() if name == self.spec["questions"] or path.exists()}
 
     def stage_params(self) -> dict[str, Any]:
         return {"kind": self.spec["kind"], "fields": self.plain_spec["fields"], **_rows_param(self),
