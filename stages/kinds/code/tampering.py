@@ -14,6 +14,7 @@ GC_WALKS = {"get_objects", "get_referrers", "get_referents"}
 PROC_FILES = ("/proc/self/mem", "/proc/self/fd", "/proc/self/maps", "/proc/1/", "/proc/self/environ")
 RAW_WRITERS = {"write", "fdopen", "dup2", "pwrite"}
 GIVEN_DESCRIPTORS = {0, 1, 2}
+MAX_NESTING = 200  # syntax-tree levels read; past them the check is not run (a 1,200-term sum nests 1,200)
 MAX_SOURCE_CHARACTERS = 1 << 20  # a program longer than this is not read for signs
 
 
@@ -52,16 +53,32 @@ def tampering_signs(program: str, prompt: str = "", entry_point: str = "") -> li
         return [Tampering(f"tampering check not run: the code is over {MAX_SOURCE_CHARACTERS:,} characters", 0)]
     try:
         return _signs(program, prompt, entry_point)
-    except RecursionError:
-        return [Tampering("tampering check not run: the code nests deeper than Python's reader follows", 0)]
+    except (RecursionError, _TooDeep):
+        return [Tampering(f"tampering check not run: the code nests deeper than {MAX_NESTING} levels", 0)]
     except MemoryError:
         return [Tampering("tampering check not run: reading the code ran out of memory", 0)]
+
+
+class _TooDeep(Exception):
+    """A syntax tree nested past MAX_NESTING levels."""
+
+
+def _check_nesting(tree: ast.AST) -> None:
+    """Raise _TooDeep when `tree` nests past MAX_NESTING levels (walked without recursion, whatever the interpreter's
+    recursion limit, so the verdict does not depend on what else the process has set)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise _TooDeep
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
 def _signs(program: str, prompt: str, entry_point: str) -> list[Tampering]:
     tree = _parse(program)
     if tree is None:
         return []
+    _check_nesting(tree)
     signs: list[Tampering] = []
     given = _top_level_functions(_parse(prompt) or ast.Module(body=[], type_ignores=[])) if prompt else {}
     for name, code in _top_level_functions(tree).items():

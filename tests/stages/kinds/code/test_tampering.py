@@ -52,8 +52,22 @@ def test_the_summary_counts_programs_passes_and_a_first_example_per_sign():
 def test_code_too_deep_or_too_long_to_read_says_so_and_never_raises():
     deep = "def f():\n    return " + "+".join(["0"] * 1200) + "\n"  # ast.dump raised RecursionError on it
     assert [s.sign for s in tampering_signs(deep, "def f():\n    pass\n", "g")] == [
-        "tampering check not run: the code nests deeper than Python's reader follows"]
+        "tampering check not run: the code nests deeper than 200 levels"]
     assert tampering_signs("x = 1\n" * 200_000)[0].sign.startswith("tampering check not run: the code is over")
+
+
+def test_the_nesting_bound_holds_whatever_the_recursion_limit():
+    import sys
+
+    deep = "def f():\n    return " + "+".join(["0"] * 1200) + "\n"
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)  # as a library in the same process may have set it (the bound was the limit's)
+    try:
+        signs = [s.sign for s in tampering_signs(deep)]
+    finally:
+        sys.setrecursionlimit(limit)
+    assert signs == ["tampering check not run: the code nests deeper than 200 levels"]
+    assert tampering_signs("def f():\n    return " + "+".join(["0"] * 150) + "\n") == []
 
 
 @pytest.mark.parametrize("source, prompt, entry_point", [
