@@ -112,20 +112,20 @@ class RetailTools(Toolkit):
         order["payment_history"].extend(refunds)
         return Model(order)
 
-    @tool(mutates=True)
-    def exchange_delivered_order_items(self, order_id: str, item_ids: list[str], new_item_ids: list[str],
-                                       payment_method_id: str) -> Model:
-        order = self._get_order(order_id)
-        if order["status"] != "delivered":
-            raise ValueError("Non-delivered order cannot be exchanged")
+    def _price_difference(self, order: dict[str, Any], item_ids: list[str], new_item_ids: list[str], *,
+                          missing: str, mismatch: str, distinct: bool = False) -> tuple[float, dict[str, Any] | None]:
+        """(new items' price less the old ones', the last new variant) for swapping `item_ids` of `order`, checked in
+        tau2's order; `missing` / `mismatch` are the two tools' own wordings, `distinct` refuses an item for itself."""
         all_item_ids = [item["item_id"] for item in order["items"]]
         for item_id in item_ids:
             if item_ids.count(item_id) > all_item_ids.count(item_id):
-                raise ValueError(f"Number of {item_id} not found.")
+                raise ValueError(missing.format(item_id))
         if len(item_ids) != len(new_item_ids):
-            raise ValueError("The number of items to be exchanged should match.")
-        diff_price = 0
+            raise ValueError(mismatch)
+        diff_price, variant = 0, None
         for item_id, new_item_id in zip(item_ids, new_item_ids):
+            if distinct and item_id == new_item_id:
+                raise ValueError("The new item id should be different from the old item id")
             item = next((item for item in order["items"] if item["item_id"] == item_id), None)
             if item is None:
                 raise ValueError(f"Item {item_id} not found")
@@ -133,6 +133,16 @@ class RetailTools(Toolkit):
             if not variant["available"]:
                 raise ValueError(f"New item {new_item_id} not found or available")
             diff_price += variant["price"] - item["price"]
+        return diff_price, variant
+
+    @tool(mutates=True)
+    def exchange_delivered_order_items(self, order_id: str, item_ids: list[str], new_item_ids: list[str],
+                                       payment_method_id: str) -> Model:
+        order = self._get_order(order_id)
+        if order["status"] != "delivered":
+            raise ValueError("Non-delivered order cannot be exchanged")
+        diff_price, _ = self._price_difference(order, item_ids, new_item_ids, missing="Number of {} not found.",
+                                               mismatch="The number of items to be exchanged should match.")
         diff_price = round(diff_price, 2)
         method = self._get_payment_method(order["user_id"], payment_method_id)
         if _is_gift_card(method) and method["balance"] < diff_price:
@@ -201,23 +211,9 @@ class RetailTools(Toolkit):
         order = self._get_order(order_id)
         if order["status"] != "pending":
             raise ValueError("Non-pending order cannot be modified")
-        all_item_ids = [item["item_id"] for item in order["items"]]
-        for item_id in item_ids:
-            if item_ids.count(item_id) > all_item_ids.count(item_id):
-                raise ValueError(f"{item_id} not found")
-        if len(item_ids) != len(new_item_ids):
-            raise ValueError("The number of items to be exchanged should match")
-        diff_price, variant = 0, None
-        for item_id, new_item_id in zip(item_ids, new_item_ids):
-            if item_id == new_item_id:
-                raise ValueError("The new item id should be different from the old item id")
-            item = next((item for item in order["items"] if item["item_id"] == item_id), None)
-            if item is None:
-                raise ValueError(f"Item {item_id} not found")
-            variant = self._get_variant(item["product_id"], new_item_id)
-            if not variant["available"]:
-                raise ValueError(f"New item {new_item_id} not found or available")
-            diff_price += variant["price"] - item["price"]
+        diff_price, variant = self._price_difference(order, item_ids, new_item_ids, missing="{} not found",
+                                                     mismatch="The number of items to be exchanged should match",
+                                                     distinct=True)
         method = self._get_payment_method(order["user_id"], payment_method_id)
         if _is_gift_card(method) and method["balance"] < diff_price:
             raise ValueError("Insufficient gift card balance to pay for the new item")
