@@ -19,6 +19,7 @@ from stages import (
     pairwise_rows,
     pairwise_summary,
     parse_verdict,
+    read_judge_reply,
     render_fields,
 )
 from stages.core.printable import printable
@@ -131,7 +132,7 @@ class B5Judge(JudgeStage):
                   "failed_calls": sum(verdicts["failures"]), "not_judged": sum(verdicts["not_judged"])}
         unanswered = unanswered_items(calls, replies.records)
         return StageResult(verdicts, counts, header={"judge_usage": replies.usage},
-                           body={"summary": judge_summary(verdicts, config),
+                           body={"summary": judge_summary(verdicts, config, counts["unanswered"]),
                                  **({"unanswered": unanswered} if unanswered else {})})
 
 
@@ -209,7 +210,7 @@ def verdict_reader(config: JudgeConfig) -> Callable[[Any, str], Any]:
     def read(call: Any, text: str) -> Any:
         criterion = getattr(call, "criterion", None)
         if criterion in config.criteria:
-            return parse_verdict(text, config.criteria[criterion].scale).label
+            return read_judge_reply(text, config.criteria[criterion].scale).label
         if hasattr(call, "order") and config.pairwise is not None:
             return parse_verdict(text, config.pairwise.scale).label
         return text

@@ -201,7 +201,8 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
         check_server_use("generate", "live generation", generate.protocol, generate.concurrency, shards, outputs,
                          origin)
     leaderboard = read_dataset_leaderboard(config.leaderboard, kind, folder, list(predictions))
-    judge = read_dataset_judge(config.judge, kind, str(origin), recorded=leaderboard is not None)
+    judge = read_dataset_judge(config.judge, kind, str(origin), recorded=leaderboard is not None,
+                               task=params.get("task") or "", folder=folder)
     if judge is not None:
         check_server_use("judge", "the judge", judge.protocol, judge.concurrency, shards, outputs, origin)
     fields = config.fields()

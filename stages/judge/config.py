@@ -60,11 +60,11 @@ class JudgeConfig(Endpoint):
 
 
 def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = False,
-                      leaderboard: bool = False) -> JudgeConfig:
+                      leaderboard: bool = False, task: Criterion | None = None) -> JudgeConfig:
     """Validate dataset.toml's [judge] table (built-in rubrics without a reference for `open_ended` instructions; for a
-    dataset with a [leaderboard], whose rules say what to ask, criteria may be left out); every problem is one line
-    (exit 2)."""
-    known = {"url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
+    dataset with a [leaderboard], whose rules say what to ask, or a judged `task`, whose criterion is asked first,
+    criteria may be left out); every problem is one line (exit 2)."""
+    known = {"template_file", "url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
              "persona", "system_prompt", "pairwise", "baseline", "store", "price", "max_calls", "max_cost",
              "min_parse_rate", "top_logprobs", "recheck", "recheck_max_flips"}
@@ -87,8 +87,8 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     pairwise = table.get("pairwise", False)
     if not isinstance(pairwise, bool):
         raise UsageError(f"{origin}: [judge] pairwise must be true or false")
-    criteria = table.get("criteria", [] if pairwise or leaderboard else None)
-    if not isinstance(criteria, list) or not (criteria or pairwise or leaderboard) or not all(
+    criteria = table.get("criteria", [] if pairwise or leaderboard or task else None)
+    if not isinstance(criteria, list) or not (criteria or pairwise or leaderboard or task) or not all(
             isinstance(c, str) for c in criteria):
         raise UsageError(f"{origin}: [judge] criteria must be a list of names (non-empty unless pairwise = true)")
     if "baseline" in table:
@@ -116,8 +116,13 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     if resolved_pairwise is not None and resolved_pairwise.scale == "five_way" and "baseline" not in table:
         raise UsageError(f"{origin}: [judge.rubrics] pairwise on the five_way scale scores models against a baseline "
                          "(Arena-Hard's rules): set [judge] baseline")
+    if task is not None and task.name in criteria:
+        raise UsageError(f"{origin}: [judge] criteria: {task.name} is the task's own criterion (asked already)")
+    if "template_file" in table and task is None:
+        raise UsageError(f"{origin}: [judge] template_file is a judged task's grader template: it needs task = \"…\"")
     settings = {k: v for k, v in table.items() if k not in ("model", "models", "criteria", "rubrics", "pairwise",
-                                                            "price")}
-    return JudgeConfig(models=tuple(models), criteria=resolve_criteria(criteria, rubrics, origin, open_ended),
+                                                            "price", "template_file")}
+    resolved = resolve_criteria(criteria, rubrics, origin, open_ended)
+    return JudgeConfig(models=tuple(models), criteria={task.name: task, **resolved} if task else resolved,
                        pairwise=resolved_pairwise,
                        price=price, **settings)

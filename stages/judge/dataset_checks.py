@@ -9,15 +9,24 @@ from ..core.errors import UsageError
 from ..core.records import Reject
 from ..io.fields import get_ground_truth_answer, get_record_id, gold_answer_texts, resolve_field
 from ..io.readers import iter_records
-from ..io.storage import location
+from ..io.storage import location, read_input_bytes
 from .config import JudgeConfig, read_judge_config
-from .criteria import uses_reference
+from .criteria import Criterion, uses_reference
+from .tasks import judged_task
 
 
-def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str, recorded: bool = False) -> JudgeConfig | None:
+def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str, recorded: bool = False, task: str = "",
+                       folder: Path | None = None) -> JudgeConfig | None:
     """dataset.toml [judge] for a dataset of `kind`: required for open-ended kinds (unless a leaderboard's `recorded`
     verdicts score it, or its rules ask the judge), refused for kinds without an answer text; None when there is
-    none."""
+    none. An open-ended kind's judged `task` asks its own criterion, its template read from `template_file` (in the
+    dataset's `folder`)."""
+    if task and kind.open_ended:
+        if not table:
+            raise UsageError(f"{origin}: task {task!r} is scored by a judge: add [judge] with url, model and "
+                             "template_file (its script's grader template)")
+        return read_judge_config(table, origin, True, leaderboard=recorded,
+                                 task=task_criterion(task, table.get("template_file"), folder, origin))
     if not table:
         if kind.open_ended and not recorded:
             raise UsageError(f"{origin}: kind {kind.name!r} is scored by a judge: add [judge] (url, model, and "
@@ -27,6 +36,19 @@ def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str, recorded: 
     if kind.document_folders:
         raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
     return read_judge_config(table, origin, kind.open_ended, leaderboard=recorded)
+
+
+def task_criterion(name: str, template_file: Any, folder: Path | None, origin: str) -> Criterion:
+    """A judged task's criterion: on its own scale (its name), asking its script's template from `template_file`."""
+    task = judged_task(name)
+    if not isinstance(template_file, str) or not template_file or folder is None:
+        raise UsageError(f"{origin}: task {name!r} asks the judge its script's template: set [judge] template_file = "
+                         f"\"…\" (a file in the dataset's folder holding {task.reference}'s template)")
+    try:
+        text = read_input_bytes(location(folder) / template_file).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{origin}: [judge] template_file {template_file!r} cannot be read ({exc})") from None
+    return Criterion(name, name, {"en": task.template(text, f"{origin} [judge] template_file")})
 
 
 JUDGE_STORE = "judge_store/verdicts.jsonl"  # under the outputs root: every run and night there shares it

@@ -10,30 +10,33 @@ from ..raters.scales import ORDINAL_SCALES
 from ..report.intervals import metric_interval
 from .asking import JudgeCall
 from .config import JudgeConfig
+from .tasks import read_judge_reply, task_of_scale
 from .verdicts import VerdictTally
 
 
 def item_verdicts(calls: list[JudgeCall], records: dict[str, dict[str, Any]], config: JudgeConfig) -> dict[str, list]:
     """Rows of B5_judge: one per item and criterion — its combined value (None when no verdict parsed), labels per
-    judge and sample, the first reason given, raw replies that did not parse, and counts of replies, failures and
-    calls the budget left unasked."""
+    judge and sample, the first reason given, raw replies that did not parse, counts of replies, failures and
+    calls the budget left unasked, and (a judged task's criterion) what its first parsed verdict read besides."""
     grouped: dict[tuple[str, str], list[JudgeCall]] = {}
     for call in calls:
         grouped.setdefault((call.item, call.criterion), []).append(call)
     columns: dict[str, list] = {name: [] for name in ("id", "criterion", "value", "labels", "reason", "unparsed",
-                                                      "replies", "failures", "not_judged")}
+                                                      "replies", "failures", "not_judged", "details")}
     for (item, name), group in grouped.items():
         scale = config.criteria[name].scale
         per_judge: dict[str, list[float]] = {}
         tally = VerdictTally()
+        details = None
         for call in group:
-            verdict = tally.read(records.get(call.key, {}), scale)
+            verdict = tally.read(records.get(call.key, {}), scale, read_judge_reply)
             if verdict is not None and verdict.label is not None:
                 per_judge.setdefault(call.judge, []).append(verdict.value)
+                details = details or verdict.details
         for column, value in (("id", item), ("criterion", name), ("value", combine(per_judge, scale)),
                               ("labels", tally.labels), ("reason", tally.first_reason), ("unparsed", tally.unparsed),
                               ("replies", tally.replies), ("failures", tally.failures),
-                              ("not_judged", tally.not_judged)):
+                              ("not_judged", tally.not_judged), ("details", details)):
             columns[column].append(value)
     return columns
 
@@ -63,9 +66,10 @@ def combine(per_judge: dict[str, list[float]], scale: str) -> float | None:
     return 1.0 if votes > 0.5 else 0.0 if votes < 0.5 else 0.5
 
 
-def judge_summary(rows: dict[str, list], config: JudgeConfig) -> dict[str, dict[str, Any]]:
+def judge_summary(rows: dict[str, list], config: JudgeConfig, unanswered: int = 0) -> dict[str, dict[str, Any]]:
     """Per criterion: mean over items with a parsed verdict, 95% interval, n, parse rate (parsed replies / replies),
-    failed calls, label counts and — with samples > 1 — the judge's self-agreement."""
+    failed calls, label counts, — with samples > 1 — the judge's self-agreement and — a judged task's criterion — its
+    script's figures (with the `unanswered` items, those without an answer to judge)."""
     summary: dict[str, dict[str, Any]] = {}
     for name, criterion in config.criteria.items():
         picked = [i for i, c in enumerate(rows["criterion"]) if c == name]
@@ -82,6 +86,10 @@ def judge_summary(rows: dict[str, list], config: JudgeConfig) -> dict[str, dict[
             "not_judged": sum(rows["not_judged"][i] for i in picked),
             "parse_rate": (replies - unparsed) / replies if replies else None, "labels": dict(sorted(labels.items())),
         }
+        task = task_of_scale(criterion.scale)
+        if task is not None:
+            figures = task.figures([rows["details"][i] for i in picked], unanswered)
+            summary[name].update(figures=figures, figures_line=task.figures_line(figures), reference=task.reference)
         if config.samples > 1:
             summary[name]["self_agreement"] = self_agreement([rows["labels"][i] for i in picked], config)
     return summary

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,11 +21,13 @@ _FASTCHAT_RATING = (re.compile(r"\[\[(\d+\.?\d*)\]\]"), re.compile(r"\[(\d+\.?\d
 
 @dataclass(frozen=True)
 class Verdict:
-    """A parsed reply: the scale's label and value (None when unparsed) and the judge's reason when it gave one."""
+    """A parsed reply: the scale's label and value (None when unparsed), the judge's reason when it gave one and what
+    else a judged task's reading keeps (HLE's extracted answer and confidence)."""
 
     label: str | None
     value: float | None
     reason: str | None
+    details: dict[str, Any] | None = None
 
 
 def parse_verdict(reply: str, scale: str) -> Verdict:
@@ -91,14 +94,16 @@ class VerdictTally:
     failures: int = 0
     not_judged: int = 0
 
-    def read(self, record: dict[str, Any], scale: str) -> Verdict | None:
-        """One call's journal record counted: its verdict, or None when the call failed or was not asked."""
+    def read(self, record: dict[str, Any], scale: str,
+             parse: Callable[[str, str], Verdict] = parse_verdict) -> Verdict | None:
+        """One call's journal record counted: its verdict (as `parse` reads it), or None when the call failed or was
+        not asked."""
         if "prediction" not in record:
             self.not_judged += bool(record.get("budget"))
             self.failures += not record.get("budget")
             self.labels.append(None)
             return None
-        verdict = parse_verdict(record["prediction"], scale)
+        verdict = parse(record["prediction"], scale)
         self.labels.append(verdict.label)
         if verdict.label is None:
             self.unparsed.append(record["prediction"])

@@ -301,9 +301,10 @@ def judge_line(judges: str, model: str, criterion: str, summary: dict[str, Any])
     parsed = "n/a" if summary["parse_rate"] is None else f"{summary['parse_rate']:.1%}"
     agreement = (f", self-agreement {summary['self_agreement']:.1%}" if summary.get("self_agreement") is not None
                  else "")
+    task = f"\n  {summary['figures_line']}" if summary.get("figures_line") else ""  # a judged task's own figures
     return (f"judge {judges} on {model}: {criterion} {mean}{around} n={summary['n']} of {summary['items']}, "
             f"parsed {parsed} ({summary['unparsed']} unparsed, {summary['failed_calls']} failed calls"
-            f"{_not_judged(summary)}){agreement}")
+            f"{_not_judged(summary)}){agreement}{task}")
 
 
 def _not_judged(summary: dict[str, Any]) -> str:

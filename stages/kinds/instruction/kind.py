@@ -14,8 +14,10 @@ from ...core.text_table import format_table, percent
 from ...io.fields import is_missing
 from ...io.readers import iter_records
 from ..base import Kind, rank_models, register_kind
+from .tasks import TASK_ITEMS, has_image, task_rule
 
-QUESTION_FIELDS = ("instruction", "prompt", "question", "input")  # where a record's instruction is, in this order
+QUESTION_FIELDS = ("instruction", "prompt", "question", "input", "problem")  # where a record's instruction is, in
+# this order (SimpleQA's CSV names it problem)
 ANSWERED, MISSING = "answered", "missing"
 _WORDS = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\s\u3400-\u9fff\uf900-\ufaff]+")
 
@@ -52,9 +54,12 @@ class Instruction(Kind):
     """Instructions without a required reference: scored by the judge; a missing answer is counted, never judged."""
 
     open_ended = True
+    defaults = {"task": ""}  # a judged task (simpleqa, hle): its script's grader, figures and items
+    stage_params = {"B1": ("task",)}
+    param_rules = {"task": task_rule}
     question_readers = {"instruction_difficulty": _difficulty, "turns": _texts, "references": _texts,
-                        "category": _text, "subcategory": _text}  # AlpacaEval's difficulty; MT-Bench's turns,
-    # references and category; AlignBench's category and subcategory
+                        "category": _text, "subcategory": _text, "image": has_image}  # AlpacaEval's difficulty;
+    # MT-Bench's turns, references and category; AlignBench's category and subcategory; HLE's image
     prediction_readers = {"turns": _texts}  # a multi-turn answer: one text per turn
 
     def default_question_field(self, questions: Path) -> str | None:
@@ -64,7 +69,8 @@ class Instruction(Kind):
         import pyarrow as pa
 
         return {"instruction_difficulty": pa.float64(), "turns": pa.list_(pa.string()),
-                "references": pa.list_(pa.string()), "category": pa.string(), "subcategory": pa.string()}
+                "references": pa.list_(pa.string()), "category": pa.string(), "subcategory": pa.string(),
+                "image": pa.bool_()}
 
     def prediction_types(self) -> dict[str, Any]:
         import pyarrow as pa
@@ -75,7 +81,9 @@ class Instruction(Kind):
         return "empty instruction (nothing to answer or judge)" if question is None or not question.strip() else None
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
-        return None  # a reference is optional
+        """A reference is optional, except for a judged task (its grader compares with it), which may set an item
+        aside for its own reason (HLE: a question with an image)."""
+        return TASK_ITEMS[params["task"]](golds, fields) if params.get("task") else None
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         lengths = [answer_length(p) for p in joined["prediction"]]

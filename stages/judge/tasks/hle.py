@@ -1,0 +1,115 @@
+"""Humanity's Last Exam as centerforaisafety/hle scores it (hle_eval/run_judge_results.py): the judge's extracted
+answer, correct yes / no and the model's stated confidence (`ExtractedAnswer`), then `dump_metrics`' accuracy with
+its Wald half-width and `calib_err`'s binned RMS calibration error (bins of β = 100 answers by confidence)."""
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from ..verdicts import Verdict
+from . import JudgedTask, register_judged_task
+
+LABELS = {"yes": 1.0, "no": 0.0}
+BETA = 100  # calib_err's bin size, as dump_metrics calls it
+FIELDS = ("extracted_final_answer", "reasoning", "correct", "confidence")
+_JSON_OBJECT = re.compile(r"\{.*\}", re.S)
+_LINE = {name: re.compile(rf"^[\s*#]*{name}[\s*]*:[\s*]*(.*?)\s*$", re.I | re.M) for name in FIELDS}
+
+
+def hle_judgement(reply: str) -> Verdict:
+    """The judge's ExtractedAnswer: a JSON object with its fields (what the script's structured output returns), else
+    its prompt's labelled lines; `correct` must be yes or no and `confidence` a whole number, else nothing is read
+    (the script's parse fails and the item has no judge response)."""
+    found = _from_json(reply) or _from_lines(reply)
+    if found is None:
+        return Verdict(None, None, None)
+    answer, correct, confidence = found["extracted_final_answer"], found["correct"], found["confidence"]
+    if not isinstance(answer, str) or correct not in ("yes", "no") or isinstance(confidence, bool) or \
+            not isinstance(confidence, int):
+        return Verdict(None, None, None)
+    reasoning = found.get("reasoning")
+    return Verdict(correct, LABELS[correct], reasoning if isinstance(reasoning, str) and reasoning else None,
+                   {"extracted_final_answer": answer, "correct": correct,
+                    "confidence": confidence})
+
+
+def _from_json(reply: str) -> dict[str, Any] | None:
+    match = _JSON_OBJECT.search(reply)
+    if match is None:
+        return None
+    try:
+        found = json.loads(match.group(0))
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(found, dict) or not {"extracted_final_answer", "correct", "confidence"} <= set(found):
+        return None
+    confidence = found["confidence"]
+    if isinstance(confidence, float) and confidence.is_integer():
+        confidence = int(confidence)
+    return {**found, "confidence": confidence}
+
+
+def _from_lines(reply: str) -> dict[str, Any] | None:
+    lines = {name: pattern.search(reply) for name, pattern in _LINE.items()}
+    if any(lines[name] is None for name in ("extracted_final_answer", "correct", "confidence")):
+        return None
+    confidence = lines["confidence"].group(1).rstrip("%").strip()
+    return {"extracted_final_answer": lines["extracted_final_answer"].group(1),
+            "reasoning": lines["reasoning"].group(1) if lines["reasoning"] else None,
+            "correct": lines["correct"].group(1).strip("'\"").lower(),
+            "confidence": int(confidence) if confidence.isdigit() else confidence}
+
+
+def calibration_error(confidence: list[float], correct: list[bool], beta: int = BETA) -> float | None:
+    """calib_err(p='2'): answers ordered by confidence (numpy's default argsort, as the script's), cut into bins of
+    `beta`; the root of the bins' weighted squared gaps between mean confidence and accuracy — over every bin but the
+    last (the script's loop stops one short, so the last bin, with the remainder, never counts). None below `beta`
+    answers, where the script fails (no bin)."""
+    import numpy as np
+
+    if len(confidence) < beta:
+        return None
+    order = np.argsort(np.array(confidence, dtype=float))
+    ordered_confidence = np.array(confidence, dtype=float)[order]
+    ordered_correct = np.array(correct, dtype=bool)[order]
+    total = len(confidence)
+    squares = 0.0
+    for start in range(0, (total // beta - 1) * beta, beta):
+        gap = np.abs(np.nanmean(ordered_confidence[start:start + beta]) - np.nanmean(ordered_correct[start:start + beta]))
+        squares += beta / total * np.square(gap)
+    return float(np.sqrt(squares))
+
+
+def hle_figures(details: list[dict[str, Any] | None], unanswered: int) -> dict[str, Any]:
+    """dump_metrics over the judged items and the items without an answer (in n, not correct, no confidence): accuracy
+    in percent and its 95% Wald half-width, each rounded to 2 places as the script rounds them (the half-width from
+    the rounded accuracy), and the calibration error in percent as it prints it (100 × its value rounded to 2 places)
+    and unrounded."""
+    judged = [found for found in details if found is not None]
+    n = len(judged) + unanswered
+    if not n:
+        return {"n": 0}
+    correct = [found["correct"] == "yes" for found in judged]
+    accuracy = round(100 * sum(correct) / n, 2)
+    error = calibration_error([found["confidence"] / 100 for found in judged], correct)
+    return {"n": n, "unanswered": unanswered, "correct": sum(correct), "accuracy": accuracy,
+            "half_width": round(1.96 * math.sqrt(accuracy * (100 - accuracy) / n), 2),
+            "calibration_error": None if error is None else 100 * round(error, 2),
+            "calibration_error_unrounded": None if error is None else 100 * error, "calibrated_on": len(judged)}
+
+
+def hle_line(figures: dict[str, Any]) -> str:
+    if not figures["n"]:
+        return "HLE: no judged item"
+    calibration = ("n/a (fewer than 100 judged answers: the script's calib_err has no bin)"
+                   if figures["calibration_error"] is None else f"{figures['calibration_error']:g}")
+    return (f"HLE: accuracy {figures['accuracy']}% +/- {figures['half_width']}% (n={figures['n']}, "
+            f"{figures['unanswered']} without an answer counted wrong), calibration error {calibration}")
+
+
+HLE = register_judged_task(JudgedTask(
+    name="hle", reference="hle hle_eval/run_judge_results.py (extract_answer, dump_metrics, calib_err)",
+    placeholders={"question": "question", "response": "prediction", "correct_answer": "expected"},
+    read_reply=hle_judgement, figures=hle_figures, figures_line=hle_line))

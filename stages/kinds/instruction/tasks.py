@@ -1,0 +1,34 @@
+"""The judged benchmarks the instruction kind asks (`task = "…"`): which of their items it asks — an item needs its
+gold answer, and HLE, text-only, sets its image questions aside. How each is judged and figured is the judge's
+(stages/judge/tasks, under the same names)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+HLE_IMAGE = "HLE question with an image (text-only: the model would not see it)"
+
+
+def has_image(value: Any) -> bool:
+    """Whether an item shows an image (HLE's `image`: a data URL, "" for a text-only question)."""
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _gold_needed(golds: list[str], fields: dict[str, Any]) -> str | None:
+    return None if golds else "no gold answer"
+
+
+def _text_only(golds: list[str], fields: dict[str, Any]) -> str | None:
+    return HLE_IMAGE if fields.get("image") else _gold_needed(golds, fields)
+
+
+TASK_ITEMS: dict[str, Callable[[list[str], dict[str, Any]], str | None]] = {  # task → why an item is not asked
+    "simpleqa": _gold_needed,  # simple-evals' simple_qa_test_set.csv
+    "hle": _text_only,  # cais/hle's test split, text-only
+}
+
+
+def task_rule(value: Any) -> str | None:
+    """`task` names a judged benchmark or is empty."""
+    names = sorted(TASK_ITEMS)
+    return None if value == "" or value in names else f"must be one of {', '.join(map(repr, ['', *names]))}"

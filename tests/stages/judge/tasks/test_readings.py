@@ -1,0 +1,53 @@
+"""#80: how each judged task reads its judge's reply and takes its script's template from a file."""
+import pytest
+
+from stages.core.errors import UsageError
+from stages.judge import read_judge_reply
+from stages.judge.tasks import judged_task
+
+
+@pytest.mark.parametrize("reply, letter, label", [
+    ("A", "A", "CORRECT"), ("B", "B", "INCORRECT"), ("C", "C", "NOT_ATTEMPTED"),
+    ("CORRECT", "C", "NOT_ATTEMPTED"),  # grade_sample's first A / B / C is the C of CORRECT
+    ("NOT_ATTEMPTED", "A", "CORRECT"),  # … and the A of ATTEMPTED
+    ("Grade: B", "B", "INCORRECT"), ("b", "C", "NOT_ATTEMPTED"), ("", "C", "NOT_ATTEMPTED")])
+def test_simpleqa_reads_the_first_capital_letter_as_simple_evals_does(reply, letter, label):
+    verdict = read_judge_reply(reply, "simpleqa")
+    assert (verdict.details["letter"], verdict.label) == (letter, label)
+
+
+def test_hle_reads_the_structured_judgement_or_its_labelled_lines():
+    found = read_judge_reply('{"extracted_final_answer": "42", "reasoning": "same number", "correct": "yes", '
+                               '"confidence": 85.0, "strict": true}', "hle")
+    assert (found.label, found.value, found.reason, found.details) == (
+        "yes", 1.0, "same number", {"extracted_final_answer": "42", "correct": "yes", "confidence": 85})
+    lines = read_judge_reply("**extracted_final_answer:** None\nreasoning: no answer given\ncorrect: no\n"
+                               "confidence: 100%", "hle")
+    assert lines.details == {"extracted_final_answer": "None", "correct": "no", "confidence": 100}
+
+
+@pytest.mark.parametrize("reply", [
+    '{"extracted_final_answer": "42", "reasoning": "r", "correct": "maybe", "confidence": 85}',
+    '{"extracted_final_answer": "42", "reasoning": "r", "correct": "yes", "confidence": 85.5}',
+    '{"extracted_final_answer": "42", "reasoning": "r", "correct": "yes", "confidence": true}',
+    "The answer looks right to me.", "extracted_final_answer: 42\ncorrect: yes"])
+def test_an_hle_judgement_the_script_could_not_parse_is_unparsed_not_wrong(reply):
+    assert read_judge_reply(reply, "hle").label is None
+
+
+def test_a_template_file_keeps_the_scripts_placeholders_and_braces():
+    task = judged_task("hle")
+    template = task.template("[question]: {question}\n[response]: {response}\n[correct_answer]: {correct_answer}\n"
+                             "confidence: 0|\\%| to 100|\\%|, as {{json}}\n", "dataset.toml")
+    assert template.format(question="Q", prediction="P", expected="E") == (
+        "[question]: Q\n[response]: P\n[correct_answer]: E\nconfidence: 0|\\%| to 100|\\%|, as {json}")
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Question: {question}\nAnswer: {answer}", "names {answer}; simple-evals simpleqa_eval.py"),
+    ("Question: {question}\nGold: {target}", "never shows the answer ({predicted_answer})"),
+    ("Question: {question", "malformed")])
+def test_a_template_the_script_could_not_fill_is_one_line(text, says):
+    with pytest.raises(UsageError, match=None) as error:
+        judged_task("simpleqa").template(text, "inputs/s/dataset.toml")
+    assert says in str(error.value)
