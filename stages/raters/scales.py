@@ -10,6 +10,8 @@ SCALES: dict[str, dict[str, float]] = {  # verdict label → value; a criterion'
     "preference": {"A": 1.0, "B": 0.0, "TIE": 0.5},  # pairwise only: which position's answer is better
     "five_way": {"A>>B": 1.0, "A>B": 0.75, "A=B": 0.5, "B>A": 0.25, "B>>A": 0.0},  # pairwise: Arena-Hard's verdicts
     "outcome": {"first": 1.0, "tie": 0.5, "second": 0.0},  # a pair's outcome for its first model, judge or people
+    "simpleqa": {"CORRECT": 1.0, "INCORRECT": 0.0, "NOT_ATTEMPTED": 0.0},  # SimpleQA's grades (stages/judge/tasks)
+    "hle": {"yes": 1.0, "no": 0.0},  # Humanity's Last Exam's judge: is the extracted answer correct
 }
 ORDINAL_SCALES = ("1-5", "1-10")  # combined by mean across a panel (others by majority) and compared by weighted κ
 
@@ -27,6 +29,8 @@ def scale_label(text: object, scale: str) -> str | None:
     candidate = cleaned.upper().replace(" ", "_").replace("-", "_")
     if candidate in labels:
         return candidate
+    if cleaned.lower() in labels:
+        return cleaned.lower()  # HLE's judge answers yes / no
     if scale == "preference" and candidate == "C":
         return "TIE"  # FastChat's pairwise prompts ask for [[C]] for a tie
     try:

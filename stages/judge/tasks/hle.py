@@ -8,10 +8,11 @@ import math
 import re
 from typing import Any
 
+from ...raters.scales import SCALES
 from ..verdicts import Verdict
 from . import JudgedTask, register_judged_task
 
-LABELS = {"yes": 1.0, "no": 0.0}
+LABELS = SCALES["hle"]
 BETA = 100  # calib_err's bin size, as dump_metrics calls it
 FIELDS = ("extracted_final_answer", "reasoning", "correct", "confidence")
 _JSON_OBJECT = re.compile(r"\{.*\}", re.S)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...raters.scales import SCALES
 from ..verdicts import Verdict
 from . import JudgedTask, register_judged_task
 
 GRADES = {"A": "CORRECT", "B": "INCORRECT", "C": "NOT_ATTEMPTED"}
-LABELS = {"CORRECT": 1.0, "INCORRECT": 0.0, "NOT_ATTEMPTED": 0.0}
+LABELS = SCALES["simpleqa"]
 _LETTER = re.compile(r"(A|B|C)")  # grade_sample's search: the first capital A, B or C, wherever it stands
 
 
