@@ -108,3 +108,23 @@ def test_pass_at_k_equals_pass_k_utils_estimate_pass_at_k():
     for key, value in REFERENCE["estimate_pass_at_k"].items():
         n, c, k = map(int, key.split(","))
         assert lcb_pass_at_k(n, c, k) == pytest.approx(value, abs=1e-12), key
+
+
+def test_the_task_sets_lcb_runners_timeout_which_dataset_toml_and_luigi_cfg_still_override(tmp_path):
+    from stages.io.dataset_config import DatasetConfig
+    from stages.kinds.dataset_kind import kind_params
+
+    code = Code()
+    assert kind_params(code, DatasetConfig(kind="code"), tmp_path, {})["timeout_seconds"] == 3.0
+    assert kind_params(code, DatasetConfig(kind="code", task="livecodebench"), tmp_path, {})["timeout_seconds"] == 6.0
+    assert kind_params(code, DatasetConfig(kind="code", params={"task": "livecodebench"}), tmp_path,
+                       {})["timeout_seconds"] == 6.0
+    assert kind_params(code, DatasetConfig(kind="code", task="livecodebench"), tmp_path,
+                       {"timeout_seconds": "9"})["timeout_seconds"] == 9.0
+    assert kind_params(code, DatasetConfig(kind="code", task="livecodebench", params={"timeout_seconds": 2}),
+                       tmp_path, {"timeout_seconds": "9"})["timeout_seconds"] == 2.0
+    with pytest.raises(Exception, match="start_date = '2024/08/01' is not a day"):
+        kind_params(code, DatasetConfig(kind="code", task="livecodebench", params={"start_date": "2024/08/01"}),
+                    tmp_path, {})
+    with pytest.raises(Exception, match="task = 'lcb'"):
+        kind_params(code, DatasetConfig(kind="code", task="lcb"), tmp_path, {})
