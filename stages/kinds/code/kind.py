@@ -3,8 +3,8 @@ pass@k with several samples per item."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from ...core.param_rules import at_least, one_of
