@@ -26,6 +26,7 @@ class Kind:
 
     name: ClassVar[str]
     defaults: ClassVar[dict[str, Any]] = {}
+    task_defaults: ClassVar[dict[str, dict[str, Any]]] = {}  # dataset.toml `task` → defaults it sets over `defaults`
     stage_params: ClassVar[dict[str, tuple[str, ...]]] = {}
     param_rules: ClassVar[dict[str, Rule]] = {}  # checked when a dataset's parameters are resolved, before any run
     headline_reject_reasons: ClassVar[tuple[str, ...]] = ()  # B1 reasons that fail the run and lead the report

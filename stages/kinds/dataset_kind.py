@@ -1,5 +1,5 @@
 """dataset.toml's kind and [params] for one dataset folder: the kind that scores it (given, else detected) and its
-parameters — the kind's defaults, overridden by luigi.cfg [kind.<name>], then by [params] and task."""
+parameters — the kind's defaults, its task's defaults, overridden by luigi.cfg [kind.<name>], then by [params] and task."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,10 +24,11 @@ def dataset_kind(folder: Path, config: DatasetConfig, questions: Path | None) ->
 
 
 def kind_params(kind: Kind, config: DatasetConfig, folder: Path, configured: dict[str, str]) -> dict[str, Any]:
-    """The kind's defaults, overridden by luigi.cfg [kind.<name>] (`configured`), then by dataset.toml's [params] and
-    task; [taxonomies] read into them, for a kind that takes them."""
+    """The kind's defaults and its task's, overridden by luigi.cfg [kind.<name>] (`configured`), then by dataset.toml's
+    [params] and task; [taxonomies] read into them, for a kind that takes them."""
     origin = str(folder / "dataset.toml")
-    params = resolve_params(kind.defaults, (f"luigi.cfg [kind.{kind.name}]", configured),
+    params = resolve_params(kind.defaults, (f"task {config.task!r}", kind.task_defaults.get(config.task or config.params.get("task", ""), {})),
+                            (f"luigi.cfg [kind.{kind.name}]", configured),
                             (origin, {**config.params, **({"task": config.task} if config.task else {})}),
                             rules=kind.param_rules)
     if config.taxonomies:

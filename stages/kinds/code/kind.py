@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from ...core.param_rules import at_least, one_of
@@ -17,6 +18,8 @@ from ...sandbox.pool import run_programs
 from ...sandbox.run import KEPT_BYTES, Program, RunResult
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, rank_models, register_kind
+from . import livecodebench_task
+from .livecodebench import lcb_fields, outside_window
 from .programs import (
     OTHER_LANGUAGE,
     build_program,
@@ -30,6 +33,8 @@ from .tampering import tampering_signs
 
 OUTCOMES = ("passed", "failed", "timed out", "crashed", "syntax error", "no code", "out of memory")
 LIMIT_PARAMS = tuple(Limits.__dataclass_fields__)
+CODE_TASKS = {livecodebench_task.TASK: livecodebench_task}  # `task = "..."`: B3–B5 as that benchmark's scripts
+TASK_COLUMNS = ("difficulty", "platform", "contest_date")  # a task's item columns (null in other code datasets)
 
 
 def _code_fields(record: dict, question: str | None) -> dict[str, Any]:
@@ -52,6 +57,16 @@ def _code_fields(record: dict, question: str | None) -> dict[str, Any]:
     return {"entry_point": entry_point, "test": test, "inputs": inputs, "outputs": outputs}
 
 
+def a_day(value: str) -> str | None:
+    """None for "" or a YYYY-MM-DD day, else why not."""
+    try:
+        if value:
+            datetime.strptime(value, "%Y-%m-%d")
+    except ValueError:
+        return "is not a day as YYYY-MM-DD"
+    return None
+
+
 def known_language(value: Any) -> str | None:
     """None for a registered language's name, else why not."""
     names = LANGUAGES.names()
@@ -64,38 +79,50 @@ class Code(Kind):
 
     paired_metrics = {"pass_at_1": "binary"}
     repeated_ids_are_samples = True
-    question_columns = ("entry_point", "test", "inputs", "outputs")
+    question_columns = ("entry_point", "test", "inputs", "outputs", *TASK_COLUMNS)
     defaults = {**{name: field.default for name, field in Limits.__dataclass_fields__.items()},
-                "sandbox": "bwrap", "interpreter": "", "parallel": 0, "language": "python"}
-    stage_params = {"B3": ("language",), "B4": (*LIMIT_PARAMS, "sandbox", "interpreter", "parallel", "language")}
+                "sandbox": "bwrap", "interpreter": "", "parallel": 0, "language": "python", "task": "",
+                "start_date": "", "end_date": ""}
+    task_defaults = {name: task.DEFAULTS for name, task in CODE_TASKS.items()}
+    stage_params = {"B1": ("task", "start_date", "end_date"), "B3": ("language", "task"),
+                    "B4": (*LIMIT_PARAMS, "sandbox", "interpreter", "parallel", "language", "task"), "B5": ("task",)}
     param_rules = {"timeout_seconds": at_least(0.1), "cpu_seconds": at_least(1, integer=True),
                    "memory_mb": at_least(64, integer=True), "processes": at_least(1, integer=True),
                    "file_size_mb": at_least(1, integer=True), "open_files": at_least(16, integer=True),
                    "output_kb": at_least(1, integer=True), "tmp_mb": at_least(1, integer=True),
                    "build_seconds": at_least(0.1),
                    "sandbox": one_of(*SANDBOXES), "parallel": at_least(0, integer=True),
-                   "language": known_language}
+                   "language": known_language, "task": one_of("", *CODE_TASKS), "start_date": a_day,
+                   "end_date": a_day}
     prompt_templates = {
         "en": "Complete the following Python code. Reply with the whole function in one ```python block.\n\n{question}",
         "zh": "请补全下面的 Python 代码，把完整的函数写在一个 ```python 代码块中。\n\n{question}",
     }
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
-        return _code_fields(record, question)
+        if "public_test_cases" in record:
+            return lcb_fields(record)
+        return {**_code_fields(record, question), **dict.fromkeys(TASK_COLUMNS)}
 
     def question_types(self) -> dict[str, Any]:
         import pyarrow as pa
 
         return {"entry_point": pa.string(), "test": pa.string(), "inputs": pa.list_(pa.string()),
-                "outputs": pa.list_(pa.string())}
+                "outputs": pa.list_(pa.string()), **dict.fromkeys(TASK_COLUMNS, pa.string())}
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
+        if fields.get("contest_date") is not None:
+            if params.get("task") != livecodebench_task.TASK:
+                return 'a LiveCodeBench row (public_test_cases): dataset.toml needs task = "livecodebench"'
+            return outside_window(fields["contest_date"], params["start_date"], params["end_date"])
         if fields.get("test") or fields.get("inputs"):
             return None
         return "no tests (HumanEval's test with entry_point, MBPP's test_list, or inputs / outputs)"
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B3: the program each reply gives (its code, after the prompt when the prompt is the function's head)."""
+        if params.get("task"):
+            return CODE_TASKS[params["task"]].normalize(joined, params)
         rows = len(joined["id"])
         states = joined.get("reasoning") or [None] * rows
         programs, how = [], []
@@ -124,6 +151,8 @@ class Code(Kind):
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B4: every program run in the sandbox, against its tests or on each stdin case."""
+        if params.get("task"):
+            return CODE_TASKS[params["task"]].match(normalized, params)
         limits = Limits.from_params(params)
         runs: list[Program] = []
         owners: list[int] = []
@@ -175,6 +204,9 @@ class Code(Kind):
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         scored = {"id": matched["id"], "pass_at_1": [1.0 if passed else 0.0 for passed in matched["passed"]],
                   "outcome": matched["outcome"]}
+        if params.get("task"):
+            task = CODE_TASKS[params["task"]]
+            return scored, task.metrics_from_stats(task.score_stats(matched))
         return scored, self.metrics_from_stats(self.score_stats(matched))
 
     def score_stats(self, matched: Columns) -> Stats:
@@ -198,6 +230,9 @@ class Code(Kind):
         return rank_models(metrics_by_model, "pass_at_1")
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
+        tasks = {metrics.get("task") for metrics in report["models"].values()} - {None}
+        if tasks:
+            return CODE_TASKS[tasks.pop()].render(report)
         rows = [[model, str(m["rows"]), percent(m["pass_at_1"]),
                  ", ".join(f"{outcome} {m['outcomes'][outcome]}" for outcome in OUTCOMES if m["outcomes"].get(outcome)),
                  str(m.get("tampering", {}).get("programs", 0))]
