@@ -10,10 +10,12 @@ from typing import Any
 from ...core.records import Columns, LoadResult
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
+from ...judge.config import JudgeConfig
 from ..base import Kind, rank_models, register_kind
 from .domains import read_domain
-from .evaluation import evaluate
+from .evaluation import NOT_JUDGED, evaluate
 from .live import ask_trials
+from .nl_assertions import judge_nl_assertions
 from .pass_k import INFRASTRUCTURE_ERROR, is_success, trial_figures
 from .tasks import load_tasks, load_trials
 
@@ -59,12 +61,15 @@ class Tau2(Kind):
         database differs from the gold one — and the file's own reward beside it when it has one."""
         matched: Columns = {name: [] for name in ("id", "evaluations", "rewards", "status")}
         statuses: Counter = Counter()
-        for task_id, task_text, folder, trials_text in zip(normalized["id"], normalized["task"],
-                                                            normalized["domain_folder"], normalized["trials"]):
-            task, data = json.loads(task_text), read_domain(Path(folder), params.get("domain") or "")
+        rows = [(task_id, json.loads(task_text), read_domain(Path(folder), params.get("domain") or ""),
+                 json.loads(trials_text)) for task_id, task_text, folder, trials_text in zip(
+                     normalized["id"], normalized["task"], normalized["domain_folder"], normalized["trials"])]
+        judged = self._judged(rows, params)
+        for task_id, task, data, trials in rows:
             evaluations = []
-            for number, trial in enumerate(json.loads(trials_text)):
-                evaluation = evaluate(task, data, trial["messages"], trial["termination_reason"]).to_dict()
+            for number, trial in enumerate(trials):
+                evaluation = evaluate(task, data, trial["messages"], trial["termination_reason"],
+                                      judged.get(_trial_key(task_id, number))).to_dict()
                 evaluation.update(trial=trial.get("trial", number), termination_reason=trial["termination_reason"],
                                   steps=len(trial["messages"]), file_reward=trial.get("reward"))
                 evaluations.append(evaluation)
@@ -74,6 +79,20 @@ class Tau2(Kind):
             matched["rewards"].append(json.dumps([e["reward"] for e in evaluations]))
             matched["status"].append(_status(evaluations))
         return matched, {"trials": dict(statuses)}
+
+    def _judged(self, rows: list[tuple[str, dict, Any, list[dict]]], params: dict[str, Any]) -> dict[str, Any]:
+        """The [judge]'s NL_ASSERTION component of each trial whose reward it decides (every other component 1),
+        asked through the judge's journal when B4 is given the judge (`judge`, `judge_journal`); else none."""
+        if not params.get("judge") or not params.get("judge_journal"):
+            return {}
+        waiting = {_trial_key(task_id, number): (trial["messages"], task["evaluation_criteria"]["nl_assertions"])
+                   for task_id, task, data, trials in rows for number, trial in enumerate(trials)
+                   if evaluate(task, data, trial["messages"], trial["termination_reason"]).status == NOT_JUDGED}
+        if not waiting:
+            return {}
+        config = JudgeConfig.from_described(params["judge"], params.get("judge_concurrency", 1))
+        store = params.get("judge_store")
+        return judge_nl_assertions(waiting, config, Path(params["judge_journal"]), Path(store) if store else None)
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B5: per task its pass^1 (share of its trials that succeed, infrastructure errors left out; none when a
@@ -123,6 +142,10 @@ class Tau2(Kind):
         left_out = [f"{model}: tasks left out of pass^k (a trial not judged): {', '.join(m['tasks_left_out'])}"
                     for model, m in models.items() if m["tasks_left_out"]]
         return "\n\n".join([table, *left_out])
+
+
+def _trial_key(task_id: str, number: int) -> str:
+    return f"{task_id}#trial{number}"
 
 
 def _status(evaluations: list[dict[str, Any]]) -> str:
