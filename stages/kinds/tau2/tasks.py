@@ -13,7 +13,7 @@ from ...core.records import LoadResult, Reject
 from .domains import DomainData, read_domain
 from .evaluation import REWARD_TYPES
 
-QUESTION_COLUMNS = ("id", "line", "question", "golds", "task", "domain_folder")
+QUESTION_COLUMNS = ("id", "line", "question", "golds", "task", "domain_folder", "leaderboard")
 PREDICTION_COLUMNS = ("id", "line", "prediction", "trials")
 
 
@@ -56,6 +56,12 @@ def domain_folder(questions: Path, params: dict[str, Any]) -> Path:
     return (questions.parent / named).resolve() if named else questions.parent.resolve()
 
 
+def leaderboard_folder(questions: Path, params: dict[str, Any]) -> str:
+    """[params] leaderboard (the board's submissions folder, relative to the dataset folder), resolved; "" for none."""
+    named = params.get("leaderboard") or ""
+    return str((questions.parent / named).resolve()) if named else ""
+
+
 def load_tasks(path: Path, params: dict[str, Any]) -> LoadResult:
     """B1: the tasks of the split (`split`, "base" by default; all when the folder has no split_tasks.json)."""
     result = LoadResult(columns={name: [] for name in QUESTION_COLUMNS})
@@ -67,6 +73,7 @@ def load_tasks(path: Path, params: dict[str, Any]) -> LoadResult:
         result.rejects.append(Reject(str(path), None, f"domain folder {folder}: {error}"))
         return result
     seen: set[str] = set()
+    board = leaderboard_folder(path, params)
     for line, record in read_json_records(path):
         result.input_rows += 1
         reason = _task_problem(record, data)
@@ -80,7 +87,7 @@ def load_tasks(path: Path, params: dict[str, Any]) -> LoadResult:
             continue
         seen.add(task_id)
         row = {"id": task_id, "line": line, "question": _scenario(record), "golds": [_gold(record)],
-               "task": json.dumps(record, ensure_ascii=False), "domain_folder": str(folder)}
+               "task": json.dumps(record, ensure_ascii=False), "domain_folder": str(folder), "leaderboard": board}
         for name in QUESTION_COLUMNS:
             result.columns[name].append(row[name])
     return result
