@@ -74,6 +74,8 @@ class Tau2(Kind):
                                       judged.get(_trial_key(task_id, number))).to_dict()
                 evaluation.update(trial=trial.get("trial", number), termination_reason=trial["termination_reason"],
                                   steps=len(trial["messages"]), file_reward=trial.get("reward"))
+                if trial.get("problem"):
+                    evaluation["note"] = f"{evaluation['note']} ({trial['problem']})"
                 evaluations.append(evaluation)
                 statuses[evaluation["status"]] += 1
             matched["id"].append(task_id)

@@ -136,8 +136,8 @@ def _gold(record: dict[str, Any]) -> str:
 
 
 def load_trials(path: Path) -> LoadResult:
-    """B2: per task its trials — a record {id, trials: [{trial, termination_reason, messages, reward?}]}, or one
-    trial per record with the same id."""
+    """B2: per task its trials — a record {id, trials: [{trial, termination_reason, messages, reward?, problem?}]},
+    or one trial per record with the same id."""
     result = LoadResult(columns={name: [] for name in PREDICTION_COLUMNS})
     by_task: dict[str, tuple[int, list[dict[str, Any]]]] = {}
     for line, record in read_json_records(path):
@@ -171,6 +171,7 @@ def _trials_of(record: Any) -> tuple[list[dict[str, Any]], str | None]:
             return [], "a trial with a tool call that is not {id, name, arguments (an object)}"
         if not isinstance(trial.get("termination_reason"), str):
             return [], "a trial without its termination_reason"
-    return [{key: trial[key] for key in ("trial", "termination_reason", "messages", "reward") if key in trial}
+    kept = ("trial", "termination_reason", "messages", "reward", "problem")
+    return [{key: trial[key] for key in kept if key in trial}
             for trial in trials], None
 
