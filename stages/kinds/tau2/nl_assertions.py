@@ -107,7 +107,7 @@ def judge_nl_assertions(trials: dict[str, tuple[list[dict[str, Any]], list[str]]
     for call in calls:
         record = records.get(call.key, {})
         part = (nl_component(record["prediction"]) if "prediction" in record else
-                {"value": None, "reason": f"not judged: {record.get('error', 'no reply')}"})
+                {"value": None, "reason": f"no verdict: {record.get('error', 'no reply')}"})
         part = {**part, "reason": f"{call.judge}: {part['reason']}"} if len(config.models) > 1 else part
         before = components.get(call.item)
         if before is None or part["value"] is None or (before["value"] is not None and part["value"] < before["value"]):

@@ -103,7 +103,8 @@ def test_a_dead_judge_or_an_answer_not_json_leaves_the_trial_not_judged_with_why
     params = {"domain": "retail", "judge": _judge(dead).described(), "judge_journal": str(tmp_path / "dead.jsonl")}
     evaluation = json.loads(kind.match(normalized, params)[0]["evaluations"][0])[0]
     assert evaluation["status"] == "not judged" and evaluation["reward"] is None
-    assert "not judged: " in evaluation["components"]["NL_ASSERTION"]["reason"]
+    assert evaluation["components"]["NL_ASSERTION"]["reason"].startswith("no verdict: ")
+    assert "Connection refused" in evaluation["components"]["NL_ASSERTION"]["reason"]
     assert nl_component("```json\n{}\n```")["value"] is None
     assert nl_component('{"results": [{"expectedOutcome": "x", "reasoning": "", "metExpectation": "yes"}]}')[
         "value"] is None
