@@ -130,7 +130,8 @@ def _nightly_commands(commands: Any) -> None:
 
 
 def _import_and_worker_commands(commands: Any) -> None:
-    """import (another harness's or a leaderboard's files as datasets) and worker (a Luigi assistant)."""
+    """import (another harness's or a leaderboard's files as datasets), export (a run in another harness's format) and
+    worker (a Luigi assistant)."""
     imports = commands.add_parser("import", help="turn another harness's output files into datasets under --inputs")
     imports.add_argument("tool", choices=ImportTools(), metavar="TOOL",  # a metavar: argparse lists no choices at start
                          help="the harness or leaderboard that wrote them (a wrong name lists every one)")
@@ -142,6 +143,11 @@ def _import_and_worker_commands(commands: Any) -> None:
     imports.add_argument("--data", help="bfcl: BFCL's data folder (default: the installed bfcl-eval's data/); tau2: "
                          "its domains' folder, data/tau2/domains (default: $TAU2_DATA_DIR/tau2/domains)")
     imports.set_defaults(handler="harness_import:cmd_import")
+    export = commands.add_parser("export", help="write a run's episodes in another harness's format (tau2)")
+    export.add_argument("tool", choices=("tau2",), help="the harness whose results format to write")
+    _common(export, with_inputs=False)
+    export.add_argument("--out", help="the file to write (default: OUTPUTS/DATASET/MODEL/tau2_results.json)")
+    export.set_defaults(handler="tau2_export:cmd_export_tau2")
     worker = commands.add_parser("worker", help="a long-running Luigi assistant: run whatever luigid hands it")
     _scheduler_options(worker, required=True)
     worker.add_argument("--workers", type=int, default=1, help="task processes on this host (default 1)")
@@ -177,8 +183,8 @@ def stop_on_signals() -> dict[int, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "dataset", None) is None and args.command == "show":
-        parser.error("show needs --dataset")
+    if getattr(args, "dataset", None) is None and args.command in ("show", "export"):
+        parser.error(f"{args.command} needs --dataset")
     if getattr(args, "workers", 1) < 1:
         parser.error("--workers must be at least 1")
     from stages.core.errors import UsageError

@@ -47,8 +47,23 @@ def read_tau2(paths: list[Path], data: Path | None = None) -> list[ImportedRun |
     return found
 
 
+def _older_format(info: dict[str, Any], simulations: Any) -> str | None:
+    """Why the file is another tau2 version's (0.x: its Info without text_streaming_config, its simulations
+    without mode, fields every 1.0 file has), or None."""
+    if "text_streaming_config" in info or not isinstance(simulations, list) or not simulations:
+        return None
+    if any(isinstance(simulation, dict) and "mode" in simulation for simulation in simulations):
+        return None
+    commit = info.get("git_commit")
+    return (f"written by tau2 0.x (commit {commit or '?'}: no info.text_streaming_config, simulations without mode); "
+            "evalpipe rescores tau2 1.0's results files, as tau2 1.0.1's evaluator scores them")
+
+
 def _run(path: Path, document: dict[str, Any], data: Path | None) -> ImportedRun | SkippedFile:
     info = document["info"] if isinstance(document["info"], dict) else {}
+    older = _older_format(info, document.get("simulations"))
+    if older is not None:
+        return SkippedFile(str(path), older)  # reported; the other files are imported
     domain = str((info.get("environment_info") or {}).get("domain_name") or "")
     if domain not in DOMAINS:
         return SkippedFile(str(path), f"domain {domain!r}: evalpipe scores {', '.join(DOMAINS)} (airline's "

@@ -47,11 +47,13 @@ class Trial:
 
 @dataclass
 class Outcome:
-    """The trial's messages (tau2's trajectory shape), its termination reason, and why it failed (an outage)."""
+    """The trial's messages (tau2's trajectory shape), its termination reason, why it failed (an outage) and what a
+    reply that ended it as agent_error / user_error broke (an empty message, …)."""
 
     messages: list[dict[str, Any]]
     termination_reason: str | None
     failure: str | None = None
+    problem: str | None = None
 
 
 def agent_system_prompt(policy: str) -> str:
@@ -81,7 +83,7 @@ def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker)
         messages.append(message)
         steps += 1
         if problem is not None:
-            return Outcome(messages, f"{to_role}_error")
+            return Outcome(messages, f"{to_role}_error", problem=f"the {to_role} at step {steps - 1}: {problem}")
         if to_role == "user" and any(signal in (message["content"] or "") for signal in USER_STOP_SIGNALS):
             return Outcome(messages, "user_stop")
         if to_role == "agent" and AGENT_STOP_SIGNAL in (message["content"] or ""):

@@ -1,6 +1,7 @@
 """One trial scored as tau2 1.0.1's evaluate_simulation (half duplex): 0 unless the agent or the user ended it, else
 the product of the task's reward_basis components — DB, ENV_ASSERTION, ACTION, COMMUNICATE, NL_ASSERTION. A task
-whose NL assertions decide the reward (every other component 1) is `not judged` here: no judge is asked yet."""
+whose NL assertions decide the reward (every other component 1) is `not judged` until the [judge]'s verdict is
+given (nl_assertions.py asks it)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -31,8 +32,9 @@ class Evaluation:
 
 
 def evaluate(task: dict[str, Any], data: DomainData, messages: list[dict[str, Any]],
-             termination_reason: str) -> Evaluation:
-    """The trial's evaluation, as tau2's evaluate_simulation with evaluation type ALL and lenient replay."""
+             termination_reason: str, judged: dict[str, Any] | None = None) -> Evaluation:
+    """The trial's evaluation, as tau2's evaluate_simulation with evaluation type ALL and lenient replay; `judged` is
+    the judge's NL_ASSERTION component for the trial, when it was asked."""
     if termination_reason not in ENDED:
         return Evaluation(SCORED, 0.0, note=f"terminated prematurely: {termination_reason}")
     criteria = task.get("evaluation_criteria")
@@ -46,8 +48,8 @@ def evaluate(task: dict[str, Any], data: DomainData, messages: list[dict[str, An
     components["ACTION"] = _actions(criteria.get("actions"), messages)
     components["COMMUNICATE"] = _communicated(criteria.get("communicate_info"), messages)
     assertions = criteria.get("nl_assertions")
-    components["NL_ASSERTION"] = ({"value": None, "reason": f"{len(assertions)} NL assertions need a judge"}
-                                  if assertions else {"value": 1.0, "reason": "no nl_assertions to evaluate"})
+    components["NL_ASSERTION"] = ({"value": 1.0, "reason": "no nl_assertions to evaluate"} if not assertions else
+                                  judged or {"value": None, "reason": f"{len(assertions)} NL assertions need a judge"})
     counted = {name: components[name] for name in REWARD_TYPES if name in basis}
     values = [part["value"] for part in counted.values()]
     if any(value == 0.0 for value in values):

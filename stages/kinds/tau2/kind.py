@@ -10,10 +10,13 @@ from typing import Any
 from ...core.records import Columns, LoadResult
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
+from ...judge.config import JudgeConfig
 from ..base import Kind, rank_models, register_kind
 from .domains import read_domain
-from .evaluation import evaluate
+from .evaluation import NOT_JUDGED, evaluate
+from .leaderboard import read_board, run_caveat
 from .live import ask_trials
+from .nl_assertions import judge_nl_assertions
 from .pass_k import INFRASTRUCTURE_ERROR, is_success, trial_figures
 from .tasks import load_tasks, load_trials
 
@@ -22,9 +25,9 @@ from .tasks import load_tasks, load_trials
 class Tau2(Kind):
     """Agents over whole conversations, scored as tau2-bench 1.0.1's evaluator and metrics score them."""
 
-    defaults = {"domain_folder": "", "domain": "", "split": "base"}
-    stage_params = {"B1": ("domain_folder", "domain", "split"), "B4": ("domain",)}
-    question_columns = ("task", "domain_folder")
+    defaults = {"domain_folder": "", "domain": "", "split": "base", "leaderboard": ""}
+    stage_params = {"B1": ("domain_folder", "domain", "split", "leaderboard"), "B4": ("domain",)}
+    question_columns = ("task", "domain_folder", "leaderboard")
     prediction_columns = ("trials",)
     paired_metrics = {"pass_hat_1": "mean"}
     status_column = "status"
@@ -51,29 +54,51 @@ class Tau2(Kind):
         """B3: each task with its trials (none when the model has no trajectory for it)."""
         trials = [json.loads(text) if text else [] for text in joined["prediction"]]
         normalized = {"id": joined["id"], "task": joined["task"], "domain_folder": joined["domain_folder"],
+                      "leaderboard": joined.get("leaderboard") or [""] * len(trials),
                       "trials": [json.dumps(t, ensure_ascii=False) for t in trials]}
         return normalized, {"without_trials": sum(not t for t in trials), "trials": sum(map(len, trials))}
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B4: per task each trial's evaluation — reward, components with reasons, termination, steps, where the
         database differs from the gold one — and the file's own reward beside it when it has one."""
-        matched: Columns = {name: [] for name in ("id", "evaluations", "rewards", "status")}
+        matched: Columns = {name: [] for name in ("id", "evaluations", "rewards", "status", "domain", "leaderboard")}
         statuses: Counter = Counter()
-        for task_id, task_text, folder, trials_text in zip(normalized["id"], normalized["task"],
-                                                            normalized["domain_folder"], normalized["trials"]):
-            task, data = json.loads(task_text), read_domain(Path(folder), params.get("domain") or "")
+        rows = [(task_id, json.loads(task_text), read_domain(Path(folder), params.get("domain") or ""),
+                 json.loads(trials_text)) for task_id, task_text, folder, trials_text in zip(
+                     normalized["id"], normalized["task"], normalized["domain_folder"], normalized["trials"])]
+        judged = self._judged(rows, params)
+        for (task_id, task, data, trials), board in zip(rows, normalized.get("leaderboard") or [""] * len(rows)):
             evaluations = []
-            for number, trial in enumerate(json.loads(trials_text)):
-                evaluation = evaluate(task, data, trial["messages"], trial["termination_reason"]).to_dict()
+            for number, trial in enumerate(trials):
+                evaluation = evaluate(task, data, trial["messages"], trial["termination_reason"],
+                                      judged.get(_trial_key(task_id, number))).to_dict()
                 evaluation.update(trial=trial.get("trial", number), termination_reason=trial["termination_reason"],
                                   steps=len(trial["messages"]), file_reward=trial.get("reward"))
+                if trial.get("problem"):
+                    evaluation["note"] = f"{evaluation['note']} ({trial['problem']})"
                 evaluations.append(evaluation)
                 statuses[evaluation["status"]] += 1
             matched["id"].append(task_id)
             matched["evaluations"].append(json.dumps(evaluations, ensure_ascii=False))
             matched["rewards"].append(json.dumps([e["reward"] for e in evaluations]))
             matched["status"].append(_status(evaluations))
+            matched["domain"].append(data.domain.name)
+            matched["leaderboard"].append(board or "")
         return matched, {"trials": dict(statuses)}
+
+    def _judged(self, rows: list[tuple[str, dict, Any, list[dict]]], params: dict[str, Any]) -> dict[str, Any]:
+        """The [judge]'s NL_ASSERTION component of each trial whose reward it decides (every other component 1),
+        asked through the judge's journal when B4 is given the judge (`judge`, `judge_journal`); else none."""
+        if not params.get("judge") or not params.get("judge_journal"):
+            return {}
+        waiting = {_trial_key(task_id, number): (trial["messages"], task["evaluation_criteria"]["nl_assertions"])
+                   for task_id, task, data, trials in rows for number, trial in enumerate(trials)
+                   if evaluate(task, data, trial["messages"], trial["termination_reason"]).status == NOT_JUDGED}
+        if not waiting:
+            return {}
+        config = JudgeConfig.from_described(params["judge"], params.get("judge_concurrency", 1))
+        store = params.get("judge_store")
+        return judge_nl_assertions(waiting, config, Path(params["judge_journal"]), Path(store) if store else None)
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B5: per task its pass^1 (share of its trials that succeed, infrastructure errors left out; none when a
@@ -92,7 +117,10 @@ class Tau2(Kind):
                            "disagrees": e["file_reward"] is not None and e["reward"] is not None
                            and is_success(e["file_reward"]) != is_success(e["reward"]),
                            "trial": e["trial"]} for e in json.loads(text))
-        return {"trials": trials, "tasks_without_trials": sum(text == "[]" for text in matched["evaluations"])}
+        boards = {(domain, board) for domain, board in zip(matched.get("domain") or [], matched.get("leaderboard") or [])
+                  if board}
+        return {"trials": trials, "tasks_without_trials": sum(text == "[]" for text in matched["evaluations"]),
+                "boards": sorted(boards)}
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
         trials = stats["trials"]
@@ -101,7 +129,8 @@ class Tau2(Kind):
         return {**figures, "rows": len({t["task"] for t in trials}) + stats["tasks_without_trials"],
                 "pass_hat_1": by_k.get("1"), "tasks_without_trials": stats["tasks_without_trials"],
                 "terminations": dict(Counter(t["termination_reason"] for t in trials)),
-                "disagreements_with_file": [f"task {t['task']} trial {t['trial']}" for t in trials if t["disagrees"]]}
+                "disagreements_with_file": [f"task {t['task']} trial {t['trial']}" for t in trials if t["disagrees"]],
+                "boards": [read_board(Path(board), domain) for domain, board in stats.get("boards") or []]}
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         evaluations = json.loads(matched.get("evaluations") or "[]")
@@ -122,7 +151,28 @@ class Tau2(Kind):
                               "infra errors"], rows)
         left_out = [f"{model}: tasks left out of pass^k (a trial not judged): {', '.join(m['tasks_left_out'])}"
                     for model, m in models.items() if m["tasks_left_out"]]
-        return "\n\n".join([table, *left_out])
+        return "\n\n".join([table, *left_out, *_board_tables(models)])
+
+
+def _board_tables(models: dict[str, dict[str, Any]]) -> list[str]:
+    """Each published board the run names, its submissions beside the run's own pass^k, with the board's caveat."""
+    boards = {(b["domain"], b["folder"]): b for m in models.values() for b in m.get("boards") or []}
+    tables = []
+    for (domain, folder), board in sorted(boards.items()):
+        rows = [[f"{model} (this run)", "—", "this run", *(percent(m["pass_hat_k"].get(str(k))) for k in range(1, 5))]
+                for model, m in models.items()]
+        rows += [[entry["submission"], str(entry["tau2_version"] or "?"), str(entry["user_simulator"] or "?"),
+                  *(percent(entry["pass_hat_k"].get(str(k))) for k in range(1, 5))] for entry in board["submissions"]]
+        notes = [f"{model}: {note}" for model, m in models.items() if (note := run_caveat(m))]
+        tables.append("\n".join([f"published τ²-bench board, {domain} ({len(board['submissions'])} submissions, "
+                                  f"{folder}):", board["caveat"], *notes, *board["set_aside"],
+                                  format_table(["submission", "tau2", "user simulator", *(f"pass^{k}" for k in
+                                                                                        range(1, 5))], rows)]))
+    return tables
+
+
+def _trial_key(task_id: str, number: int) -> str:
+    return f"{task_id}#trial{number}"
 
 
 def _status(evaluations: list[dict[str, Any]]) -> str:

@@ -94,7 +94,9 @@ def _ask_one(row: dict[str, Any], sample: int, sides: Sides) -> tuple[dict[str, 
     outcome = run_trial(trial, env, sides.agent, sides.user)
     if outcome.failure is not None:
         return None, outcome.failure
-    return {"trial": sample, "termination_reason": outcome.termination_reason, "messages": outcome.messages}, None
+    problem = {"problem": outcome.problem} if outcome.problem else {}
+    return {"trial": sample, "termination_reason": outcome.termination_reason, "messages": outcome.messages,
+            **problem}, None
 
 
 def user_scenario_text(scenario: dict[str, Any]) -> str:

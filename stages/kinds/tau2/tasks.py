@@ -13,7 +13,7 @@ from ...core.records import LoadResult, Reject
 from .domains import DomainData, read_domain
 from .evaluation import REWARD_TYPES
 
-QUESTION_COLUMNS = ("id", "line", "question", "golds", "task", "domain_folder")
+QUESTION_COLUMNS = ("id", "line", "question", "golds", "task", "domain_folder", "leaderboard")
 PREDICTION_COLUMNS = ("id", "line", "prediction", "trials")
 
 
@@ -56,6 +56,12 @@ def domain_folder(questions: Path, params: dict[str, Any]) -> Path:
     return (questions.parent / named).resolve() if named else questions.parent.resolve()
 
 
+def leaderboard_folder(questions: Path, params: dict[str, Any]) -> str:
+    """[params] leaderboard (the board's submissions folder, relative to the dataset folder), resolved; "" for none."""
+    named = params.get("leaderboard") or ""
+    return str((questions.parent / named).resolve()) if named else ""
+
+
 def load_tasks(path: Path, params: dict[str, Any]) -> LoadResult:
     """B1: the tasks of the split (`split`, "base" by default; all when the folder has no split_tasks.json)."""
     result = LoadResult(columns={name: [] for name in QUESTION_COLUMNS})
@@ -67,6 +73,7 @@ def load_tasks(path: Path, params: dict[str, Any]) -> LoadResult:
         result.rejects.append(Reject(str(path), None, f"domain folder {folder}: {error}"))
         return result
     seen: set[str] = set()
+    board = leaderboard_folder(path, params)
     for line, record in read_json_records(path):
         result.input_rows += 1
         reason = _task_problem(record, data)
@@ -80,7 +87,7 @@ def load_tasks(path: Path, params: dict[str, Any]) -> LoadResult:
             continue
         seen.add(task_id)
         row = {"id": task_id, "line": line, "question": _scenario(record), "golds": [_gold(record)],
-               "task": json.dumps(record, ensure_ascii=False), "domain_folder": str(folder)}
+               "task": json.dumps(record, ensure_ascii=False), "domain_folder": str(folder), "leaderboard": board}
         for name in QUESTION_COLUMNS:
             result.columns[name].append(row[name])
     return result
@@ -129,8 +136,8 @@ def _gold(record: dict[str, Any]) -> str:
 
 
 def load_trials(path: Path) -> LoadResult:
-    """B2: per task its trials — a record {id, trials: [{trial, termination_reason, messages, reward?}]}, or one
-    trial per record with the same id."""
+    """B2: per task its trials — a record {id, trials: [{trial, termination_reason, messages, reward?, problem?}]},
+    or one trial per record with the same id."""
     result = LoadResult(columns={name: [] for name in PREDICTION_COLUMNS})
     by_task: dict[str, tuple[int, list[dict[str, Any]]]] = {}
     for line, record in read_json_records(path):
@@ -164,6 +171,7 @@ def _trials_of(record: Any) -> tuple[list[dict[str, Any]], str | None]:
             return [], "a trial with a tool call that is not {id, name, arguments (an object)}"
         if not isinstance(trial.get("termination_reason"), str):
             return [], "a trial without its termination_reason"
-    return [{key: trial[key] for key in ("trial", "termination_reason", "messages", "reward") if key in trial}
+    kept = ("trial", "termination_reason", "messages", "reward", "problem")
+    return [{key: trial[key] for key in kept if key in trial}
             for trial in trials], None
 

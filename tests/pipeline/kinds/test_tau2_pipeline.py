@@ -34,3 +34,22 @@ def test_the_fixture_runs_names_each_trials_reason_and_reruns_when_the_database_
                                "infra", "errors"]
     assert text[2].split() == ["bad", "2", "4", "50.00%", "50.00%", "50.00%", "1", "0"]
     assert "good: tasks left out of pass^k (a trial not judged): judged" in text
+
+
+def test_a_leaderboard_named_in_params_is_shown_beside_the_runs_pass_k_with_its_caveat(tmp_path):
+    dataset = tmp_path / "inputs" / "todo"
+    shutil.copytree(CONFORMANCE, dataset, ignore=shutil.ignore_patterns("expected.json"))
+    (dataset / "board" / "x_org_2026").mkdir(parents=True)
+    (dataset / "board" / "manifest.json").write_text(json.dumps({"submissions": ["x_org_2026", "gone"]}))
+    (dataset / "board" / "x_org_2026" / "submission.json").write_text(json.dumps(
+        {"model_name": "X", "results": {"mock": {"pass_1": 80.0, "pass_2": 70.0, "pass_3": 65.0, "pass_4": 60.0}},
+         "methodology": {"tau2_bench_version": "1.0.1", "user_simulator": "gpt-4.1-2025-04-14"}}))
+    (dataset / "dataset.toml").write_text('kind = "tau2"\n[params]\nleaderboard = "board"\n')
+    assert run(tmp_path) == 0
+    text = (tmp_path / "outputs" / "todo" / "B6_report.txt").read_text(encoding="utf-8")
+    assert f"published τ²-bench board, mock (1 submissions, {dataset / 'board'}):\nthe board compares agents" in text
+    assert "bad: pass^k up to k = 2 only (the board's: 4 trials)" in text
+    assert f"{dataset / 'board' / 'gone' / 'submission.json'}: not readable (No such file or directory)" in text
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines() if line.startswith(("x_org", "bad ("))}
+    assert rows["x_org_2026"] == ["1.0.1", "gpt-4.1-2025-04-14", "80.00%", "70.00%", "65.00%", "60.00%"]
+    assert rows["bad"] == ["(this", "run)", "—", "this", "run", "50.00%", "50.00%", "n/a", "n/a"]

@@ -59,3 +59,19 @@ def test_an_airline_file_is_refused_and_a_missing_domain_folder_is_said(tmp_path
     assert skipped.refused and "airline's database is not in the shared data" in skipped.reason
     with pytest.raises(UsageError, match="no db.json of tau2's mock domain found"):
         read_tau2([REFERENCE / "results_mock.json"], data=tmp_path)
+
+
+def test_a_file_of_tau2_0x_is_skipped_with_its_file_and_why_and_the_others_are_read(tmp_path):
+    document = json.loads((REFERENCE / "results_mock.json").read_text(encoding="utf-8"))
+    for name in ("text_streaming_config", "speech_complexity", "audio_native_config", "retrieval_config",
+                 "retrieval_config_kwargs"):  # what tau2 0.1.3's Info lacks (its tag's data_model/simulation.py)
+        del document["info"][name]
+    document["info"]["git_commit"] = "5ba9e3e56db57c5e4114bf7f901291f09b2c5619"  # tag v0.1.3
+    for simulation in document["simulations"]:
+        del simulation["mode"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    skipped, run = read_tau2([path, REFERENCE / "results_retail.json"], data=DOMAINS)
+    assert not skipped.refused and skipped.file == str(path)  # reported, the other file imported
+    assert skipped.reason.startswith("written by tau2 0.x (commit 5ba9e3e56db57c5e4114bf7f901291f09b2c5619: ")
+    assert run.task == "tau2_retail" and len(run.questions) == 3

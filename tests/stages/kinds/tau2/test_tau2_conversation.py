@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from stages.kinds.base import get_kind
 from stages.kinds.tau2.conversation import (
     FIRST_AGENT_MESSAGE,
     MAX_STEPS,
@@ -130,3 +131,17 @@ def test_a_rerun_asks_nothing_a_resumed_trial_only_the_rest_and_a_dead_user_fail
     dead, _ = _run(task, Scripted(script_agent), Scripted(["Create it."], fail_at=1))
     assert dead.termination_reason is None and "the user at step" in dead.failure and "connection refused" in \
         dead.failure
+
+
+def test_an_empty_user_reply_ends_the_trial_as_user_error_with_why_and_b4_names_it():
+    task = _task("create_task_1")
+    outcome, data = _run(task, Scripted(["Hello"]), Scripted([""]))
+    assert (outcome.termination_reason, outcome.problem) == ("user_error", "the user at step 0: an empty message")
+    assert outcome.failure is None and len(outcome.messages) == 2
+    trial = {"trial": 0, "termination_reason": outcome.termination_reason, "messages": outcome.messages,
+             "problem": outcome.problem}
+    normalized = {"id": [task["id"]], "task": [json.dumps(task)], "domain_folder": [str(DOMAINS / "mock")],
+                  "trials": [json.dumps([trial])]}
+    (evaluation,) = json.loads(get_kind("tau2").match(normalized, {"domain": "mock"})[0]["evaluations"][0])
+    assert evaluation["reward"] == 0.0
+    assert evaluation["note"] == "terminated prematurely: user_error (the user at step 0: an empty message)"
