@@ -53,8 +53,8 @@ def test_simpleqa_is_graded_and_figured_as_simple_evals_does(tmp_path, chat_serv
     report = read_artifact_json(tmp_path / "outputs" / "simpleqa" / "B6_report.json")["report"]
     assert report["judge"]["models"]["m"]["simpleqa"]["figures"]["f1"] == 2 * 0.5 * 0.2 / 0.7
     text = (tmp_path / "outputs" / "simpleqa" / "B6_report.txt").read_text(encoding="utf-8")
-    assert ("SimpleQA: correct 0.200, incorrect 0.200, not attempted 0.600, correct given attempted 0.500, F-score "
-            "0.286 (n=5, 1 without an answer counted not attempted, 0 grader replies without a letter graded C)") in text
+    assert ("SimpleQA n=5: correct 0.200, incorrect 0.200, not attempted 0.600 (1 unanswered, 0 with no letter), "
+            "correct given attempted 0.500, F-score 0.286") in text
 
 
 HLE_TEMPLATE = ("Judge [response] to [question] against [correct_answer].\n[question]: {question}\n[response]: "
