@@ -39,8 +39,8 @@ def test_simpleqa_is_graded_and_figured_as_simple_evals_does(tmp_path, chat_serv
              'task = "simpleqa"\n' + _judge(chat_server, "grader.txt"))
     assert run(tmp_path) == 0
     asked = [r["body"]["messages"][-1]["content"] for r in chat_server.requests]
-    assert asked[0] == SIMPLEQA_TEMPLATE.strip().format(question="Capital of France?", target="Paris",
-                                                        predicted_answer="Paris")
+    assert SIMPLEQA_TEMPLATE.strip().format(question="Capital of France?", target="Paris",
+                                            predicted_answer="Paris") in asked  # the judge is asked concurrently
     assert not any("Madrid or Barcelona" in prompt for prompt in asked)  # no answer after an unclosed reasoning
     judged = read_artifact_json(tmp_path / "outputs" / "simpleqa" / "m" / "B5_judge.json")
     assert judged["unanswered"] == {"6": "the judge did not answer (HTTP 500 Internal Server Error)"}
