@@ -124,7 +124,7 @@ def _run(args: argparse.Namespace, selection: Selection, outputs: UPath) -> int:
         built = build(str(outputs), specs, not selection.datasets, args.workers, args.scheduler_host,
                       args.scheduler_port, found.unreadable)
         if selection.datasets:
-            refresh_summary(str(outputs), discover(args.inputs, Selection(), str(outputs)),
+            refresh_summary(str(outputs), discover(args.inputs, Selection(), str(outputs), notes=False),
                             [*(spec["name"] for spec in specs), *found.unreadable])
         if not built:
             report_problems([], found.unreadable)

@@ -64,7 +64,7 @@ def find_questions_file(folder: UPath) -> UPath | None:
     return found[0] if found else None
 
 
-def find_prediction_files(folder: UPath, folders: bool = False) -> dict[str, str]:
+def find_prediction_files(folder: UPath, folders: bool = False, notes: bool = True) -> dict[str, str]:
     """Model name → its prediction file under predictions/ (or, for document kinds, its folder of documents), named
     relative to the inputs root; what is not read is said on stderr, a file whose name is no model name is a
     DatasetProblem."""
@@ -76,10 +76,9 @@ def find_prediction_files(folder: UPath, folders: bool = False) -> dict[str, str
     for path in sorted(predictions.iterdir()):
         readable = path.is_dir() if folders else path.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES
         model = path.name if folders else path.stem
-        if path.name.startswith("."):
-            note_skipped(path, "hidden (name starts with '.')")
-        elif not readable:
-            note_skipped(path, f"not {wanted}")
+        if path.name.startswith(".") or not readable:
+            if notes:
+                note_skipped(path, "hidden (name starts with '.')" if path.name.startswith(".") else f"not {wanted}")
         elif name_problem(model) is not None:
             raise DatasetProblem(f"{path}: model name {model!r} {name_problem(model)}; rename it")
         elif model in models:
@@ -176,10 +175,11 @@ def luigi_cfg_section(section: str) -> dict[str, str]:
     return {key: config.get(section, key) for key in config.options(section) if key not in config.defaults()}
 
 
-def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> dict[str, Any] | None:
+def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None, notes: bool = True
+                 ) -> dict[str, Any] | None:
     """Everything the tasks need to know about one dataset folder, or None when it has nothing to score: each section
     of its dataset.toml read by the part that owns it (the kind, [generate], [leaderboard], [judge], [reasoning],
-    [nightly]), in the order their problems are said."""
+    [nightly]), in the order their problems are said; `notes`: tell the user what was read how (rows by position)."""
     questions, documents = find_questions_file(folder), folder / "ground_truth"
     if questions is None and not documents.is_dir():
         return None
@@ -189,7 +189,7 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
     config = read_dataset_config(origin)
     kind = dataset_kind(folder, config, questions)
     params = kind_params(kind, config, folder, luigi_cfg_section(f"kind.{kind.name}"))
-    predictions = find_prediction_files(folder, folders=kind.document_folders)
+    predictions = find_prediction_files(folder, folders=kind.document_folders, notes=notes)
     check_rater_names(folder)
     generate = read_dataset_generate(config.generate, kind, folder)
     user = read_dataset_user(config.user, generate, kind, folder)
@@ -211,7 +211,7 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
     if judge is not None:
         check_judge_fits(judge, kind, list(predictions), questions, fields, str(origin))
     if questions is not None and generate is None and not fields["id_field"] and pairs_by_line(folder, questions,
-                                                                                               predictions):
+                                                                                               predictions, notes):
         fields["id_field"] = LINE_ID
     return {"name": folder.name, "inputs": str(folder.parent),
             "questions": f"{folder.name}/{(questions or documents).name}", "predictions": predictions,
@@ -225,11 +225,11 @@ def dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> 
             "nightly": regression_settings(folder, config.nightly).described()}
 
 
-def pairs_by_line(folder: UPath, questions: UPath, predictions: dict[str, str]) -> bool:
+def pairs_by_line(folder: UPath, questions: UPath, predictions: dict[str, str], notes: bool = True) -> bool:
     """Neither the questions nor the predictions have ids: their rows pair by position (said once per dataset)."""
     if not pairs_by_position(questions, [folder.parent / path for path in predictions.values()]):
         return False
-    if str(folder) not in _POSITION_WARNED:  # discovery may read a dataset twice in one command
+    if notes and str(folder) not in _POSITION_WARNED:  # discovery may read a dataset twice in one command
         _POSITION_WARNED.add(str(folder))
         print(f"evalpipe: {folder.name}: neither {questions.name} nor the predictions have ids; rows pair by "
               "position (set id_field in dataset.toml to pair by a field)", file=sys.stderr)
@@ -237,10 +237,11 @@ def pairs_by_line(folder: UPath, questions: UPath, predictions: dict[str, str]) 
 
 
 def discover(inputs_root: str, selection: Selection, outputs: str = "outputs",
-             store_root: str | None = None) -> Discovery:
+             store_root: str | None = None, notes: bool = True) -> Discovery:
     """Dataset specs under `inputs_root` (a folder or a URL), filtered by the selection, and the datasets whose inputs
     cannot be read (each one's own problem: the others run); a selection that matches nothing is a UsageError.
-    `store_root`: the outputs root the judge's verdict store lives under (default: `outputs`)."""
+    `store_root`: the outputs root the judge's verdict store lives under (default: `outputs`); `notes`: say which
+    folders are skipped and which datasets pair rows by position (not when only summarizing datasets not run)."""
     inputs = location(inputs_root)
     for where in (inputs, location(outputs)):
         problem = storage_problem(where)
@@ -258,20 +259,20 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs",
         if selection.datasets and folder.name not in selection.datasets:
             continue
         if folder.name.startswith((".", "_")):
-            note_skipped(folder, "hidden (name starts with '.' or '_')")
+            if notes:
+                note_skipped(folder, "hidden (name starts with '.' or '_')")
             continue
         try:
-            spec = readable_dataset_spec(folder, outputs, store_root)
+            spec = readable_dataset_spec(folder, outputs, store_root, notes)
         except DatasetProblem as exc:
             unreadable[folder.name] = str(exc)
             continue
-        if spec is None:
-            note_skipped(folder, f"no questions file ({', '.join('questions' + s for s in SUPPORTED_SUFFIXES)}) "
-                                 "and no ground_truth/ folder")
-        elif not spec["predictions"]:
-            note_skipped(folder, "no predictions/ to read and no [generate] in dataset.toml")
-        else:
+        if spec is not None and spec["predictions"]:
             specs.append(spec)
+        elif notes:
+            note_skipped(folder, "no predictions/ to read and no [generate] in dataset.toml" if spec else
+                         f"no questions file ({', '.join('questions' + s for s in SUPPORTED_SUFFIXES)}) and no "
+                         "ground_truth/ folder")
     missing = [name for name in selection.datasets if name not in {spec["name"] for spec in specs} | set(unreadable)]
     if missing:
         raise UsageError(f"no dataset {', '.join(map(repr, missing))} with questions and predictions under {inputs}")
@@ -282,7 +283,8 @@ def discover(inputs_root: str, selection: Selection, outputs: str = "outputs",
     return Discovery(specs, unreadable)
 
 
-def readable_dataset_spec(folder: UPath, outputs: str, store_root: str | None = None) -> dict[str, Any] | None:
+def readable_dataset_spec(folder: UPath, outputs: str, store_root: str | None = None, notes: bool = True
+                          ) -> dict[str, Any] | None:
     """dataset_spec, with anything that keeps this folder from being run — a name that is no name, a folder, FIFO or
     device where a file belongs, a permission, a JSON text too deep, a bad value in its dataset.toml — raised as this
     dataset's DatasetProblem naming the folder or file, so that every other dataset runs."""
@@ -290,7 +292,7 @@ def readable_dataset_spec(folder: UPath, outputs: str, store_root: str | None = 
     if problem is not None:
         raise DatasetProblem(f"the dataset name {folder.name!r} {problem}; rename the folder")
     try:
-        return dataset_spec(folder, outputs, store_root)
+        return dataset_spec(folder, outputs, store_root, notes)
     except DatasetProblem:
         raise
     except UsageError as exc:

@@ -8,7 +8,7 @@ from typing import Any
 from ..core.errors import UsageError
 from ..io.dataset_config import DatasetConfig, resolve_params
 from .annotation.taxonomy import load_taxonomies
-from .base import Kind, get_kind
+from .base import KINDS, Kind, get_kind
 from .detection import detect_kind
 
 
@@ -27,6 +27,7 @@ def kind_params(kind: Kind, config: DatasetConfig, folder: Path, configured: dic
     """The kind's defaults and its task's, overridden by luigi.cfg [kind.<name>] (`configured`), then by dataset.toml's
     [params] and task; [taxonomies] read into them, for a kind that takes them."""
     origin = str(folder / "dataset.toml")
+    _check_task_kind(kind, config.task or config.params.get("task"), origin)
     params = resolve_params(kind.defaults, (f"task {config.task!r}", kind.task_defaults.get(config.task or config.params.get("task", ""), {})),
                             (f"luigi.cfg [kind.{kind.name}]", configured),
                             (origin, {**config.params, **({"task": config.task} if config.task else {})}),
@@ -43,3 +44,18 @@ def kind_spec(kind: Kind, config: DatasetConfig, fields: dict[str, str | None],
     """The dataset spec's entries of its kind: its name, where it came from, the field names and its parameters."""
     return {"kind": kind.name, "kind_source": "dataset.toml" if config.kind else "detected", "fields": fields,
             "params": params}
+
+
+def _check_task_kind(kind: Kind, task: Any, origin: str) -> None:
+    """A task this kind does not take but another does (task = "simpleqa" beside kind = "qa") names the kind to set."""
+    if not isinstance(task, str) or not task or _takes(kind, task):
+        return
+    owners = [name for name, other in KINDS.items() if _takes(other, task)]
+    if owners:
+        raise UsageError(f"{origin}: task {task!r} is a task of kind {' or '.join(map(repr, owners))}, not of kind "
+                         f"{kind.name!r}: set kind = \"{owners[0]}\"")
+
+
+def _takes(kind: Kind, task: str) -> bool:
+    rule = kind.param_rules.get("task")
+    return "task" in kind.defaults and rule is not None and rule(task) is None

@@ -104,10 +104,10 @@ def hle_figures(details: list[dict[str, Any] | None], unanswered: int) -> dict[s
 def hle_line(figures: dict[str, Any]) -> str:
     if not figures["n"]:
         return "HLE: no judged item"
-    calibration = ("n/a (fewer than 100 judged answers: the script's calib_err has no bin)"
+    calibration = ("n/a (under 100 judged answers: calib_err has no bin)"
                    if figures["calibration_error"] is None else f"{figures['calibration_error']:g}")
-    return (f"HLE: accuracy {figures['accuracy']}% +/- {figures['half_width']}% (n={figures['n']}, "
-            f"{figures['unanswered']} without an answer counted wrong), calibration error {calibration}")
+    return (f"HLE n={figures['n']}: accuracy {figures['accuracy']}% +/- {figures['half_width']}% "
+            f"({figures['unanswered']} without an answer counted wrong), calibration error {calibration}")
 
 
 HLE = register_judged_task(JudgedTask(

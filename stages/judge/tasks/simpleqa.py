@@ -43,12 +43,14 @@ def simpleqa_figures(details: list[dict[str, Any] | None], unanswered: int) -> d
 
 
 def simpleqa_line(figures: dict[str, Any]) -> str:
+    """One line within 158 columns for SimpleQA's 4,326 questions: not attempted counts the replies without an
+    answer (unanswered) and the grader's replies without a letter (graded C)."""
     if not figures["n"]:
         return "SimpleQA: no graded item"
-    return (f"SimpleQA: correct {figures['is_correct']:.3f}, incorrect {figures['is_incorrect']:.3f}, not attempted "
-            f"{figures['is_not_attempted']:.3f}, correct given attempted {figures['accuracy_given_attempted']:.3f}, "
-            f"F-score {figures['f1']:.3f} (n={figures['n']}, {figures['unanswered']} without an answer counted not "
-            f"attempted, {figures['defaulted']} grader replies without a letter graded C)")
+    return (f"SimpleQA n={figures['n']}: correct {figures['is_correct']:.3f}, incorrect {figures['is_incorrect']:.3f}, "
+            f"not attempted {figures['is_not_attempted']:.3f} ({figures['unanswered']} unanswered, "
+            f"{figures['defaulted']} with no letter), correct given attempted "
+            f"{figures['accuracy_given_attempted']:.3f}, F-score {figures['f1']:.3f}")
 
 
 SIMPLEQA = register_judged_task(JudgedTask(

@@ -92,10 +92,11 @@ def match(normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[st
     for row, row_id in enumerate(normalized["id"]):
         found = by_row.get(row, [])
         outcome, error, passed_cases = _verdict(found, normalized["outputs"][row], normalized["how"][row])
+        shown = found[min(passed_cases, len(found) - 1)] if found else None  # the case the error names, else the last
         code = normalized["code"][row]
         values = (row_id, outcome == "passed", outcome, error,
                   round(sum(r.seconds for r in found), 3) if found else None,
-                  safe_text(found[-1].stdout, KEPT_BYTES) if found else "", found[-1].stderr if found else "",
+                  safe_text(shown.stdout, KEPT_BYTES) if shown else "", shown.stderr if shown else "",
                   normalized["how"][row], params["sandbox"] if found else None,
                   [f"line {sign.line}: {sign.sign}" for sign in tampering_signs(code, "", "")] if code else [],
                   normalized["difficulty"][row], passed_cases)

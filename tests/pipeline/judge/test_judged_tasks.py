@@ -39,8 +39,8 @@ def test_simpleqa_is_graded_and_figured_as_simple_evals_does(tmp_path, chat_serv
              'task = "simpleqa"\n' + _judge(chat_server, "grader.txt"))
     assert run(tmp_path) == 0
     asked = [r["body"]["messages"][-1]["content"] for r in chat_server.requests]
-    assert asked[0] == SIMPLEQA_TEMPLATE.strip().format(question="Capital of France?", target="Paris",
-                                                        predicted_answer="Paris")
+    assert SIMPLEQA_TEMPLATE.strip().format(question="Capital of France?", target="Paris",
+                                            predicted_answer="Paris") in asked  # the judge is asked concurrently
     assert not any("Madrid or Barcelona" in prompt for prompt in asked)  # no answer after an unclosed reasoning
     judged = read_artifact_json(tmp_path / "outputs" / "simpleqa" / "m" / "B5_judge.json")
     assert judged["unanswered"] == {"6": "the judge did not answer (HTTP 500 Internal Server Error)"}
@@ -53,8 +53,8 @@ def test_simpleqa_is_graded_and_figured_as_simple_evals_does(tmp_path, chat_serv
     report = read_artifact_json(tmp_path / "outputs" / "simpleqa" / "B6_report.json")["report"]
     assert report["judge"]["models"]["m"]["simpleqa"]["figures"]["f1"] == 2 * 0.5 * 0.2 / 0.7
     text = (tmp_path / "outputs" / "simpleqa" / "B6_report.txt").read_text(encoding="utf-8")
-    assert ("SimpleQA: correct 0.200, incorrect 0.200, not attempted 0.600, correct given attempted 0.500, F-score "
-            "0.286 (n=5, 1 without an answer counted not attempted, 0 grader replies without a letter graded C)") in text
+    assert ("SimpleQA n=5: correct 0.200, incorrect 0.200, not attempted 0.600 (1 unanswered, 0 with no letter), "
+            "correct given attempted 0.500, F-score 0.286") in text
 
 
 HLE_TEMPLATE = ("Judge [response] to [question] against [correct_answer].\n[question]: {question}\n[response]: "

@@ -57,3 +57,23 @@ def test_questions_with_ids_never_pair_by_position(tmp_path, capsys):
     assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 1
     err = capsys.readouterr().err
     assert "pair by position" not in err and "PROBLEM qa_mixed_ids" in err
+
+
+def test_a_run_of_one_dataset_says_nothing_about_the_others(tmp_path, capsys):
+    """--dataset: the summary still reads every dataset, but the notes (rows by position, folders skipped) are only
+    about the datasets run."""
+    inputs = tmp_path / "inputs"
+    _write_csv(inputs / "qa_noids" / "questions.csv", "Question,Answer\nCapital of France?,Paris\n")
+    _write_csv(inputs / "qa_noids" / "predictions" / "a.csv", "prediction\nParis\n")
+    _write_csv(inputs / "qa_ids" / "questions.csv", "id,question,answer\n1,2+2?,4\n")
+    _write_csv(inputs / "qa_ids" / "predictions" / "a.csv", "id,prediction\n1,4\n")
+    _write_csv(inputs / "qa_noids" / "predictions" / "readme.txt", "not predictions")
+    (inputs / "notes_only").mkdir()
+    (inputs / "_drafts").mkdir()
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "outputs"), "--dataset", "qa_ids"]) == 0
+    err = capsys.readouterr().err
+    assert "qa_noids" not in err and "skipped" not in err, err
+    assert main(["run", "--inputs", str(inputs), "--outputs", str(tmp_path / "outputs")]) == 0
+    err = capsys.readouterr().err
+    assert err.count("qa_noids: neither questions.csv nor the predictions have ids") == 1
+    assert "skipped" in err and "notes_only" in err and "_drafts" in err and "readme.txt" in err

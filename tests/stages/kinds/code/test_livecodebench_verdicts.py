@@ -64,3 +64,22 @@ def test_pass_at_k_and_per_difficulty_as_lcb_computes_them(scored, bwrap):
     detail = REFERENCE["detail"]["pass@1"]
     assert {level: figures["pass_at_1"] for level, figures in metrics["per_difficulty"].items()} == pytest.approx(
         {"easy": detail["abc001_a"], "medium": detail["cf100_b"], "hard": detail["lc300"]}, abs=1e-12)
+
+
+def test_a_failed_programs_stdout_is_the_failing_cases_the_error_names(bwrap):
+    """The B4 row's stdout and stderr are those of the case its error names, not of the last case run."""
+    code = Code()
+    params = {**code.defaults, **code.task_defaults["livecodebench"], "task": "livecodebench", "parallel": 2}
+    fence = "```"
+    wrong_on_2 = f"{fence}python\nn = int(input())\nprint(5 if n == 2 else n)\n{fence}"
+    right = f"{fence}python\nprint(int(input()))\n{fence}"
+    joined = {"id": ["p", "p"], "question": ["echo n"] * 2, "entry_point": [None, None],
+              "inputs": [["1\n", "2\n", "3\n"]] * 2, "outputs": [["1\n", "2\n", "3\n"]] * 2,
+              "difficulty": ["easy"] * 2}
+    answers = [split_reasoning(reply) for reply in (wrong_on_2, right)]
+    joined.update(prediction=[answer for answer, _ in answers], reasoning=[state for _, state in answers])
+    normalized, _ = code.normalize(joined, params)
+    matched, _ = code.match(normalized, params)
+    assert (matched["error"][0], matched["stdout"][0], matched["cases_passed"][0]) == (
+        "case 2: printed '5' (expected '2')", "5\n", 1)
+    assert (matched["outcome"][1], matched["stdout"][1], matched["cases_passed"][1]) == ("passed", "3\n", 3)
