@@ -105,3 +105,19 @@ def test_criteria_cannot_be_asked_of_tau2_trials(tmp_path, capsys):
         assert run(tmp_path) == 1
         assert "[judge] criteria cannot be asked of its items" in capsys.readouterr().err
         assert judge.chats() == []
+
+
+def test_a_dead_judge_leaves_every_trial_it_decides_not_judged_counted_and_named(tmp_path, capsys):
+    dead = ChatServer()
+    dead.httpd.server_close()
+    _dataset(tmp_path, dead)
+    assert run(tmp_path) == 0
+    assert "todo: judge: 3 asked, 0 reused, 3 failed" in capsys.readouterr().out
+    trials = _judged_trials(tmp_path, "good") + _judged_trials(tmp_path, "bad")[1:]
+    assert [t["status"] for t in trials] == ["not judged"] * 3
+    assert all("Connection refused" in t["components"]["NL_ASSERTION"]["reason"] for t in trials)
+    text = (tmp_path / "outputs" / "todo" / "B6_report.txt").read_text(encoding="utf-8")
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()[2:4]}
+    assert rows["good"][-2:] == ["2", "0"] and rows["bad"][-2:] == ["1", "0"]  # not judged, infra errors
+    assert "good: tasks left out of pass^k (a trial not judged): judged" in text
+    assert "bad: tasks left out of pass^k (a trial not judged): judged" in text
