@@ -29,20 +29,18 @@ from stages.io.storage import location
 from stages.judge.asking import JudgeReplies
 from stages.judge.biases import judge_biases
 from stages.judge.budget import Budget
+from stages.judge.config import NOT_VERDICTS
 from stages.judge.scores import unanswered_items
 from stages.leaderboards.board import get_leaderboard
 from stages.leaderboards.recorded import read_recorded
 from stages.text.reasoning import UNFINISHED, answers_after_reasoning
 
+from .match_judge import budget_ledger
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, stage_rows
 
 if TYPE_CHECKING:
     from upath import UPath
-
-
-NOT_VERDICTS = ("store", "price", "max_calls", "max_cost", "min_parse_rate", "recheck",
-                "recheck_max_flips")  # [judge] settings that change no verdict asked
 
 
 class JudgeStage(StageTask):
@@ -83,8 +81,7 @@ class JudgeStage(StageTask):
         """[judge] max_calls / max_cost for this run of the dataset, shared by its judge stages through a ledger."""
         if config.max_calls is None and config.max_cost is None:
             return None
-        ledger = location(self.outputs_dir) / self.dataset / f".judge_budget.{self.spec.get('run_token')}.json"
-        return Budget(ledger, config.max_calls, config.max_cost, config.price)
+        return Budget(budget_ledger(self), config.max_calls, config.max_cost, config.price)
 
     def process_resources(self) -> dict[str, int]:
         """The judge's calls hold `concurrency` units of endpoint.<protocol>, like generation's."""

@@ -45,7 +45,7 @@ from .leaderboard_task import B5Leaderboard
 from .raters_report import judge_against_raters, pairwise_against_raters, raters_fingerprint, read_labels_files
 from .report_explorer import explorer
 from .task_base import StageResult, StageTask
-from .tasks import B1Questions, B2Predictions, B3Normalize, B5Score, KindStage
+from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, B5Score, KindStage
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -262,8 +262,12 @@ class B6Report(KindStage):
         return {"leaderboards": sections} if sections else {}
 
     def _cost(self, read: B6Reading, report: dict[str, Any]) -> dict[str, Any]:
-        """What each judge stage took: B5J per model, B5P, B5L per model."""
+        """What each judge stage took: B5J per model, B5P, B5L per model, B4 per model of a kind asking it there."""
         usages = {model: stage_usage(document["header"]) for model, (_, document) in read.judged.items()}
+        if get_kind(self.spec["kind"]).match_asks_judge:
+            usages.update({f"{model} (B4)": stage_usage(read_artifact_json(self._task(B4Match, 0, model)
+                                                                           .artifact_path())["header"])
+                           for model in read.scored})
         if read.pairwise is not None:
             usages["(pairwise)"] = stage_usage(read.pairwise[0]["header"])
         for model, task in self.leaderboard_tasks().items():

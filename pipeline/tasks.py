@@ -27,6 +27,7 @@ from stages.kinds.sampling import item_samples
 from stages.report.sampling import with_items_not_scored
 from stages.text.reasoning import ReasoningTags, answers_after_reasoning
 
+from .match_judge import asks_judge, match_judge_params, match_judge_settings, match_resources, match_retry
 from .task_base import StageResult, StageTask
 
 if TYPE_CHECKING:
@@ -272,16 +273,34 @@ class B3Normalize(KindStage):
 
 
 class B4Match(KindStage):
+    """Each model's predictions matched against the gold; a kind that asks the [judge] as it matches asks it here,
+    through a journal beside the artifact (match_judge.py)."""
+
     stage, artifact_name = "B4", ARTIFACT_NAMES["B4"]
 
     def requires(self) -> StageTask:
         return B3Normalize(outputs_dir=self.outputs_dir, spec=self.spec, model=self.model, shard=self.shard)
 
+    def stage_params(self) -> dict[str, Any]:
+        return {**super().stage_params(), **match_judge_params(self)}
+
+    def fingerprint_parts(self) -> dict[str, Any]:
+        return {**super().fingerprint_parts(), **match_retry(self)}
+
+    def fingerprint_after_compute(self) -> bool:
+        """A judge call that failed now is recorded in this run's fingerprint, so the next run asks it again."""
+        return asks_judge(self)
+
+    def process_resources(self) -> dict[str, int]:
+        return match_resources(self)
+
     def compute(self) -> StageResult:
         normalized = stage_rows(self.requires())
-        columns, info = get_kind(self.spec["kind"]).match(normalized, self.stage_params())
+        columns, info = get_kind(self.spec["kind"]).match(normalized, {**self.stage_params(),
+                                                                       **match_judge_settings(self)})
         columns = with_sample_numbers(normalized, columns)
-        return StageResult(columns, {"rows": column_length(columns)}, header={"info": info})
+        usage = {"judge_usage": info.pop("judge_usage")} if "judge_usage" in info else {}  # as B5J's header has it
+        return StageResult(columns, {"rows": column_length(columns)}, header={"info": info, **usage})
 
 
 class B5Score(KindStage):

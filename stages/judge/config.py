@@ -12,6 +12,8 @@ from ..core.names import check_name
 from .criteria import Criterion, resolve_criteria, resolve_pairwise
 
 PROTOCOLS = ("openai",)
+NOT_VERDICTS = ("store", "price", "max_calls", "max_cost", "min_parse_rate", "recheck",
+                "recheck_max_flips")  # [judge] settings that change no verdict asked
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,10 +62,11 @@ class JudgeConfig(Endpoint):
 
 
 def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = False,
-                      leaderboard: bool = False, task: Criterion | None = None) -> JudgeConfig:
+                      leaderboard: bool = False, task: Criterion | None = None, kind_asks: bool = False) -> JudgeConfig:
     """Validate dataset.toml's [judge] table (built-in rubrics without a reference for `open_ended` instructions; for a
-    dataset with a [leaderboard], whose rules say what to ask, or a judged `task`, whose criterion is asked first,
-    criteria may be left out); every problem is one line (exit 2)."""
+    dataset with a [leaderboard], whose rules say what to ask, a judged `task`, whose criterion is asked first, or a
+    kind that asks the judge its own question (`kind_asks`), criteria may be left out); every problem is one line
+    (exit 2)."""
     known = {"template_file", "url", "model", "models", "protocol", "criteria", "rubrics", "samples", "temperature", "seed",
              "max_tokens", "concurrency", "timeout", "retries", "backoff", "circuit_breaker", "api_key_env",
              "persona", "system_prompt", "pairwise", "baseline", "store", "price", "max_calls", "max_cost",
@@ -87,8 +90,8 @@ def read_judge_config(table: dict[str, Any], origin: str, open_ended: bool = Fal
     pairwise = table.get("pairwise", False)
     if not isinstance(pairwise, bool):
         raise UsageError(f"{origin}: [judge] pairwise must be true or false")
-    criteria = table.get("criteria", [] if pairwise or leaderboard or task else None)
-    if not isinstance(criteria, list) or not (criteria or pairwise or leaderboard or task) or not all(
+    criteria = table.get("criteria", [] if pairwise or leaderboard or task or kind_asks else None)
+    if not isinstance(criteria, list) or not (criteria or pairwise or leaderboard or task or kind_asks) or not all(
             isinstance(c, str) for c in criteria):
         raise UsageError(f"{origin}: [judge] criteria must be a list of names (non-empty unless pairwise = true)")
     if "baseline" in table:

@@ -33,9 +33,21 @@ def read_dataset_judge(table: dict[str, Any], kind: Any, origin: str, recorded: 
                              "criteria = [\"score_1_5\"] and / or pairwise = true), or a [leaderboard] with its "
                              "recorded verdicts")
         return None
+    if kind.match_asks_judge:
+        return match_judge(table, kind, origin)
     if kind.document_folders:
         raise UsageError(f"{origin}: kind {kind.name!r} has no answer text for a judge to grade ([judge])")
     return read_judge_config(table, origin, kind.open_ended, leaderboard=recorded)
+
+
+def match_judge(table: dict[str, Any], kind: Any, origin: str) -> JudgeConfig:
+    """[judge] of a kind whose B4 asks the judge its own question (tau2's NL assertions): the endpoint and judge
+    model(s) only, no criteria or pairwise comparisons."""
+    asked = sorted({"criteria", "rubrics", "pairwise", "baseline", "template_file"} & set(table))
+    if asked:
+        raise UsageError(f"{origin}: kind {kind.name!r} asks [judge] its own question as it matches (B4); "
+                         f"[judge] {', '.join(asked)} cannot be asked of its items (leave them out)")
+    return read_judge_config(table, origin, kind_asks=True)
 
 
 def task_criterion(name: str, template_file: Any, folder: Path | None, origin: str) -> Criterion:

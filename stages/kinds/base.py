@@ -50,6 +50,7 @@ class Kind:
     asks_completions: ClassVar[bool] = False  # [generate] asks a completions endpoint (protocol "completions")
     generate_modes: ClassVar[tuple[str, ...]] = ()  # the [generate] modes the kind asks in (the first the default)
     asks_user: ClassVar[bool] = False  # [generate] asks conversations of the model with [user]'s simulator (tau2)
+    match_asks_judge: ClassVar[bool] = False  # B4 asks [judge] its own question (tau2's NL assertions): no criteria
 
     def warm_up(self, rows: int) -> None:
         """Start, ahead of B4, what its matching takes seconds to start (called as B1–B3 run, with their row count, in

@@ -10,6 +10,7 @@ from typing import Any
 from ...core.records import Columns, LoadResult
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
+from ...judge.budget import Budget
 from ...judge.config import JudgeConfig
 from ..base import Kind, rank_models, register_kind
 from .domains import read_domain
@@ -32,6 +33,7 @@ class Tau2(Kind):
     paired_metrics = {"pass_hat_1": "mean"}
     status_column = "status"
     asks_user = True
+    match_asks_judge = True
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
@@ -66,7 +68,7 @@ class Tau2(Kind):
         rows = [(task_id, json.loads(task_text), read_domain(Path(folder), params.get("domain") or ""),
                  json.loads(trials_text)) for task_id, task_text, folder, trials_text in zip(
                      normalized["id"], normalized["task"], normalized["domain_folder"], normalized["trials"])]
-        judged = self._judged(rows, params)
+        judged, usage = self._judged(rows, params)
         for (task_id, task, data, trials), board in zip(rows, normalized.get("leaderboard") or [""] * len(rows)):
             evaluations = []
             for number, trial in enumerate(trials):
@@ -84,21 +86,25 @@ class Tau2(Kind):
             matched["status"].append(_status(evaluations))
             matched["domain"].append(data.domain.name)
             matched["leaderboard"].append(board or "")
-        return matched, {"trials": dict(statuses)}
+        return matched, {"trials": dict(statuses), **({"judge_usage": usage} if usage is not None else {})}
 
-    def _judged(self, rows: list[tuple[str, dict, Any, list[dict]]], params: dict[str, Any]) -> dict[str, Any]:
+    def _judged(self, rows: list[tuple[str, dict, Any, list[dict]]],
+                params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int] | None]:
         """The [judge]'s NL_ASSERTION component of each trial whose reward it decides (every other component 1),
-        asked through the judge's journal when B4 is given the judge (`judge`, `judge_journal`); else none."""
+        asked through the judge's journal when B4 is given the judge (`judge`, `judge_journal`; a `judge_budget`
+        ledger counts the calls against [judge] max_calls / max_cost), with what asking took; else none."""
         if not params.get("judge") or not params.get("judge_journal"):
-            return {}
+            return {}, None
         waiting = {_trial_key(task_id, number): (trial["messages"], task["evaluation_criteria"]["nl_assertions"])
                    for task_id, task, data, trials in rows for number, trial in enumerate(trials)
                    if evaluate(task, data, trial["messages"], trial["termination_reason"]).status == NOT_JUDGED}
         if not waiting:
-            return {}
+            return {}, None
         config = JudgeConfig.from_described(params["judge"], params.get("judge_concurrency", 1))
-        store = params.get("judge_store")
-        return judge_nl_assertions(waiting, config, Path(params["judge_journal"]), Path(store) if store else None)
+        store, ledger = params.get("judge_store"), params.get("judge_budget")
+        budget = Budget(Path(ledger), config.max_calls, config.max_cost, config.price) if ledger else None
+        return judge_nl_assertions(waiting, config, Path(params["judge_journal"]), Path(store) if store else None,
+                                   budget)
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B5: per task its pass^1 (share of its trials that succeed, infrastructure errors left out; none when a

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...judge.asking import ask_judges, call_key
+from ...judge.budget import Budget
 from ...judge.config import JudgeConfig
 
 CRITERION = "nl_assertions"
@@ -97,12 +98,14 @@ def nl_component(reply: str) -> dict[str, Any]:
 
 
 def judge_nl_assertions(trials: dict[str, tuple[list[dict[str, Any]], list[str]]], config: JudgeConfig,
-                        journal: Path, store: Path | None = None) -> dict[str, dict[str, Any]]:
-    """Per trial its NL_ASSERTION component, every call asked through the judge's journal (a rerun asks nothing): 1
-    only when every judge model and sample found every assertion met; None (not judged) when any reply is missing
-    or unparsed, with why."""
+                        journal: Path, store: Path | None = None, budget: Budget | None = None
+                        ) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
+    """Per trial its NL_ASSERTION component, every call asked through the judge's journal (a rerun asks nothing;
+    `budget` may refuse some): 1 only when every judge model and sample found every assertion met; None (not
+    judged) when any reply is missing or unparsed, with why. Also what asking took (the judge's usage)."""
     calls = nl_calls(trials, config)
-    records = ask_judges(calls, config, journal, store).records
+    replies = ask_judges(calls, config, journal, store, budget)
+    records = replies.records
     components: dict[str, dict[str, Any]] = {}
     for call in calls:
         record = records.get(call.key, {})
@@ -112,4 +115,4 @@ def judge_nl_assertions(trials: dict[str, tuple[list[dict[str, Any]], list[str]]
         before = components.get(call.item)
         if before is None or part["value"] is None or (before["value"] is not None and part["value"] < before["value"]):
             components[call.item] = part
-    return components
+    return components, replies.usage

@@ -82,6 +82,7 @@ def test_the_journal_asks_nothing_again_and_a_changed_rubric_only_its_criterion(
     ('criteria = ["helpful"]\n', "criterion 'helpful' is not built in"),
     ('criteria = ["correct"]\n[judge.rubrics]\ncorrect = "Grade {answer}"\n', "rubric names {answer}"),
     ('criteria = ["correct"]\ntemperature = -1\n', "temperature = -1 must be a number"),
+    ('temperature = 0\n', "criteria must be a list of names (non-empty"),  # only a kind asking in B4 leaves it out
 ])
 def test_config_mistakes_are_one_line_and_exit_2(tmp_path, judge_server, capsys, judge, message):
     workspace = capitals_dataset(tmp_path, judge_server, judge)

@@ -56,7 +56,8 @@ def test_prompts_and_rewards_equal_tau2s_for_every_retail_task_its_judge_decides
     for answer in ("met", "missed", "empty"):
         with ChatServer() as server:
             server.answer = _scripted(answer)
-            judged = judge_nl_assertions(trials, _judge(server), tmp_path / f"{answer}.jsonl")
+            judged, usage = judge_nl_assertions(trials, _judge(server), tmp_path / f"{answer}.jsonl")
+            assert usage["asked"] == len(lines) and usage["failed"] == 0
             sent = {(chat["body"]["messages"][0]["content"], chat["body"]["messages"][1]["content"])
                     for chat in server.chats()}
             assert {chat["body"]["temperature"] for chat in server.chats()} == {0.0}
