@@ -45,6 +45,22 @@ def _run_options(sub: argparse.ArgumentParser) -> None:
                      help="exit 2 at once when another run is using the outputs folder (default: wait for it)")
 
 
+class ExportTools:
+    """`evalpipe export`'s tool names, from the exporters' registry when first needed."""
+
+    @staticmethod
+    def names() -> list[str]:
+        from stages.harness.exporters import EXPORTERS
+
+        return EXPORTERS.names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __contains__(self, tool: object) -> bool:
+        return tool in self.names()
+
+
 class ImportTools:
     """`evalpipe import`'s tool names, from the importers' and leaderboards' registries when first needed (so other
     commands do not import every reader)."""
@@ -143,11 +159,12 @@ def _import_and_worker_commands(commands: Any) -> None:
     imports.add_argument("--data", help="bfcl: BFCL's data folder (default: the installed bfcl-eval's data/); tau2: "
                          "its domains' folder, data/tau2/domains (default: $TAU2_DATA_DIR/tau2/domains)")
     imports.set_defaults(handler="harness_import:cmd_import")
-    export = commands.add_parser("export", help="write a run's episodes in another harness's format (tau2)")
-    export.add_argument("tool", choices=("tau2",), help="the harness whose results format to write")
+    export = commands.add_parser("export", help="write a run in another harness's own format")
+    export.add_argument("tool", choices=ExportTools(), metavar="TOOL",
+                        help="the harness whose results format to write (a wrong name lists every one)")
     _common(export, with_inputs=False)
-    export.add_argument("--out", help="the file to write (default: OUTPUTS/DATASET/MODEL/tau2_results.json)")
-    export.set_defaults(handler="tau2_export:cmd_export_tau2")
+    export.add_argument("--out", help="the file to write (default: the tool's file in OUTPUTS/DATASET/MODEL/)")
+    export.set_defaults(handler="export:cmd_export")
     worker = commands.add_parser("worker", help="a long-running Luigi assistant: run whatever luigid hands it")
     _scheduler_options(worker, required=True)
     worker.add_argument("--workers", type=int, default=1, help="task processes on this host (default 1)")

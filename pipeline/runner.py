@@ -17,8 +17,8 @@ from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
-from stages.kinds import get_kind
 from stages.judge.costs import judge_cost, total_cost
+from stages.kinds import get_kind
 from stages.report.aggregate import (
     bradley_terry_line,
     labels_set_aside,

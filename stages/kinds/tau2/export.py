@@ -7,7 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ...core.errors import UsageError
+from ...harness.exporters import Documents, Exporter, register_exporter
+from ...io.artifacts import iter_rows
 from .conversation import MAX_ERRORS, MAX_STEPS
+from .domains import domain_of
 
 TAU2_COMMIT = "a2c0247"  # the tau2-bench commit (1.0.1) whose results format this is
 WRITTEN_FIELDS = ("role", "content", "tool_calls", "id", "requestor", "error")  # a message's fields tau2 reads
@@ -59,3 +63,20 @@ def tau2_results(rows: list[dict[str, Any]], evaluations: dict[str, list[dict[st
             "agent_info": {"implementation": "llm_agent", "llm": agent, "llm_args": None},
             "environment_info": {"domain_name": domain, "policy": policy, "tool_defs": None}}
     return {"timestamp": timestamp, "info": info, "tasks": tasks, "simulations": simulations}
+
+
+def export_tau2_run(documents: Documents, model: str) -> tuple[dict[str, Any], str]:
+    """One model's B2–B4 artifacts of a tau2 run as tau2's results file, and a line saying what it holds."""
+    rows = [row for path, _ in documents["B3"] for row in iter_rows(path)]
+    if not rows:
+        raise UsageError(f"{model}: no tasks to export")
+    evaluations = {str(row["id"]): json.loads(row["evaluations"]) for path, _ in documents["B4"]
+                   for row in iter_rows(path)}
+    user = (documents["B2"][0][1]["header"]["parameters"].get("user") or {}).get("models") or [None]
+    b4_header = documents["B4"][0][1]["header"]
+    domain = domain_of(Path(rows[0]["domain_folder"]), b4_header["parameters"].get("domain") or "").name
+    results = tau2_results(rows, evaluations, domain, model, user[0], b4_header.get("created_at") or "")
+    return results, f"{len(results['simulations'])} trials of {len(results['tasks'])} tasks written as tau2's results"
+
+
+register_exporter("tau2", Exporter(kind="tau2", file_name="tau2_results.json", write=export_tau2_run))
