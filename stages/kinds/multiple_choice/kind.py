@@ -13,7 +13,7 @@ from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
 from .columns import cleaned_replies, extracted_choices, gold_letters, options_column, options_type
 from .extraction import extract_choice, gold_choice
 from .options import find_options, options_from_text
-from .reference_tasks import TASKS, category_tables, guess_metrics, guess_stats
+from .reference_tasks import OPTION_COUNTS, TASKS, category_tables, guess_metrics, guess_stats
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -50,9 +50,9 @@ class MultipleChoice(Kind):
     vote_column = ("B4", "letter")
 
     defaults = {"similarity_threshold": 0.7, "margin": 0.1, "shard_rows": SHARD_ROWS, "task": ""}
-    stage_params = {"B3": ("task",), "B4": ("similarity_threshold", "margin", "task")}
-    param_rules = {"similarity_threshold": within(0, 1), "margin": within(0, 1), "shard_rows": at_least(1, integer=True),
-                   "task": _task_rule}
+    stage_params = {"B1": ("task",), "B3": ("task",), "B4": ("similarity_threshold", "margin", "task")}
+    param_rules = {"similarity_threshold": within(0, 1), "margin": within(0, 1),
+                   "shard_rows": at_least(1, integer=True), "task": _task_rule}
     prompt_templates = {
         "en": "Answer the multiple-choice question. Reply with the letter of the correct option only.\n\n"
               "{question}\n{options}\nAnswer:",
@@ -75,6 +75,9 @@ class MultipleChoice(Kind):
             return "no options found (options / choices field, A/B/C/D columns, or options in the question text)"
         if gold_choice(golds[0], fields["options"]) is None:
             return f"gold answer {golds[0]!r} names no option"
+        wanted = OPTION_COUNTS.get(params.get("task", ""))
+        if wanted and len(fields["options"]) != wanted:
+            return f"{len(fields['options'])} options; task {params['task']!r} takes {wanted}"
         return None
 
     def question_types(self) -> dict[str, pa.DataType]:
@@ -85,10 +88,13 @@ class MultipleChoice(Kind):
     def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,
                                  params: dict[str, Any]) -> dict[str, pa.Array] | None:
         import pyarrow as pa
+        import pyarrow.compute as pc
 
         options = options_column(table)
-        if options is None or gold_letters(golds, options).null_count:
-            return None
+        wanted = OPTION_COUNTS.get(params.get("task", ""))
+        if options is None or gold_letters(golds, options).null_count or (
+                wanted and pc.any(pc.not_equal(pc.list_value_length(options), wanted)).as_py()):
+            return None  # row by row, where each row that cannot be scored is set aside with its reason
         category = table.column("category").cast(pa.string()) if "category" in table.column_names else None
         return {"options": options, "category": category.combine_chunks() if category is not None
                 else pa.nulls(table.num_rows, pa.string())}
@@ -158,7 +164,9 @@ class MultipleChoice(Kind):
 
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         guess = f", guessed {matched['guess']}" if matched.get("guess") else ""
-        return matched["status"], (f"letter {matched.get('letter') or '–'} by {matched.get('rule')}{guess} "
+        shown = f", read {matched.get('read')} of the shuffled options (right: {matched['shown_gold']})" \
+            if matched.get("shown_gold") else ""
+        return matched["status"], (f"letter {matched.get('letter') or '–'} by {matched.get('rule')}{guess}{shown} "
                                    f"(gold {matched.get('gold_letter')})")
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:

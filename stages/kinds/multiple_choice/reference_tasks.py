@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.distinct import per_distinct_value, value_counts
 from ...core.registry import Registry
 from ...core.stats import Stats, share
+from .gpqa import gpqa_letter, permutations, shuffled_choices
 from .mmlu_pro import mmlu_pro_rule, script_guesses
 from .options import LETTERS
 
@@ -16,11 +17,13 @@ if TYPE_CHECKING:
 
 TaskMatch = Callable[["pa.Table"], dict[str, "pa.Array"]]
 TASKS: Registry[TaskMatch] = Registry("multiple-choice task", "stages.kinds.multiple_choice")
+OPTION_COUNTS = {"gpqa": 4}  # a task whose script takes items of exactly this many options (B1 sets others aside)
 
 
 def register_task(name: str) -> Callable[[TaskMatch], TaskMatch]:
-    """Register a B4 reading for `task = name`: from B3's table (id, options, category, gold_letter, reply) the
-    columns letter, rule, guess (the letter guessed for an unread item, else null) and correct."""
+    """Register a B4 reading for `task = name`: from B3's table (id, options, category, gold_letter, reply, and
+    sample when items have several replies) the columns letter (an option of the file's order), rule and correct,
+    and the task's own (guess: the letter guessed for an unread item)."""
     return TASKS.register(name)
 
 
@@ -42,6 +45,34 @@ def mmlu_pro_match(table: pa.Table) -> dict[str, pa.Array]:
     correct = [(letter or chosen) == right for letter, chosen, right in zip(letters, guess, gold)]
     return {"letter": pa.array(letters, pa.string()), "rule": pa.array(rules, pa.string()),
             "guess": pa.array(guess, pa.string()), "correct": pa.array(correct, pa.bool_())}
+
+
+@register_task("gpqa")
+def gpqa_match(table: pa.Table) -> dict[str, pa.Array]:
+    """gpqa_eval's fn on each reply: the options (the correct one first) in the order the permutation of the item's
+    position and the reply's repeat (its sample number) gave them, the letter ANSWER_PATTERN_MULTICHOICE reads
+    (`read`), right when it is the correct answer's letter in that order (`shown_gold`); `letter` is the option read,
+    in the file's order, so an item's repeats vote on one answer whatever order each was shown in. Positions count
+    the items of the B3 rows, in their order."""
+    import pyarrow as pa
+
+    ids = table.column("id").to_pylist()
+    position = {item: index for index, item in enumerate(dict.fromkeys(ids))}
+    repeats = [repeat or 0 for repeat in (table.column("sample").to_pylist() if "sample" in table.column_names
+                                          else [0] * len(ids))]
+    drawn = permutations(len(position), max(repeats, default=0) + 1)
+    readings, codes = per_distinct_value(lambda reply: gpqa_letter(reply) if reply else None, table.column("reply"))
+    read = [readings[code] for code in codes.tolist()]
+    shown, letters = [], []
+    for item, repeat, options, gold, letter in zip(ids, repeats, table.column("options").to_pylist(),
+                                                   table.column("gold_letter").to_pylist(), read):
+        permutation = drawn[repeat * len(position) + position[item]]
+        shown.append(shuffled_choices(options, options[LETTERS.index(gold)], permutation)[1])
+        letters.append(LETTERS[permutation["ABCD".index(letter)]] if letter and letter in "ABCD" else None)
+    return {"letter": pa.array(letters, pa.string()),
+            "rule": pa.array(["answer pattern" if letter else None for letter in read], pa.string()),
+            "read": pa.array(read, pa.string()), "shown_gold": pa.array(shown, pa.string()),
+            "correct": pa.array([letter == gold for letter, gold in zip(read, shown)], pa.bool_())}
 
 
 def guess_stats(table: pa.Table) -> Stats:
