@@ -2,16 +2,20 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...core.distinct import value_counts
+from ...core.errors import UsageError
 from ...core.param_rules import at_least, within
-from ...core.records import Rows, as_table
+from ...core.records import Columns, LoadResult, Rows, as_table
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
+from ...io.loading import load_questions
 from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
 from .columns import cleaned_replies, extracted_choices, gold_letters, options_column, options_type
 from .extraction import extract_choice, gold_choice
+from .mmlu_pro_prompt import fewshot_examples, with_prompts
 from .options import find_options, options_from_text
 from .reference_tasks import OPTION_COUNTS, TASKS, category_tables, guess_metrics, guess_stats
 
@@ -49,8 +53,8 @@ class MultipleChoice(Kind):
     paired_metrics = {"accuracy": "binary"}
     vote_column = ("B4", "letter")
 
-    defaults = {"similarity_threshold": 0.7, "margin": 0.1, "shard_rows": SHARD_ROWS, "task": ""}
-    stage_params = {"B1": ("task",), "B3": ("task",), "B4": ("similarity_threshold", "margin", "task")}
+    defaults = {"similarity_threshold": 0.7, "margin": 0.1, "shard_rows": SHARD_ROWS, "task": "", "fewshot_file": ""}
+    stage_params = {"B1": ("task", "fewshot_file"), "B3": ("task",), "B4": ("similarity_threshold", "margin", "task")}
     param_rules = {"similarity_threshold": within(0, 1), "margin": within(0, 1),
                    "shard_rows": at_least(1, integer=True), "task": _task_rule}
     prompt_templates = {
@@ -64,6 +68,31 @@ class MultipleChoice(Kind):
     columnar_stages = True
     joined_question_columns = ("id", "golds", "options", "category")  # not the question texts: B3 and B4 read none
     status_column = "status"
+
+    columnar_questions = True  # load_gold is the base loading, with the few-shot prompts added after it
+
+    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
+                  params: dict[str, Any] | None = None) -> LoadResult:
+        """B1 as every kind loads it; for task "mmlu_pro" with a `fewshot_file` (its validation split), each item's
+        5-shot chain-of-thought prompt in a `prompt` column, which [generate] asks."""
+        loaded = load_questions(path, self, fields, rows, params)
+        if not (params or {}).get("fewshot_file"):
+            return loaded
+        if params.get("task") != "mmlu_pro":
+            raise UsageError(f"{path.parent.name}: fewshot_file is for task = \"mmlu_pro\" (its validation split)")
+        try:
+            loaded.columns = with_prompts(loaded.columns, fewshot_examples(path.parent / params["fewshot_file"]))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"{path.parent.name}: fewshot_file: {exc}") from None
+        return loaded
+
+    def gold_files(self, params: dict[str, Any]) -> list[str]:
+        return [params["fewshot_file"]] if params.get("fewshot_file") else []
+
+    def generation_cases(self, cases: list[dict[str, Any]], questions: Columns) -> list[dict[str, Any]]:
+        """An item with its own prompt (MMLU-Pro's few-shot prompt) is asked that prompt."""
+        prompts = questions.get("prompt") or [None] * len(cases)
+        return [{**case, "prompt": prompt} if prompt else case for case, prompt in zip(cases, prompts)]
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question), "category": _category(record.get("category"))}

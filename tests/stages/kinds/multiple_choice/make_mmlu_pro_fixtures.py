@@ -1,9 +1,11 @@
 """Runs MMLU-Pro's own extract_answer and save_res (evaluate_from_local.py, from a checkout given as argv[1]) over
-written replies and over the five published files in ../shared/data/real/mmlu_pro (argv[2]), as its main() does."""
+written replies and over the five published files in ../shared/data/real/mmlu_pro (argv[2]), as its main() does,
+and its generate_cot_prompt over written validation rows and questions (fixtures/mmlu_pro_live/)."""
 from __future__ import annotations
 
 import ast
 import json
+import os
 import random
 import re
 import sys
@@ -21,13 +23,35 @@ REPLIES = [
 ]
 FIXTURE = Path(__file__).parent / "fixtures" / "mmlu_pro_reference_letters.json"
 PUBLISHED = Path(__file__).parent / "fixtures" / "mmlu_pro_published_files.json"
+LIVE = Path(__file__).parent / "fixtures" / "mmlu_pro_live"
+COT = "A: Let's think step by step. {} The answer is ({})."
+VALIDATION = [  # math has six (the sixth unused), law two (fewer than five: all of them), one option "N/A"
+    *({"question_id": n, "question": f"What is {n} + {n}?", "options": [str(n), str(2 * n), "N/A", str(3 * n)],
+       "answer": "B", "answer_index": 1, "cot_content": COT.format(f"{n} + {n} = {2 * n}.", "B"),
+       "category": "math", "src": "written"} for n in range(1, 7)),
+    {"question_id": 10, "question": "Is a verbal contract binding?", "options": ["Never", "Often", "Always"],
+     "answer": "B", "answer_index": 1, "cot_content": COT.format("Many are, some need writing.", "B"),
+     "category": "law", "src": "written"},
+    {"question_id": 11, "question": "Who decides a jury trial's facts?", "options": ["The judge", "The jury"],
+     "answer": "B", "answer_index": 1, "cot_content": COT.format("The jury finds facts.", "B"),
+     "category": "law", "src": "written"},
+]
+QUESTIONS = [
+    {"id": "m1", "question": "What is 7 × 6?\nShow it.", "options": [str(n) for n in range(40, 50)], "answer": "C",
+     "category": "math"},
+    {"id": "l1", "question": "May a minor sign a lease?", "options": ["Yes", "No", "Only with a guardian"],
+     "answer": "C", "category": "law"},
+]
 
 
 def reference_functions(script: Path) -> dict:
-    """The script's extract functions and save_res, defined alone (the script imports torch and vllm at the top)."""
+    """The script's extract functions, save_res and prompt functions, defined alone (the script imports torch and
+    vllm at the top)."""
     tree = ast.parse(script.read_text())
-    names = {"extract_answer", "extract_again", "extract_final", "save_res"}
-    module = ast.Module([node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in names], [])
+    names = {"extract_answer", "extract_again", "extract_final", "save_res", "preprocess", "select_by_category",
+             "format_cot_example", "generate_cot_prompt"}
+    module = ast.Module([node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in names
+                         or isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "choices"], [])
     space: dict = {"re": re, "json": json, "random": random, "print": lambda *args: None}
     exec(compile(module, str(script), "exec"), space)
     return space
@@ -50,9 +74,25 @@ def scored_file(functions: dict, path: Path, scratch: Path) -> dict:
             "accuracy": corr / (corr + wrong + 0.000001)}
 
 
+def live_prompts(functions: dict, checkout: Path) -> dict:
+    """Each written question's prompt as main() builds it: the validation rows preprocessed, the category's five."""
+    validation = functions["preprocess"]([dict(row) for row in VALIDATION])
+    here = Path.cwd()
+    os.chdir(checkout)  # generate_cot_prompt opens cot_prompt_lib/initial_prompt.txt from the working folder
+    try:
+        return {question["id"]: functions["generate_cot_prompt"](
+            functions["select_by_category"](validation, question["category"]), question, 5) for question in QUESTIONS}
+    finally:
+        os.chdir(here)
+
+
 if __name__ == "__main__":
     functions = reference_functions(Path(sys.argv[1]) / "evaluate_from_local.py")
     FIXTURE.write_text(json.dumps([[reply, functions["extract_answer"](reply)] for reply in REPLIES], indent=1) + "\n")
+    LIVE.mkdir(exist_ok=True)
+    (LIVE / "validation.jsonl").write_text("".join(json.dumps(row) + "\n" for row in VALIDATION))
+    (LIVE / "questions.jsonl").write_text("".join(json.dumps(row) + "\n" for row in QUESTIONS))
+    (LIVE / "prompts.json").write_text(json.dumps(live_prompts(functions, Path(sys.argv[1])), indent=1) + "\n")
     with tempfile.TemporaryDirectory() as scratch:
         published = {path.name: scored_file(functions, path, Path(scratch) / "res.json")
                      for path in sorted(Path(sys.argv[2]).glob("model_outputs_*.zip"))}
