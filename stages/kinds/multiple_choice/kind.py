@@ -124,9 +124,12 @@ class MultipleChoice(Kind):
         if options is None or gold_letters(golds, options).null_count or (
                 wanted and pc.any(pc.not_equal(pc.list_value_length(options), wanted)).as_py()):
             return None  # row by row, where each row that cannot be scored is set aside with its reason
-        category = table.column("category").cast(pa.string()) if "category" in table.column_names else None
-        return {"options": options, "category": category.combine_chunks() if category is not None
-                else pa.nulls(table.num_rows, pa.string())}
+        if "category" not in table.column_names:
+            return {"options": options, "category": pa.nulls(table.num_rows, pa.string())}
+        category = table.column("category")
+        if not any(check(category.type) for check in (pa.types.is_string, pa.types.is_integer, pa.types.is_null)):
+            return None  # categories of mixed or other types: row by row
+        return {"options": options, "category": category.cast(pa.string()).combine_chunks()}
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         import pyarrow as pa

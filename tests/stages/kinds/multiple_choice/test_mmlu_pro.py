@@ -53,3 +53,15 @@ def test_published_files_item_by_item(model: str, real_data: Path) -> None:
     # and a letter of unknown draw where the cascade reads none
     assert [letter for letter in letters if letter] == [item["pred"] for item, letter in zip(items, letters) if letter]
     assert all(item["pred"] is None for item, letter in zip(items, letters) if not letter) == (level == "l1")
+
+
+def test_a_category_of_mixed_types_is_read_row_by_row_not_lost(tmp_path: Path) -> None:
+    from stages.core.records import as_columns
+    from stages.kinds.base import get_kind
+
+    path = tmp_path / "questions.jsonl"
+    path.write_text("".join(json.dumps({"id": str(n), "question": "q", "options": ["a", "b"], "answer": "A",
+                                        "category": category}) + "\n" for n, category in enumerate([7, "law", None])))
+    loaded = get_kind("multiple_choice").load_gold(path, {"id_field": "id", "gold_field": "answer"}, None,
+                                                   {"task": "mmlu_pro", "fewshot_file": ""})
+    assert as_columns(loaded.columns)["category"] == ["7", "law", None]
