@@ -6,6 +6,17 @@ import random
 import re
 
 ANSWER_PATTERN_MULTICHOICE = re.compile(r"(?i)Answer[ \t]*:[ \t]*\$?([A-D])\$?")  # (?i): 'answer: b' reads 'b'
+QUERY_TEMPLATE_MULTICHOICE = """
+Answer the following multiple choice question. The last line of your response should be of the following format: \
+'Answer: $LETTER' (without quotes) where LETTER is one of ABCD. Think step by step before answering.
+
+{Question}
+
+A) {A}
+B) {B}
+C) {C}
+D) {D}
+""".strip()  # common.QUERY_TEMPLATE_MULTICHOICE, filled by format_multichoice_question
 SEED = 0  # GPQAEval.__init__: rng = random.Random(0)
 N_REPEATS = 4
 _THINK_CLOSE = "</think>"
@@ -23,6 +34,15 @@ def shuffled_choices(choices: list[str], correct: str, permutation: list[int]) -
     (fn's `choices.index(row["Correct Answer"])`)."""
     ordered = [choices[i] for i in permutation]
     return ordered, "ABCD"[ordered.index(correct)]
+
+
+def repeat_prompts(questions: list[str], choices: list[list[str]], correct: list[str],
+                   repeats: int = N_REPEATS) -> list[list[str]]:
+    """Per item, the user message fn sends on each repeat: the template with the choices in that repeat's order."""
+    drawn = permutations(len(questions), repeats)
+    return [[QUERY_TEMPLATE_MULTICHOICE.format(Question=question, **dict(zip("ABCD", shuffled_choices(
+        item_choices, right, drawn[repeat * len(questions) + position])[0]))) for repeat in range(repeats)]
+        for position, (question, item_choices, right) in enumerate(zip(questions, choices, correct))]
 
 
 def gpqa_letter(reply: str) -> str | None:

@@ -8,15 +8,16 @@ from typing import TYPE_CHECKING, Any
 from ...core.distinct import value_counts
 from ...core.errors import UsageError
 from ...core.param_rules import at_least, within
-from ...core.records import Columns, LoadResult, Rows, as_table
+from ...core.records import Columns, LoadResult, Rows, as_columns, as_table
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...io.loading import load_questions
 from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
 from .columns import cleaned_replies, extracted_choices, gold_letters, options_column, options_type
 from .extraction import extract_choice, gold_choice
+from .gpqa import N_REPEATS, repeat_prompts
 from .mmlu_pro_prompt import fewshot_examples, with_prompts
-from .options import find_options, options_from_text
+from .options import LETTERS, find_options, options_from_text
 from .reference_tasks import OPTION_COUNTS, TASKS, category_tables, guess_metrics, guess_stats
 
 if TYPE_CHECKING:
@@ -53,10 +54,12 @@ class MultipleChoice(Kind):
     paired_metrics = {"accuracy": "binary"}
     vote_column = ("B4", "letter")
 
-    defaults = {"similarity_threshold": 0.7, "margin": 0.1, "shard_rows": SHARD_ROWS, "task": "", "fewshot_file": ""}
-    stage_params = {"B1": ("task", "fewshot_file"), "B3": ("task",), "B4": ("similarity_threshold", "margin", "task")}
+    defaults = {"similarity_threshold": 0.7, "margin": 0.1, "shard_rows": SHARD_ROWS, "task": "", "fewshot_file": "",
+                "n_repeats": N_REPEATS}
+    stage_params = {"B1": ("task", "fewshot_file", "n_repeats"), "B3": ("task",),
+                    "B4": ("similarity_threshold", "margin", "task")}
     param_rules = {"similarity_threshold": within(0, 1), "margin": within(0, 1),
-                   "shard_rows": at_least(1, integer=True), "task": _task_rule}
+                   "shard_rows": at_least(1, integer=True), "task": _task_rule, "n_repeats": at_least(1, integer=True)}
     prompt_templates = {
         "en": "Answer the multiple-choice question. Reply with the letter of the correct option only.\n\n"
               "{question}\n{options}\nAnswer:",
@@ -74,8 +77,11 @@ class MultipleChoice(Kind):
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
         """B1 as every kind loads it; for task "mmlu_pro" with a `fewshot_file` (its validation split), each item's
-        5-shot chain-of-thought prompt in a `prompt` column, which [generate] asks."""
+        5-shot chain-of-thought prompt in a `prompt` column, and for task "gpqa" read whole (not a shard), each
+        item's prompt per repeat in `prompts`: what [generate] asks."""
         loaded = load_questions(path, self, fields, rows, params)
+        if (params or {}).get("task") == "gpqa" and rows is None:
+            loaded.columns = _with_repeat_prompts(loaded.columns, params["n_repeats"])
         if not (params or {}).get("fewshot_file"):
             return loaded
         if params.get("task") != "mmlu_pro":
@@ -90,9 +96,13 @@ class MultipleChoice(Kind):
         return [params["fewshot_file"]] if params.get("fewshot_file") else []
 
     def generation_cases(self, cases: list[dict[str, Any]], questions: Columns) -> list[dict[str, Any]]:
-        """An item with its own prompt (MMLU-Pro's few-shot prompt) is asked that prompt."""
+        """An item with its own prompt (MMLU-Pro's few-shot prompt) is asked that prompt, one with a prompt per repeat
+        (GPQA's) each of its samples with its own."""
         prompts = questions.get("prompt") or [None] * len(cases)
-        return [{**case, "prompt": prompt} if prompt else case for case, prompt in zip(cases, prompts)]
+        repeats = questions.get("prompts") or [None] * len(cases)
+        return [{**case, "prompt": prompt or (per_repeat[0] if per_repeat else case["prompt"]),
+                 **({"sample_prompts": per_repeat} if per_repeat else {})}
+                for case, prompt, per_repeat in zip(cases, prompts, repeats)]
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question), "category": _category(record.get("category"))}
@@ -216,6 +226,19 @@ class MultipleChoice(Kind):
         return "\n".join([format_table(["model", "样本数", "Accuracy", "Extraction rate"], rows), *fired,
                           *category_tables(report["models"])])
 
+
+
+def _with_repeat_prompts(rows: Rows, repeats: int) -> Rows:
+    """B1's rows with `prompts`: each item's gpqa_eval message per repeat, its options shuffled for that repeat."""
+    import pyarrow as pa
+
+    columns = as_columns(rows)
+    options = [list(item) for item in columns["options"]]
+    correct = [item[LETTERS.index(gold_choice(golds[0], item))] for item, golds in zip(options, columns["golds"])]
+    prompts = repeat_prompts([question or "" for question in columns["question"]], options, correct, repeats)
+    if isinstance(rows, dict):
+        return {**rows, "prompts": prompts}
+    return rows.append_column("prompts", pa.array(prompts, pa.list_(pa.string())))
 
 
 def _column_types() -> dict[str, pa.DataType]:

@@ -65,3 +65,31 @@ def test_an_unknown_task_is_a_problem_of_the_dataset_naming_the_known_ones(tmp_p
     (folder / "dataset.toml").write_text(TOML.replace('task = "gpqa"', 'task = "gpqa_diamond"'))
     assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 1
     assert "task = 'gpqa_diamond' is none of the multiple-choice tasks (gpqa, mmlu_pro)" in capsys.readouterr().err
+
+
+def test_asked_live_each_repeat_gets_the_scripts_shuffled_prompt(tmp_path):
+    from tests.pipeline.chat_server import ChatServer
+
+    expected = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))["items"]
+    folder = tmp_path / "inputs" / "gpqa"
+    folder.mkdir(parents=True)
+    shutil.copy(FIXTURES / "questions.csv", folder / "questions.csv")
+    rights = {found["prompt"]: found["correct"] for repeats in expected.values() for found in repeats}
+    with ChatServer() as server:
+        server.answer = lambda message: f"Thinking.\nAnswer: {rights[message]}"
+        (folder / "dataset.toml").write_text(TOML + f'[generate]\nurl = "{server.url}"\nmodels = ["m"]\nsamples = 4\n'
+                                                    "timeout = 5\nretries = 0\n")
+        assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+        asked = [chat["body"]["messages"][-1]["content"] for chat in server.chats()]
+    assert sorted(asked) == sorted(rights)  # 20 requests, one per item and repeat, each its own order
+    matched = read_columns(tmp_path / "outputs" / "gpqa" / "m" / "B4_matches.json")
+    assert all(matched["correct"]) and set(matched["letter"]) == {"A"} and len(matched["id"]) == 20
+
+
+def test_more_samples_than_repeats_is_refused(tmp_path, capsys):
+    folder = tmp_path / "inputs" / "gpqa"
+    folder.mkdir(parents=True)
+    shutil.copy(FIXTURES / "questions.csv", folder / "questions.csv")
+    (folder / "dataset.toml").write_text(TOML + '[generate]\nurl = "http://127.0.0.1:9"\nmodels = ["m"]\nsamples = 5\n')
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) != 0
+    assert "[generate] samples = 5, but item 'rec1' has 4 prompts, one per repeat" in capsys.readouterr().err

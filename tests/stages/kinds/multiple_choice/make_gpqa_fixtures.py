@@ -1,7 +1,7 @@
 """Runs openai/simple-evals' own GPQAEval (gpqa_eval.py, from a checkout given as argv[1]) over written items and
 replies: writes fixtures/gpqa/ — questions.csv in GPQA's columns, predictions/written.jsonl (each item's four
-replies, repeat by repeat) and expected.json (per item and repeat the script's correct letter, extracted answer and
-score, and its score and score:std). Run with the venv holding the script's dependencies (pandas, numpy, jinja2,
+replies, repeat by repeat) and expected.json (per item and repeat the prompt the script sent, its correct letter,
+extracted answer and score, and its score and score:std). Run with the venv holding the script's dependencies (pandas, numpy, jinja2,
 requests, tqdm): /work/venvs/simple-evals/bin/python make_gpqa_fixtures.py <simple-evals checkout>."""
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def main(checkout: Path) -> None:
                 letter = "ABCD"[[line[3:] for line in prompt.splitlines()[-4:]].index(example["Correct Answer"])]
                 text = reply(ANSWERS[[item[0] for item in ITEMS].index(row_id)][repeat], letter)
                 replies[row_id].append(text)
-                expected[row_id].append({"permutation": example["permutation"], "correct": letter})
+                expected[row_id].append({"permutation": example["permutation"], "correct": letter, "prompt": prompt})
                 return types.SamplerResponse(response_text=text, actual_queried_message_list=message_list,
                                              response_metadata={})
 

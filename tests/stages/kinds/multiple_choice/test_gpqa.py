@@ -6,7 +6,7 @@ import csv
 import json
 from pathlib import Path
 
-from stages.kinds.multiple_choice.gpqa import gpqa_letter, permutations, shuffled_choices
+from stages.kinds.multiple_choice.gpqa import gpqa_letter, permutations, repeat_prompts, shuffled_choices
 
 FIXTURES = Path(__file__).parent / "fixtures" / "gpqa"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))["items"]
@@ -31,6 +31,13 @@ def test_each_item_and_repeat_is_shuffled_and_scored_as_the_script_did() -> None
             letter = gpqa_letter(replies[item["Record ID"]][repeat])
             assert letter == expected["extracted"]
             assert (letter == expected["correct"]) == bool(expected["score"])
+
+
+def test_each_repeat_is_asked_the_message_the_script_sent() -> None:
+    items = _items()
+    choices = [[item["Correct Answer"], *(item[f"Incorrect Answer {n}"] for n in (1, 2, 3))] for item in items]
+    prompts = repeat_prompts([item["Question"] for item in items], choices, [item["Correct Answer"] for item in items])
+    assert prompts == [[found["prompt"] for found in EXPECTED[item["Record ID"]]] for item in items]
 
 
 def test_reasoning_is_read_after_think_and_an_unclosed_one_has_no_answer() -> None:
