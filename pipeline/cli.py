@@ -50,7 +50,7 @@ class ExportTools:
 
     @staticmethod
     def names() -> list[str]:
-        from stages.harness.exporters import EXPORTERS
+        from stages.kinds.exporters import EXPORTERS
 
         return EXPORTERS.names()
 

@@ -1,5 +1,5 @@
 """`evalpipe export TOOL`: one model's run of a dataset, from its B2–B4 artifacts, written in another harness's own
-format by the exporter registered for TOOL (stages.harness.exporters)."""
+format by the exporter registered for TOOL (stages.kinds.exporters)."""
 from __future__ import annotations
 
 import argparse
@@ -9,9 +9,9 @@ from pathlib import Path
 
 from stages.core.errors import UsageError
 from stages.core.names import check_name
-from stages.harness.exporters import EXPORTERS
 from stages.io.artifacts import artifact_damage, artifact_paths, read_artifact_json
 from stages.io.storage import location
+from stages.kinds.exporters import EXPORTERS
 
 from .commands import _only_model
 from .exit_codes import EXIT_OK

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from stages import AnswerStore, get_kind
 from stages.io.storage import location
 from stages.judge.config import NOT_VERDICTS
+from stages.judge.match_asker import judge_asker
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -40,15 +41,14 @@ def match_judge_params(task: StageTask) -> dict[str, Any]:
 
 
 def match_judge_settings(task: StageTask) -> dict[str, Any]:
-    """What the kind's match needs to ask the judge: every [judge] setting, its concurrency, the journal, the verdict
-    store and, with max_calls / max_cost, the budget ledger."""
+    """What the kind's match needs to ask the judge (`ask_judge`): every [judge] setting, its concurrency, the
+    journal, the verdict store and, with max_calls / max_cost, the budget ledger."""
     if not asks_judge(task):
         return {}
     judge = task.plain_spec["judge"]
     limited = judge.get("max_calls") is not None or judge.get("max_cost") is not None
-    return {"judge": judge, "judge_concurrency": task.spec["judge_concurrency"],
-            "judge_journal": str(match_journal(task)), "judge_store": task.spec.get("judge_store"),
-            **({"judge_budget": str(budget_ledger(task))} if limited else {})}
+    return {"ask_judge": judge_asker(judge, task.spec["judge_concurrency"], str(match_journal(task)),
+                                     task.spec.get("judge_store"), str(budget_ledger(task)) if limited else None)}
 
 
 def match_retry(task: StageTask) -> dict[str, Any]:

@@ -120,16 +120,22 @@ def request_key(config: GenerateConfig, model: str, prompt: str, sample: int = 0
 
 def _one_request(config: GenerateConfig, group: list[dict[str, Any]]) -> bool:
     """Whether a sample of a one-question item is asked together with the item's other samples (OpenAI's `n`): only
-    without a seed, whose per-sample seed + s takes a request each."""
+    without a seed, whose per-sample seed + s takes a request each, and when every sample has the same prompt."""
     return config.samples > 1 and config.seed is None and config.protocol == "openai" and len(group) == 1 \
-        and not group[0].get("tools") and group[0].get("messages") is None
+        and not group[0].get("tools") and group[0].get("messages") is None and "sample_prompts" not in group[0]
 
 
 def sample_cases(cases: list[dict[str, Any]], samples: int) -> list[dict[str, Any]]:
-    """Each case once per sample (its own conversation), sample 0 first; one sample leaves the cases as they are."""
+    """Each case once per sample (its own conversation), sample 0 first, asked its own prompt where the case has one
+    per sample (`sample_prompts`: GPQA's shuffled repeats); one sample leaves the cases as they are."""
     if samples == 1:
         return cases
-    return [{**case, "sample": sample, "conversation": (case["conversation"], sample)}
+    short = next((case for case in cases if len(case.get("sample_prompts", range(samples))) < samples), None)
+    if short is not None:
+        raise UsageError(f"[generate] samples = {samples}, but item {short['id']!r} has "
+                         f"{len(short['sample_prompts'])} prompts, one per repeat")
+    return [{**case, "sample": sample, "conversation": (case["conversation"], sample),
+             **({"prompt": case["sample_prompts"][sample]} if "sample_prompts" in case else {})}
             for case in cases for sample in range(samples)]
 
 

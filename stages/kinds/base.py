@@ -1,9 +1,9 @@
 """Registry of task kinds: each kind names its parameters and implements normalize → match → score → compare."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..chat.prompts import render_prompt
 from ..core.distinct import shared_floats, shared_values
@@ -19,6 +19,18 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 SHARD_ROWS = 1_000_000  # default rows per shard of a shardable kind: datasets up to this size are one shard
+
+
+class MatchJudge(Protocol):
+    """The [judge] B4 hands a kind whose matching asks it (`match_asks_judge`; stages/judge/match_asker.py): its
+    models and samples, a call's journal key, and calls (item, judge, sample, prompt, key, system) asked, journaled."""
+
+    models: list[str]
+    samples: int
+
+    def key(self, prompt: str, judge: str, sample: int) -> str: ...
+
+    def ask(self, calls: Sequence[Any]) -> tuple[dict[str, dict[str, Any]], dict[str, int]]: ...
 
 
 class Kind:

@@ -1,4 +1,5 @@
-"""MMLU-Pro's own answer reading (TIGER-AI-Lab/MMLU-Pro evaluate_from_local.py extract_answer / save_res), quirks kept."""
+"""MMLU-Pro's own answer reading (TIGER-AI-Lab/MMLU-Pro evaluate_from_local.py extract_answer / save_res), quirks kept,
+in linear time: the script's second and third regexes rescan the text from every position."""
 from __future__ import annotations
 
 import random
@@ -7,34 +8,61 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 _ANSWER_IS = re.compile(r"answer is \(?([A-J])\)?")  # extract_answer: no flags, case-sensitive
-_ANSWER_COLON = re.compile(r".*[aA]nswer:\s*([A-J])")  # extract_again: greedy, no DOTALL (the line of the last match)
-_LAST_LETTER = re.compile(r"\b[A-J]\b(?!.*\b[A-J]\b)", re.DOTALL)  # extract_final: the last standalone letter
+_ANSWER_COLON = re.compile(r"[aA]nswer:\s*([A-J])")  # extract_again's pattern without its leading '.*'
+_LINE_ANSWER_COLON = re.compile(r".*[aA]nswer:\s*([A-J])")  # extract_again: greedy, no DOTALL (one line's last)
+_LAST_LETTER = re.compile(r".*\b([A-J])\b", re.DOTALL)  # extract_final's \b[A-J]\b(?!.*\b[A-J]\b): the last one
 _THINK_CLOSE = "</think>"
-SEED = 12345  # random.seed(12345) at the script's import, drawn once per unread item in file order
+SEED = 12345  # random.seed(12345) at the script's import
+CASCADE_RULES = ("answer is", "answer:", "last letter")  # extract_answer, extract_again, extract_final
+
+
+def reference_rule(text: str, level: str = "l2") -> tuple[str | None, str | None]:
+    """(letter, rule) as the reference reads them: 'l1' is extract_answer's first regex alone, 'l2' its cascade."""
+    match = _ANSWER_IS.search(text)
+    if match or level == "l1":
+        return (match.group(1), CASCADE_RULES[0]) if match else (None, None)
+    first = _ANSWER_COLON.search(text)
+    if first:  # re.search(r'.*[aA]nswer:...') first succeeds at the start of the first line holding one
+        return _LINE_ANSWER_COLON.match(text, text.rfind("\n", 0, first.start()) + 1).group(1), CASCADE_RULES[1]
+    last = _LAST_LETTER.match(text)
+    return (last.group(1), CASCADE_RULES[2]) if last else (None, None)
 
 
 def reference_letter(text: str, level: str = "l2") -> str | None:
-    """The letter the reference reads: 'l1' is extract_answer's first regex alone, 'l2' its whole cascade."""
-    match = _ANSWER_IS.search(text)
-    if match or level == "l1":
-        return match.group(1) if match else None
-    match = _ANSWER_COLON.search(text) or _LAST_LETTER.search(text)
-    return match.group(1) if match and match.re is _ANSWER_COLON else (match.group(0) if match else None)
+    """The letter the reference reads ('l1': extract_answer's first regex alone, 'l2': its whole cascade)."""
+    return reference_rule(text, level)[0]
 
 
-def mmlu_pro_letter(reply: str, level: str = "l2") -> str | None:
-    """The reference's letter read after a reply's last </think>; reasoning opened and never closed gives None."""
+def mmlu_pro_rule(reply: str) -> tuple[str | None, str | None]:
+    """(letter, rule) read after a reply's last </think>; reasoning opened and never closed gives (None, None)."""
     if _THINK_CLOSE in reply:
         reply = reply.rsplit(_THINK_CLOSE, 1)[1]
     elif "<think>" in reply:
-        return None
-    return reference_letter(reply, level)
+        return None, None
+    return reference_rule(reply)
 
 
-def guessed_indexes(option_counts: list[int], seed: int = SEED) -> list[int]:
-    """save_res's random.randint(0, len(options) - 1), one per unread item, in file order, from the seeded stream."""
-    draw = random.Random(seed)
-    return [draw.randint(0, count - 1) for count in option_counts]
+def mmlu_pro_letter(reply: str) -> str | None:
+    """The reference's letter read after a reply's last </think>; reasoning opened and never closed gives None."""
+    return mmlu_pro_rule(reply)[0]
+
+
+def script_guesses(categories: list[str], option_counts: list[int], unread: list[bool],
+                   seed: int = SEED) -> dict[int, int]:
+    """Row → option index guessed for each unread row, drawn as evaluate_from_local.py draws: one seeded stream, the
+    categories in sorted order, save_res called twice per category (the first call's draws are discarded), each call
+    one random.randint(0, len(options) - 1) per unread row in file order."""
+    by_category: dict[str, list[int]] = defaultdict(list)
+    for row, category in enumerate(categories):
+        if unread[row]:
+            by_category[category].append(row)
+    draw, guesses = random.Random(seed), {}
+    for category in sorted(by_category):
+        rows = by_category[category]
+        for row in rows:
+            draw.randint(0, option_counts[row] - 1)
+        guesses.update((row, draw.randint(0, option_counts[row] - 1)) for row in rows)
+    return guesses
 
 
 @dataclass(frozen=True)
@@ -58,9 +86,8 @@ class MmluProAccuracy:
 
 def mmlu_pro_accuracy(letters: list[str | None], answers: list[str], answer_indexes: list[int],
                       option_counts: list[int], categories: list[str], seed: int = SEED) -> MmluProAccuracy:
-    """save_res over the items in file order: an unread letter is a seeded random option index against answer_index."""
-    unread = [i for i, letter in enumerate(letters) if not letter]
-    guesses = dict(zip(unread, guessed_indexes([option_counts[i] for i in unread], seed)))
+    """save_res over the items: an unread letter is a seeded random option index against answer_index."""
+    guesses = script_guesses(categories, option_counts, [not letter for letter in letters], seed)
     per_category: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     correct = guessed_correct = 0
     for i, letter in enumerate(letters):
@@ -69,5 +96,5 @@ def mmlu_pro_accuracy(letters: list[str | None], answers: list[str], answer_inde
         guessed_correct += hit and i in guesses
         per_category[categories[i]][0] += 1
         per_category[categories[i]][1] += hit
-    return MmluProAccuracy(len(letters), correct, len(unread), guessed_correct,
+    return MmluProAccuracy(len(letters), correct, len(guesses), guessed_correct,
                            {name: (n, c) for name, (n, c) in sorted(per_category.items())})

@@ -68,11 +68,18 @@ def _consecutive_options(text: str, markers: list[re.Match], lines: bool) -> lis
     return options if all(options) else None
 
 
+GPQA_COLUMNS = ("Correct Answer", "Incorrect Answer 1", "Incorrect Answer 2", "Incorrect Answer 3")  # its CSV's
+
+
 def find_options(record: dict, question: str | None) -> list[str] | None:
-    """The question's options from an options / choices field, A/B/C/D columns, or the question text."""
+    """The question's options from an options / choices field, A/B/C/D columns, GPQA's answer columns (the correct
+    one first, as gpqa_eval lists them before shuffling), or the question text."""
     for name in ("options", "choices"):
         if record.get(name) is not None:
             return options_from_value(record[name])
+    if all(name in record for name in GPQA_COLUMNS):  # a blank one is left out: the item has fewer options
+        return [text.strip() for text in (record[name] for name in GPQA_COLUMNS) if isinstance(text, str)
+                and text.strip()]
     return options_from_columns(record) or (options_from_text(question) if question else None)
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import UsageError
-from ...harness.exporters import Documents, Exporter, register_exporter
 from ...io.artifacts import iter_rows
+from ..exporters import Documents, Exporter, register_exporter
 from .conversation import MAX_ERRORS, MAX_STEPS
 from .domains import domain_of
 

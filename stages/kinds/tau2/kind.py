@@ -10,8 +10,6 @@ from typing import Any
 from ...core.records import Columns, LoadResult
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
-from ...judge.budget import Budget
-from ...judge.config import JudgeConfig
 from ..base import Kind, rank_models, register_kind
 from .domains import read_domain
 from .evaluation import NOT_JUDGED, evaluate
@@ -91,20 +89,17 @@ class Tau2(Kind):
     def _judged(self, rows: list[tuple[str, dict, Any, list[dict]]],
                 params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int] | None]:
         """The [judge]'s NL_ASSERTION component of each trial whose reward it decides (every other component 1),
-        asked through the judge's journal when B4 is given the judge (`judge`, `judge_journal`; a `judge_budget`
-        ledger counts the calls against [judge] max_calls / max_cost), with what asking took; else none."""
-        if not params.get("judge") or not params.get("judge_journal"):
+        asked of the judge B4 hands the kind (`ask_judge`, a MatchJudge: journaled, within [judge] max_calls /
+        max_cost), with what asking took; else none."""
+        judge = params.get("ask_judge")
+        if judge is None:
             return {}, None
         waiting = {_trial_key(task_id, number): (trial["messages"], task["evaluation_criteria"]["nl_assertions"])
                    for task_id, task, data, trials in rows for number, trial in enumerate(trials)
                    if evaluate(task, data, trial["messages"], trial["termination_reason"]).status == NOT_JUDGED}
         if not waiting:
             return {}, None
-        config = JudgeConfig.from_described(params["judge"], params.get("judge_concurrency", 1))
-        store, ledger = params.get("judge_store"), params.get("judge_budget")
-        budget = Budget(Path(ledger), config.max_calls, config.max_cost, config.price) if ledger else None
-        return judge_nl_assertions(waiting, config, Path(params["judge_journal"]), Path(store) if store else None,
-                                   budget)
+        return judge_nl_assertions(waiting, judge)
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B5: per task its pass^1 (share of its trials that succeed, infrastructure errors left out; none when a

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ...judge.asking import ask_judges, call_key
-from ...judge.budget import Budget
-from ...judge.config import JudgeConfig
+from ..base import MatchJudge
 
 CRITERION = "nl_assertions"
 NL_SYSTEM_PROMPT = """
@@ -69,15 +66,15 @@ def nl_user_prompt(messages: list[dict[str, Any]], assertions: list[str]) -> str
         """
 
 
-def nl_calls(trials: dict[str, tuple[list[dict[str, Any]], list[str]]], config: JudgeConfig) -> list[NLAssertionCall]:
+def nl_calls(trials: dict[str, tuple[list[dict[str, Any]], list[str]]], judge: MatchJudge) -> list[NLAssertionCall]:
     """Per trial (id → its messages and assertions) a call to each judge model and sample."""
     calls = []
     for item, (messages, assertions) in trials.items():
         prompt = nl_user_prompt(messages, assertions)
-        for judge in config.models:
-            for sample in range(config.samples):
-                key = call_key(f"{NL_SYSTEM_PROMPT}\n{prompt}", judge, sample, config)
-                calls.append(NLAssertionCall(item, judge, sample, prompt, key))
+        for model in judge.models:
+            for sample in range(judge.samples):
+                key = judge.key(f"{NL_SYSTEM_PROMPT}\n{prompt}", model, sample)
+                calls.append(NLAssertionCall(item, model, sample, prompt, key))
     return calls
 
 
@@ -97,22 +94,20 @@ def nl_component(reply: str) -> dict[str, Any]:
     return {"value": 1.0, "reason": f"the judge found all {len(verdicts)} met"}
 
 
-def judge_nl_assertions(trials: dict[str, tuple[list[dict[str, Any]], list[str]]], config: JudgeConfig,
-                        journal: Path, store: Path | None = None, budget: Budget | None = None
+def judge_nl_assertions(trials: dict[str, tuple[list[dict[str, Any]], list[str]]], judge: MatchJudge,
                         ) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
     """Per trial its NL_ASSERTION component, every call asked through the judge's journal (a rerun asks nothing;
     `budget` may refuse some): 1 only when every judge model and sample found every assertion met; None (not
     judged) when any reply is missing or unparsed, with why. Also what asking took (the judge's usage)."""
-    calls = nl_calls(trials, config)
-    replies = ask_judges(calls, config, journal, store, budget)
-    records = replies.records
+    calls = nl_calls(trials, judge)
+    records, usage = judge.ask(calls)
     components: dict[str, dict[str, Any]] = {}
     for call in calls:
         record = records.get(call.key, {})
         part = (nl_component(record["prediction"]) if "prediction" in record else
                 {"value": None, "reason": f"no verdict: {record.get('error', 'no reply')}"})
-        part = {**part, "reason": f"{call.judge}: {part['reason']}"} if len(config.models) > 1 else part
+        part = {**part, "reason": f"{call.judge}: {part['reason']}"} if len(judge.models) > 1 else part
         before = components.get(call.item)
         if before is None or part["value"] is None or (before["value"] is not None and part["value"] < before["value"]):
             components[call.item] = part
-    return components, replies.usage
+    return components, usage

@@ -25,13 +25,17 @@ def test_reasoning_is_read_after_think_and_an_unclosed_one_has_no_answer() -> No
     assert mmlu_pro_letter("no think, the answer is (D)") == "D"
 
 
-def test_unread_items_take_seeded_letters_in_file_order() -> None:
+def test_unread_items_are_guessed_as_main_draws_per_sorted_category_twice() -> None:
     draw = random.Random(12345)
-    first, second = draw.randint(0, 9), draw.randint(0, 3)
-    score = mmlu_pro_accuracy([None, "A", None], ["J", "A", "B"], [first, 0, second], [10, 10, 4], ["x", "y", "x"])
-    assert (score.correct, score.guessed, score.guessed_correct) == (3, 2, 2)
-    assert score.accuracy_without_guesses == pytest.approx(1 / 3)
-    assert score.per_category == {"x": (2, 2), "y": (1, 1)}
+    draw.randint(0, 3), draw.randint(0, 9)  # category "a" (row 2: 4 options, then row 3) — eval_cot's first save_res
+    a_first, a_second = draw.randint(0, 3), draw.randint(0, 9)  # the second save_res, the one counted
+    draw.randint(0, 9)  # category "b": row 0, drawn after "a" although it comes first in the file
+    b_first = draw.randint(0, 9)
+    score = mmlu_pro_accuracy([None, "A", None, None], ["J", "A", "B", "C"], [b_first, 0, a_first, a_second + 1],
+                              [10, 10, 4, 10], ["b", "b", "a", "a"])
+    assert (score.correct, score.guessed, score.guessed_correct) == (3, 3, 2)
+    assert score.accuracy_without_guesses == pytest.approx(1 / 4)
+    assert score.per_category == {"a": (2, 1), "b": (2, 2)}
 
 
 def _items(path: Path) -> list[dict]:
@@ -49,3 +53,15 @@ def test_published_files_item_by_item(model: str, real_data: Path) -> None:
     # and a letter of unknown draw where the cascade reads none
     assert [letter for letter in letters if letter] == [item["pred"] for item, letter in zip(items, letters) if letter]
     assert all(item["pred"] is None for item, letter in zip(items, letters) if not letter) == (level == "l1")
+
+
+def test_a_category_of_mixed_types_is_read_row_by_row_not_lost(tmp_path: Path) -> None:
+    from stages.core.records import as_columns
+    from stages.kinds.base import get_kind
+
+    path = tmp_path / "questions.jsonl"
+    path.write_text("".join(json.dumps({"id": str(n), "question": "q", "options": ["a", "b"], "answer": "A",
+                                        "category": category}) + "\n" for n, category in enumerate([7, "law", None])))
+    loaded = get_kind("multiple_choice").load_gold(path, {"id_field": "id", "gold_field": "answer"}, None,
+                                                   {"task": "mmlu_pro", "fewshot_file": ""})
+    assert as_columns(loaded.columns)["category"] == ["7", "law", None]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from stages.judge.config import read_judge_config
+from stages.judge.match_asker import JudgeAsker
 from stages.kinds.base import get_kind
 from stages.kinds.tau2.domains import read_domain
 from stages.kinds.tau2.evaluation import evaluate
@@ -56,7 +57,7 @@ def test_prompts_and_rewards_equal_tau2s_for_every_retail_task_its_judge_decides
     for answer in ("met", "missed", "empty"):
         with ChatServer() as server:
             server.answer = _scripted(answer)
-            judged, usage = judge_nl_assertions(trials, _judge(server), tmp_path / f"{answer}.jsonl")
+            judged, usage = judge_nl_assertions(trials, JudgeAsker(_judge(server), tmp_path / f"{answer}.jsonl"))
             assert usage["asked"] == len(lines) and usage["failed"] == 0
             sent = {(chat["body"]["messages"][0]["content"], chat["body"]["messages"][1]["content"])
                     for chat in server.chats()}
@@ -87,7 +88,7 @@ def test_match_asks_the_judge_through_its_journal_and_a_rerun_asks_nothing(tmp_p
     assert json.loads(without["evaluations"][0])[0]["status"] == "not judged" and info["trials"] == {"not judged": 1}
     with ChatServer() as server:
         server.answer = _scripted("missed")
-        params = {"domain": "retail", "judge": _judge(server).described(), "judge_journal": str(tmp_path / "j.jsonl")}
+        params = {"domain": "retail", "ask_judge": JudgeAsker(_judge(server), tmp_path / "j.jsonl")}
         matched, info = kind.match(normalized, params)
         assert len(server.chats()) == 1
         again, _ = kind.match(normalized, params)
@@ -101,7 +102,7 @@ def test_a_dead_judge_or_an_answer_not_json_leaves_the_trial_not_judged_with_why
     kind, normalized = get_kind("tau2"), _retail_trial()
     dead = ChatServer()
     dead.httpd.server_close()
-    params = {"domain": "retail", "judge": _judge(dead).described(), "judge_journal": str(tmp_path / "dead.jsonl")}
+    params = {"domain": "retail", "ask_judge": JudgeAsker(_judge(dead), tmp_path / "dead.jsonl")}
     evaluation = json.loads(kind.match(normalized, params)[0]["evaluations"][0])[0]
     assert evaluation["status"] == "not judged" and evaluation["reward"] is None
     assert evaluation["components"]["NL_ASSERTION"]["reason"].startswith("no verdict: ")
