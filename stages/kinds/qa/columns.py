@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.arrow_strings import (items_once_per_list, list_item_positions, list_lengths, list_offsets,
-                                   list_starts)
+from ...core.arrow_strings import items_once_per_list, list_item_positions, list_lengths, list_offsets, list_starts
 from ...core.distinct import codes_of, first_rows, first_rows_as_seen, mostly_repeated, mostly_repeated_at
 from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
@@ -267,8 +266,8 @@ def _short_overlap(predicted: pa.Array, predicted_ids: np.ndarray, gold: pa.Arra
     the gold's remaining count gives)."""
     import numpy as np
 
-    predicted, gold = _grid(predicted, list_lengths(predicted), predicted_ids, -1), _grid(gold, list_lengths(gold),
-                                                                                        gold_ids, -2)
+    predicted = _grid(predicted, list_lengths(predicted), predicted_ids, -1)
+    gold = _grid(gold, list_lengths(gold), gold_ids, -2)  # another padding: padding never matches
     in_gold = np.zeros(predicted.shape, np.int8)
     for position in range(gold.shape[1]):
         in_gold += predicted == gold[:, position:position + 1]
