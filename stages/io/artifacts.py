@@ -63,12 +63,25 @@ def _parquet_columns(schema: pa.Schema) -> list[pq.ColumnSchema]:
 def _read_table(path: UPath, columns: list[str] | None = None) -> pa.Table:
     """A rows file (or some of its columns) read by ParquetFile (pq.read_table goes through pyarrow.dataset, one more
     import for a run: 0.02–0.1 s here)."""
+    if is_local(path):
+        return _whole_file(os.fspath(path), columns)
+    with path.open("rb") as handle:
+        return _whole_file(handle, columns)
+
+
+def _whole_file(source: Any, columns: list[str] | None) -> pa.Table:
+    """A Parquet file read whole, else row group by row group: a list of dictionary-encoded texts whose dictionary
+    changes between row groups cannot be read whole (Arrow: "Nested data conversions not implemented for chunked
+    array outputs"; a million multiple-choice rows' options)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    if is_local(path):
-        return pq.ParquetFile(os.fspath(path)).read(columns=columns)
-    with path.open("rb") as handle:
-        return pq.ParquetFile(handle).read(columns=columns)
+    rows_file = pq.ParquetFile(source)
+    try:
+        return rows_file.read(columns=columns)
+    except pa.ArrowNotImplementedError:
+        return pa.concat_tables([rows_file.read_row_group(group, columns)
+                                 for group in range(rows_file.num_row_groups)])
 
 
 def write_artifact(path: UPath, header: dict[str, Any], columns: Rows | None, body: dict[str, Any]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.arrow_strings import items_once_per_list, list_lengths, list_offsets, list_starts
+from ...core.arrow_strings import items_once_per_list, list_item_positions, list_lengths, list_offsets, list_starts
 from ...core.distinct import codes_of, first_rows, first_rows_as_seen, mostly_repeated, mostly_repeated_at
 from ...core.threads import map_ahead
 from ...text.normalize import has_cjk_column, normalize_column
@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 MATCH_BATCH_ROWS = 100_000  # rows matched at once (a batch per core): token keys for this many stay near 50 MB
 NORMALIZE_ROWS = 250_000  # texts normalized at once, a chunk per core
 REPEATED_SHARE = 1 / 3  # texts are normalized once per distinct value when at most this share look distinct
+REPEATED_PAIRS_SHARE = 1 / 10  # B4 matches once per distinct pair when at most this share of rows look distinct: the
+# sampled estimate (as if every value were as common) reads 805k distinct rows of 1M short ones as 165k, and finding
+# the distinct pairs costs more than token F1 on every pair unless they repeat many times over
+SHORT_TOKENS = 8  # pairs whose texts both have at most this many tokens are overlapped on padded grids
 LABELS = ("missing", "correct", "partial", "wrong")  # B4's label column, by code
 
 
@@ -140,7 +144,7 @@ def _rows_repeat(predictions: pa.Array, golds: pa.Array) -> bool:
         texts, lists = (predictions, golds) if taken is None else (predictions.take(taken), golds.take(taken))
         return pc.binary_join_element_wise(texts, pc.binary_join(lists, "\x1f"), "\x1f")
 
-    return mostly_repeated_at(len(predictions), joined_at, REPEATED_SHARE)
+    return mostly_repeated_at(len(predictions), joined_at, REPEATED_PAIRS_SHARE)
 
 
 def _only_the_empty_answer(golds: pa.Array) -> np.ndarray:
@@ -212,7 +216,8 @@ def _first_where(condition: np.ndarray, rows_wanted: np.ndarray, parents: np.nda
 
 def token_f1_pairs(predictions: pa.Array, golds: pa.Array) -> np.ndarray:
     """token_f1 of each (prediction, gold) pair of normalized texts (tokens are split at single spaces): the multiset
-    overlap counted on sorted (pair, token id) keys, then the official formula's float operations."""
+    overlap counted on padded token grids for short pairs and on sorted (pair, token id) keys for the others, then the
+    official formula's float operations."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -221,17 +226,17 @@ def token_f1_pairs(predictions: pa.Array, golds: pa.Array) -> np.ndarray:
     predicted, gold = _tokens(predictions), _tokens(golds)
     predicted_flat = pc.list_flatten(predicted)
     codes = pc.dictionary_encode(pa.concat_arrays([predicted_flat, pc.list_flatten(gold)]))
-    vocabulary = max(len(codes.dictionary), 1)
-    token_ids = codes.indices.to_numpy().astype(np.int64)
-    predicted_keys, predicted_counts = _key_counts(predicted, token_ids[:len(predicted_flat)], vocabulary)
-    gold_keys, gold_counts = _key_counts(gold, token_ids[len(predicted_flat):], vocabulary)
-    same = np.zeros(pairs)
-    if len(predicted_keys) and len(gold_keys):
-        where = np.minimum(np.searchsorted(gold_keys, predicted_keys), len(gold_keys) - 1)
-        found = gold_keys[where] == predicted_keys
-        shared = np.minimum(predicted_counts[found], gold_counts[where[found]])
-        same = np.bincount(predicted_keys[found] // vocabulary, weights=shared, minlength=pairs)
+    token_ids = codes.indices.to_numpy()
     predicted_lengths, gold_lengths = list_lengths(predicted), list_lengths(gold)
+    predicted_ids, gold_ids = token_ids[:len(predicted_flat)], token_ids[len(predicted_flat):]
+    short = (predicted_lengths <= SHORT_TOKENS) & (gold_lengths <= SHORT_TOKENS)
+    same = np.zeros(pairs)
+    if short.any():
+        same[short] = _short_overlap(predicted, predicted_ids, gold, gold_ids)[short]
+    if not short.all():
+        long_pairs = np.flatnonzero(~short)
+        same[long_pairs] = _sorted_overlap(predicted_lengths, predicted_ids, gold_lengths, gold_ids, long_pairs,
+                                           max(len(codes.dictionary), 1))
     f1 = np.zeros(pairs)
     some = same > 0
     precision = 1.0 * same[some] / predicted_lengths[some]
@@ -240,12 +245,63 @@ def token_f1_pairs(predictions: pa.Array, golds: pa.Array) -> np.ndarray:
     return f1
 
 
-def _key_counts(tokens: pa.Array, token_ids: np.ndarray, vocabulary: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct (list index, token id) keys of token lists, sorted, with how often each occurs."""
+def _grid(tokens: pa.Array, lengths: np.ndarray, ids: np.ndarray, padding: int) -> np.ndarray:
+    """Each token list's first SHORT_TOKENS token ids (`ids` laid end to end, lists of `lengths`) as one row,
+    padded."""
     import numpy as np
     import pyarrow.compute as pc
 
-    keys = np.sort(pc.list_parent_indices(tokens).to_numpy() * vocabulary + token_ids, kind="stable")
+    width = int(min(lengths.max(initial=0), SHORT_TOKENS))
+    grid = np.full((len(lengths), width), padding, np.int32)
+    parents = pc.list_parent_indices(tokens).to_numpy()
+    positions = np.arange(len(ids)) - list_starts(lengths)[parents]
+    kept = positions < width
+    grid[parents[kept], positions[kept]] = ids[kept]
+    return grid
+
+
+def _short_overlap(predicted: pa.Array, predicted_ids: np.ndarray, gold: pa.Array, gold_ids: np.ndarray) -> np.ndarray:
+    """Multiset overlap of every pair, right where both have at most SHORT_TOKENS tokens: a predicted token counts
+    when fewer equal tokens come before it in its prediction than its gold holds (what matching each token against
+    the gold's remaining count gives)."""
+    import numpy as np
+
+    predicted = _grid(predicted, list_lengths(predicted), predicted_ids, -1)
+    gold = _grid(gold, list_lengths(gold), gold_ids, -2)  # another padding: padding never matches
+    in_gold = np.zeros(predicted.shape, np.int8)
+    for position in range(gold.shape[1]):
+        in_gold += predicted == gold[:, position:position + 1]
+    before = np.zeros(predicted.shape, np.int8)
+    for position in range(1, predicted.shape[1]):
+        for earlier in range(position):
+            before[:, position] += predicted[:, earlier] == predicted[:, position]
+    return np.count_nonzero(before < in_gold, axis=1)
+
+
+def _sorted_overlap(predicted_lengths: np.ndarray, predicted_ids: np.ndarray, gold_lengths: np.ndarray,
+                    gold_ids: np.ndarray, pairs: np.ndarray, vocabulary: int) -> np.ndarray:
+    """Multiset overlap of the pairs at `pairs`, counted on sorted (pair, token id) keys."""
+    import numpy as np
+
+    predicted_keys, predicted_counts = _key_counts(predicted_lengths, predicted_ids, pairs, vocabulary)
+    gold_keys, gold_counts = _key_counts(gold_lengths, gold_ids, pairs, vocabulary)
+    if not len(predicted_keys) or not len(gold_keys):
+        return np.zeros(len(pairs))
+    where = np.minimum(np.searchsorted(gold_keys, predicted_keys), len(gold_keys) - 1)
+    found = gold_keys[where] == predicted_keys
+    shared = np.minimum(predicted_counts[found], gold_counts[where[found]])
+    return np.bincount(predicted_keys[found] // vocabulary, weights=shared, minlength=len(pairs))
+
+
+def _key_counts(lengths: np.ndarray, token_ids: np.ndarray, rows: np.ndarray,
+                vocabulary: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (place among `rows`, token id) keys of the token lists at `rows`, sorted, with how often each
+    occurs."""
+    import numpy as np
+
+    taken = lengths[rows]
+    places = np.repeat(np.arange(len(rows), dtype=np.int64), taken)
+    keys = np.sort(places * vocabulary + token_ids[list_item_positions(lengths, rows)], kind="stable")
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if len(keys) else np.zeros(0, np.int64)
     return keys[starts], np.diff(np.append(starts, len(keys)))
 

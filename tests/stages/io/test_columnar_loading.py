@@ -305,6 +305,14 @@ def test_blocks_pyarrow_json_refuses_are_decoded_line_by_line(tmp_path):
     assert table.column("c").to_pylist() == [None, "only here"]
 
 
+def test_a_field_is_typed_from_all_its_values_whether_or_not_its_first_ones_mix_types():
+    clean = [{"n": i, "mixed_late": i, "mixed_early": [i, "page"] if i < 3 else [i]} for i in range(200)]
+    clean[150]["mixed_late"] = "text"  # past the first values tried alone: every value is still tried
+    table = records_table(clean, {}, {})
+    assert table.column("n").type == pa.int64() and table.column("n").to_pylist() == list(range(200))
+    assert table.column("mixed_late").type == pa.binary() and table.column("mixed_early").type == pa.binary()
+
+
 FEVER = get_kind("fact_verification")
 
 

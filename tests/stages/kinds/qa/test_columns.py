@@ -8,6 +8,7 @@ from stages.core.distinct import mostly_repeated
 from stages.kinds.qa import OpenQA, match_normalized, token_f1
 from stages.kinds.qa.columns import (
     REPEATED_SHARE,
+    SHORT_TOKENS,
     _normalized,
     _rows_repeat,
     match_table,
@@ -27,6 +28,17 @@ def _random_text(rng):
 def test_token_f1_pairs_equals_token_f1_with_repeats_and_empties():
     rng = random.Random(4)
     pairs = [(_random_text(rng), _random_text(rng)) for _ in range(3000)] + [("", ""), ("a a a", "a"), ("a", "a a")]
+    predictions, golds = zip(*pairs)
+    got = token_f1_pairs(pa.array(predictions), pa.array(golds))
+    assert list(got) == [token_f1(p, g) for p, g in pairs]
+
+
+def test_token_f1_pairs_short_and_long_pairs_side_by_side():
+    """Pairs of at most SHORT_TOKENS tokens are overlapped on grids, longer ones on sorted keys: both in one call."""
+    rng = random.Random(7)
+    texts = [" ".join(rng.choice(WORDS[:4]) for _ in range(rng.choice([0, 1, 3, SHORT_TOKENS, SHORT_TOKENS + 1, 20])))
+             for _ in range(6000)]
+    pairs = list(zip(texts[::2], texts[1::2])) + [("a " * 9 + "b", "a b b"), ("a b b", "a " * 9 + "b")]
     predictions, golds = zip(*pairs)
     got = token_f1_pairs(pa.array(predictions), pa.array(golds))
     assert list(got) == [token_f1(p, g) for p, g in pairs]
