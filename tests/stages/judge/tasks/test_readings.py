@@ -1,4 +1,6 @@
 """#80: how each judged task reads its judge's reply and takes its script's template from a file."""
+import time
+
 import pytest
 
 from stages.core.errors import UsageError
@@ -51,3 +53,29 @@ def test_a_template_the_script_could_not_fill_is_one_line(text, says):
     with pytest.raises(UsageError, match=None) as error:
         judged_task("simpleqa").template(text, "inputs/s/dataset.toml")
     assert says in str(error.value)
+
+
+@pytest.mark.parametrize("reply", [
+    "extracted_final_answer: 42\ncorrect: yes\nconfidence: \u00b2",  # a digit to str.isdigit, not to int()
+    "extracted_final_answer: 42\ncorrect: yes\nconfidence: " + "9" * 5000,  # past int()'s 4,300 digits
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 5000 + "}",
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 400 + "}",  # no float / 100
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": NaN}',
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": Infinity}'])
+def test_an_hle_confidence_that_is_no_readable_whole_number_is_unparsed_not_a_crash(reply):
+    assert read_judge_reply(reply, "hle").label is None
+
+
+@pytest.mark.parametrize("reply", ["{" * 200_000, "\n" * 200_000, " \n*" * 70_000,
+                                   "confidence: 5" + " " * 100_000 + "x\n" * 2, "confidence" * 50_000])
+def test_a_huge_hle_judge_reply_is_read_in_linear_time(reply):
+    started = time.perf_counter()
+    assert read_judge_reply(reply, "hle").label is None
+    assert time.perf_counter() - started < 2.0  # the quadratic patterns took minutes on these
+
+
+def test_hle_labelled_lines_keep_their_reading_across_blank_lines_and_marks():
+    found = read_judge_reply("\n\n## **Extracted_Final_Answer** :\n\n  Paris  \nreasoning: r\n**correct**: 'YES'\n"
+                             "confidence\n: 70 %\n", "hle")
+    assert (found.label, found.reason, found.details) == (
+        "yes", "r", {"extracted_final_answer": "Paris", "correct": "yes", "confidence": 70})
