@@ -79,3 +79,15 @@ def test_hle_labelled_lines_keep_their_reading_across_blank_lines_and_marks():
                              "confidence\n: 70 %\n", "hle")
     assert (found.label, found.reason, found.details) == (
         "yes", "r", {"extracted_final_answer": "Paris", "correct": "yes", "confidence": 70})
+
+
+@pytest.mark.parametrize("text", [
+    "{question} {predicted_answer:{target}}",  # a nested field the judge's render has no value for (KeyError)
+    "{question} {predicted_answer!x}",  # no such conversion (ValueError when asked)
+    "{question} {predicted_answer:d}",  # a number's format for a text
+    "{question} {predicted_answer:>999999999}",  # a gigabyte of padding per item
+    "{question} {predicted_answer!r}"])
+def test_a_template_field_with_a_format_spec_or_conversion_is_one_line_not_a_failure_when_asked(text):
+    with pytest.raises(UsageError) as error:
+        judged_task("simpleqa").template(text, "inputs/s/dataset.toml")
+    assert "{predicted_answer" in str(error.value) and "as it stands" in str(error.value)
