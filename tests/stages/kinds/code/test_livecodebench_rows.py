@@ -1,0 +1,59 @@
+"""LiveCodeBench rows and replies as a careless dataset or a hostile model writes them: each bad row set aside at B1
+with its line and reason, each bad reply a program that fails in the sandbox — never a failed stage."""
+import json
+
+import pytest
+
+from stages.kinds.code.kind import Code
+from stages.kinds.code.livecodebench import stdin_program
+from stages.kinds.code.livecodebench_task import normalize
+
+DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON that json.loads cannot read (RecursionError)
+
+
+def _row(number: int, **changes) -> dict:
+    row = {"question_id": f"q{number}", "question_content": "Print A+B.", "platform": "atcoder", "difficulty": "easy",
+           "contest_date": "2024-09-01T00:00:00", "starter_code": "", "metadata": "{}", "private_test_cases": "[]",
+           "public_test_cases": json.dumps([{"input": "1 2\n", "output": "3\n", "testtype": "stdin"}])}
+    return {**row, **changes}
+
+
+def _load(tmp_path, rows: list[dict], **params):
+    (tmp_path / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return Code().load_gold(tmp_path / "questions.jsonl", {"question_field": "question_content"},
+                            params={"task": "livecodebench", "start_date": "", "end_date": "", **params})
+
+
+def test_rows_json_cannot_read_are_set_aside_with_their_reason(tmp_path):
+    functional = json.dumps([{"input": DEEP, "output": "1", "testtype": "functional"}])
+    loaded = _load(tmp_path, [_row(1), _row(2, public_test_cases=DEEP), _row(3, private_test_cases=DEEP),
+                              _row(4, metadata=DEEP), _row(5, metadata='{"func_name": "f"}',
+                                                          public_test_cases=functional), _row(6)])
+    assert [(reject.line, reject.reason) for reject in loaded.rejects] == [
+        (2, "wrong type: public_test_cases nests too deep to read as JSON"),
+        (3, "wrong type: private_test_cases nests too deep to read as JSON"),
+        (4, "wrong type: metadata nests too deep to read as JSON"),
+        (5, "wrong type: functional case 1 nests too deep to read as JSON")]
+    assert loaded.counts() == {"input_rows": 6, "accepted": 2, "rejected": 4}
+
+
+@pytest.mark.parametrize("window", [{}, {"start_date": "2024-01-01"}, {"end_date": "2025-01-01"}])
+def test_a_contest_date_with_a_utc_offset_is_set_aside_not_compared_with_a_naive_day(tmp_path, window):
+    loaded = _load(tmp_path, [_row(1, contest_date="2024-09-01T00:00:00+00:00"), _row(2, contest_date="2024-09-01"),
+                              _row(3, contest_date="2024-09-01T00:00:00Z"), _row(4, contest_date=1725148800),
+                              _row(5, contest_date="01/09/2024")], **window)
+    assert [(reject.line, reject.reason.split(": ", 1)[-1]) for reject in loaded.rejects] == [
+        (1, "contest_date '2024-09-01T00:00:00+00:00' has a UTC offset; lcb_runner compares days without one"),
+        (3, "contest_date '2024-09-01T00:00:00Z' has a UTC offset; lcb_runner compares days without one"),
+        (4, "contest_date 1725148800 is not an ISO date"), (5, "contest_date '01/09/2024' is not an ISO date")]
+    assert loaded.counts()["accepted"] == 1
+
+
+@pytest.mark.parametrize("code", ["x = " + "-" * 200_000 + "1", "x = " + "+".join(["1"] * 100_000),
+                                  "x = " + "not " * 100_000 + "1"], ids=["minus", "plus", "not"])
+def test_a_reply_the_host_cannot_parse_is_run_as_it_is_not_a_failed_b3(code):
+    assert stdin_program(code) == code  # run as it stands: the sandbox's interpreter reports it
+    joined = {"id": ["q1"], "prediction": [f"```python\n{code}\n```"], "reasoning": [None], "entry_point": [None],
+              "inputs": [["1 2\n"]], "outputs": [["3\n"]], "difficulty": ["easy"]}
+    normalized, _ = normalize(joined, {})
+    assert normalized["program"] == [code] and normalized["how"] == ["fenced block"]
