@@ -15,7 +15,7 @@ from . import JudgedTask, register_judged_task
 LABELS = SCALES["hle"]
 BETA = 100  # calib_err's bin size, as dump_metrics calls it
 FIELDS = ("extracted_final_answer", "reasoning", "correct", "confidence")
-_WHOLE = re.compile(r"-?[0-9]{1,300}")  # a whole number whose hundredth is a float (the calibration divides by 100)
+_WHOLE = re.compile(r"-?[0-9]{1,15}")  # a whole number a float holds exactly, whose calibration gap squared is finite
 _MARKS = re.compile(r"[\s*#]*")  # a labelled line's lead (matched within its line)
 _GAP = re.compile(r"[\s*]*")
 

@@ -6,6 +6,7 @@ import pytest
 from stages.core.errors import UsageError
 from stages.judge import read_judge_reply
 from stages.judge.tasks import judged_task
+from stages.judge.tasks.hle import hle_figures
 
 
 @pytest.mark.parametrize("reply, letter, label", [
@@ -60,6 +61,7 @@ def test_a_template_the_script_could_not_fill_is_one_line(text, says):
     "extracted_final_answer: 42\ncorrect: yes\nconfidence: " + "9" * 5000,  # past int()'s 4,300 digits
     '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 5000 + "}",
     '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 400 + "}",  # no float / 100
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 16 + "}",  # calib_err: inf, inf²
     '{"extracted_final_answer": "42", "correct": "yes", "confidence": NaN}',
     '{"extracted_final_answer": "42", "correct": "yes", "confidence": Infinity}'])
 def test_an_hle_confidence_that_is_no_readable_whole_number_is_unparsed_not_a_crash(reply):
@@ -91,3 +93,10 @@ def test_a_template_field_with_a_format_spec_or_conversion_is_one_line_not_a_fai
     with pytest.raises(UsageError) as error:
         judged_task("simpleqa").template(text, "inputs/s/dataset.toml")
     assert "{predicted_answer" in str(error.value) and "as it stands" in str(error.value)
+
+
+def test_hle_figures_of_the_largest_confidence_read_stay_finite():
+    reply = '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 15 + "}"
+    figures = hle_figures([read_judge_reply(reply, "hle").details] * 200, 0)
+    gap = (10 ** 15 - 1) / 100 - 1  # mean confidence − accuracy in the one bin calib_err counts, of weight 100 / 200
+    assert figures["calibration_error_unrounded"] == pytest.approx(100 * (0.5 * gap ** 2) ** 0.5)
