@@ -69,7 +69,21 @@ def check_opcodes(data: bytes) -> None:
             raise NotPlainData(f"the pickle calls or names code ({op.name} at byte {at}); only plain data is read")
         if op.name == "STOP":
             return
+        if op.name in ("PUT", "LONG_BINPUT"):
+            _check_memo_index(data, at, op.name)
         at = _after_argument(data, at + 1, op.arg.n if op.arg else 0)
+
+
+def _check_memo_index(data: bytes, at: int, name: str) -> None:
+    """A memo index past MAX_OPCODES is refused: the unpickler grows its memo to twice the index and zeroes it (9
+    bytes, `LONG_BINPUT 680,000,000`, took 10 GB and 80 s); a pickler numbers its entries from 0, one per object."""
+    if name == "LONG_BINPUT":
+        index = str(int.from_bytes(data[at + 1:at + 5], "little"))
+    else:  # PUT's decimal line: what int() would read of more than digits (" 9e9", "+9") is refused as it stands
+        index = data[at + 1:at + 40].partition(b"\n")[0].decode("latin-1")
+    if not (index.isascii() and index.isdigit() and int(index) < MAX_OPCODES):
+        raise NotPlainData(f"the pickle stores memo entry {index[:20]!r} ({name} at byte {at}), not one of the "
+                           f"{MAX_OPCODES:,} it may hold; only plain data of that size is read")
 
 
 def _after_argument(data: bytes, at: int, size: int) -> int:

@@ -67,6 +67,15 @@ def test_a_stream_of_more_opcodes_than_the_bound_is_refused_before_it_is_built()
         plain_pickle(nested)
 
 
+@pytest.mark.parametrize("data", [
+    b"\x80\x02Nr(\x94\x8c(.",  # LONG_BINPUT 680,037,416: 9 bytes that took 10 GB and 80 s (the memo grown, zeroed)
+    b"\x80\x02Nr\xff\xff\xff\xff.", b"Np999999999\n.", b"Np 999999999\n.", b"Np+99999999999\n.", b"Np1_000_000\n."])
+def test_a_memo_index_past_the_bound_is_refused_before_the_memo_grows(data):
+    with pytest.raises(NotPlainData, match="memo entry"):
+        plain_pickle(data)
+    assert plain_pickle(b"Np999999\n.") is None and plain_pickle(b"\x80\x02Nr\x3f\x42\x0f\x00.") is None
+
+
 @pytest.mark.parametrize("protocol", range(6))
 def test_plain_data_of_every_protocol_is_read(protocol):
     value = {"cases": '[{"input": "1 2\\n", "output": "3\\n"}]', "ñ→😀": [1, -2, 2 ** 70, 2.5, None, True, False],
