@@ -37,8 +37,13 @@ def lcb_fields(record: dict) -> dict[str, Any]:
     if platform not in PLATFORMS:
         raise ValueError(f"platform {platform!r} is none of {', '.join(PLATFORMS)}")
     contest_date(date)
+    content = record.get("question_content")
+    if not (isinstance(content, str) and content.strip()):
+        raise ValueError("question_content is not a problem's text")
     cases = _cases(record.get("public_test_cases"), "public_test_cases") + _private_cases(
         record.get("private_test_cases"))
+    if not cases:
+        raise ValueError("no test cases (public_test_cases and private_test_cases are empty)")
     metadata = record.get("metadata", "{}")
     metadata = _json(metadata, "metadata") if isinstance(metadata, str) else metadata
     if not isinstance(metadata, dict):

@@ -57,3 +57,13 @@ def test_a_reply_the_host_cannot_parse_is_run_as_it_is_not_a_failed_b3(code):
               "inputs": [["1 2\n"]], "outputs": [["3\n"]], "difficulty": ["easy"]}
     normalized, _ = normalize(joined, {})
     assert normalized["program"] == [code] and normalized["how"] == ["fenced block"]
+
+
+def test_a_row_without_its_problem_or_without_a_case_is_set_aside(tmp_path):
+    no_content = {key: value for key, value in _row(1).items() if key != "question_content"}
+    loaded = _load(tmp_path, [no_content, _row(2, question_content="  "), _row(3, public_test_cases="[]"), _row(4)])
+    assert [(reject.line, reject.reason) for reject in loaded.rejects] == [
+        (1, "wrong type: question_content is not a problem's text"),
+        (2, "wrong type: question_content is not a problem's text"),
+        (3, "wrong type: no test cases (public_test_cases and private_test_cases are empty)")]
+    assert loaded.counts() == {"input_rows": 4, "accepted": 1, "rejected": 3}
