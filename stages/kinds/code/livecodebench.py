@@ -207,6 +207,9 @@ def lcb_same_output(printed: str, expected: str) -> bool:
         if line == target:
             continue
         numbers, target_numbers = _decimals(line), _decimals(target)
-        if numbers is None or target_numbers is None or numbers != target_numbers:
+        try:
+            if numbers is None or target_numbers is None or numbers != target_numbers:
+                return False
+        except InvalidOperation:  # a signalling NaN ("sNaN") compared: not equal, never a failed B4
             return False
     return True

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from stages.kinds.code.kind import Code
-from stages.kinds.code.livecodebench import stdin_program
+from stages.kinds.code.livecodebench import lcb_same_output, stdin_program
 from stages.kinds.code.livecodebench_task import normalize
 
 DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON that json.loads cannot read (RecursionError)
@@ -67,3 +67,10 @@ def test_a_row_without_its_problem_or_without_a_case_is_set_aside(tmp_path):
         (2, "wrong type: question_content is not a problem's text"),
         (3, "wrong type: no test cases (public_test_cases and private_test_cases are empty)")]
     assert loaded.counts() == {"input_rows": 4, "accepted": 1, "rejected": 3}
+
+
+@pytest.mark.parametrize("printed, expected, same", [
+    ("sNaN", "3", False), ("3", "sNaN", False), ("1 sNaN", "1 2", False),  # Decimal's == raised InvalidOperation
+    ("sNaN", "sNaN", True), ("NaN", "NaN", True), ("3.0", "3", True)])  # equal as text first, as grade_stdio
+def test_a_printed_signalling_nan_is_a_wrong_line_not_a_failed_b4(printed, expected, same):
+    assert lcb_same_output(printed, expected) is same
