@@ -74,3 +74,14 @@ def test_a_row_without_its_problem_or_without_a_case_is_set_aside(tmp_path):
     ("sNaN", "sNaN", True), ("NaN", "NaN", True), ("3.0", "3", True)])  # equal as text first, as grade_stdio
 def test_a_printed_signalling_nan_is_a_wrong_line_not_a_failed_b4(printed, expected, same):
     assert lcb_same_output(printed, expected) is same
+
+
+def test_a_humaneval_mbpp_or_io_row_in_a_livecodebench_dataset_is_set_aside_not_a_failed_b4(tmp_path):
+    humaneval = {"task_id": "he1", "prompt": "def add(a, b):\n", "entry_point": "add",
+                 "test": "def check(candidate):\n    assert candidate(1, 2) == 3\n"}
+    mbpp = {"task_id": "mb1", "text": "Write add.", "test_list": ["assert add(1, 2) == 3"]}
+    stdin = {"id": "io1", "question": "Read two ints", "inputs": ["1 2\n"], "outputs": ["3\n"]}
+    loaded = _load(tmp_path, [_row(1), humaneval, mbpp, stdin])
+    reason = 'not a LiveCodeBench row (no public_test_cases): task = "livecodebench" reads only those'
+    assert [(reject.line, reject.reason) for reject in loaded.rejects] == [(2, reason), (3, reason), (4, reason)]
+    assert loaded.counts() == {"input_rows": 4, "accepted": 1, "rejected": 3}
