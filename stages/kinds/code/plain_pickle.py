@@ -29,7 +29,7 @@ class _PlainUnpickler(pickle.Unpickler):
     opcode (every route to a callable) or a persistent id is refused before anything is called."""
 
     def find_class(self, module: str, name: str) -> object:
-        raise NotPlainData(f"the pickle names a global ({module}.{name}); only plain data is read")
+        raise NotPlainData(f"the pickle names a global ({_shown(module)}.{_shown(name)}); only plain data is read")
 
     def persistent_load(self, pid: object) -> object:
         raise NotPlainData("the pickle holds a persistent id; only plain data is read")
@@ -62,7 +62,7 @@ def check_opcodes(data: bytes) -> None:
             raise NotPlainData(f"not a readable pickle (no opcode {data[at:at + 1]!r} at byte {at})")
         if op.name in ("GLOBAL", "INST"):
             module, name, _ = (data[at + 1:at + 1025].decode("latin-1") + "\n\n").split("\n", 2)
-            raise NotPlainData(f"the pickle names a global ({module}.{name}); only plain data is read")
+            raise NotPlainData(f"the pickle names a global ({_shown(module)}.{_shown(name)}); only plain data is read")
         if op.name in ("PERSID", "BINPERSID"):
             raise NotPlainData("the pickle holds a persistent id; only plain data is read")
         if op.name in _CODE_OPCODES:
@@ -72,6 +72,11 @@ def check_opcodes(data: bytes) -> None:
         if op.name in ("PUT", "LONG_BINPUT"):
             _check_memo_index(data, at, op.name)
         at = _after_argument(data, at + 1, op.arg.n if op.arg else 0)
+
+
+def _shown(name: str) -> str:
+    """A name from the bytes as a reason shows it: as it is when short and printable, else its repr, cut at 80."""
+    return name if len(name) <= 80 and name.isprintable() else repr(name[:80])
 
 
 def _check_memo_index(data: bytes, at: int, name: str) -> None:

@@ -113,3 +113,12 @@ def test_b1_sets_a_row_with_a_hostile_pickle_aside_with_its_line(tmp_path):
         (2, "the pickle calls or names code (BUILD at"), (3, "not a readable pickle (AttributeError: '"),
         (4, "the pickle holds more than 1,000,000 opc")]
     assert loaded.counts() == {"input_rows": 5, "accepted": 2, "rejected": 3}
+
+
+def test_a_global_name_is_shown_printable_and_short_in_the_reason():
+    with pytest.raises(NotPlainData) as escape:
+        plain_pickle(b"c\x1b[2Jos\nsystem\n.")  # a terminal escape in the module's name
+    assert "'\\x1b[2Jos'.system" in str(escape.value)
+    with pytest.raises(NotPlainData) as long_name:
+        plain_pickle(b"\x80\x04\x8c\x02os\x8d" + (10 ** 6).to_bytes(8, "little") + b"a" * 10 ** 6 + b"\x93.")
+    assert len(str(long_name.value)) < 200
