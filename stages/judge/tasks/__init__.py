@@ -29,7 +29,8 @@ class JudgedTask:
 
     def template(self, text: str, origin: str) -> str:
         """The script's template (a file's text, stripped as the scripts strip theirs) with its placeholders renamed
-        to the judge's; a name the script does not use is one line."""
+        to the judge's; a name the script does not use, or a field with a conversion or format spec (a nested field,
+        padding), is one line."""
         renamed = []
         try:
             parsed = list(string.Formatter().parse(text.strip()))
@@ -42,8 +43,11 @@ class JudgedTask:
             if name not in self.placeholders:
                 raise UsageError(f"{origin}: the {self.name} template names {{{name}}}; {self.reference} fills "
                                  f"{', '.join('{' + p + '}' for p in self.placeholders)}")
-            renamed.append("{" + self.placeholders[name] + (f"!{conversion}" if conversion else "")
-                           + (f":{spec}" if spec else "") + "}")
+            if spec or conversion:
+                field = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+                raise UsageError(f"{origin}: the {self.name} template formats {field}; {self.reference} shows each "
+                                 "field as it stands, without a conversion or format spec")
+            renamed.append("{" + self.placeholders[name] + "}")
         shown = {self.placeholders[name] for _, name, _, _ in parsed if name is not None}
         if "prediction" not in shown:
             answer = next(theirs for theirs, ours in self.placeholders.items() if ours == "prediction")

@@ -15,8 +15,9 @@ from . import JudgedTask, register_judged_task
 LABELS = SCALES["hle"]
 BETA = 100  # calib_err's bin size, as dump_metrics calls it
 FIELDS = ("extracted_final_answer", "reasoning", "correct", "confidence")
-_JSON_OBJECT = re.compile(r"\{.*\}", re.S)
-_LINE = {name: re.compile(rf"^[\s*#]*{name}[\s*]*:[\s*]*(.*?)\s*$", re.I | re.M) for name in FIELDS}
+_WHOLE = re.compile(r"-?[0-9]{1,15}")  # a whole number a float holds exactly, whose calibration gap squared is finite
+_MARKS = re.compile(r"[\s*#]*")  # a labelled line's lead (matched within its line)
+_GAP = re.compile(r"[\s*]*")
 
 
 def hle_judgement(reply: str) -> Verdict:
@@ -28,7 +29,7 @@ def hle_judgement(reply: str) -> Verdict:
         return Verdict(None, None, None)
     answer, correct, confidence = found["extracted_final_answer"], found["correct"], found["confidence"]
     if not isinstance(answer, str) or correct not in ("yes", "no") or isinstance(confidence, bool) or \
-            not isinstance(confidence, int):
+            not isinstance(confidence, int) or not _WHOLE.fullmatch(str(confidence)):
         return Verdict(None, None, None)
     reasoning = found.get("reasoning")
     return Verdict(correct, LABELS[correct], reasoning if isinstance(reasoning, str) and reasoning else None,
@@ -37,12 +38,13 @@ def hle_judgement(reply: str) -> Verdict:
 
 
 def _from_json(reply: str) -> dict[str, Any] | None:
-    match = _JSON_OBJECT.search(reply)
-    if match is None:
+    """The text from the reply's first { to its last } read as JSON (what `\\{.*\\}` finds, found in linear time)."""
+    start, end = reply.find("{"), reply.rfind("}")
+    if start < 0 or end < start:
         return None
     try:
-        found = json.loads(match.group(0))
-    except (json.JSONDecodeError, RecursionError):
+        found = json.loads(reply[start:end + 1])
+    except (ValueError, RecursionError):  # a JSONDecodeError, or a number past int()'s digits
         return None
     if not isinstance(found, dict) or not {"extracted_final_answer", "correct", "confidence"} <= set(found):
         return None
@@ -53,14 +55,33 @@ def _from_json(reply: str) -> dict[str, Any] | None:
 
 
 def _from_lines(reply: str) -> dict[str, Any] | None:
-    lines = {name: pattern.search(reply) for name, pattern in _LINE.items()}
-    if any(lines[name] is None for name in ("extracted_final_answer", "correct", "confidence")):
+    lines = _labelled_lines(reply)
+    if any(name not in lines for name in ("extracted_final_answer", "correct", "confidence")):
         return None
-    confidence = lines["confidence"].group(1).rstrip("%").strip()
-    return {"extracted_final_answer": lines["extracted_final_answer"].group(1),
-            "reasoning": lines["reasoning"].group(1) if lines["reasoning"] else None,
-            "correct": lines["correct"].group(1).strip("'\"").lower(),
-            "confidence": int(confidence) if confidence.isdigit() else confidence}
+    confidence = lines["confidence"].rstrip("%").strip()
+    return {"extracted_final_answer": lines["extracted_final_answer"], "reasoning": lines.get("reasoning"),
+            "correct": lines["correct"].strip("'\"").lower(),
+            "confidence": int(confidence) if _WHOLE.fullmatch(confidence) and confidence[0] != "-" else confidence}
+
+
+def _labelled_lines(reply: str) -> dict[str, str]:
+    """Each field's first `name: value` line (the name after spaces, * and #, in any case; white space and * around
+    the colon, across lines; the value the rest of its line, right-stripped), in one pass over the lines."""
+    found: dict[str, str] = {}
+    start = 0
+    while start <= len(reply) and len(found) < len(FIELDS):
+        line_end = reply.find("\n", start)
+        line_end = len(reply) if line_end < 0 else line_end
+        at = _MARKS.match(reply, start, line_end).end()
+        for name in FIELDS:
+            if name not in found and reply[at:at + len(name)].lower() == name:
+                colon = _GAP.match(reply, at + len(name)).end()
+                if reply.startswith(":", colon):
+                    value = _GAP.match(reply, colon + 1).end()
+                    value_end = reply.find("\n", value)
+                    found[name] = reply[value:len(reply) if value_end < 0 else value_end].rstrip()
+        start = line_end + 1
+    return found
 
 
 def calibration_error(confidence: list[float], correct: list[bool], beta: int = BETA) -> float | None:

@@ -115,6 +115,8 @@ class Code(Kind):
             if params.get("task") != livecodebench_task.TASK:
                 return 'a LiveCodeBench row (public_test_cases): dataset.toml needs task = "livecodebench"'
             return outside_window(fields["contest_date"], params["start_date"], params["end_date"])
+        if params.get("task") == livecodebench_task.TASK:
+            return 'not a LiveCodeBench row (no public_test_cases): task = "livecodebench" reads only those'
         if fields.get("test") or fields.get("inputs"):
             return None
         return "no tests (HumanEval's test with entry_point, MBPP's test_list, or inputs / outputs)"

@@ -37,13 +37,15 @@ def lcb_fields(record: dict) -> dict[str, Any]:
     if platform not in PLATFORMS:
         raise ValueError(f"platform {platform!r} is none of {', '.join(PLATFORMS)}")
     contest_date(date)
+    content = record.get("question_content")
+    if not (isinstance(content, str) and content.strip()):
+        raise ValueError("question_content is not a problem's text")
     cases = _cases(record.get("public_test_cases"), "public_test_cases") + _private_cases(
         record.get("private_test_cases"))
+    if not cases:
+        raise ValueError("no test cases (public_test_cases and private_test_cases are empty)")
     metadata = record.get("metadata", "{}")
-    try:
-        metadata = json.loads(metadata) if isinstance(metadata, str) else metadata
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"metadata is not JSON ({exc.msg})") from None
+    metadata = _json(metadata, "metadata") if isinstance(metadata, str) else metadata
     if not isinstance(metadata, dict):
         raise ValueError("metadata is not a JSON object")
     fn_name = metadata.get("func_name")
@@ -51,22 +53,23 @@ def lcb_fields(record: dict) -> dict[str, Any]:
         raise ValueError(f"metadata's func_name {fn_name!r} is not a name")
     if fn_name is not None:
         for number, (given, expected) in enumerate(cases, start=1):
-            try:
-                [json.loads(line) for line in given.split("\n")]
-                json.loads(expected)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"functional case {number} is not JSON lines ({exc.msg})") from None
+            for text in (*given.split("\n"), expected):
+                _json(text, f"functional case {number}", "JSON lines")
     return {"entry_point": fn_name, "test": None, "inputs": [given for given, _ in cases],
             "outputs": [expected for _, expected in cases], "difficulty": difficulty, "platform": platform,
             "contest_date": date}
 
 
 def contest_date(value: Any) -> datetime:
-    """A row's contest_date as lcb_runner reads it (datetime.fromisoformat)."""
+    """A row's contest_date as lcb_runner reads it (datetime.fromisoformat), without a UTC offset (lcb_runner
+    compares it with naive days, which an aware date cannot be)."""
     try:
-        return datetime.fromisoformat(value)
+        when = datetime.fromisoformat(value)
     except (TypeError, ValueError):
         raise ValueError(f"contest_date {value!r} is not an ISO date") from None
+    if when.tzinfo is not None:
+        raise ValueError(f"contest_date {value!r} has a UTC offset; lcb_runner compares days without one")
+    return when
 
 
 def outside_window(date: str, start_date: str, end_date: str) -> str | None:
@@ -84,10 +87,7 @@ def _cases(text: Any, name: str) -> list[tuple[str, str]]:
     """(input, output) of each case in a JSON list of {input, output, testtype}."""
     if not isinstance(text, str):
         raise ValueError(f"{name} is not text")
-    try:
-        cases = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{name} is not JSON ({exc.msg})") from None
+    cases = _json(text, name)
     if not isinstance(cases, list):
         raise ValueError(f"{name} is not a list of cases")
     found = []
@@ -104,12 +104,24 @@ def _private_cases(text: Any) -> list[tuple[str, str]]:
     if isinstance(text, str):
         try:
             json.loads(text)
+        except RecursionError:
+            raise ValueError("private_test_cases nests too deep to read as JSON") from None
         except json.JSONDecodeError:
             try:
                 text = base64_zlib_pickle_text(text)
             except NotPlainData as exc:
                 raise ValueError(f"private_test_cases: {exc}") from None
     return _cases(text, "private_test_cases")
+
+
+def _json(text: str, name: str, what: str = "JSON") -> Any:
+    """json.loads of a row's field; a ValueError naming the field when it is not JSON or nests too deep to read."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{name} nests too deep to read as JSON") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name} is not {what} ({exc.msg})") from None
 
 
 def extract_lcb_code(reply: str) -> str:
@@ -136,7 +148,7 @@ def _make_function(code: str) -> str | None:
     code does not parse: the reference then finds no wrapped_function and counts the program failed)."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the parser's nesting limits
         return None
     imports = [stmt for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
     body = [stmt for stmt in tree.body if not isinstance(stmt, (ast.Import, ast.ImportFrom))]
@@ -195,6 +207,9 @@ def lcb_same_output(printed: str, expected: str) -> bool:
         if line == target:
             continue
         numbers, target_numbers = _decimals(line), _decimals(target)
-        if numbers is None or target_numbers is None or numbers != target_numbers:
+        try:
+            if numbers is None or target_numbers is None or numbers != target_numbers:
+                return False
+        except InvalidOperation:  # a signalling NaN ("sNaN") compared: not equal, never a failed B4
             return False
     return True

@@ -10,8 +10,22 @@ HLE_IMAGE = "HLE question with an image (text-only: the model would not see it)"
 
 
 def has_image(value: Any) -> bool:
-    """Whether an item shows an image (HLE's `image`: a data URL, "" for a text-only question)."""
-    return isinstance(value, str) and bool(value.strip())
+    """Whether an item shows an image (HLE's `image`: a data URL, "" for a text-only question; exported otherwise, a
+    {bytes, path} object or a list of them): anything but null, false, blank text or bytes, or objects and lists
+    holding only those — an item that may show one is not asked as text-only."""
+    pending = [value]
+    while pending:
+        found = pending.pop()
+        if isinstance(found, dict):
+            pending.extend(found.values())
+        elif isinstance(found, (list, tuple)):
+            pending.extend(found)
+        elif isinstance(found, (str, bytes)):
+            if found.strip():
+                return True
+        elif found is not None and found is not False:
+            return True
+    return False
 
 
 def _gold_needed(golds: list[str], fields: dict[str, Any]) -> str | None:

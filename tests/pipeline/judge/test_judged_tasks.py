@@ -110,3 +110,33 @@ def test_a_task_without_its_template_file_or_with_a_name_its_script_does_not_fil
     assert "[judge] needs" not in problems[2] and "asks the judge its script's template: set [judge] template_file" \
         in problems[2]
     assert "template_file is a judged task's grader template: it needs task" in problems[3]
+
+
+def test_hostile_hle_judge_replies_and_image_shapes_are_unparsed_or_set_aside_and_the_run_finishes(
+        tmp_path, chat_server):
+    items = [("h1", "What is 6 x 7?", "42", "", "Answer: 42"), ("h2", "Smallest prime?", "2", "", "Answer: 2"),
+             ("h3", "Largest planet?", "Jupiter", "", "Answer: Jupiter"),
+             ("h4", "What is shown?", "a cat", {"bytes": "iVBORw0KGgo=", "path": None}, "Answer: a cat"),
+             ("h5", "What are shown?", "dogs", ["data:image/png;base64,AAAA"], "Answer: dogs"),
+             ("h6", "Capital of Peru?", "Lima", "", "Answer: Lima"), ("h7", "2 + 2?", "4", "", "Answer: 4")]
+    chat_server.replies.update({
+        "[response]: Answer: 42": "extracted_final_answer: 42\ncorrect: yes\nconfidence: \u00b2",
+        "[response]: Answer: 2": json.dumps({"extracted_final_answer": "2", "correct": "yes"})[:-1]
+                                 + ', "confidence": ' + "9" * 5000 + "}",
+        "[response]: Answer: Jupiter": "extracted_final_answer: Jupiter\nreasoning: same\ncorrect: yes\n"
+                                       "confidence: 150%",
+        "[response]: Answer: Lima": "extracted_final_answer: Lima\ncorrect: yes\nconfidence: 80",
+        "[response]: Answer: 4": "\n" * 100_000 + "extracted_final_answer: 4\ncorrect: no\nconfidence: 70"})
+    questions = "".join(json.dumps({"id": i, "question": q, "answer": a, "answer_type": "exactMatch", "image": im})
+                        + "\n" for i, q, a, im, _ in items)
+    predictions = "".join(json.dumps({"id": i, "response": r}) + "\n" for i, _, _, _, r in items)
+    _dataset(tmp_path, "hle", {"questions.jsonl": questions, "predictions/m.jsonl": predictions,
+                               "judge_prompt.txt": HLE_TEMPLATE},
+             'task = "hle"\n' + _judge(chat_server, "judge_prompt.txt"))
+    assert run(tmp_path) == 0
+    b1 = read_artifact_json(tmp_path / "outputs" / "hle" / "B1_questions.json")
+    assert [r["line"] for r in b1["rejects"]] == [4, 5]  # both image shapes: the model would not see them
+    judged = read_artifact_json(tmp_path / "outputs" / "hle" / "m" / "B5_judge.json")
+    values = {row["id"]: (row["value"], len(row["unparsed"])) for row in judged["rows"]}
+    assert values == {"h1": (None, 1), "h2": (None, 1), "h3": (1.0, 0), "h6": (1.0, 0), "h7": (0.0, 0)}
+    assert judged["summary"]["hle"]["figures"]["calibrated_on"] == 3  # 150 read as the script's int reads it

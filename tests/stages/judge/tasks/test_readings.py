@@ -1,9 +1,12 @@
 """#80: how each judged task reads its judge's reply and takes its script's template from a file."""
+import time
+
 import pytest
 
 from stages.core.errors import UsageError
 from stages.judge import read_judge_reply
 from stages.judge.tasks import judged_task
+from stages.judge.tasks.hle import hle_figures
 
 
 @pytest.mark.parametrize("reply, letter, label", [
@@ -51,3 +54,49 @@ def test_a_template_the_script_could_not_fill_is_one_line(text, says):
     with pytest.raises(UsageError, match=None) as error:
         judged_task("simpleqa").template(text, "inputs/s/dataset.toml")
     assert says in str(error.value)
+
+
+@pytest.mark.parametrize("reply", [
+    "extracted_final_answer: 42\ncorrect: yes\nconfidence: \u00b2",  # a digit to str.isdigit, not to int()
+    "extracted_final_answer: 42\ncorrect: yes\nconfidence: " + "9" * 5000,  # past int()'s 4,300 digits
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 5000 + "}",
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 400 + "}",  # no float / 100
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 16 + "}",  # calib_err: inf, inf²
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": NaN}',
+    '{"extracted_final_answer": "42", "correct": "yes", "confidence": Infinity}'])
+def test_an_hle_confidence_that_is_no_readable_whole_number_is_unparsed_not_a_crash(reply):
+    assert read_judge_reply(reply, "hle").label is None
+
+
+@pytest.mark.parametrize("reply", ["{" * 200_000, "\n" * 200_000, " \n*" * 70_000,
+                                   "confidence: 5" + " " * 100_000 + "x\n" * 2, "confidence" * 50_000])
+def test_a_huge_hle_judge_reply_is_read_in_linear_time(reply):
+    started = time.perf_counter()
+    assert read_judge_reply(reply, "hle").label is None
+    assert time.perf_counter() - started < 2.0  # the quadratic patterns took minutes on these
+
+
+def test_hle_labelled_lines_keep_their_reading_across_blank_lines_and_marks():
+    found = read_judge_reply("\n\n## **Extracted_Final_Answer** :\n\n  Paris  \nreasoning: r\n**correct**: 'YES'\n"
+                             "confidence\n: 70 %\n", "hle")
+    assert (found.label, found.reason, found.details) == (
+        "yes", "r", {"extracted_final_answer": "Paris", "correct": "yes", "confidence": 70})
+
+
+@pytest.mark.parametrize("text", [
+    "{question} {predicted_answer:{target}}",  # a nested field the judge's render has no value for (KeyError)
+    "{question} {predicted_answer!x}",  # no such conversion (ValueError when asked)
+    "{question} {predicted_answer:d}",  # a number's format for a text
+    "{question} {predicted_answer:>999999999}",  # a gigabyte of padding per item
+    "{question} {predicted_answer!r}"])
+def test_a_template_field_with_a_format_spec_or_conversion_is_one_line_not_a_failure_when_asked(text):
+    with pytest.raises(UsageError) as error:
+        judged_task("simpleqa").template(text, "inputs/s/dataset.toml")
+    assert "{predicted_answer" in str(error.value) and "as it stands" in str(error.value)
+
+
+def test_hle_figures_of_the_largest_confidence_read_stay_finite():
+    reply = '{"extracted_final_answer": "42", "correct": "yes", "confidence": ' + "9" * 15 + "}"
+    figures = hle_figures([read_judge_reply(reply, "hle").details] * 200, 0)
+    gap = (10 ** 15 - 1) / 100 - 1  # mean confidence − accuracy in the one bin calib_err counts, of weight 100 / 200
+    assert figures["calibration_error_unrounded"] == pytest.approx(100 * (0.5 * gap ** 2) ** 0.5)

@@ -32,3 +32,31 @@ def test_simpleqas_problem_column_is_the_instruction(tmp_path):
     path = tmp_path / "questions.jsonl"
     path.write_text(json.dumps({"metadata": "{}", "problem": "Capital of France?", "answer": "Paris"}) + "\n")
     assert instruction_field(path) == "problem"
+
+
+def test_an_hle_image_in_any_shape_sets_its_question_aside_and_only_an_empty_one_is_text_only():
+    shown = [{"bytes": "iVBORw0KGgo=", "path": None}, {"bytes": None, "path": "img/1.png"},
+             ["data:image/png;base64,AAAA"], [{"bytes": None, "path": None}, {"url": "https://x/a.png"}],
+             "https://x/a.png", True]
+    empty = [None, "", "  \n", [], {}, {"bytes": None, "path": None}, [None, ""], False]
+    for image in shown:
+        fields = KIND.question_fields({"image": image}, "What is shown?")
+        assert KIND.check_gold(["a cat"], fields, {"task": "hle"}) == (
+            "HLE question with an image (text-only: the model would not see it)"), image
+    for image in empty:
+        assert KIND.check_gold(["42"], KIND.question_fields({"image": image}, "6 x 7?"), {"task": "hle"}) is None
+
+
+def test_an_hle_row_without_its_answer_column_is_set_aside_with_the_reason(tmp_path):
+    path = tmp_path / "questions.jsonl"
+    rows = [{"id": "h1", "question": "6 x 7?", "answer": "42", "answer_type": "exactMatch", "image": ""},
+            {"id": "h2", "question": "7 x 7?", "answer_type": "exactMatch", "image": ""},
+            {"id": "h3", "question": "8 x 7?", "answer": "", "image": ""},
+            {"id": "h4", "question": "What is shown?", "answer": "cat",
+             "image": {"bytes": "iVBORw0KGgo=", "path": None}}]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    loaded = KIND.load_gold(path, {"question_field": "question"}, params={"task": "hle"})
+    assert [(reject.line, reject.reason) for reject in loaded.rejects] == [
+        (2, "no gold answer"), (3, "no gold answer"),
+        (4, "HLE question with an image (text-only: the model would not see it)")]
+    assert loaded.counts() == {"input_rows": 4, "accepted": 1, "rejected": 3}
