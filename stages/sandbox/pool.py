@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import queue
 import sys
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -21,10 +20,9 @@ _told: set[str] = set()
 
 
 def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap", interpreter: str = "",
-                 workers: int = 0, settle: Callable[[int, RunResult], RunResult] | None = None) -> list[RunResult]:
+                 workers: int = 0) -> list[RunResult]:
     """Each program's result, in order: run `workers` at a time (0: one per core) inside bwrap, or with limits
-    only when `sandbox` is "none"; fails at once, in one line, when the sandbox cannot run here. `settle(index,
-    result)`, when given, is what is kept of each result as soon as it is in (so a whole stdout is held per slot)."""
+    only when `sandbox` is "none"; fails at once, in one line, when the sandbox cannot run here."""
     python = find_interpreter(interpreter)
     for name in sorted({program.language for program in programs}):
         needs = get_language(name).missing()
@@ -53,10 +51,9 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
     def one(index: int) -> RunResult:
         slot = slots.get()
         try:
-            result = run_program(programs[index], slot)
+            return run_program(programs[index], slot)
         finally:
             slots.put(slot)
-        return settle(index, result) if settle is not None else result
 
     try:
         if isolated:
