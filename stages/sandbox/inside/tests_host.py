@@ -125,17 +125,36 @@ def free_names(tree, namespace):
 
 
 class RecordedChecks(ast.NodeTransformer):
-    """Each assert (outside a `try` the tests wrote) and each call statement at the top level made a check that is
-    recorded and goes on: every program gets the same calls whether its answers were right or wrong."""
+    """Each assert and each call statement at the top level made a check that is recorded and goes on: every program
+    gets the same calls whether its answers were right or wrong. Inside a `try` the tests wrote, an assert is
+    recorded without catching what its test raises (the try's handlers still do), and kept as written when a handler
+    around it would catch its AssertionError."""
+
+    def __init__(self):
+        self.tries = []  # for each `try` body being read: whether a handler of it catches AssertionError
 
     def visit_Try(self, node):
-        return node  # the tests' own handling of exceptions is kept as written
+        self.tries.append(any(catches_assertion(handler.type) for handler in node.handlers))
+        node.body = self.visit_all(node.body)
+        self.tries.pop()
+        for field in ("handlers", "orelse", "finalbody"):
+            setattr(node, field, self.visit_all(getattr(node, field)))
+        return node
 
     visit_TryStar = visit_Try
 
+    def visit_all(self, statements):
+        visited = [self.visit(statement) for statement in statements]
+        return [item for found in visited for item in (found if isinstance(found, list) else [found])]
+
     def visit_Assert(self, node):
         failed = ast.Expr(ast.Call(ast.Name(CHECK_FAILED, ast.Load()), [node.msg] if node.msg else [], []))
-        return self.guarded([ast.If(ast.UnaryOp(ast.Not(), node.test), [failed], [])], node)
+        recorded = ast.If(ast.UnaryOp(ast.Not(), node.test), [failed], [])
+        if not self.tries:
+            return self.guarded([recorded], node)
+        if any(self.tries):
+            return node
+        return ast.fix_missing_locations(ast.copy_location(recorded, node))
 
     def visit_Module(self, node):
         node.body = [self.guarded([self.visit(item)], item) if isinstance(item, ast.Expr) else self.visit(item)
@@ -148,6 +167,17 @@ class RecordedChecks(ast.NodeTransformer):
         handler = ast.ExceptHandler(ast.Name("Exception", ast.Load()), CHECK_EXCEPTION, [ast.Expr(ast.Call(
             ast.Name(CHECK_RAISED, ast.Load()), [ast.Name(CHECK_EXCEPTION, ast.Load())], []))])
         return ast.fix_missing_locations(ast.copy_location(ast.Try(body, [handler], [], []), node))
+
+
+def catches_assertion(kind):
+    """Whether an `except` of this type may catch AssertionError (bare, a base of it, a tuple with one, or a class
+    of the tests' own)."""
+    if kind is None:
+        return True
+    if isinstance(kind, ast.Tuple):
+        return any(catches_assertion(item) for item in kind.elts)
+    found = getattr(builtins, kind.id, None) if isinstance(kind, ast.Name) else None
+    return not (isinstance(found, type) and issubclass(found, BaseException)) or issubclass(AssertionError, found)
 
 
 CHECK_FAILED, CHECK_RAISED = "__evalpipe_check_failed__", "__evalpipe_check_raised__"

