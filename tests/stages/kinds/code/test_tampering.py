@@ -125,3 +125,14 @@ def test_names_not_built_from_constants_alone_show_nothing(source):
 
 def test_writing_to_its_own_stdout_descriptor_and_reading_an_attribute_called_stack_show_nothing():
     assert tampering_signs('import os, sys\nos.write(sys.stdout.fileno(), b"x")\nx = getattr(obj, "stack")\n') == []
+
+
+def test_a_long_chain_of_plus_is_folded_once_per_node(monkeypatch):
+    from stages.kinds.code import tampering
+
+    folded = []
+    fold = tampering._fold
+    monkeypatch.setattr(tampering, "_fold", lambda node, cache: folded.append(node) or fold(node, cache))
+    source = "x = " + " + ".join(['"ab"'] * 150) + "\n"
+    assert tampering_signs(source) == []
+    assert len(folded) == 299  # 150 constants and 149 sums, each once (each sum folding its whole subtree again: 22,649)
