@@ -51,15 +51,19 @@ def ending(status: dict | None, cpu_seconds: int, stderr: str) -> tuple[str, str
 
 
 def decide(stopped: str | None, status: dict | None, tests: dict | None, out_of_memory: bool, function_level: bool,
-           cpu_seconds: int, stderr: str) -> tuple[str, str]:
+           cpu_seconds: int, stderr: str, reading: float | None = None) -> tuple[str, str]:
     """(outcome, error) of one run. `stopped`: why evalpipe stopped it (the time limit, too much output), else None;
-    `status`: the supervisor's report; `tests`: the tests' result (function-level programs)."""
+    `status`: the supervisor's report; `tests`: the tests' result (function-level programs); `reading`: the seconds
+    the tests had been reading a large reply when the time limit came, else None."""
     if stopped is not None and stopped.startswith("the build"):
         return "timed out", stopped
     if stopped is not None and stopped != "timed out":
         return "failed", stopped
     if tests and tests.get("outcome") == "passed":
         return "passed", ""
+    if stopped == "timed out" and reading is not None:
+        return "timed out", (f"the tests were still reading its reply at the time limit: the value it returned had "
+                             f"taken {reading:.1f} s to rebuild")
     if stopped == "timed out":
         return "timed out", "still running at the time limit"
     if status and "syntax" in status:

@@ -24,7 +24,8 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
                  workers: int = 0, settle: Callable[[int, RunResult], RunResult] | None = None) -> list[RunResult]:
     """Each program's result, in order: run `workers` at a time (0: one per core) inside bwrap, or with limits
     only when `sandbox` is "none"; fails at once, in one line, when the sandbox cannot run here. `settle(index,
-    result)`, when given, is what is kept of each result as soon as it is in (so a whole stdout is held per slot)."""
+    result)`, when given, is what is kept of each result as soon as it is in (LiveCodeBench compares a case's stdout
+    by its own rule there; a Program's `expected` is compared as it streams)."""
     python = find_interpreter(interpreter)
     for name in sorted({program.language for program in programs}):
         needs = get_language(name).missing()

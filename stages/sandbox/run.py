@@ -21,6 +21,7 @@ from .languages import get_language
 from .limits import Limits
 from .outcome import decide, safe_text
 from .seccomp import filter_descriptor
+from .streamed_output import StreamedOutput
 from .tests_sandbox import TestsSandbox
 
 PROGRAM_UIDS = 100_000  # as root, each program runs as a uid of its own from this range, never used twice in a run
@@ -34,7 +35,8 @@ _uids = itertools.count(random.randrange(UID_SPAN))
 class Program:
     """A program's source and how it is tested: function-level `test` code (run in the tests' sandbox, after the
     prompt's own `prelude`, with `entry_point` and every name the tests read but do not define calling into the
-    program), or one `stdin` for a stdin / stdout program (no test)."""
+    program), or one `stdin` for a stdin / stdout program (no test), its stdout compared as it arrives with
+    `expected` when given."""
 
     source: str
     test: str = ""
@@ -42,6 +44,7 @@ class Program:
     prelude: str = ""
     entry_point: str = ""
     language: str = "python"
+    expected: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,8 @@ class RunResult:
     stdout: str
     stderr: str
     status: dict | None
-    matched: bool | None = None  # a stdin program's stdout against its expected output, when compared as it ended
+    matched: bool | None = None  # a stdin program's stdout against its expected output, compared as it arrived
+    digest: str = ""  # then the SHA-256 of all its stdout, of which `stdout` is the start
 
 
 @dataclass
@@ -139,8 +143,9 @@ def run_program(program: Program, slot: Slot) -> RunResult:
             for descriptor in (calls[1], replies[0], result_write):
                 os.close(descriptor)
     try:
+        stream = None if program.expected is None else StreamedOutput(program.expected, KEPT_BYTES)
         return _collect(process, report_read, result_read, group, limits, started, function_level,
-                        bool(language.build))
+                        bool(language.build), stream)
     finally:
         if group is not None:
             group.remove()
@@ -149,9 +154,11 @@ def run_program(program: Program, slot: Slot) -> RunResult:
 
 
 def _collect(process: subprocess.Popen, report_read: int, result_read: int, group: ProgramGroup | None,
-             limits: Limits, started: float, function_level: bool, building: bool) -> RunResult:
+             limits: Limits, started: float, function_level: bool, building: bool,
+             stream: StreamedOutput | None) -> RunResult:
     """Read stdout, stderr, the supervisor's report and the tests' result until both are in, the time is up or the
-    program printed past its output limit (then the sandbox is killed); how the run ended."""
+    program printed past its output limit (then the sandbox is killed); how the run ended. With a `stream`, stdout
+    goes to it (compared as it arrives, its start kept) and is not held here."""
     cap = limits.output_kb << 10
     kept = {"stdout": bytearray(), "stderr": bytearray(), "report": bytearray(), "tests": bytearray()}
     sizes = dict.fromkeys(kept, 0)
@@ -163,10 +170,12 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     if result_read >= 0:
         selector.register(result_read, selectors.EVENT_READ, "tests")
     deadline, stopped = started + (limits.build_seconds if building else limits.timeout_seconds), None
+    reading = None  # since when the tests have been reading a large reply of the program's
     while selector.get_map() and stopped is None:
         left = deadline - time.monotonic()
         if left <= 0:
             stopped = "timed out" if not building else f"the build ran past {limits.build_seconds:g} seconds"
+            reading = None if reading is None else time.monotonic() - reading
             break
         for key, _ in selector.select(left):
             data = os.read(key.fd, 1 << 16)
@@ -174,7 +183,12 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
                 selector.unregister(key.fileobj)
                 continue
             sizes[key.data] += len(data)
-            kept[key.data] += data[:max(0, bounds[key.data] - len(kept[key.data]))]
+            if stream is not None and key.data == "stdout":
+                stream.feed(data)
+            else:
+                kept[key.data] += data[:max(0, bounds[key.data] - len(kept[key.data]))]
+            if key.data == "tests":
+                reading = _tests_reading(kept["tests"], reading)
             if key.data in ("stdout", "stderr") and sizes[key.data] > cap:
                 stopped = f"printed over {limits.output_kb} KB"
             if building and key.data == "report" and b"\n" in kept["report"]:
@@ -184,8 +198,8 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     process.wait()
     seconds = time.monotonic() - started
     selector.close()
-    for stream in (process.stdout, process.stderr):
-        stream.close()
+    for pipe in (process.stdout, process.stderr):
+        pipe.close()
     for descriptor in (report_read, result_read):
         if descriptor >= 0:
             os.close(descriptor)
@@ -194,9 +208,26 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
         status = {"exit": 125, "note": "could not join its cgroups"}
     stderr = kept["stderr"].decode("utf-8", "replace")
     outcome, error = decide(stopped, status, tests, group.out_of_memory() if group else False, function_level,
-                            limits.cpu_seconds, stderr)
-    return RunResult(outcome, safe_text(error), round(seconds, 3), kept["stdout"].decode("utf-8", "replace"),
-                     safe_text(stderr, KEPT_BYTES), status)
+                            limits.cpu_seconds, stderr, reading if stopped == "timed out" else None)
+    if stream is None:
+        return RunResult(outcome, safe_text(error), round(seconds, 3), kept["stdout"].decode("utf-8", "replace"),
+                         safe_text(stderr, KEPT_BYTES), status)
+    return RunResult(outcome, safe_text(error), round(seconds, 3), bytes(stream.prefix).decode("utf-8", "replace"),
+                     safe_text(stderr, KEPT_BYTES), status, stream.matched(), stream.digest())
+
+
+def _tests_reading(channel: bytearray, reading: float | None) -> float | None:
+    """Take the tests' `reading` / `read` lines off the front of their channel (they come before the result line):
+    since when the tests have been reading a large reply, or None when they are not."""
+    while True:
+        if channel.startswith(b"reading\n"):
+            del channel[:8]
+            reading = time.monotonic()
+        elif channel.startswith(b"read\n"):
+            del channel[:5]
+            reading = None
+        else:
+            return reading
 
 
 STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "syntax": str, "outcome": str, "error": str}

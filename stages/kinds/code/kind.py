@@ -3,7 +3,6 @@ pass@k with several samples per item."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -158,26 +157,18 @@ class Code(Kind):
         limits = Limits.from_params(params)
         runs: list[Program] = []
         owners: list[int] = []
-        expected: list[str | None] = []
         for row, (program, test, inputs) in enumerate(zip(normalized["program"], normalized["test"],
                                                          normalized["inputs"])):
             if program is None:
                 continue
-            cases = [Program(program, stdin=stdin, language=params["language"]) for stdin in inputs] if inputs else [
+            cases = [Program(program, stdin=stdin, language=params["language"], expected=output)
+                     for stdin, output in zip(inputs, normalized["outputs"][row])] if inputs else [
                 Program(program, test or "", prelude=normalized["prelude"][row] or "",
                         entry_point=normalized["entry_point"][row] or "", language=params["language"])]
             runs.extend(cases)
             owners.extend([row] * len(cases))
-            expected.extend(normalized["outputs"][row] if inputs else [None])
 
-        def settle(index: int, result: RunResult) -> RunResult:
-            """A stdin case compared as soon as it ends, and only the start of its stdout kept."""
-            if expected[index] is None:
-                return result
-            return replace(result, stdout=result.stdout[:KEPT_BYTES + 1],
-                           matched=same_output(result.stdout, expected[index]))
-
-        results = run_programs(runs, limits, params["sandbox"], params["interpreter"], params["parallel"], settle)
+        results = run_programs(runs, limits, params["sandbox"], params["interpreter"], params["parallel"])
         by_row: dict[int, list[RunResult]] = {}
         for row, result in zip(owners, results):
             by_row.setdefault(row, []).append(result)
@@ -270,6 +261,8 @@ def _verdict(results: list[RunResult] | None, outputs: list[str] | None, how: st
             return result.outcome, f"case {number}: {result.error}", results
         if not (result.matched if result.matched is not None else same_output(result.stdout, expected)):
             shown = safe_text(result.stdout, 200).strip().splitlines()[:1]
+            whole = f"; all it printed has SHA-256 {result.digest[:16]}…" if result.digest and len(
+                result.stdout.encode()) >= KEPT_BYTES else ""  # only its start was kept
             return "failed", (f"case {number}: printed {shown[0][:80]!r}…" if shown else f"case {number}: printed "
-                              "nothing") + f" (expected {expected.strip()[:80]!r})", results
+                              "nothing") + f" (expected {expected.strip()[:80]!r}{whole})", results
     return "passed", "", results

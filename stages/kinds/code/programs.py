@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...sandbox.streamed_output import expected_lines
+
 FENCE_LABEL = re.compile(r"[ \t]*([\w+#-]*)")
 PYTHON_FENCES = ("", "python", "py", "python3")
 OTHER_LANGUAGE = "the reply's code is"  # a row's reason when its reply's code is in another language
@@ -91,15 +93,7 @@ def texts(value: Any, name: str) -> list[str] | None:
     return value
 
 
-ASCII_SPACE = " \t\r\x0b\x0c"  # what a judge reading bytes calls whitespace; U+3000, U+0085, \x1c–\x1f are characters
-
-
 def same_output(printed: str, expected: str) -> bool:
     """stdout against the expected output line by line (lines end at \\n only), each line's trailing ASCII whitespace
-    and trailing blank lines ignored."""
-    def lines(text: str) -> list[str]:
-        found = [line.rstrip(ASCII_SPACE) for line in text.split("\n")]
-        while found and not found[-1]:
-            found.pop()
-        return found
-    return lines(printed) == lines(expected)
+    and trailing blank lines ignored (as StreamedOutput compares it as it arrives)."""
+    return expected_lines(printed) == expected_lines(expected)

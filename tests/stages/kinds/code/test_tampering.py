@@ -100,10 +100,39 @@ def test_humaneval_canonical_solutions_show_no_sign(real_data):
     ('__import__("ctyp" + "es")\n', "loads ctypes"),
     ('import importlib\nimportlib.import_module("ctypes")\n', "loads ctypes"),
     ('import os\nd = 3 + 4\nos.write(d, b"x")\n', "writes to a descriptor it computes"),
+    ('__import__(f"ctyp{\'es\'}")\n', "loads ctypes"),
+    ('import sys\ngetattr(sys, "_get%s" % "frame")(1)\n', "walks frames (_getframe)"),
+    ('setattr(__import__("%s%s" % ("bu", "iltins")), "len", None)\n', "setattr on builtins"),
+    ('__import__("".join(["ct", "yp", "es"]))\n', "loads ctypes"),
+    ('import sys\ngetattr(sys, "_".join(("", "getframe")))(1)\n', "walks frames (_getframe)"),
+    ('open(f"/proc/{\'self\'}/mem")\n', "names /proc/self/mem"),
 ])
 def test_names_built_at_run_time_are_read_as_the_signs_they_build(source, sign):
     assert [s.sign for s in tampering_signs(source)] == [sign]
 
 
+@pytest.mark.parametrize("source", [
+    'name = "es"\n__import__(f"ctyp{name}")\n',  # a name the code computes is not folded
+    '__import__(f"ctyp{\'es\'!r}")\n',  # repr builds "ctyp'es'"
+    'import sys\ngetattr(sys, "_get%d" % 5)\n',
+    'import sys\ngetattr(sys, "%9999999999s" % "x")\n',  # not built: a width could make a text of any size
+    'parts = ["ct", "ypes"]\n__import__("".join(parts))\n',
+    'print(", ".join(["stack", "f_back"]), "%s" % "frames")\n',
+])
+def test_names_not_built_from_constants_alone_show_nothing(source):
+    assert tampering_signs(source) == []
+
+
 def test_writing_to_its_own_stdout_descriptor_and_reading_an_attribute_called_stack_show_nothing():
     assert tampering_signs('import os, sys\nos.write(sys.stdout.fileno(), b"x")\nx = getattr(obj, "stack")\n') == []
+
+
+def test_a_long_chain_of_plus_is_folded_once_per_node(monkeypatch):
+    from stages.kinds.code import tampering
+
+    folded = []
+    fold = tampering._fold
+    monkeypatch.setattr(tampering, "_fold", lambda node, cache: folded.append(node) or fold(node, cache))
+    source = "x = " + " + ".join(['"ab"'] * 150) + "\n"
+    assert tampering_signs(source) == []
+    assert len(folded) == 299  # 150 constants and 149 sums, each once (each sum folding its whole subtree again: 22,649)
