@@ -107,6 +107,7 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     body.innerHTML = "";
     shown.forEach(function (item) {
       const row = body.insertRow(), A = item.cells[a.value];
+      row.id = box.dataset.dataset + "/" + a.value + "/" + item.id;
       cell(row, item.id); cell(row, item.question); cell(row, item.gold); prediction(row, A);
       cell(row, A.reading, "muted"); cell(row, score(A.score), "num"); status(row, A);
       if (withJudge) cell(row, judged(A), A.judge_differs ? "judge differs" : "judge");
@@ -135,7 +136,24 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     el.addEventListener("input", render);
     el.addEventListener("change", render);
   });
+  // A deep link (#dataset/model/id) to one of this dataset's items: its model chosen, every item shown, the item's
+  // row opened and scrolled to.
+  function follow() {
+    const link = decodeURIComponent(location.hash.slice(1)), prefix = box.dataset.dataset + "/";
+    if (!link.startsWith(prefix)) return;
+    const model = data.models.find(function (m) { return link.startsWith(prefix + m + "/"); });
+    if (model === undefined) return;
+    a.value = model; filter.value = "all"; search.value = ""; order.value = "question";
+    render();
+    const row = document.getElementById(link);
+    if (!row) return;
+    box.open = true;
+    row.classList.add("linked");
+    row.scrollIntoView({block: "center"});
+  }
+  window.addEventListener("hashchange", follow);
   render();
+  follow();
 });
 
 (function () {
