@@ -100,7 +100,8 @@ def _by_id(found: Any, ids: list[str], column: str) -> list[Any]:
 
 def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, Callable[[list[int]], list[Any]]]:
     """A model's B4 rows for choosing explorer items, each item's first row when it has several replies per item
-    (else None), and the item views of chosen items — of several replies, each reply's (sample, status, reading):
+    (else None), and the item views of chosen items — of several replies, each reply's (sample, status, reading,
+    vote):
     of a columnar kind with a status column, that column alone, and the chosen rows read whole one row group at a
     time."""
     path = task.artifact_path()
@@ -114,15 +115,26 @@ def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, 
     if "sample" not in document.get("columns", ()):
         return rows, None, view
     ids, samples = read_column(path, "id").to_pylist(), read_column(path, "sample").to_pylist()
+    votes = _votes(kind, task, len(ids))
     starts = item_starts(ids)
     bounds = [*starts, len(ids)]
 
-    def replies_view(chosen: list[int]) -> list[list[tuple[int | None, str, str]]]:
+    def replies_view(chosen: list[int]) -> list[list[tuple[int | None, str, str, Any]]]:
         replies = [range(bounds[item], bounds[item + 1]) for item in chosen]
         views = iter(view([row for rows_of in replies for row in rows_of]))
-        return [[(samples[row], *next(views)) for row in rows_of] for rows_of in replies]
+        return [[(samples[row], *next(views), votes[row]) for row in rows_of] for rows_of in replies]
 
     return rows, starts, replies_view
+
+
+def _votes(kind: Kind, task: StageTask, rows: int) -> list[Any]:
+    """Each B4 row's answer maj@k votes on (the kind's vote column, of B4 or of B3 row for row), None for a kind
+    that does not vote."""
+    if kind.vote_column is None:
+        return [None] * rows
+    stage, name = kind.vote_column
+    path = (task if stage == "B4" else task.requires()).artifact_path()
+    return read_column(path, name).to_pylist()
 
 
 def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int]) -> list[tuple[str, str]]:

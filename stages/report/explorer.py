@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.records import Rows, column_length
 from ..kinds import Kind
+from ..kinds.sampling import k_values, pass_at_k
 
 if TYPE_CHECKING:
     import numpy as np
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 NOT_RIGHT_CAP = 300  # items some model did not get right, per dataset
 SAMPLE_CAP = 100  # items every model got right, sampled uniformly
 SET_ASIDE_CAP = 100
+_RIGHT = object()  # every right reply's vote in majority_answer
 TEXT_CAP = 600  # characters of a question, gold or prediction shown (annotation documents are long)
 
 
@@ -103,28 +105,49 @@ def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predi
             "sampled": sorted(sampled)}
 
 
-def replies_cell(texts: list[Any], views: list[tuple[int | None, str, str]], score: float | None) -> dict[str, Any]:
+def replies_cell(texts: list[Any], views: list[tuple[int | None, str, str, Any]],
+                 score: float | None) -> dict[str, Any]:
     """A model's cell of an item it has several replies to: each reply's text, reading and status; right of n (the
-    replies it has); the item's status — correct (every reply right), sometimes right, never right, or missing."""
+    replies it has); the item's status — correct (every reply right), sometimes right, never right, or missing —,
+    its pass@k for k_values(n) and its majority answer (None where the kind does not vote)."""
     replies = [{"sample": sample, "prediction": display_text(text), "reading": "" if text is None else reading,
                 "status": "missing" if text is None else status}
-               for text, (sample, status, reading) in zip(texts, views)]
-    answered = [reply for reply in replies if reply["status"] != "missing"]
-    right = sum(reply["status"] == "correct" for reply in answered)
-    status = ("missing" if not answered else "correct" if right == len(answered) else
+               for text, (sample, status, reading, _) in zip(texts, views)]
+    answered = [(reply, view[3]) for reply, view, text in zip(replies, views, texts) if text is not None]
+    right, n = sum(reply["status"] == "correct" for reply, _ in answered), len(answered)
+    status = ("missing" if not answered else "correct" if right == n else
               "sometimes right" if right else "never right")
     return {"prediction": "", "reading": "", "status": status, "score": score, "replies": replies, "right": right,
-            "n": len(answered)}
+            "n": n, "pass": {str(k): pass_at_k(n, right, k) for k in k_values(n)},
+            "majority": majority_answer([(reply["status"] == "correct", vote) for reply, vote in answered])}
 
 
-def reply_texts(found: pa.Table, ids: list[Any], views: list[list[tuple[int | None, str, str]]]) -> list[list[Any]]:
+def majority_answer(votes: list[tuple[bool, Any]]) -> dict[str, Any] | None:
+    """An item's majority answer as maj@n counts its replies' (right, vote): every right reply one answer (shown as
+    the first right one's vote), each wrong one its vote, a reply without a vote none; a tie goes to the answer seen
+    first. None when no reply has a vote (a kind that does not vote)."""
+    if all(vote is None for _, vote in votes):
+        return None
+    counts: dict[Any, list] = {}  # answer → [votes, shown as]
+    for right, vote in votes:
+        if right or vote is not None:
+            counts.setdefault(_RIGHT if right else ("wrong", vote), [0, vote])[0] += 1
+    if not counts:
+        return None
+    best = max(count for count, _ in counts.values())
+    answer = next(key for key, (count, _) in counts.items() if count == best)
+    return {"answer": display_text(counts[answer][1]), "votes": best, "of": len(votes), "right": answer is _RIGHT}
+
+
+
+def reply_texts(found: pa.Table, ids: list[Any], views: list[list[tuple[int | None, str, str, Any]]]) -> list[list[Any]]:
     """Each chosen item's reply texts in the order of its B4 rows' sample numbers, from B2's rows of these ids (an
     (id, sample)'s first row answers it, as in B3's join)."""
     texts: dict[tuple[str, Any], Any] = {}
     for row_id, sample, text in zip(found.column("id").to_pylist(), found.column("sample").to_pylist(),
                                     found.column("prediction").to_pylist()):
         texts.setdefault((str(row_id), sample), text)
-    return [[texts.get((str(row_id), sample)) for sample, _, _ in replies] for row_id, replies in zip(ids, views)]
+    return [[texts.get((str(row_id), sample)) for sample, *_ in replies] for row_id, replies in zip(ids, views)]
 
 
 def merge_explorers(parts: list[dict[str, Any]]) -> dict[str, Any]:

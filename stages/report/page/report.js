@@ -51,17 +51,39 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
 
   function statusClass(status) { return "status " + String(status).replace(/ /g, "-"); }
 
-  // A model's prediction: its reply, or with several replies per item each reply with its status and reading.
+  // The item's figures over its replies: avg@n (its score), pass@k and the majority answer.
+  function itemFigures(c) {
+    const ks = Object.keys(c.pass || {}).sort(function (x, y) { return x - y; });
+    const parts = ["avg@" + c.n + " " + score(c.score)].concat(ks.map(function (k) {
+      return "pass@" + k + " " + score(c.pass[k]);
+    }));
+    const m = c.majority;
+    if (m) parts.push("majority " + m.answer + " (" + m.votes + " of " + m.of + " votes, " + (m.right ? "right" : "wrong") + ")");
+    return parts.join(" · ");
+  }
+
+  // A model's prediction: its reply, or with several replies per item the item's figures and each reply folded
+  // behind its status and reading.
   function prediction(row, c) {
     if (!c.replies) return cell(row, c.prediction);
-    const td = row.insertCell(), list = document.createElement("ol");
+    const td = row.insertCell(), figures = document.createElement("div"), list = document.createElement("ol");
+    figures.className = "item-figures muted";
+    figures.textContent = itemFigures(c);
+    td.appendChild(figures);
     list.className = "replies";
     c.replies.forEach(function (r) {
-      const li = document.createElement("li"), mark = document.createElement("span");
+      const li = document.createElement("li"), fold = document.createElement("details");
+      const head = document.createElement("summary"), mark = document.createElement("span");
+      const text = document.createElement("div");
       mark.className = statusClass(r.status);
       mark.textContent = r.status;
-      li.appendChild(mark);
-      li.appendChild(document.createTextNode(" " + r.prediction + (r.reading ? " → " + r.reading : "")));
+      head.appendChild(mark);
+      head.appendChild(document.createTextNode(r.reading ? " " + r.reading : ""));
+      text.className = "reply";
+      text.textContent = r.prediction;
+      fold.appendChild(head);
+      fold.appendChild(text);
+      li.appendChild(fold);
       list.appendChild(li);
     });
     td.appendChild(list);
