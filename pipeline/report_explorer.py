@@ -101,9 +101,8 @@ def _by_id(found: Any, ids: list[str], column: str) -> list[Any]:
 def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, Callable[[list[int]], list[Any]]]:
     """A model's B4 rows for choosing explorer items, each item's first row when it has several replies per item
     (else None), and the item views of chosen items — of several replies, each reply's (sample, status, reading,
-    vote):
-    of a columnar kind with a status column, that column alone, and the chosen rows read whole one row group at a
-    time."""
+    renderer fields, vote): of a columnar kind with a status column, that column alone, and the chosen rows read
+    whole one row group at a time."""
     path = task.artifact_path()
     document = read_artifact_json(path)
     if not (kind.columnar_stages and kind.status_column):
@@ -119,7 +118,7 @@ def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, 
     starts = item_starts(ids)
     bounds = [*starts, len(ids)]
 
-    def replies_view(chosen: list[int]) -> list[list[tuple[int | None, str, str, Any]]]:
+    def replies_view(chosen: list[int]) -> list[list[tuple[int | None, str, str, dict, Any]]]:
         replies = [range(bounds[item], bounds[item + 1]) for item in chosen]
         views = iter(view([row for rows_of in replies for row in rows_of]))
         return [[(samples[row], *next(views), votes[row]) for row in rows_of] for rows_of in replies]
@@ -137,6 +136,6 @@ def _votes(kind: Kind, task: StageTask, rows: int) -> list[Any]:
     return read_column(path, name).to_pylist()
 
 
-def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int]) -> list[tuple[str, str]]:
+def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int]) -> list[tuple[str, str, dict]]:
     """The item views of the B4 rows at `chosen`, read whole one row group at a time."""
     return item_views(kind, read_rows_at(path, chosen, document["columns"], document))

@@ -17,6 +17,8 @@ from .charts import grouped_bar_chart, heatmap, line_chart
 from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 from .harness_figures import harness_figure_rows
+from .katex_assets import katex_assets
+from .renderers import renderer_for
 from .sampling import sampling_curves, sampling_rows
 
 
@@ -187,7 +189,8 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
     explorer = report.get("explorer")
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
             "samples": sampling_rows(report),
-            "items_json": json.dumps(explorer, ensure_ascii=False) if explorer else "", "statuses": STATUSES,
+            "items_json": json.dumps({**explorer, "view": renderer_for(report["kind"]).view}, ensure_ascii=False)
+            if explorer else "", "statuses": STATUSES,
             "caps": (NOT_RIGHT_CAP, SAMPLE_CAP)}
 
 
@@ -260,5 +263,7 @@ def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
         style=page_file("report.css"), script=page_file("report.js"),
         trouble=trouble, earlier=earlier, nightly=None if nightly is None else nightly_values(nightly, reports),
-        summary=summary_values(reports), datasets=[dataset_values(report) for report in reports])
+        summary=summary_values(reports), datasets=[dataset_values(report) for report in reports],
+        katex=katex_assets() if any(report.get("explorer") and renderer_for(report["kind"]).needs_katex
+                                    for report in reports) else None)
     return page + "\n"

@@ -34,11 +34,58 @@ function judged(cell) {
   }).join("; ");
 }
 
+// LaTeX drawn by KaTeX where the page embeds it (a dataset whose kind's view draws LaTeX), else shown as source.
+function drawTex(el, tex) {
+  if (window.katex) {
+    try { window.katex.render(tex, el, {throwOnError: false}); return; } catch (e) { /* shown as source */ }
+  }
+  el.textContent = tex;
+}
+
+// Each kind's view of what was read from a reply (stages/report/renderers): plain adds nothing to the reading; math
+// draws the answer read and the gold from their LaTeX.
+const VIEWS = {
+  plain: function () {},
+  math: function (parent, fields) {
+    [["answer", fields.answer], ["gold", fields.gold]].forEach(function (pair) {
+      if (!pair[1]) return;
+      const line = document.createElement("div"), label = document.createElement("span");
+      const tex = document.createElement("span");
+      label.className = "muted";
+      label.textContent = pair[0] + (pair[0] === "answer" && fields.how ? " (" + fields.how + ")" : "") + ": ";
+      tex.className = "tex";
+      drawTex(tex, pair[1]);
+      line.appendChild(label);
+      line.appendChild(tex);
+      parent.appendChild(line);
+    });
+  }
+};
+
+// A reply: its answer, then its reasoning folded behind it with its length and whether it never closed.
+function replyText(parent, r) {
+  const answer = document.createElement("div");
+  answer.className = "reply";
+  answer.textContent = r.unfinished ? "(no answer: the reply ends inside its reasoning)" : r.prediction;
+  parent.appendChild(answer);
+  if (r.reasoning === undefined) return;
+  const fold = document.createElement("details"), head = document.createElement("summary");
+  const body = document.createElement("div");
+  fold.className = "reasoning" + (r.unfinished ? " unfinished" : "");
+  head.textContent = "reasoning (" + r.reasoning_chars.toLocaleString("en") + " characters"
+    + (r.unfinished ? ", unfinished" : "") + ")";
+  body.className = "reply";
+  body.textContent = r.reasoning;
+  fold.appendChild(head);
+  fold.appendChild(body);
+  parent.appendChild(fold);
+}
+
 document.querySelectorAll("details.explorer").forEach(function (box) {
   const data = JSON.parse(box.dataset.items), pick = function (c) { return box.querySelector(c); };
   const a = pick(".model-a"), b = pick(".model-b"), filter = pick(".filter"), search = pick(".search");
   const order = pick(".order"), body = pick("tbody"), count = pick(".count"), head = pick("thead tr");
-  const withJudge = (data.criteria || []).length > 0;
+  const withJudge = (data.criteria || []).length > 0, view = VIEWS[data.view] || VIEWS.plain;
 
   function cell(row, text, cls) {
     const td = row.insertCell();
@@ -65,7 +112,11 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
   // A model's prediction: its reply, or with several replies per item the item's figures and each reply folded
   // behind its status and reading.
   function prediction(row, c) {
-    if (!c.replies) return cell(row, c.prediction);
+    if (!c.replies) {
+      const single = row.insertCell();
+      replyText(single, c);
+      return single;
+    }
     const td = row.insertCell(), figures = document.createElement("div"), list = document.createElement("ol");
     figures.className = "item-figures muted";
     figures.textContent = itemFigures(c);
@@ -79,8 +130,8 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
       mark.textContent = r.status;
       head.appendChild(mark);
       head.appendChild(document.createTextNode(r.reading ? " " + r.reading : ""));
-      text.className = "reply";
-      text.textContent = r.prediction;
+      replyText(text, r);
+      view(text, r.fields || {});
       fold.appendChild(head);
       fold.appendChild(text);
       li.appendChild(fold);
@@ -131,7 +182,7 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
       const row = body.insertRow(), A = item.cells[a.value];
       row.id = box.dataset.dataset + "/" + a.value + "/" + item.id;
       cell(row, item.id); cell(row, item.question); cell(row, item.gold); prediction(row, A);
-      cell(row, A.reading, "muted"); cell(row, score(A.score), "num"); status(row, A);
+      view(cell(row, A.reading, "muted"), A.fields || {}); cell(row, score(A.score), "num"); status(row, A);
       if (withJudge) cell(row, judged(A), A.judge_differs ? "judge differs" : "judge");
       if (b.value) {
         const B = item.cells[b.value];

@@ -1,0 +1,67 @@
+"""report.html's item explorer shows what the model did, drawn by its kind's renderer: a math answer and its gold
+drawn by the embedded KaTeX, reasoning folded behind the answer with its length and an unfinished flag; offline."""
+import json
+import re
+
+import pytest
+
+from pipeline.cli import main
+from tests.pipeline.browser import load_page
+
+pytest.importorskip("math_verify")
+
+QUESTIONS = [{"id": "p1", "problem": "Half of one?", "answer": "\\frac{1}{2}"},
+             {"id": "p2", "problem": "2 + 2?", "answer": "4"},
+             {"id": "p3", "problem": "3 + 4?", "answer": "7"}]
+REPLIES = [{"id": "p1", "prediction": "<think>one over two</think> So \\boxed{\\frac{1}{2}}"},
+           {"id": "p2", "prediction": "<think>two and two make"},
+           {"id": "p3", "prediction": "\\boxed{8}"}]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("views")
+    folder = root / "inputs" / "m"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "dataset.toml").write_text('kind = "math"\n')
+    (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    (folder / "predictions" / "model.jsonl").write_text("".join(json.dumps(r) + "\n" for r in REPLIES))
+    assert main(["run", "--inputs", str(root / "inputs"), "--outputs", str(root / "outputs")]) == 0
+    return root / "outputs" / "report.html"
+
+
+def test_the_page_embeds_katex_with_its_licence_and_fetches_nothing(report):
+    html = report.read_text(encoding="utf-8")
+    markup = re.sub(r"<script>.*?</script>", "<script></script>", html, flags=re.DOTALL)
+    assert not re.search(r"""\b(src|href)\s*=|@import|<link\b""", markup, re.IGNORECASE)
+    assert re.findall(r"url\((?!data:font/woff2;base64,)", html) == []
+    assert html.count("data:font/woff2;base64,") == 20 and html.count("<script>") == 2
+    assert "/* KaTeX 0.16.22, embedded under its licence:\nThe MIT License (MIT)\n\nCopyright (c) 2013-2020 Khan " \
+           "Academy and other contributors" in html
+
+
+def test_katex_draws_the_answer_and_the_gold_and_reasoning_opens_on_click(report, tmp_path):
+    probe = """<script>
+const box = document.querySelector("details.explorer"), rows = box.querySelectorAll("tbody tr");
+const p1 = Array.from(rows).find(r => r.cells[0].textContent === "p1");
+const p2 = Array.from(rows).find(r => r.cells[0].textContent === "p2");
+document.body.dataset.katex = String(p1.querySelectorAll(".tex .katex").length);
+document.body.dataset.fraction = String(p1.querySelectorAll(".tex .katex .mfrac").length);
+const fold = p1.querySelector("details.reasoning");
+document.body.dataset.before = String(fold.open);
+fold.querySelector("summary").click();
+document.body.dataset.after = String(fold.open);
+document.body.dataset.fold = fold.querySelector("summary").textContent;
+document.body.dataset.unfinished = p2.querySelector("details.reasoning summary").textContent;
+document.body.dataset.answer = p2.cells[3].querySelector(".reply").textContent;
+</script></body>"""
+    page = tmp_path / "probe.html"
+    page.write_text(report.read_text(encoding="utf-8").replace("</body>", probe), encoding="utf-8")
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == []
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    assert body["katex"] == "2" and body["fraction"] == "2"  # the answer read, 1/2, and the gold \frac{1}{2}
+    assert (body["before"], body["after"]) == ("false", "true")
+    assert body["fold"] == f"reasoning ({len('<think>one over two</think> '):,} characters)"
+    assert body["unfinished"] == f"reasoning ({len('<think>two and two make')} characters, unfinished)"
+    assert body["answer"] == "(no answer: the reply ends inside its reasoning)"

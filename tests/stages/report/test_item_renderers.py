@@ -1,0 +1,30 @@
+"""Every registered kind has an item renderer for report.html, registered by its name; the kinds shown with the
+plain view are named here one by one, so a new kind must choose."""
+from stages.kinds import get_kind, kind_names
+from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
+
+PLAIN = {"annotation", "code", "dialogue", "fact_verification", "function_calling", "ifeval", "instruction",
+         "loglikelihood", "multiple_choice", "numeric", "qa", "tau2"}
+
+
+def _package_kinds() -> set[str]:
+    """The kinds stages/kinds defines (not those a test or a docs example registers at run time)."""
+    return {name for name in kind_names() if type(get_kind(name)).__module__.startswith("stages.kinds.")}
+
+
+def test_every_registered_kind_has_a_renderer():
+    kinds = _package_kinds()
+    assert len(kinds) >= 13 and kinds <= set(RENDERERS.names())
+    assert set(RENDERERS.names()) <= kinds  # no renderer for a kind that does not exist
+    assert {kind for kind in kinds if RENDERERS.get(kind) is ItemRenderer} == PLAIN
+    for kind in kinds - PLAIN:
+        assert renderer_for(kind).view != "plain"
+    assert type(renderer_for("no such kind")) is ItemRenderer  # a kind registered elsewhere is shown plain
+
+
+def test_math_shows_the_answer_read_and_the_gold_as_latex():
+    shown = renderer_for("math")
+    assert shown.view == "math" and shown.needs_katex
+    assert shown.fields({"gold": "\\frac{1}{2}", "extracted": "1/2", "how": "boxed", "status": "correct"}) == {
+        "answer": "1/2", "gold": "\\frac{1}{2}", "how": "boxed"}
+    assert shown.fields({"status": "missing"}) == {"answer": "", "gold": "", "how": ""}
