@@ -43,7 +43,7 @@ function drawTex(el, tex) {
 }
 
 // Each kind's view of what was read from a reply (stages/report/renderers): plain adds nothing to the reading; math
-// draws the answer read and the gold from their LaTeX.
+// draws the answer read and the gold from their LaTeX; instructions lists IFEval's verdicts; program the sandbox's.
 const VIEWS = {
   plain: function () {},
   math: function (parent, fields) {
@@ -58,6 +58,40 @@ const VIEWS = {
       line.appendChild(label);
       line.appendChild(tex);
       parent.appendChild(line);
+    });
+  },
+  instructions: function (parent, fields) {
+    const list = document.createElement("ul");
+    list.className = "instructions";
+    (fields.instructions || []).forEach(function (i) {
+      const li = document.createElement("li");
+      li.className = i.strict ? "followed" : i.loose ? "loosely" : "not-followed";
+      li.textContent = i.name + ": strict " + (i.strict ? "✓" : "✗") + ", loose " + (i.loose ? "✓" : "✗")
+        + (i.reason ? " — " + i.reason : "");
+      list.appendChild(li);
+    });
+    parent.appendChild(list);
+  },
+  program: function (parent, fields) {
+    const line = document.createElement("div");
+    line.className = "outcome";
+    line.textContent = fields.outcome || "";
+    parent.appendChild(line);
+    if ((fields.tampering || []).length) {
+      const signs = document.createElement("div");
+      signs.className = "tampering";
+      signs.textContent = "tampering signs: " + fields.tampering.join(", ");
+      parent.appendChild(signs);
+    }
+    [["stdout", fields.stdout], ["stderr", fields.stderr]].forEach(function (pair) {
+      if (!pair[1]) return;
+      const fold = document.createElement("details"), head = document.createElement("summary");
+      const body = document.createElement("pre");
+      head.textContent = pair[0] + " (its end)";
+      body.textContent = pair[1];
+      fold.appendChild(head);
+      fold.appendChild(body);
+      parent.appendChild(fold);
     });
   }
 };

@@ -65,3 +65,26 @@ document.body.dataset.answer = p2.cells[3].querySelector(".reply").textContent;
     assert body["fold"] == f"reasoning ({len('<think>one over two</think> '):,} characters)"
     assert body["unfinished"] == f"reasoning ({len('<think>two and two make')} characters, unfinished)"
     assert body["answer"] == "(no answer: the reply ends inside its reasoning)"
+
+
+def test_ifeval_items_list_each_instructions_strict_and_loose_verdict(tmp_path):
+    folder = tmp_path / "inputs" / "ife"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "dataset.toml").write_text('kind = "ifeval"\n')
+    (folder / "questions.jsonl").write_text(json.dumps(
+        {"key": 1, "prompt": "Say hello in lowercase without commas.",
+         "instruction_id_list": ["punctuation:no_comma", "change_case:english_lowercase"], "kwargs": [{}, {}]}) + "\n")
+    (folder / "predictions" / "m.jsonl").write_text(json.dumps({"key": 1, "response": "hello, there"}) + "\n")
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    probe = """<script>
+document.body.dataset.verdicts = Array.from(document.querySelectorAll("details.explorer ul.instructions li"))
+  .map(li => li.className + "=" + li.textContent).join("|");
+</script></body>"""
+    page = tmp_path / "probe.html"
+    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
+                    encoding="utf-8")
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == [] and "katex" not in page.read_text(encoding="utf-8").split("<script>")[0]
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    assert body["verdicts"] == ("not-followed=punctuation:no_comma: strict ✗, loose ✗ — comma at 5|"
+                                "followed=change_case:english_lowercase: strict ✓, loose ✓")

@@ -3,7 +3,7 @@ plain view are named here one by one, so a new kind must choose."""
 from stages.kinds import get_kind, kind_names
 from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
 
-PLAIN = {"annotation", "code", "dialogue", "fact_verification", "function_calling", "ifeval", "instruction",
+PLAIN = {"annotation", "dialogue", "fact_verification", "function_calling", "instruction",
          "loglikelihood", "multiple_choice", "numeric", "qa", "tau2"}
 
 
@@ -28,3 +28,19 @@ def test_math_shows_the_answer_read_and_the_gold_as_latex():
     assert shown.fields({"gold": "\\frac{1}{2}", "extracted": "1/2", "how": "boxed", "status": "correct"}) == {
         "answer": "1/2", "gold": "\\frac{1}{2}", "how": "boxed"}
     assert shown.fields({"status": "missing"}) == {"answer": "", "gold": "", "how": ""}
+
+
+def test_ifeval_shows_each_instructions_verdicts():
+    fields = renderer_for("ifeval").fields({"instructions": ["a:one", "b:two"], "strict": [False, True],
+                                            "loose": [True, True], "reasons": ["comma at 5", None]})
+    assert fields == {"instructions": [{"name": "a:one", "strict": False, "loose": True, "reason": "comma at 5"},
+                                       {"name": "b:two", "strict": True, "loose": True, "reason": ""}]}
+
+
+def test_code_shows_the_outcome_line_the_end_of_the_output_and_tampering_signs():
+    fields = renderer_for("code").fields({"outcome": "failed", "error": "AssertionError", "seconds": 0.25,
+                                          "sandbox": "bubblewrap", "stdout": "x" * 700, "stderr": None,
+                                          "tampering": ["sys.exit"]})
+    assert fields == {"outcome": "failed · AssertionError · 0.25 s · sandbox bubblewrap", "stdout": "…" + "x" * 600,
+                      "stderr": "", "tampering": ["sys.exit"]}
+    assert renderer_for("code").fields({})["outcome"] == "no code"

@@ -1,0 +1,27 @@
+"""Code items: the sandbox's outcome line (outcome, error, seconds, sandbox), the end of what the program printed, and
+the signs of tampering with the tests it showed."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from . import ItemRenderer, register_renderer
+
+OUTPUT_CAP = 600  # characters of stdout / stderr shown, their end (where an error is)
+
+
+@register_renderer("code")
+class ProgramRenderer(ItemRenderer):
+    view: ClassVar[str] = "program"
+
+    def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
+        seconds, sandbox = matched.get("seconds"), matched.get("sandbox")
+        line = " · ".join(str(part) for part in (matched.get("outcome") or "no code", matched.get("error"),
+                                                  None if seconds is None else f"{seconds} s",
+                                                  sandbox and f"sandbox {sandbox}") if part)
+        return {"outcome": line, "stdout": _tail(matched.get("stdout")), "stderr": _tail(matched.get("stderr")),
+                "tampering": [str(sign) for sign in matched.get("tampering") or []]}
+
+
+def _tail(text: Any) -> str:
+    text = "" if text is None else str(text)
+    return text if len(text) <= OUTPUT_CAP else "…" + text[-OUTPUT_CAP:]
