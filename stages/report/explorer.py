@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.records import Rows, column_length
+from ..core.records import Columns, Rows, column_length
 from ..kinds import Kind
 from ..kinds.sampling import k_values, pass_at_k
 from ..text.reasoning import CLOSED, UNFINISHED, split_reasoning
@@ -54,11 +54,14 @@ def item_starts(ids: list[Any]) -> list[int]:
     return [row for row, item in enumerate(ids) if row == 0 or item != ids[row - 1]]
 
 
-def item_views(kind: Kind, rows: Rows, positions: list[int] | None = None) -> list[tuple[str, str, dict[str, Any]]]:
-    """item_view's (status, reading) of each B4 row, or of those at `positions`, with its kind's renderer's fields."""
+def item_views(kind: Kind, rows: Rows, positions: list[int] | None = None,
+               normalized: Columns | None = None) -> list[tuple[str, str, dict[str, Any]]]:
+    """item_view's (status, reading) of each B4 row, or of those at `positions`, with its kind's renderer's fields
+    (of the row and, where given, its B3 `normalized` columns, aligned with the rows viewed)."""
     renderer = renderer_for(kind.name)
-    return [(*kind.item_view(row), renderer.fields(row))
-            for row in _rows_at(rows, range(column_length(rows)) if positions is None else positions)]
+    viewed = _rows_at(rows, range(column_length(rows)) if positions is None else positions)
+    earlier = [dict(zip(normalized, values)) for values in zip(*normalized.values())] if normalized else [{}] * len(viewed)
+    return [(*kind.item_view(row), renderer.fields({**before, **row})) for row, before in zip(viewed, earlier)]
 
 
 def _not_correct(kind: Kind, rows: Rows) -> np.ndarray:

@@ -43,7 +43,8 @@ function drawTex(el, tex) {
 }
 
 // Each kind's view of what was read from a reply (stages/report/renderers): plain adds nothing to the reading; math
-// draws the answer read and the gold from their LaTeX; instructions lists IFEval's verdicts; program the sandbox's.
+// draws the answer read and the gold from their LaTeX; instructions lists IFEval's verdicts; calls a
+// function-calling reply's calls beside BFCL's possible answers; program the sandbox's verdict.
 const VIEWS = {
   plain: function () {},
   math: function (parent, fields) {
@@ -71,6 +72,20 @@ const VIEWS = {
       list.appendChild(li);
     });
     parent.appendChild(list);
+  },
+  calls: function (parent, fields) {
+    const grid = document.createElement("div"), mine = document.createElement("div");
+    const theirs = document.createElement("div");
+    grid.className = "side-by-side calls";
+    mine.textContent = "calls: " + (fields.calls || "none");
+    theirs.textContent = "possible answers: " + ((fields.answers || []).join("; ") || "none (no call expected)");
+    grid.appendChild(mine);
+    grid.appendChild(theirs);
+    parent.appendChild(grid);
+    const verdict = document.createElement("div");
+    verdict.className = fields.verdict === "valid" ? "verdict valid" : "verdict";
+    verdict.textContent = (fields.category ? fields.category + ": " : "") + fields.verdict;
+    parent.appendChild(verdict);
   },
   program: function (parent, fields) {
     const line = document.createElement("div");

@@ -13,9 +13,11 @@ class ItemRenderer:
 
     view: ClassVar[str] = "plain"  # the view of report.js that draws a cell
     needs_katex: ClassVar[bool] = False  # the page embeds KaTeX (page/katex) when a dataset's renderer needs it
+    normalized_columns: ClassVar[tuple[str, ...]] = ()  # B3 columns `fields` reads beside the B4 row's
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
-        """What the view shows of one B4 row beyond its status and reading (JSON values)."""
+        """What the view shows of one B4 row (with its normalized_columns of B3) beyond its status and reading (JSON
+        values)."""
         return {}
 
 

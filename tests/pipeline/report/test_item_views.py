@@ -1,7 +1,10 @@
 """report.html's item explorer shows what the model did, drawn by its kind's renderer: a math answer and its gold
 drawn by the embedded KaTeX, reasoning folded behind the answer with its length and an unfinished flag; offline."""
+import html
 import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +12,8 @@ from pipeline.cli import main
 from tests.pipeline.browser import load_page
 
 pytest.importorskip("math_verify")
+
+CONFORMANCE = Path(__file__).parents[2] / "stages" / "kinds"
 
 QUESTIONS = [{"id": "p1", "problem": "Half of one?", "answer": "\\frac{1}{2}"},
              {"id": "p2", "problem": "2 + 2?", "answer": "4"},
@@ -31,13 +36,13 @@ def report(tmp_path_factory):
 
 
 def test_the_page_embeds_katex_with_its_licence_and_fetches_nothing(report):
-    html = report.read_text(encoding="utf-8")
-    markup = re.sub(r"<script>.*?</script>", "<script></script>", html, flags=re.DOTALL)
+    text = report.read_text(encoding="utf-8")
+    markup = re.sub(r"<script>.*?</script>", "<script></script>", text, flags=re.DOTALL)
     assert not re.search(r"""\b(src|href)\s*=|@import|<link\b""", markup, re.IGNORECASE)
-    assert re.findall(r"url\((?!data:font/woff2;base64,)", html) == []
-    assert html.count("data:font/woff2;base64,") == 20 and html.count("<script>") == 2
+    assert re.findall(r"url\((?!data:font/woff2;base64,)", text) == []
+    assert text.count("data:font/woff2;base64,") == 20 and text.count("<script>") == 2
     assert "/* KaTeX 0.16.22, embedded under its licence:\nThe MIT License (MIT)\n\nCopyright (c) 2013-2020 Khan " \
-           "Academy and other contributors" in html
+           "Academy and other contributors" in text
 
 
 def test_katex_draws_the_answer_and_the_gold_and_reasoning_opens_on_click(report, tmp_path):
@@ -88,3 +93,26 @@ document.body.dataset.verdicts = Array.from(document.querySelectorAll("details.e
     body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     assert body["verdicts"] == ("not-followed=punctuation:no_comma: strict ✗, loose ✗ — comma at 5|"
                                 "followed=change_case:english_lowercase: strict ✓, loose ✓")
+
+
+def test_function_calling_items_show_the_calls_beside_the_possible_answers(tmp_path):
+    shutil.copytree(CONFORMANCE / "function_calling" / "conformance", tmp_path / "inputs" / "fc")
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    probe = """<script>
+const box = document.querySelector("details.explorer"), a = box.querySelector(".model-a");
+a.value = "function-calling"; a.dispatchEvent(new Event("change"));
+const row = Array.from(box.querySelectorAll("tbody tr")).find(r => r.cells[0].textContent === "simple_python_0");
+document.body.dataset.calls = Array.from(row.querySelectorAll(".calls > div")).map(d => d.textContent).join("|");
+document.body.dataset.verdict = row.querySelector(".verdict").textContent;
+</script></body>"""
+    page = tmp_path / "probe.html"
+    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
+                    encoding="utf-8")
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == []
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    assert html.unescape(body["calls"]) == ("calls: [{'weather_current': {'city': 'Lyon'}}]|possible answers: "
+                                            'weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ '
+                                            '{"celsius" | (left out)})')
+    assert html.unescape(body["verdict"]) == ("simple_python: value_error:string: 'city' = 'Lyon', expected one of "
+                                              "['Paris', 'Paris, France']")

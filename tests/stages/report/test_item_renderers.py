@@ -3,7 +3,7 @@ plain view are named here one by one, so a new kind must choose."""
 from stages.kinds import get_kind, kind_names
 from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
 
-PLAIN = {"annotation", "dialogue", "fact_verification", "function_calling", "instruction",
+PLAIN = {"annotation", "dialogue", "fact_verification", "instruction",
          "loglikelihood", "multiple_choice", "numeric", "qa", "tau2"}
 
 
@@ -44,3 +44,16 @@ def test_code_shows_the_outcome_line_the_end_of_the_output_and_tampering_signs()
     assert fields == {"outcome": "failed · AssertionError · 0.25 s · sandbox bubblewrap", "stdout": "…" + "x" * 600,
                       "stderr": "", "tampering": ["sys.exit"]}
     assert renderer_for("code").fields({})["outcome"] == "no code"
+
+
+def test_function_calling_shows_the_calls_beside_the_possible_answers():
+    fields = renderer_for("function_calling").fields({
+        "category": "simple_python", "valid": False, "error_type": "value_error:string",
+        "reason": "'city' = 'Lyon', expected one of ['Paris', 'Paris, France']",
+        "decoded": "[{'weather_current': {'city': 'Lyon'}}]",
+        "answer": '[{"weather.current": {"city": ["Paris", "Paris, France"], "unit": ["celsius", ""]}}]'})
+    assert fields == {"category": "simple_python", "calls": "[{'weather_current': {'city': 'Lyon'}}]",
+                      "answers": ['weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ {"celsius" | (left out)})'],
+                      "verdict": "value_error:string: 'city' = 'Lyon', expected one of ['Paris', 'Paris, France']"}
+    assert renderer_for("function_calling").fields({"valid": True, "answer": "not json"})["answers"] == ["not json"]
+    assert renderer_for("function_calling").normalized_columns == ("answer",)
