@@ -44,7 +44,8 @@ function drawTex(el, tex) {
 
 // Each kind's view of what was read from a reply (stages/report/renderers): plain adds nothing to the reading; math
 // draws the answer read and the gold from their LaTeX; instructions lists IFEval's verdicts; calls a
-// function-calling reply's calls beside BFCL's possible answers; program the sandbox's verdict.
+// function-calling reply's calls beside BFCL's possible answers; choices each choice's loglikelihoods; program the
+// program as run and the sandbox's verdict.
 const VIEWS = {
   plain: function () {},
   math: function (parent, fields) {
@@ -87,7 +88,39 @@ const VIEWS = {
     verdict.textContent = (fields.category ? fields.category + ": " : "") + fields.verdict;
     parent.appendChild(verdict);
   },
+  choices: function (parent, fields) {
+    if (!(fields.choices || []).length) return;
+    const table = document.createElement("table");
+    table.className = "choices";
+    const head = table.createTHead().insertRow();
+    ["choice", "loglikelihood", "per character", "picked by"].forEach(function (h) {
+      const th = document.createElement("th");
+      th.textContent = h;
+      head.appendChild(th);
+    });
+    const body = table.createTBody();
+    fields.choices.forEach(function (c) {
+      const row = body.insertRow();
+      row.className = c.gold ? "gold" : "";
+      [c.text + (c.gold ? " (gold)" : ""), c.loglikelihood.toFixed(3),
+       c.per_char === null ? "–" : c.per_char.toFixed(4),
+       [c.acc ? "acc" : "", c.acc_norm ? "acc_norm" : ""].filter(Boolean).join(", ")].forEach(function (v) {
+        row.insertCell().textContent = v;
+      });
+    });
+    parent.appendChild(table);
+  },
   program: function (parent, fields) {
+    if (fields.program) {
+      const fold = document.createElement("details"), head = document.createElement("summary");
+      const code = document.createElement("pre");
+      head.textContent = "program (" + fields.program.split("\n").length + " lines)";
+      code.className = "program";
+      code.textContent = fields.program;
+      fold.appendChild(head);
+      fold.appendChild(code);
+      parent.appendChild(fold);
+    }
     const line = document.createElement("div");
     line.className = "outcome";
     line.textContent = fields.outcome || "";

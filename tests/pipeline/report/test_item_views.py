@@ -116,3 +116,21 @@ document.body.dataset.verdict = row.querySelector(".verdict").textContent;
                                             '{"celsius" | (left out)})')
     assert html.unescape(body["verdict"]) == ("simple_python: value_error:string: 'city' = 'Lyon', expected one of "
                                               "['Paris', 'Paris, France']")
+
+
+def test_loglikelihood_items_show_each_choice_and_what_each_figure_picked(tmp_path):
+    shutil.copytree(CONFORMANCE / "loglikelihood" / "conformance", tmp_path / "inputs" / "ll")
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    probe = """<script>
+const row = Array.from(document.querySelectorAll("details.explorer tbody tr")).find(r => r.cells[0].textContent === "1");
+document.body.dataset.choices = Array.from(row.querySelectorAll("table.choices tbody tr"))
+  .map(r => Array.from(r.cells).map(c => c.textContent).join(";")).join("|");
+</script></body>"""
+    page = tmp_path / "probe.html"
+    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
+                    encoding="utf-8")
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == []
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    # item 1: "four" −3 (−0.75 per character, the gold), "x" −2 (−2 per character): acc picks x, acc_norm four
+    assert body["choices"] == "four (gold);-3.000;-0.7500;acc_norm|x;-2.000;-2.0000;acc"

@@ -3,8 +3,7 @@ plain view are named here one by one, so a new kind must choose."""
 from stages.kinds import get_kind, kind_names
 from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
 
-PLAIN = {"annotation", "dialogue", "fact_verification", "instruction",
-         "loglikelihood", "multiple_choice", "numeric", "qa", "tau2"}
+PLAIN = {"annotation", "dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa", "tau2"}
 
 
 def _package_kinds() -> set[str]:
@@ -41,8 +40,10 @@ def test_code_shows_the_outcome_line_the_end_of_the_output_and_tampering_signs()
     fields = renderer_for("code").fields({"outcome": "failed", "error": "AssertionError", "seconds": 0.25,
                                           "sandbox": "bubblewrap", "stdout": "x" * 700, "stderr": None,
                                           "tampering": ["sys.exit"]})
-    assert fields == {"outcome": "failed · AssertionError · 0.25 s · sandbox bubblewrap", "stdout": "…" + "x" * 600,
-                      "stderr": "", "tampering": ["sys.exit"]}
+    assert fields == {"program": "", "outcome": "failed · AssertionError · 0.25 s · sandbox bubblewrap",
+                      "stdout": "…" + "x" * 600, "stderr": "", "tampering": ["sys.exit"]}
+    assert renderer_for("code").fields({"program": "print(1)\n"})["program"] == "print(1)\n"
+    assert renderer_for("code").normalized_columns == ("program",)
     assert renderer_for("code").fields({})["outcome"] == "no code"
 
 
@@ -57,3 +58,14 @@ def test_function_calling_shows_the_calls_beside_the_possible_answers():
                       "verdict": "value_error:string: 'city' = 'Lyon', expected one of ['Paris', 'Paris, France']"}
     assert renderer_for("function_calling").fields({"valid": True, "answer": "not json"})["answers"] == ["not json"]
     assert renderer_for("function_calling").normalized_columns == ("answer",)
+
+
+def test_loglikelihood_shows_each_choice_its_loglikelihood_and_what_each_figure_picked():
+    fields = renderer_for("loglikelihood").fields({"loglikelihoods": [-4.0, -6.0], "chosen": 0, "chosen_norm": 1,
+                                                   "gold": 1, "choices": [" a", " bbbbbb"]})
+    assert fields == {"choices": [
+        {"text": " a", "loglikelihood": -4.0, "per_char": -2.0, "acc": True, "acc_norm": False, "gold": False},
+        {"text": " bbbbbb", "loglikelihood": -6.0, "per_char": -6.0 / 7, "acc": False, "acc_norm": True,
+         "gold": True}]}
+    assert renderer_for("loglikelihood").fields({"loglikelihoods": None, "choices": ["a"]}) == {}
+    assert renderer_for("loglikelihood").fields({"loglikelihood": -3.0, "loglikelihoods": [-3.0]}) == {}
