@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from stages.io.artifacts import artifact_paths, read_artifact_json, read_rows_with_ids
-from stages.report.explorer import display_text
+from stages.report.explorer import display_text, reply_shown
 
 if TYPE_CHECKING:
     from upath import UPath
 
 
 def flipped_texts(flips: list[dict[str, Any]], before: UPath, after: UPath) -> list[dict[str, Any]]:
-    """Each flipped item with its question, gold and both runs' replies (a list: one per sample, in sample order)."""
+    """Each flipped item with its question, gold and both runs' replies (a list: one per sample, in sample order, each
+    its answer and reasoning as reply_shown gives them)."""
     ids: dict[tuple[str, str], list[str]] = {}
     for flip in flips:
         ids.setdefault((flip["dataset"], flip["model"]), []).append(flip["id"])
@@ -47,11 +48,12 @@ def _rows(folder: UPath, stage: str, dataset: str, model: str | None, wanted: li
     return found
 
 
-def _replies(folder: UPath, dataset: str, model: str, wanted: list[str]) -> dict[str, list[str]]:
-    """id → the model's replies (display texts, in sample order; an (id, sample)'s first row answers it)."""
-    found: dict[str, dict[Any, str]] = {}
+def _replies(folder: UPath, dataset: str, model: str, wanted: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """id → the model's replies (as the explorer shows them: the answer, its reasoning apart; in sample order; an
+    (id, sample)'s first row answers it)."""
+    found: dict[str, dict[Any, dict[str, Any]]] = {}
     for row in _matching(folder, "B2", dataset, model, wanted, ("prediction", "sample")):
-        found.setdefault(str(row["id"]), {}).setdefault(row.get("sample"), display_text(row.get("prediction")))
+        found.setdefault(str(row["id"]), {}).setdefault(row.get("sample"), reply_shown(row.get("prediction")))
     return {item: [texts[sample] for sample in sorted(texts, key=lambda s: (s is None, s or 0))]
             for item, texts in found.items()}
 

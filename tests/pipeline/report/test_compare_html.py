@@ -17,9 +17,11 @@ LABELS = tuple(ANSWERS)
 
 
 def _run(inputs: Path, outputs: Path, wrong_claims: range, wrong_questions: range) -> None:
-    """One run of model m: the claims and questions in the ranges answered wrong, the others right."""
+    """One run of model m: the claims and questions in the ranges answered wrong (a wrong claim after some
+    reasoning), the others right."""
     write_jsonl(inputs / "claims" / "predictions" / "m.jsonl", [
-        {"id": i, "prediction": (WRONG if i in wrong_claims else ANSWERS)[LABELS[i % 3]]} for i in range(CLAIMS)])
+        {"id": i, "prediction": f"<think>checking</think> {WRONG[LABELS[i % 3]]}" if i in wrong_claims
+         else ANSWERS[LABELS[i % 3]]} for i in range(CLAIMS)])
     write_jsonl(inputs / "capitals" / "predictions" / "m.jsonl", [
         {"id": f"q{i}", "prediction": "no idea" if i in wrong_questions else f"answer number {i}"}
         for i in range(QUESTIONS)])
@@ -58,7 +60,10 @@ def test_compare_html_lists_exactly_the_flipped_items(compared):
                             html))
     assert found == FLIPPED
     item = re.search(r'<details class="flip" id="claims/m/12".*?</details>', html, re.DOTALL).group(0)
-    assert "claim 12" in item and "<li>true</li>" in item and "<li>false</li>" in item  # A right, B wrong: 12 % 3 = 0
+    replies = re.findall(r'<li><div class="reply">([^<]*)</div>', item)
+    assert "claim 12" in item and replies == ["true", "false"]  # A right, B wrong: 12 % 3 = 0 (SUPPORTS)
+    assert re.findall(r'<details class="reasoning"><summary>([^<]*)</summary>', item) == [
+        f"reasoning ({len('<think>checking</think> ')} characters)"]  # B's reply, folded behind its answer
     assert not re.search(r"""\bsrc\s*=|url\(|@import|<link\b|https?:""", html, re.IGNORECASE)
 
 
