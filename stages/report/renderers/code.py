@@ -6,8 +6,8 @@ from typing import Any, ClassVar
 
 from . import ItemRenderer, register_renderer
 
-OUTPUT_CAP = 600  # characters of stdout / stderr shown, their end (where an error is)
-PROGRAM_CAP = 4000  # characters of the program shown, its start
+OUTPUT_CAP = 300  # characters of stdout / stderr shown, their end (where an error is)
+PROGRAM_CAP = 1000  # characters of the program shown, its start (the page's size budget)
 
 
 @register_renderer("code")

@@ -38,10 +38,10 @@ def test_ifeval_shows_each_instructions_verdicts():
 
 def test_code_shows_the_outcome_line_the_end_of_the_output_and_tampering_signs():
     fields = renderer_for("code").fields({"outcome": "failed", "error": "AssertionError", "seconds": 0.25,
-                                          "sandbox": "bubblewrap", "stdout": "x" * 700, "stderr": None,
+                                          "sandbox": "bubblewrap", "stdout": "y" + "x" * 300, "stderr": None,
                                           "tampering": ["sys.exit"]})
     assert fields == {"program": "", "outcome": "failed · AssertionError · 0.25 s · sandbox bubblewrap",
-                      "stdout": "…" + "x" * 600, "stderr": "", "tampering": ["sys.exit"]}
+                      "stdout": "…" + "x" * 300, "stderr": "", "tampering": ["sys.exit"]}
     assert renderer_for("code").fields({"program": "print(1)\n"})["program"] == "print(1)\n"
     assert renderer_for("code").normalized_columns == ("program",)
     assert renderer_for("code").fields({})["outcome"] == "no code"
