@@ -20,7 +20,7 @@ NOT_RIGHT_CAP = 300  # items some model did not get right, per dataset
 SAMPLE_CAP = 100  # items every model got right, sampled uniformly
 SET_ASIDE_CAP = 100
 _RIGHT = object()  # every right reply's vote in majority_answer
-REASONING_CAP = 1000  # characters of a reply's reasoning shown (folded) behind its answer (page size)
+REASONING_CAP = 600  # characters of a reply's reasoning shown (folded) behind its answer, as of a whole reply before
 TEXT_CAP = 600  # characters of a question, gold or prediction shown (annotation documents are long)
 
 
