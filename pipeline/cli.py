@@ -141,6 +141,7 @@ def _nightly_commands(commands: Any) -> None:
     compare.add_argument("after", metavar="B", help="the same, for the run to judge")
     compare.add_argument("--outputs", default="outputs", help="where nights are found (default: outputs)")
     compare.add_argument("--json", action="store_true", help="print the comparisons as JSON")
+    compare.add_argument("--html", help="where to write compare.html (default: B/compare.html)")
     _correction_option(compare)
     compare.set_defaults(handler="compare:cmd_compare")
 

@@ -120,12 +120,15 @@ def print_comparisons(comparisons: list[dict[str, Any]], label: str, against: st
 
 
 def compare_runs(before: UPath, after_items: Columns, after_parameters: dict[tuple[str, str], dict[str, Any]],
-                 settings: dict[str, RegressionSettings], correction: str) -> list[dict[str, Any]]:
-    """Every dataset × model × metric of a run (its item scores and scoring parameters) against the run in `before`,
-    item by item, corrected together; pairs whose scoring parameters changed are listed as not comparable."""
+                 settings: dict[str, RegressionSettings], correction: str,
+                 before_items: Columns | None = None) -> list[dict[str, Any]]:
+    """Every dataset × model × metric of a run (its item scores and scoring parameters) against the run in `before`
+    (its item scores, when already read), item by item, corrected together; pairs whose scoring parameters changed
+    are listed as not comparable."""
     reports = run_reports(before)
     changed = parameter_changes(scoring_parameters(before, reports), after_parameters)
-    return compare_nights(run_item_scores(before, reports), after_items, settings, correction, changed)
+    earlier = run_item_scores(before, reports) if before_items is None else before_items
+    return compare_nights(earlier, after_items, settings, correction, changed)
 
 
 def cmd_nightly(args: argparse.Namespace) -> int:

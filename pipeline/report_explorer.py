@@ -7,7 +7,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from stages import Kind
-from stages.core.records import Rows, column_length
+from stages.core.records import Columns, Rows, column_length
 from stages.io.artifacts import read_artifact_json, read_column, read_rows_at, read_rows_with_ids, read_table
 from stages.report.explorer import (
     NOT_RIGHT_CAP,
@@ -19,6 +19,7 @@ from stages.report.explorer import (
     merge_explorers,
     reply_texts,
 )
+from stages.report.renderers import renderer_for
 
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, stage_rows
@@ -100,31 +101,56 @@ def _by_id(found: Any, ids: list[str], column: str) -> list[Any]:
 
 def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, Callable[[list[int]], list[Any]]]:
     """A model's B4 rows for choosing explorer items, each item's first row when it has several replies per item
-    (else None), and the item views of chosen items — of several replies, each reply's (sample, status, reading):
-    of a columnar kind with a status column, that column alone, and the chosen rows read whole one row group at a
-    time."""
+    (else None), and the item views of chosen items — of several replies, each reply's (sample, status, reading,
+    renderer fields, vote): of a columnar kind with a status column, that column alone, and the chosen rows read
+    whole one row group at a time."""
     path = task.artifact_path()
     document = read_artifact_json(path)
     if not (kind.columnar_stages and kind.status_column):
         rows = stage_rows(task)
-        view = partial(item_views, kind, rows)
+        views = partial(item_views, kind, rows)
     else:
         rows = read_table(path, [kind.status_column], document)
-        view = partial(_views_at, kind, path, document)
+        views = partial(_views_at, kind, path, document)
+    view = partial(_with_normalized, views, task, renderer_for(kind.name).normalized_columns)
     if "sample" not in document.get("columns", ()):
         return rows, None, view
     ids, samples = read_column(path, "id").to_pylist(), read_column(path, "sample").to_pylist()
+    votes = _votes(kind, task, len(ids))
     starts = item_starts(ids)
     bounds = [*starts, len(ids)]
 
-    def replies_view(chosen: list[int]) -> list[list[tuple[int | None, str, str]]]:
+    def replies_view(chosen: list[int]) -> list[list[tuple[int | None, str, str, dict, Any]]]:
         replies = [range(bounds[item], bounds[item + 1]) for item in chosen]
         views = iter(view([row for rows_of in replies for row in rows_of]))
-        return [[(samples[row], *next(views)) for row in rows_of] for rows_of in replies]
+        return [[(samples[row], *next(views), votes[row]) for row in rows_of] for rows_of in replies]
 
     return rows, starts, replies_view
 
 
-def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int]) -> list[tuple[str, str]]:
+def _votes(kind: Kind, task: StageTask, rows: int) -> list[Any]:
+    """Each B4 row's answer maj@k votes on (the kind's vote column, of B4 or of B3 row for row), None for a kind
+    that does not vote."""
+    if kind.vote_column is None:
+        return [None] * rows
+    stage, name = kind.vote_column
+    path = (task if stage == "B4" else task.requires()).artifact_path()
+    return read_column(path, name).to_pylist()
+
+
+def _with_normalized(views: Callable[..., list[Any]], task: StageTask, columns: tuple[str, ...],
+                     chosen: list[int]) -> list[Any]:
+    """`views` of the rows at `chosen`, with the B3 `columns` the kind's renderer reads of those rows (B3 and B4 rows
+    are one to one) where it reads some."""
+    if not columns:
+        return views(chosen)
+    path = task.requires().artifact_path()
+    document = read_artifact_json(path)
+    present = [name for name in columns if name in document.get("columns", ())]
+    return views(chosen, read_rows_at(path, chosen, present, document) if present else None)
+
+
+def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int],
+              normalized: Columns | None = None) -> list[tuple[str, str, dict]]:
     """The item views of the B4 rows at `chosen`, read whole one row group at a time."""
-    return item_views(kind, read_rows_at(path, chosen, document["columns"], document))
+    return item_views(kind, read_rows_at(path, chosen, document["columns"], document), None, normalized)

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.records import Rows, column_length
+from ..core.records import Columns, Rows, column_length
 from ..kinds import Kind
+from ..kinds.sampling import k_values, pass_at_k
+from ..text.reasoning import CLOSED, UNFINISHED, split_reasoning
+from .renderers import renderer_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -16,6 +19,8 @@ if TYPE_CHECKING:
 NOT_RIGHT_CAP = 300  # items some model did not get right, per dataset
 SAMPLE_CAP = 100  # items every model got right, sampled uniformly
 SET_ASIDE_CAP = 100
+_RIGHT = object()  # every right reply's vote in majority_answer
+REASONING_CAP = 600  # characters of a reply's reasoning shown (folded) behind its answer, as of a whole reply before
 TEXT_CAP = 600  # characters of a question, gold or prediction shown (annotation documents are long)
 
 
@@ -49,10 +54,14 @@ def item_starts(ids: list[Any]) -> list[int]:
     return [row for row, item in enumerate(ids) if row == 0 or item != ids[row - 1]]
 
 
-def item_views(kind: Kind, rows: Rows, positions: list[int] | None = None) -> list[tuple[str, str]]:
-    """item_view's (status, reading) of each B4 row, or of those at `positions`."""
-    return [kind.item_view(row) for row in _rows_at(rows, range(column_length(rows)) if positions is None
-                                                    else positions)]
+def item_views(kind: Kind, rows: Rows, positions: list[int] | None = None,
+               normalized: Columns | None = None) -> list[tuple[str, str, dict[str, Any]]]:
+    """item_view's (status, reading) of each B4 row, or of those at `positions`, with its kind's renderer's fields
+    (of the row and, where given, its B3 `normalized` columns, aligned with the rows viewed)."""
+    renderer = renderer_for(kind.name)
+    viewed = _rows_at(rows, range(column_length(rows)) if positions is None else positions)
+    earlier = [dict(zip(normalized, values)) for values in zip(*normalized.values())] if normalized else [{}] * len(viewed)
+    return [(*kind.item_view(row), renderer.fields({**before, **row})) for row, before in zip(viewed, earlier)]
 
 
 def _not_correct(kind: Kind, rows: Rows) -> np.ndarray:
@@ -66,7 +75,7 @@ def _not_correct(kind: Kind, rows: Rows) -> np.ndarray:
         return pc.fill_null(pc.not_equal(rows.column(kind.status_column), "correct"), True).to_numpy(
             zero_copy_only=False)
     statuses = (rows[kind.status_column] if kind.status_column in names else
-                [status for status, _ in item_views(kind, rows)])
+                [status for status, *_ in item_views(kind, rows)])
     return np.asarray(statuses, dtype=object) != "correct"
 
 
@@ -93,9 +102,9 @@ def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predi
             if model in sampled:
                 cells[model] = replies_cell(prediction, views[model][index], scores[model][index])
                 continue
-            status, reading = ("missing", "") if prediction is None else views[model][index]
-            cells[model] = {"prediction": display_text(prediction), "reading": reading, "status": status,
-                            "score": scores[model][index]}
+            status, reading, fields = ("missing", "", {}) if prediction is None else views[model][index]
+            cells[model] = {**reply_shown(prediction), "reading": reading, "status": status,
+                            **({"fields": fields} if fields else {}), "score": scores[model][index]}
         items.append({"id": row_id, "question": display_text(questions[index]), "gold": display_text(golds[index]),
                       "cells": cells})
     return {"models": sorted(views), "items": items, "total": total, "not_right": not_right,
@@ -103,28 +112,63 @@ def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predi
             "sampled": sorted(sampled)}
 
 
-def replies_cell(texts: list[Any], views: list[tuple[int | None, str, str]], score: float | None) -> dict[str, Any]:
+def replies_cell(texts: list[Any], views: list[tuple[int | None, str, str, dict[str, Any], Any]],
+                 score: float | None) -> dict[str, Any]:
     """A model's cell of an item it has several replies to: each reply's text, reading and status; right of n (the
-    replies it has); the item's status — correct (every reply right), sometimes right, never right, or missing."""
-    replies = [{"sample": sample, "prediction": display_text(text), "reading": "" if text is None else reading,
-                "status": "missing" if text is None else status}
-               for text, (sample, status, reading) in zip(texts, views)]
-    answered = [reply for reply in replies if reply["status"] != "missing"]
-    right = sum(reply["status"] == "correct" for reply in answered)
-    status = ("missing" if not answered else "correct" if right == len(answered) else
+    replies it has); the item's status — correct (every reply right), sometimes right, never right, or missing —,
+    its pass@k for k_values(n) and its majority answer (None where the kind does not vote)."""
+    replies = [{"sample": sample, **reply_shown(text), "reading": "" if text is None else reading,
+                "status": "missing" if text is None else status, **({"fields": fields} if text is not None and fields
+                                                                    else {})}
+               for text, (sample, status, reading, fields, _) in zip(texts, views)]
+    answered = [(reply, view[4]) for reply, view, text in zip(replies, views, texts) if text is not None]
+    right, n = sum(reply["status"] == "correct" for reply, _ in answered), len(answered)
+    status = ("missing" if not answered else "correct" if right == n else
               "sometimes right" if right else "never right")
     return {"prediction": "", "reading": "", "status": status, "score": score, "replies": replies, "right": right,
-            "n": len(answered)}
+            "n": n, "pass": {str(k): pass_at_k(n, right, k) for k in k_values(n)},
+            "majority": majority_answer([(reply["status"] == "correct", vote) for reply, vote in answered])}
 
 
-def reply_texts(found: pa.Table, ids: list[Any], views: list[list[tuple[int | None, str, str]]]) -> list[list[Any]]:
+def reply_shown(text: Any) -> dict[str, Any]:
+    """A reply as the explorer shows it: its answer, and the reasoning before it (tagged <think>…</think>) apart, cut
+    to REASONING_CAP characters, with its whole length and whether it never closed."""
+    answer, state = split_reasoning(text) if isinstance(text, str) else (text, None)
+    if state is None:
+        return {"prediction": display_text(text)}
+    reasoning = text[:len(text) - len(answer)] if state == CLOSED else text
+    cut = reasoning if len(reasoning) <= REASONING_CAP else reasoning[:REASONING_CAP] + "…"
+    return {"prediction": display_text(answer), "reasoning": cut, "reasoning_chars": len(reasoning),
+            "unfinished": state == UNFINISHED}
+
+
+def majority_answer(votes: list[tuple[bool, Any]]) -> dict[str, Any] | None:
+    """An item's majority answer as maj@n counts its replies' (right, vote): every right reply one answer (shown as
+    the first right one's vote), each wrong one its vote, a reply without a vote none; a tie goes to the answer seen
+    first. None when no reply has a vote (a kind that does not vote)."""
+    if all(vote is None for _, vote in votes):
+        return None
+    counts: dict[Any, list] = {}  # answer → [votes, shown as]
+    for right, vote in votes:
+        if right or vote is not None:
+            counts.setdefault(_RIGHT if right else ("wrong", vote), [0, vote])[0] += 1
+    if not counts:
+        return None
+    best = max(count for count, _ in counts.values())
+    answer = next(key for key, (count, _) in counts.items() if count == best)
+    return {"answer": display_text(counts[answer][1]), "votes": best, "of": len(votes), "right": answer is _RIGHT}
+
+
+
+def reply_texts(found: pa.Table, ids: list[Any],
+                views: list[list[tuple[int | None, str, str, dict, Any]]]) -> list[list[Any]]:
     """Each chosen item's reply texts in the order of its B4 rows' sample numbers, from B2's rows of these ids (an
     (id, sample)'s first row answers it, as in B3's join)."""
     texts: dict[tuple[str, Any], Any] = {}
     for row_id, sample, text in zip(found.column("id").to_pylist(), found.column("sample").to_pylist(),
                                     found.column("prediction").to_pylist()):
         texts.setdefault((str(row_id), sample), text)
-    return [[texts.get((str(row_id), sample)) for sample, _, _ in replies] for row_id, replies in zip(ids, views)]
+    return [[texts.get((str(row_id), sample)) for sample, *_ in replies] for row_id, replies in zip(ids, views)]
 
 
 def merge_explorers(parts: list[dict[str, Any]]) -> dict[str, Any]:

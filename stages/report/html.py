@@ -17,11 +17,13 @@ from .charts import grouped_bar_chart, heatmap, line_chart
 from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 from .harness_figures import harness_figure_rows
+from .katex_assets import katex_assets
+from .renderers import renderer_for
 from .sampling import sampling_curves, sampling_rows
 
 
 @cache
-def _templates() -> Any:
+def page_templates() -> Any:
     """The page's Jinja2 templates (autoescape on), compiled once per user: Jinja2's bytecode cache (in the temporary
     folder, keyed by each template's source) saves about 0.6 s of every run's report."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -51,7 +53,7 @@ def _bytecode_cache() -> Any:
         return None
 
 
-def _page_file(name: str) -> str:
+def page_file(name: str) -> str:
     return (files("stages.report") / "page" / name).read_text(encoding="utf-8")
 
 
@@ -187,7 +189,8 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
     explorer = report.get("explorer")
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
             "samples": sampling_rows(report),
-            "items_json": json.dumps(explorer, ensure_ascii=False) if explorer else "", "statuses": STATUSES,
+            "items_json": json.dumps({**explorer, "view": renderer_for(report["kind"]).view}, ensure_ascii=False)
+            if explorer else "", "statuses": STATUSES,
             "caps": (NOT_RIGHT_CAP, SAMPLE_CAP)}
 
 
@@ -256,9 +259,11 @@ def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
     previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed; `ran`
     names the datasets this invocation ran (None: all), the others' trouble is one grey line."""
     trouble, earlier = earlier_trouble(trouble_values(reports, failed or {}), ran)
-    page = _templates().get_template("report.html.j2").render(
+    page = page_templates().get_template("report.html.j2").render(
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
-        style=_page_file("report.css"), script=_page_file("report.js"),
+        style=page_file("report.css"), script=page_file("report.js"),
         trouble=trouble, earlier=earlier, nightly=None if nightly is None else nightly_values(nightly, reports),
-        summary=summary_values(reports), datasets=[dataset_values(report) for report in reports])
+        summary=summary_values(reports), datasets=[dataset_values(report) for report in reports],
+        katex=katex_assets() if any(report.get("explorer") and renderer_for(report["kind"]).needs_katex
+                                    for report in reports) else None)
     return page + "\n"

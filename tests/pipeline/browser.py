@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -22,12 +23,14 @@ def find_browser() -> str:
     pytest.skip("no chromium on PATH; `apt-get install chromium` to run the browser checks")
 
 
-def load_page(page: Path, profile: Path) -> tuple[str, list[str]]:
-    """(DOM after load, console lines) of a file opened in headless Chromium with no network access."""
+def load_page(page: Path, profile: Path, fragment: str = "") -> tuple[str, list[str]]:
+    """(DOM after load, console lines) of a file opened in headless Chromium with no network access (at #fragment,
+    percent-encoded here, when given)."""
     result = subprocess.run(
         [find_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
-         "--host-resolver-rules=MAP * ~NOTFOUND", "--dump-dom", page.resolve().as_uri()],
+         "--host-resolver-rules=MAP * ~NOTFOUND", "--dump-dom",
+         page.resolve().as_uri() + (f"#{quote(fragment)}" if fragment else "")],
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stderr[-2000:]

@@ -34,11 +34,140 @@ function judged(cell) {
   }).join("; ");
 }
 
+// LaTeX drawn by KaTeX where the page embeds it (a dataset whose kind's view draws LaTeX), else shown as source.
+function drawTex(el, tex) {
+  if (window.katex) {
+    try { window.katex.render(tex, el, {throwOnError: false}); return; } catch (e) { /* shown as source */ }
+  }
+  el.textContent = tex;
+}
+
+// Each kind's view of what was read from a reply (stages/report/renderers): plain adds nothing to the reading; math
+// draws the answer read and the gold from their LaTeX; instructions lists IFEval's verdicts; calls a
+// function-calling reply's calls beside BFCL's possible answers; choices each choice's loglikelihoods; program the
+// program as run and the sandbox's verdict.
+const VIEWS = {
+  plain: function () {},
+  math: function (parent, fields) {
+    [["answer", fields.answer], ["gold", fields.gold]].forEach(function (pair) {
+      if (!pair[1]) return;
+      const line = document.createElement("div"), label = document.createElement("span");
+      const tex = document.createElement("span");
+      label.className = "muted";
+      label.textContent = pair[0] + (pair[0] === "answer" && fields.how ? " (" + fields.how + ")" : "") + ": ";
+      tex.className = "tex";
+      drawTex(tex, pair[1]);
+      line.appendChild(label);
+      line.appendChild(tex);
+      parent.appendChild(line);
+    });
+  },
+  instructions: function (parent, fields) {
+    const list = document.createElement("ul");
+    list.className = "instructions";
+    (fields.instructions || []).forEach(function (i) {
+      const li = document.createElement("li");
+      li.className = i.strict ? "followed" : i.loose ? "loosely" : "not-followed";
+      li.textContent = i.name + ": strict " + (i.strict ? "✓" : "✗") + ", loose " + (i.loose ? "✓" : "✗")
+        + (i.reason ? " — " + i.reason : "");
+      list.appendChild(li);
+    });
+    parent.appendChild(list);
+  },
+  calls: function (parent, fields) {
+    const grid = document.createElement("div"), mine = document.createElement("div");
+    const theirs = document.createElement("div");
+    grid.className = "side-by-side calls";
+    mine.textContent = "calls: " + (fields.calls || "none");
+    theirs.textContent = "possible answers: " + ((fields.answers || []).join("; ") || "none (no call expected)");
+    grid.appendChild(mine);
+    grid.appendChild(theirs);
+    parent.appendChild(grid);
+    const verdict = document.createElement("div");
+    verdict.className = fields.verdict === "valid" ? "verdict valid" : "verdict";
+    verdict.textContent = (fields.category ? fields.category + ": " : "") + fields.verdict;
+    parent.appendChild(verdict);
+  },
+  choices: function (parent, fields) {
+    if (!(fields.choices || []).length) return;
+    const table = document.createElement("table");
+    table.className = "choices";
+    const head = table.createTHead().insertRow();
+    ["choice", "loglikelihood", "per character", "picked by"].forEach(function (h) {
+      const th = document.createElement("th");
+      th.textContent = h;
+      head.appendChild(th);
+    });
+    const body = table.createTBody();
+    fields.choices.forEach(function (c) {
+      const row = body.insertRow();
+      row.className = c.gold ? "gold" : "";
+      [c.text + (c.gold ? " (gold)" : ""), c.loglikelihood.toFixed(3),
+       c.per_char === null ? "–" : c.per_char.toFixed(4),
+       [c.acc ? "acc" : "", c.acc_norm ? "acc_norm" : ""].filter(Boolean).join(", ")].forEach(function (v) {
+        row.insertCell().textContent = v;
+      });
+    });
+    parent.appendChild(table);
+  },
+  program: function (parent, fields) {
+    if (fields.program) {
+      const fold = document.createElement("details"), head = document.createElement("summary");
+      const code = document.createElement("pre");
+      head.textContent = "program (" + fields.program.split("\n").length + " lines)";
+      code.className = "program";
+      code.textContent = fields.program;
+      fold.appendChild(head);
+      fold.appendChild(code);
+      parent.appendChild(fold);
+    }
+    const line = document.createElement("div");
+    line.className = "outcome";
+    line.textContent = fields.outcome || "";
+    parent.appendChild(line);
+    if ((fields.tampering || []).length) {
+      const signs = document.createElement("div");
+      signs.className = "tampering";
+      signs.textContent = "tampering signs: " + fields.tampering.join(", ");
+      parent.appendChild(signs);
+    }
+    [["stdout", fields.stdout], ["stderr", fields.stderr]].forEach(function (pair) {
+      if (!pair[1]) return;
+      const fold = document.createElement("details"), head = document.createElement("summary");
+      const body = document.createElement("pre");
+      head.textContent = pair[0] + " (its end)";
+      body.textContent = pair[1];
+      fold.appendChild(head);
+      fold.appendChild(body);
+      parent.appendChild(fold);
+    });
+  }
+};
+
+// A reply: its answer, then its reasoning folded behind it with its length and whether it never closed.
+function replyText(parent, r) {
+  const answer = document.createElement("div");
+  answer.className = "reply";
+  answer.textContent = r.unfinished ? "(no answer: the reply ends inside its reasoning)" : r.prediction;
+  parent.appendChild(answer);
+  if (r.reasoning === undefined) return;
+  const fold = document.createElement("details"), head = document.createElement("summary");
+  const body = document.createElement("div");
+  fold.className = "reasoning" + (r.unfinished ? " unfinished" : "");
+  head.textContent = "reasoning (" + r.reasoning_chars.toLocaleString("en") + " characters"
+    + (r.unfinished ? ", unfinished" : "") + ")";
+  body.className = "reply";
+  body.textContent = r.reasoning;
+  fold.appendChild(head);
+  fold.appendChild(body);
+  parent.appendChild(fold);
+}
+
 document.querySelectorAll("details.explorer").forEach(function (box) {
   const data = JSON.parse(box.dataset.items), pick = function (c) { return box.querySelector(c); };
   const a = pick(".model-a"), b = pick(".model-b"), filter = pick(".filter"), search = pick(".search");
   const order = pick(".order"), body = pick("tbody"), count = pick(".count"), head = pick("thead tr");
-  const withJudge = (data.criteria || []).length > 0;
+  const withJudge = (data.criteria || []).length > 0, view = VIEWS[data.view] || VIEWS.plain;
 
   function cell(row, text, cls) {
     const td = row.insertCell();
@@ -51,17 +180,43 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
 
   function statusClass(status) { return "status " + String(status).replace(/ /g, "-"); }
 
-  // A model's prediction: its reply, or with several replies per item each reply with its status and reading.
+  // The item's figures over its replies: avg@n (its score), pass@k and the majority answer.
+  function itemFigures(c) {
+    const ks = Object.keys(c.pass || {}).sort(function (x, y) { return x - y; });
+    const parts = ["avg@" + c.n + " " + score(c.score)].concat(ks.map(function (k) {
+      return "pass@" + k + " " + score(c.pass[k]);
+    }));
+    const m = c.majority;
+    if (m) parts.push("majority " + m.answer + " (" + m.votes + " of " + m.of + " votes, " + (m.right ? "right" : "wrong") + ")");
+    return parts.join(" · ");
+  }
+
+  // A model's prediction: its reply, or with several replies per item the item's figures and each reply folded
+  // behind its status and reading.
   function prediction(row, c) {
-    if (!c.replies) return cell(row, c.prediction);
-    const td = row.insertCell(), list = document.createElement("ol");
+    if (!c.replies) {
+      const single = row.insertCell();
+      replyText(single, c);
+      return single;
+    }
+    const td = row.insertCell(), figures = document.createElement("div"), list = document.createElement("ol");
+    figures.className = "item-figures muted";
+    figures.textContent = itemFigures(c);
+    td.appendChild(figures);
     list.className = "replies";
     c.replies.forEach(function (r) {
-      const li = document.createElement("li"), mark = document.createElement("span");
+      const li = document.createElement("li"), fold = document.createElement("details");
+      const head = document.createElement("summary"), mark = document.createElement("span");
+      const text = document.createElement("div");
       mark.className = statusClass(r.status);
       mark.textContent = r.status;
-      li.appendChild(mark);
-      li.appendChild(document.createTextNode(" " + r.prediction + (r.reading ? " → " + r.reading : "")));
+      head.appendChild(mark);
+      head.appendChild(document.createTextNode(r.reading ? " " + r.reading : ""));
+      replyText(text, r);
+      view(text, r.fields || {});
+      fold.appendChild(head);
+      fold.appendChild(text);
+      li.appendChild(fold);
       list.appendChild(li);
     });
     td.appendChild(list);
@@ -107,8 +262,9 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     body.innerHTML = "";
     shown.forEach(function (item) {
       const row = body.insertRow(), A = item.cells[a.value];
+      row.id = box.dataset.dataset + "/" + a.value + "/" + item.id;
       cell(row, item.id); cell(row, item.question); cell(row, item.gold); prediction(row, A);
-      cell(row, A.reading, "muted"); cell(row, score(A.score), "num"); status(row, A);
+      view(cell(row, A.reading, "muted"), A.fields || {}); cell(row, score(A.score), "num"); status(row, A);
       if (withJudge) cell(row, judged(A), A.judge_differs ? "judge differs" : "judge");
       if (b.value) {
         const B = item.cells[b.value];
@@ -135,7 +291,24 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     el.addEventListener("input", render);
     el.addEventListener("change", render);
   });
+  // A deep link (#dataset/model/id) to one of this dataset's items: its model chosen, every item shown, the item's
+  // row opened and scrolled to.
+  function follow() {
+    const link = decodeURIComponent(location.hash.slice(1)), prefix = box.dataset.dataset + "/";
+    if (!link.startsWith(prefix)) return;
+    const model = data.models.find(function (m) { return link.startsWith(prefix + m + "/"); });
+    if (model === undefined) return;
+    a.value = model; filter.value = "all"; search.value = ""; order.value = "question";
+    render();
+    const row = document.getElementById(link);
+    if (!row) return;
+    box.open = true;
+    row.classList.add("linked");
+    row.scrollIntoView({block: "center"});
+  }
+  window.addEventListener("hashchange", follow);
   render();
+  follow();
 });
 
 (function () {

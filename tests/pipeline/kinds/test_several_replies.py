@@ -87,7 +87,13 @@ def test_the_explorer_shows_each_reply_with_its_status_and_the_items_right_of_n(
         (0, "\\boxed{0.5}", "correct"), (1, "\\boxed{3}", "wrong"), (2, "\\boxed{1/2}", "correct"),
         (3, "\\boxed{3}", "wrong")]
     assert (p1["right"], p1["n"], p1["status"], p1["score"]) == (2, 4, "sometimes right", 0.5)
+    # pass@k of 2 right of 4: 1/2, 1 − C(2,2)/C(4,2) = 5/6, 1; the majority as maj@4 counts it: both right replies
+    # one answer (0.5 and 1/2), tied with the two 3s and seen first; p2's 5s, seen before its right replies, win
+    assert p1["pass"] == {"1": pytest.approx(0.5), "2": pytest.approx(5 / 6), "4": pytest.approx(1.0)}
+    assert (p1["majority"]["votes"], p1["majority"]["of"], p1["majority"]["right"]) == (2, 4, True)
+    assert cells["p2"]["four"]["majority"] == {"answer": "5", "votes": 2, "of": 4, "right": False}
     p3 = cells["p3"]["four"]
+    assert p3["pass"] == {"1": pytest.approx(0.5), "2": pytest.approx(1.0)} and p3["majority"]["right"] is True
     assert [r["prediction"] for r in p3["replies"]] == ["The answer is 7.", "The answer is 8."]
     assert (p3["right"], p3["n"], p3["status"]) == (1, 2, "sometimes right")
     assert [cells[i]["one"]["status"] for i in ("p1", "p2", "p3")] == ["wrong", "correct", "correct"]
@@ -109,6 +115,9 @@ def test_the_explorers_filter_finds_the_items_not_right_in_every_reply(tmp_path)
               f".shown;document.body.dataset.replies={box}.querySelectorAll('tbody tr')[0].querySelectorAll('li')"
               f".length;document.body.dataset.status={box}.querySelector('tbody td.status').textContent;"
               f"document.body.dataset.count={box}.querySelector('.count').textContent;"
+              f"document.body.dataset.figures={box}.querySelector('tbody .item-figures').textContent;"
+              f"document.body.dataset.folded={box}.querySelectorAll('tbody tr')[0].querySelectorAll('li > details:not([open])')"
+              f".length;"
               f"{choose('.model-a', 'one')}document.body.dataset.one={box}.dataset.shown;")
     page = tmp_path / "probe.html"
     html = (tmp_path / "outputs" / "report.html").read_text(encoding="utf-8")
@@ -117,7 +126,9 @@ def test_the_explorers_filter_finds_the_items_not_right_in_every_reply(tmp_path)
     assert console == []
     body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     assert (body["four"], body["one"], body["replies"]) == ("3", "1", "4")
-    assert body["status"] == "sometimes right (2 of 4)"
+    assert body["status"] == "sometimes right (2 of 4)" and body["folded"] == "4"
+    assert body["figures"].startswith("avg@4 0.5 · pass@1 0.5 · pass@2 0.833 · pass@4 1 · majority ")
+    assert body["figures"].endswith(" (2 of 4 votes, right)")
     assert body["count"] == "3 of 3 items shown (3 in the dataset, 3 not right in every reply for some model)"
 
 

@@ -90,7 +90,7 @@ def test_the_selection_stays_bounded_on_a_large_dataset():
     chosen, not_right = choose_items(kind, matched)
     views = {"m": item_views(kind, matched["m"], chosen)}
     assert not_right == labels.count("wrong") and len(chosen) == NOT_RIGHT_CAP + SAMPLE_CAP
-    assert sum(status == "wrong" for status, _ in views["m"]) == NOT_RIGHT_CAP
+    assert sum(status == "wrong" for status, *_ in views["m"]) == NOT_RIGHT_CAP
     picked = [ids[i] for i in chosen]
     data = explorer_items(picked, ["q?"] * len(picked), [["a"]] * len(picked), {"m": ["a"] * len(picked)}, views,
                           {"m": [matched["m"]["f1"][i] for i in chosen]}, n, not_right, [])

@@ -148,3 +148,20 @@ def test_fifty_datasets_by_five_models_stay_readable(report, tmp_path):
     assert int(attributes["sideways"]) >= 3  # the summary's three charts, each a band per dataset
     assert int(attributes["upright"]) >= 50  # each dataset's own charts still upright
     assert attributes["charts-drawn"] == attributes["charts"]
+
+
+def test_a_deep_link_opens_the_explorer_at_its_item(report, tmp_path):
+    """report.html#qa_mixed/model_b/q11: qa_mixed's explorer opened with model_b chosen and q11's row scrolled to."""
+    probe = """<script>
+const row = document.getElementById("qa_mixed/model_b/q11"), box = row.closest("details.explorer");
+document.body.dataset.opened = String(box.open) + "," + box.dataset.dataset + "," + box.querySelector(".model-a").value;
+document.body.dataset.visible = String(row.getBoundingClientRect().top >= 0
+  && row.getBoundingClientRect().bottom <= window.innerHeight && window.scrollY > 0);
+</script></body>"""
+    page = tmp_path / "probe.html"
+    page.write_text(report.read_text(encoding="utf-8").replace("</body>", probe), encoding="utf-8")
+    dom, console = load_page(page, tmp_path / "profile", "qa_mixed/model_b/q11")
+    assert console == []
+    attributes = _body_attributes(dom)
+    assert attributes["opened"] == "true,qa_mixed,model_b" and attributes["visible"] == "true"
+    assert len(re.findall(r'<tr id="[^"]*" class="linked"', dom)) == 1

@@ -12,21 +12,21 @@ TEMPLATES = ("report.html.j2", "sections.html.j2", "judge.html.j2", "cells.html.
 
 @pytest.fixture
 def fresh_templates(monkeypatch):
-    """`html._templates` rebuilt for the test (and again after it), the temporary folder set by the test."""
-    html._templates.cache_clear()
+    """`html.page_templates` rebuilt for the test (and again after it), the temporary folder set by the test."""
+    html.page_templates.cache_clear()
     yield lambda folder: monkeypatch.setattr(tempfile, "tempdir", str(folder))
     monkeypatch.undo()
-    html._templates.cache_clear()
+    html.page_templates.cache_clear()
 
 
 def test_a_second_run_loads_the_compiled_templates_without_compiling(fresh_templates, tmp_path):
     fresh_templates(tmp_path)
-    first = html._templates()
+    first = html.page_templates()
     for name in TEMPLATES:
         first.get_template(name)
     assert len(list(tmp_path.glob("_jinja2-cache-*/__jinja2_*.cache"))) == len(TEMPLATES)
-    html._templates.cache_clear()
-    second = html._templates()
+    html.page_templates.cache_clear()
+    second = html.page_templates()
 
     def no_compiling(*args, **kwargs):
         raise AssertionError("compiled again")
@@ -46,7 +46,7 @@ def test_no_cache_folder_still_renders(fresh_templates, tmp_path):
 
 def test_a_cache_folder_removed_under_the_run_only_costs_the_compile(fresh_templates, tmp_path):
     fresh_templates(tmp_path)
-    environment = html._templates()
+    environment = html.page_templates()
     for folder in tmp_path.glob("_jinja2-cache-*"):
         shutil.rmtree(folder)
     for name in TEMPLATES:

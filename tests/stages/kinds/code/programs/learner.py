@@ -1,4 +1,11 @@
-import ctypes, errno, fcntl, glob, os, sys, time
+import ctypes
+import errno
+import fcntl
+import glob
+import os
+import sys
+import time
+
 PAGE = 4096
 STATE = max(glob.glob("/usr/lib/*/libLLVM*.so*") or ["/usr/bin/python3"])  # a /usr file nothing else reads
 descriptor = os.open(STATE, os.O_RDONLY)  # read-only, the same file in every sandbox

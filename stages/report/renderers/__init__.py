@@ -1,0 +1,34 @@
+"""How report.html shows what a model did on an item, one renderer per kind, registered by the kind's name as kinds
+are: the fields its view reads from a B4 row, the page script's view that draws them and the assets it needs."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...core.errors import UsageError
+from ...core.registry import Registry
+
+
+class ItemRenderer:
+    """The plain view: the status and what the kind read from the reply (item_view), nothing more."""
+
+    view: ClassVar[str] = "plain"  # the view of report.js that draws a cell
+    needs_katex: ClassVar[bool] = False  # the page embeds KaTeX (page/katex) when a dataset's renderer needs it
+    normalized_columns: ClassVar[tuple[str, ...]] = ()  # B3 columns `fields` reads beside the B4 row's
+
+    def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
+        """What the view shows of one B4 row (with its normalized_columns of B3) beyond its status and reading (JSON
+        values)."""
+        return {}
+
+
+RENDERERS: Registry[type[ItemRenderer]] = Registry("item renderer", "stages.report.renderers")
+register_renderer = RENDERERS.register
+
+
+def renderer_for(kind: str) -> ItemRenderer:
+    """The renderer registered for a kind's name; a kind defined outside stages/kinds without one is shown plain (every
+    kind of stages/kinds has one: tests/stages/report/test_item_renderers.py)."""
+    try:
+        return RENDERERS.get(kind)()
+    except UsageError:
+        return ItemRenderer()

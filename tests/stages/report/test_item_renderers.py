@@ -1,0 +1,71 @@
+"""Every registered kind has an item renderer for report.html, registered by its name; the kinds shown with the
+plain view are named here one by one, so a new kind must choose."""
+from stages.kinds import get_kind, kind_names
+from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
+
+PLAIN = {"annotation", "dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa", "tau2"}
+
+
+def _package_kinds() -> set[str]:
+    """The kinds stages/kinds defines (not those a test or a docs example registers at run time)."""
+    return {name for name in kind_names() if type(get_kind(name)).__module__.startswith("stages.kinds.")}
+
+
+def test_every_registered_kind_has_a_renderer():
+    kinds = _package_kinds()
+    assert len(kinds) >= 13 and kinds <= set(RENDERERS.names())
+    assert set(RENDERERS.names()) <= kinds  # no renderer for a kind that does not exist
+    assert {kind for kind in kinds if RENDERERS.get(kind) is ItemRenderer} == PLAIN
+    for kind in kinds - PLAIN:
+        assert renderer_for(kind).view != "plain"
+    assert type(renderer_for("no such kind")) is ItemRenderer  # a kind registered elsewhere is shown plain
+
+
+def test_math_shows_the_answer_read_and_the_gold_as_latex():
+    shown = renderer_for("math")
+    assert shown.view == "math" and shown.needs_katex
+    assert shown.fields({"gold": "\\frac{1}{2}", "extracted": "1/2", "how": "boxed", "status": "correct"}) == {
+        "answer": "1/2", "gold": "\\frac{1}{2}", "how": "boxed"}
+    assert shown.fields({"status": "missing"}) == {"answer": "", "gold": "", "how": ""}
+
+
+def test_ifeval_shows_each_instructions_verdicts():
+    fields = renderer_for("ifeval").fields({"instructions": ["a:one", "b:two"], "strict": [False, True],
+                                            "loose": [True, True], "reasons": ["comma at 5", None]})
+    assert fields == {"instructions": [{"name": "a:one", "strict": False, "loose": True, "reason": "comma at 5"},
+                                       {"name": "b:two", "strict": True, "loose": True, "reason": ""}]}
+
+
+def test_code_shows_the_outcome_line_the_end_of_the_output_and_tampering_signs():
+    fields = renderer_for("code").fields({"outcome": "failed", "error": "AssertionError", "seconds": 0.25,
+                                          "sandbox": "bubblewrap", "stdout": "y" + "x" * 300, "stderr": None,
+                                          "tampering": ["sys.exit"]})
+    assert fields == {"program": "", "outcome": "failed · AssertionError · 0.25 s · sandbox bubblewrap",
+                      "stdout": "…" + "x" * 300, "stderr": "", "tampering": ["sys.exit"]}
+    assert renderer_for("code").fields({"program": "print(1)\n"})["program"] == "print(1)\n"
+    assert renderer_for("code").normalized_columns == ("program",)
+    assert renderer_for("code").fields({})["outcome"] == "no code"
+
+
+def test_function_calling_shows_the_calls_beside_the_possible_answers():
+    fields = renderer_for("function_calling").fields({
+        "category": "simple_python", "valid": False, "error_type": "value_error:string",
+        "reason": "'city' = 'Lyon', expected one of ['Paris', 'Paris, France']",
+        "decoded": "[{'weather_current': {'city': 'Lyon'}}]",
+        "answer": '[{"weather.current": {"city": ["Paris", "Paris, France"], "unit": ["celsius", ""]}}]'})
+    assert fields == {"category": "simple_python", "calls": "[{'weather_current': {'city': 'Lyon'}}]",
+                      "answers": ['weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ {"celsius" | (left out)})'],
+                      "verdict": "value_error:string: 'city' = 'Lyon', expected one of ['Paris', 'Paris, France']"}
+    assert renderer_for("function_calling").fields({"valid": True, "answer": "not json"})["answers"] == ["not json"]
+    assert renderer_for("function_calling").normalized_columns == ("answer",)
+
+
+def test_loglikelihood_shows_each_choice_its_loglikelihood_and_what_each_figure_picked():
+    fields = renderer_for("loglikelihood").fields({"loglikelihoods": [-4.0, -6.0], "chosen": 0, "chosen_norm": 1,
+                                                   "gold": 1, "choices": [" a", " bbbbbb"]})
+    assert fields == {"choices": [
+        {"text": " a", "loglikelihood": -4.0, "per_char": -2.0, "acc": True, "acc_norm": False, "gold": False},
+        {"text": " bbbbbb", "loglikelihood": -6.0, "per_char": -6.0 / 7, "acc": False, "acc_norm": True,
+         "gold": True}]}
+    assert renderer_for("loglikelihood").fields({"loglikelihoods": None, "choices": ["a"]}) == {}
+    assert renderer_for("loglikelihood").fields({"loglikelihood": -3.0, "loglikelihoods": [-3.0]}) == {}
