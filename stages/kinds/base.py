@@ -136,23 +136,19 @@ class Kind:
         """Files beside the questions that B1 reads too (named relative to the dataset folder; a few-shot file)."""
         return []
 
-    def completions_predictions(self, questions: Columns, config: Any, model: str,
-                                store: Path) -> tuple[LoadResult, dict[str, Any]]:
-        """B2 asked of a completions endpoint (kinds that set asks_completions): the predictions and a summary of
-        the asking, every answer journaled in `store`."""
-        raise NotImplementedError
+    def ask(self, questions: Columns, config: Any, model: str, journal: Path,
+            user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
+        """B2 asked live of `model` ([generate]'s `config`; [user]'s simulator for a kind that asks_user): the
+        predictions and the asking's summary (chat.summary), every request journaled in `journal`. By default each
+        question asked of a chat server (chat_asking), a multi-turn item's turns in order."""
+        from .chat_asking import ask_chat
 
-    def chat_predictions(self, questions: Columns, config: Any, model: str,
-                         store: Path) -> tuple[LoadResult, dict[str, Any]] | None:
-        """B2 asked of a chat server the kind's own way (function_calling's agent loops): the predictions and a summary
-        of the asking, every request journaled in `store`; None asks the usual way (generation_cases)."""
-        return None
+        return ask_chat(self, questions, config, model, journal)
 
-    def conversation_predictions(self, questions: Columns, config: Any, user: Any, model: str,
-                                 store: Path) -> tuple[LoadResult, dict[str, Any]]:
-        """B2 of a kind that asks_user: conversations of `model` ([generate]) with the user simulator ([user]),
-        the predictions and a summary of the asking, every request of both sides journaled beside `store`."""
-        raise NotImplementedError
+    def asking_files(self, generate: dict[str, Any]) -> dict[str, Path]:
+        """Files besides the questions that asking live reads, by name (fingerprinted as B2's inputs); none by
+        default."""
+        return {}
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         raise NotImplementedError

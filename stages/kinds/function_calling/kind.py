@@ -13,7 +13,7 @@ from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, rank_models, register_kind
 from .files import decoded_reply, load_items, load_replies
-from .live import MODES, chat_predictions
+from .live import MODES, ask_items
 from .summary import bfcl_summary, by_category
 from .verdicts import item_verdict
 
@@ -40,11 +40,11 @@ class FunctionCalling(Kind):
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_replies(path, fields)
 
-    def chat_predictions(self, questions: Columns, config: Any, model: str,
-                         store: Path) -> tuple[LoadResult, dict[str, Any]]:
+    def ask(self, questions: Columns, config: Any, model: str, journal: Path,
+            user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
         """Each item asked as BFCL asks it: with its functions as `tools` or in BFCL's system prompt (mode =
         "prompt"); a multi-turn item as an agent loop on BFCL's mock APIs."""
-        return chat_predictions(questions, config, model, store)
+        return ask_items(questions, config, model, journal)
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B3: each reply as B2 kept it (none when missing or ending inside its reasoning), with its item's docs."""

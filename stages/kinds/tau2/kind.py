@@ -40,9 +40,9 @@ class Tau2(Kind):
         folder = params.get("domain_folder") or ""
         return [] if Path(folder).is_absolute() else [str(Path(folder) / "db.json")]
 
-    def conversation_predictions(self, questions: Columns, config: Any, user: Any, model: str,
-                                 store: Path) -> tuple[LoadResult, dict[str, Any]]:
-        return ask_trials(questions, config, user, model, store)
+    def ask(self, questions: Columns, config: Any, model: str, journal: Path,
+            user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
+        return ask_trials(questions, config, user, model, journal)
 
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_trials(path)

@@ -41,8 +41,8 @@ def test_every_askers_request_key_is_the_one_its_journals_were_written_with():
     import orjson
 
     from stages.chat.generation import GenerateConfig, request_key
-    from stages.chat.loglikelihoods import pair_key
-    from stages.chat.rolling import text_key
+    from stages.kinds.loglikelihood.loglikelihoods import pair_key
+    from stages.kinds.loglikelihood.rolling import text_key
 
     def digest(asked, length):
         return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:length]

@@ -10,13 +10,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..core.progress import Progress
-from .call_pool import run_calls
-from .client import CircuitBreaker, ask_with_breaker
-from .completions import CompletionsClient, continuation_logprob, pair_tokens
-from .journal import AnswerStore, answered, request_digest
-from .local_tokenizer import LocalTokenizer, load_tokenizer
-from .summary import asking_summary
+from ...chat.call_pool import run_calls
+from ...chat.client import CircuitBreaker, ask_with_breaker
+from ...chat.completions import CompletionsClient, continuation_logprob, pair_tokens
+from ...chat.journal import AnswerStore, answered, request_digest
+from ...chat.local_tokenizer import LocalTokenizer, load_tokenizer
+from ...chat.summary import asking_summary
+from ...core.progress import Progress
 
 DEFAULT_MAX_LENGTH = 2048  # lm-eval's API models' max_length
 DEFAULT_BATCH = 16  # prompts per request

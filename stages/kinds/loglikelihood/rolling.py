@@ -10,11 +10,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..core.progress import Progress
-from .call_pool import run_calls
-from .client import CircuitBreaker, ask_with_breaker
-from .completions import Asked, CompletionsClient, continuation_logprob
-from .journal import AnswerStore, answered, request_digest
+from ...chat.call_pool import run_calls
+from ...chat.client import CircuitBreaker, ask_with_breaker
+from ...chat.completions import Asked, CompletionsClient, continuation_logprob
+from ...chat.journal import AnswerStore, answered, request_digest
+from ...chat.summary import asking_summary
+from ...core.progress import Progress
 from .loglikelihoods import (
     DEFAULT_BATCH,
     DEFAULT_MAX_LENGTH,
@@ -23,7 +24,6 @@ from .loglikelihoods import (
     tokenizer_fingerprint,
     unanswered,
 )
-from .summary import asking_summary
 
 Window = tuple[list[int], list[int]]
 
