@@ -188,9 +188,8 @@ def _ask_item_samples(clients: dict[int, ChatClient], cases: list[dict[str, Any]
     todo = [case for case in cases if not answered(known.get(journal_key(case)), case["key"])]
     if len(todo) > 1 and not breaker.open:
         client = clients[todo[0]["sample"]]
-        replies, error, attempts = call_with_retries(client.config, lambda: client.ask_several(todo[0]["prompt"],
-                                                                                                len(todo)))
-        breaker.record(error)
+        replies, error, attempts = ask_with_breaker(client.config, breaker,
+                                                    lambda: client.ask_several(todo[0]["prompt"], len(todo)))
         for case, reply in zip(todo, replies or []):
             store.append(answer_record(case, reply, attempts))
             progress.advance()
