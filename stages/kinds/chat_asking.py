@@ -3,18 +3,25 @@ shared conversation_column's, or a multi-turn item's turns in order), every answ
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..chat.generation import GenerateConfig, generate_predictions, generation_summary
 from ..chat.turns import gather_turns, turn_cases
 from ..core.errors import UsageError
 from ..core.records import Columns, LoadResult
 
-if TYPE_CHECKING:
-    from .base import Kind
+
+class PromptingKind(Protocol):
+    """What the default asking reads of a kind: its prompt, its cases and the column its conversations share."""
+
+    conversation_column: str | None
+
+    def generation_prompt(self, question: str, options: list[str] | None, template: str | None = None) -> str: ...
+
+    def generation_cases(self, cases: list[dict[str, Any]], questions: Columns) -> list[dict[str, Any]]: ...
 
 
-def ask_chat(kind: Kind, questions: Columns, config: GenerateConfig, model: str,
+def ask_chat(kind: PromptingKind, questions: Columns, config: GenerateConfig, model: str,
              journal: Path) -> tuple[LoadResult, dict[str, Any]]:
     """B2 of `kind`'s questions asked of `model`: the predictions (a multi-turn item's turns put back together) and
     the asking's summary."""
