@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,6 +20,21 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 SHARD_ROWS = 1_000_000  # default rows per shard of a shardable kind: datasets up to this size are one shard
+
+
+class Recognition(IntEnum):
+    """How surely a kind recognizes a dataset's sampled question records (kind detection: the surest kind wins)."""
+
+    NO = 0
+    FALLBACK = 1  # any records: the kind a dataset is when no other recognizes it (qa)
+    GOLDS = 2  # the golds look like its answers (verdicts, in a dataset about claims)
+    OPTIONS = 3  # most records carry options
+    FIELDS = 4  # every record carries the fields only its items have (HumanEval's entry_point and test)
+
+
+def every_record_has(records: list[dict], *fields: str) -> bool:
+    """Whether there are records and each carries every one of `fields` (Recognition.FIELDS' usual test)."""
+    return bool(records) and all(all(name in record for name in fields) for record in records)
 
 
 class Kind:
@@ -79,6 +95,11 @@ class Kind:
         each (prediction_readers)."""
         return not self.pairs_by_prompt and all(getattr(type(self), name) is getattr(Kind, name)
                                                 for name in ("load_predictions", "prediction_fields"))
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """How surely a dataset whose dataset.toml names no kind is this kind, from its sampled question records
+        (detection.py asks every registered kind); by default not at all."""
+        return Recognition.NO
 
     def default_question_field(self, questions: Path) -> str | None:
         """The field to read questions from when dataset.toml names none (None: the usual fields)."""

@@ -11,7 +11,7 @@ from ...core.records import Columns, LoadResult
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
-from ..base import Kind, rank_models, register_kind
+from ..base import Kind, Recognition, rank_models, register_kind
 from .files import decoded_reply, load_items, load_replies
 from .live import MODES, ask_items
 from .summary import bfcl_summary, by_category
@@ -32,6 +32,12 @@ class FunctionCalling(Kind):
     stage_params = {"B1": ("bfcl_data",)}
     generate_modes = MODES
     prediction_columns = ("reply_format",)
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """BFCL's items: every record carries `question` and `function` (or a multi-turn item's
+        `involved_classes`)."""
+        return Recognition.FIELDS if records and all("question" in record and (
+            "function" in record or "involved_classes" in record) for record in records) else Recognition.NO
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:

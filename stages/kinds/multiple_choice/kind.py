@@ -9,7 +9,8 @@ from ...core.param_rules import at_least, within
 from ...core.records import Rows, as_table
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
-from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
+from ...io.fields import QUESTION_FIELDS, resolve_field
+from ..base import SHARD_ROWS, Kind, Recognition, accuracy_scores, rank_models, register_kind
 from .columns import cleaned_replies, extracted_choices, gold_letters, options_column, options_type
 from .extraction import extract_choice, gold_choice
 from .options import find_options, options_from_text
@@ -30,6 +31,14 @@ def check_answer_match(golden: str, prediction: str, question: str | None = None
         logger.warning("prediction %r names no option letter and no question with options was given", prediction)
         return False
     return gold is not None and gold == reply.letter
+
+
+def _has_options(record: dict) -> bool:
+    """Whether a question record carries options (kind detection)."""
+    try:
+        return bool(find_options(record, resolve_field(record, None, QUESTION_FIELDS + ("Question",))))
+    except (TypeError, ValueError):
+        return False
 
 
 @register_kind("multiple_choice")
@@ -55,6 +64,10 @@ class MultipleChoice(Kind):
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question)}
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """Choice questions: most records carry options (option fields, or options in the question's text)."""
+        return Recognition.OPTIONS if sum(map(_has_options, records)) * 2 > len(records) > 0 else Recognition.NO
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if not golds:

@@ -10,7 +10,7 @@ from typing import Any
 from ...core.records import Columns, LoadResult
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
-from ..base import Kind, rank_models, register_kind
+from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
 from .domains import read_domain
 from .evaluation import evaluate
 from .live import ask_trials
@@ -29,6 +29,11 @@ class Tau2(Kind):
     paired_metrics = {"pass_hat_1": "mean"}
     status_column = "status"
     asks_user = True
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """tau2's tasks: every record carries `user_scenario` and `evaluation_criteria`."""
+        return (Recognition.FIELDS if every_record_has(records, "user_scenario", "evaluation_criteria")
+                else Recognition.NO)
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
