@@ -2,21 +2,10 @@
 from __future__ import annotations
 
 import multiprocessing
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from stages import (
-    AnswerStore,
-    GenerateConfig,
-    generate_predictions,
-    generation_summary,
-    get_kind,
-    join_predictions,
-)
-from stages.chat.completions import EchoRefused
-from stages.chat.local_tokenizer import CONFIG_FILES
+from stages import AnswerStore, GenerateConfig, get_kind, join_predictions
 from stages.chat.outage import unscored_ids
-from stages.chat.turns import gather_turns, turn_cases
 from stages.core.errors import UsageError
 from stages.core.records import Rows, as_columns, column_length, column_names, column_values, with_sample_numbers
 from stages.core.stage_names import ARTIFACT_NAMES
@@ -97,11 +86,10 @@ class B2Predictions(StageTask):
         if not self.generated:
             name = self.spec["predictions"][self.model]
             return {name: self.input_location(name)}
-        store, tokenizer = self.answers_path(), self.plain_spec["generate"].get("tokenizer")
+        store = self.answers_path()
         return {self.spec["questions"]: self.input_location(self.spec["questions"]),
                 **({f"outputs:{store.name}": store} if store.exists() else {}),
-                **({f"tokenizer:{name}": Path(tokenizer) / name for name in ("tokenizer.json", *CONFIG_FILES)
-                    if (Path(tokenizer) / name).is_file()} if tokenizer else {})}
+                **get_kind(self.spec["kind"]).asking_files(self.plain_spec["generate"])}
 
     def stage_params(self) -> dict[str, Any]:
         params = {"fields": self.plain_spec["fields"], **_rows_param(self)}
@@ -140,48 +128,20 @@ class B2Predictions(StageTask):
             return StageResult(loaded.columns, loaded.counts(), loaded.rejects)
         questions = as_columns(kind.load_gold(self.input_location(self.spec["questions"]),
                                               self.plain_spec["fields"], params=_gold_params(self)).columns)
-        settings = self.plain_spec["generate"]
-        config = GenerateConfig(**{**settings, "models": tuple(settings["models"]),
-                                   "concurrency": self.spec["generate_concurrency"]})
-        if config.protocol == "completions":
-            try:
-                loaded, summary = kind.completions_predictions(questions, config, self.model, self.answers_path())
-            except EchoRefused as exc:
-                raise UsageError(f"{self.dataset}: {config.url} ({self.model}) cannot be scored: {exc}") from None
-            return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
-                               header={"generated": True, "generation": summary})
-        if self.plain_spec.get("user"):
-            user = self.plain_spec["user"]
-            user_config = GenerateConfig(**{**user, "models": tuple(user["models"]), "concurrency": 1})
-            asked = kind.conversation_predictions(questions, config, user_config, self.model, self.answers_path())
-        else:
-            asked = kind.chat_predictions(questions, config, self.model, self.answers_path())
-        if asked is not None:
-            loaded, summary = asked
-            return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
-                               header={"generated": True, "generation": summary})
-        options = questions.get("options") or [None] * len(questions["id"])
-        turns = questions.get("turns")
-        if turns and any(turns):
-            if config.samples > 1:
-                raise UsageError(f"{self.dataset}: [generate] samples = {config.samples} asks several replies to single "
-                                 "questions; this dataset's items are conversations of several turns")
-            cases = turn_cases(questions["id"], turns, questions["question"],
-                               lambda text: kind.generation_prompt(text, None, config.prompt_template))
-            loaded = gather_turns(generate_predictions(cases, config, self.model, self.answers_path()),
-                                  questions["id"], turns)
-        else:
-            conversations = questions.get(kind.conversation_column) if kind.conversation_column else questions["id"]
-            cases = kind.generation_cases([{"id": qid, "conversation": conversation,
-                                            "prompt": kind.generation_prompt(question or "", choices,
-                                                                             config.prompt_template)}
-                                           for qid, conversation, question, choices in zip(
-                                               questions["id"], conversations, questions["question"], options)],
-                                          questions)
-            loaded = generate_predictions(cases, config, self.model, self.answers_path())
-        summary = generation_summary(self.answers_path(), [case["id"] for case in cases], config.price, config.samples)
+        try:
+            loaded, summary = kind.ask(questions, self._endpoint("generate", self.spec["generate_concurrency"]),
+                                       self.model, self.answers_path(), user=self._endpoint("user", 1))
+        except UsageError as exc:
+            raise UsageError(f"{self.dataset}: {exc}") from None
         return StageResult(loaded.columns, loaded.counts(), loaded.rejects,
                            header={"generated": True, "generation": summary})
+
+    def _endpoint(self, section: str, concurrency: int) -> GenerateConfig | None:
+        """dataset.toml's [generate] or [user] as asked (None without the section)."""
+        settings = self.plain_spec.get(section)
+        if not settings:
+            return None
+        return GenerateConfig(**{**settings, "models": tuple(settings["models"]), "concurrency": concurrency})
 
 
 class KindStage(StageTask):

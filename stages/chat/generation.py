@@ -18,7 +18,7 @@ from .call_pool import run_calls
 from .client import ChatClient, CircuitBreaker, Reply, ask_with_breaker, call_with_retries
 from .costs import check_price
 from .endpoint import CLIENT_NUMBERS, Endpoint, settings_problems
-from .journal import GENERATION_KEY_LENGTH, AnswerStore, answered, journal_key, request_digest
+from .journal import GENERATION_KEY_LENGTH, AnswerStore, answered, failure_record, journal_key, request_digest
 from .outage import server_cause
 from .prompts import check_template
 from .summary import asking_summary
@@ -168,15 +168,15 @@ def _ask_conversation(client: ChatClient, cases: list[dict[str, Any]], known: di
             history.append((case["prompt"], done["prediction"]))
             continue
         if reset_error is not None and not breaker.open:
-            store.append(_record(case, key=case["key"], error=f"reset failed: {reset_error}",
-                                 attempts=client.config.retries + 1))
+            store.append(failure_record(_record(case, key=case["key"]), f"reset failed: {reset_error}",
+                                        client.config.retries + 1))
         else:
             reply, error, attempts = ask_with_breaker(client.config, breaker, partial(_ask_case, client, case, history))
             if error is None:
                 store.append(answer_record(case, reply, attempts))
                 history.append((case["prompt"], reply.text))
             else:
-                store.append(_record(case, key=case["key"], error=error, attempts=attempts))
+                store.append(failure_record(_record(case, key=case["key"]), error, attempts))
         progress.advance()
 
 
@@ -194,9 +194,8 @@ def _ask_item_samples(clients: dict[int, ChatClient], cases: list[dict[str, Any]
     todo = [case for case in cases if not answered(known.get(journal_key(case)), case["key"])]
     if len(todo) > 1 and not breaker.open:
         client = clients[todo[0]["sample"]]
-        replies, error, attempts = call_with_retries(client.config, lambda: client.ask_several(todo[0]["prompt"],
-                                                                                                len(todo)))
-        breaker.record(error)
+        replies, error, attempts = ask_with_breaker(client.config, breaker,
+                                                    lambda: client.ask_several(todo[0]["prompt"], len(todo)))
         for case, reply in zip(todo, replies or []):
             store.append(answer_record(case, reply, attempts))
             progress.advance()

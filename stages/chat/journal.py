@@ -24,6 +24,12 @@ def answered(record: dict | None, key: str) -> bool:
     return record is not None and "prediction" in record and record.get("key") == key
 
 
+def failure_record(identity: dict[str, Any], error: str, attempts: int) -> dict[str, Any]:
+    """The journal record of a request that got no answer: its identity (id, a later sample's number, key), the error
+    and the attempts it took (0: nothing sent, the breaker was open)."""
+    return {**identity, "error": error, "attempts": attempts}
+
+
 def journal_key(record: dict[str, Any]) -> Any:
     """A journal record's case: its id, or (id, sample) for a later reply to the same item (sample 0 is the id
     alone, so the answers of one reply per item stay the first of several)."""

@@ -85,3 +85,12 @@ def load_tokenizer(folder: str | Path) -> LocalTokenizer:
     stamp = tuple((p.stat().st_mtime_ns, p.stat().st_size) if p.is_file() else None
                   for p in (path / name for name in ("tokenizer.json", *CONFIG_FILES)))
     return _load(str(path), stamp)
+
+
+def tokenizer_files(folder: str | None) -> dict[str, Path]:
+    """A tokenizer folder's files that exist, each named `tokenizer:<file>` (fingerprinted as B2's inputs); none
+    without a folder."""
+    if not folder:
+        return {}
+    files = {f"tokenizer:{name}": Path(folder) / name for name in ("tokenizer.json", *CONFIG_FILES)}
+    return {name: path for name, path in files.items() if path.is_file()}

@@ -7,7 +7,7 @@ from typing import Any
 
 from .client import ChatClient, CircuitBreaker, ask_with_breaker
 from .generation import GenerateConfig, answer_record, request_key
-from .journal import AnswerStore, answered
+from .journal import AnswerStore, answered, failure_record
 
 
 @dataclass
@@ -34,5 +34,5 @@ class Asker:
                                                   lambda: self.client.ask_messages(messages, tools))
         if error is None:
             return answer_record(case, reply, attempts), None, True
-        self.store.append({**case, "error": error, "attempts": attempts})
+        self.store.append(failure_record(case, error, attempts))
         return None, f"generation failed after {attempts} attempt(s): {error}", True

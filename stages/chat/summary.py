@@ -1,6 +1,6 @@
-"""What asking a server took, in the one shape every asker returns for B6 (live generation, BFCL's agent, both
-loglikelihood loops): answers, failures by kind (outage.error_kind), p50 / p95 latency, tokens, cost, answers cut
-at max_tokens; each asker adds its own counts."""
+"""What asking a server took, in the one shape every asker returns (live generation, BFCL's agent, tau2's agent and
+user simulator, both loglikelihood loops, the judge): answers, failures by kind (outage.error_kind), p50 / p95
+latency, tokens, cost, answers cut at max_tokens; each asker adds its own counts."""
 from __future__ import annotations
 
 import statistics

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..chat.call_pool import run_calls
-from ..chat.client import ChatClient, CircuitBreaker, call_with_retries
-from ..chat.journal import AnswerStore, request_digest
+from ..chat.client import ChatClient, CircuitBreaker, ask_with_breaker
+from ..chat.journal import AnswerStore, answered, request_digest
+from ..chat.summary import asking_summary
 from ..core.progress import Progress
 from ..text.normalize import has_cjk
 from .budget import Budget
@@ -86,6 +87,7 @@ class JudgeReplies:
 
     records: dict[str, dict[str, Any]]
     usage: dict[str, int]
+    asking: dict[str, Any]  # chat.summary's asking_summary of the calls asked now (failures by kind, latency, …)
     distrusted: dict[str, str] = field(default_factory=dict)
 
 
@@ -100,10 +102,10 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
     reads them) flipped beyond `recheck_max_flips`, has none of its stored verdicts used: they are asked again."""
     log = AnswerStore(journal)
     known = log.load()
-    waiting = [call for call in calls if "prediction" not in known.get(call.key, {})]
+    waiting = [call for call in calls if not answered(known.get(call.key), call.key)]
     shared = AnswerStore(store) if store is not None else None
     stored = shared.load({call.key for call in waiting}) if shared is not None and waiting else {}
-    reused = {call.key: stored[call.key] for call in waiting if "prediction" in stored.get(call.key, {})}
+    reused = {call.key: stored[call.key] for call in waiting if answered(stored.get(call.key), call.key)}
     recheck = set(recheck_sample(sorted(reused), config.recheck, recheck_seed)) if config.url else set()
     todo = sorted((call for call in waiting if call.key not in reused or call.key in recheck),
                   key=lambda call: not known.get(call.key, {}).get("budget"))
@@ -122,8 +124,7 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
             record = {"error": "not judged (budget)", "budget": True, "attempts": 0}
         else:
             client = clients[(call.judge, call.sample, _system(call))]
-            reply, error, attempts = call_with_retries(config, lambda: client.ask(call.prompt, []))
-            breaker.record(error)
+            reply, error, attempts = ask_with_breaker(config, breaker, lambda: client.ask(call.prompt, []))
             record = {"attempts": attempts, **({"error": error} if error is not None else {
                 "prediction": reply.text, "latency": round(reply.latency, 4), "tokens_in": reply.tokens_in,
                 "tokens_out": reply.tokens_out, **_served(reply)})}
@@ -154,15 +155,14 @@ def ask_judges(calls: Sequence[AskedCall], config: JudgeConfig, journal: Path, s
     kept = {key: record for key, record in reused.items() if key not in made}
     log.extend([{"id": key, "key": key, "prediction": record["prediction"], "attempts": 0, "reused": True,
                  **{name: record[name] for name in SERVED if name in record}} for key, record in kept.items()])
-    asked = [record for record in records_made if record["attempts"]]
-    usage = {"asked": len(asked), "reused": len(kept),
-             "failed": sum("error" in record and not record.get("budget") for record in records_made),
+    asking = asking_summary([record for record in records_made if not record.get("budget")], config.price)
+    usage = {"asked": sum(bool(record["attempts"]) for record in records_made), "reused": len(kept),
+             "failed": sum(asking["failures"].values()),
              "not_judged": sum(bool(record.get("budget")) for record in records_made),
-             "tokens_in": sum(record.get("tokens_in") or 0 for record in asked),
-             "tokens_out": sum(record.get("tokens_out") or 0 for record in asked),
+             "tokens_in": asking["tokens_in"], "tokens_out": asking["tokens_out"],
              **({"rechecked": sum(1 for key in recheck if "prediction" in made.get(key, {})), "flips": flips}
                 if recheck else {})}
-    return JudgeReplies(log.load(), usage, distrusted)
+    return JudgeReplies(log.load(), usage, asking, distrusted)
 
 
 SERVED = ("top_logprobs", "served_model", "system_fingerprint")  # what a reply says besides its text, kept with it

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -31,6 +32,21 @@ class MatchJudge(Protocol):
     def key(self, prompt: str, judge: str, sample: int) -> str: ...
 
     def ask(self, calls: Sequence[Any]) -> tuple[dict[str, dict[str, Any]], dict[str, int]]: ...
+
+
+class Recognition(IntEnum):
+    """How surely a kind recognizes a dataset's sampled question records (kind detection: the surest kind wins)."""
+
+    NO = 0
+    FALLBACK = 1  # any records: the kind a dataset is when no other recognizes it (qa)
+    GOLDS = 2  # the golds look like its answers (verdicts, in a dataset about claims)
+    OPTIONS = 3  # most records carry options
+    FIELDS = 4  # every record carries the fields only its items have (HumanEval's entry_point and test)
+
+
+def every_record_has(records: list[dict], *fields: str) -> bool:
+    """Whether there are records and each carries every one of `fields` (Recognition.FIELDS' usual test)."""
+    return bool(records) and all(all(name in record for name in fields) for record in records)
 
 
 class Kind:
@@ -94,6 +110,11 @@ class Kind:
         return not self.pairs_by_prompt and all(getattr(type(self), name) is getattr(Kind, name)
                                                 for name in ("load_predictions", "prediction_fields"))
 
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """How surely a dataset whose dataset.toml names no kind is this kind, from its sampled question records
+        (detection.py asks every registered kind); by default not at all."""
+        return Recognition.NO
+
     def default_question_field(self, questions: Path) -> str | None:
         """The field to read questions from when dataset.toml names none (None: the usual fields)."""
         return None
@@ -150,23 +171,19 @@ class Kind:
         """Files beside the questions that B1 reads too (named relative to the dataset folder; a few-shot file)."""
         return []
 
-    def completions_predictions(self, questions: Columns, config: Any, model: str,
-                                store: Path) -> tuple[LoadResult, dict[str, Any]]:
-        """B2 asked of a completions endpoint (kinds that set asks_completions): the predictions and a summary of
-        the asking, every answer journaled in `store`."""
-        raise NotImplementedError
+    def ask(self, questions: Columns, config: Any, model: str, journal: Path,
+            user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
+        """B2 asked live of `model` ([generate]'s `config`; [user]'s simulator for a kind that asks_user): the
+        predictions and the asking's summary (chat.summary), every request journaled in `journal`. By default each
+        question asked of a chat server (chat_asking), a multi-turn item's turns in order."""
+        from .chat_asking import ask_chat
 
-    def chat_predictions(self, questions: Columns, config: Any, model: str,
-                         store: Path) -> tuple[LoadResult, dict[str, Any]] | None:
-        """B2 asked of a chat server the kind's own way (function_calling's agent loops): the predictions and a summary
-        of the asking, every request journaled in `store`; None asks the usual way (generation_cases)."""
-        return None
+        return ask_chat(self, questions, config, model, journal)
 
-    def conversation_predictions(self, questions: Columns, config: Any, user: Any, model: str,
-                                 store: Path) -> tuple[LoadResult, dict[str, Any]]:
-        """B2 of a kind that asks_user: conversations of `model` ([generate]) with the user simulator ([user]),
-        the predictions and a summary of the asking, every request of both sides journaled beside `store`."""
-        raise NotImplementedError
+    def asking_files(self, generate: dict[str, Any]) -> dict[str, Path]:
+        """Files besides the questions that asking live reads, by name (fingerprinted as B2's inputs); none by
+        default."""
+        return {}
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         raise NotImplementedError

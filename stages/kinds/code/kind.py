@@ -16,7 +16,7 @@ from ...sandbox.outcome import safe_text
 from ...sandbox.pool import run_programs
 from ...sandbox.run import KEPT_BYTES, Program, RunResult
 from ...text.reasoning import UNFINISHED
-from ..base import Kind, rank_models, register_kind
+from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
 from . import livecodebench_task
 from .livecodebench import lcb_fields, outside_window
 from .programs import (
@@ -108,6 +108,10 @@ class Code(Kind):
 
         return {"entry_point": pa.string(), "test": pa.string(), "inputs": pa.list_(pa.string()),
                 "outputs": pa.list_(pa.string()), **dict.fromkeys(TASK_COLUMNS, pa.string())}
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """HumanEval's items: every record carries `entry_point` and `test`."""
+        return Recognition.FIELDS if every_record_has(records, "entry_point", "test") else Recognition.NO
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if fields.get("contest_date") is not None:

@@ -2,6 +2,7 @@
 per-class metrics."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -11,8 +12,16 @@ from ...core.param_rules import at_least
 from ...core.records import Rows, as_table
 from ...core.stats import Stats
 from ...core.text_table import RULE, format_table, percent
-from ...text.verdict import UNPARSED, VERDICT_LABELS, label_map_problem, read_verdict, verdict_reader
-from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
+from ...io.fields import get_ground_truth_answer, gold_answer_texts
+from ...text.verdict import (
+    UNPARSED,
+    VERDICT_LABELS,
+    label_map_problem,
+    normalize_verdict,
+    read_verdict,
+    verdict_reader,
+)
+from ..base import SHARD_ROWS, Kind, Recognition, accuracy_scores, rank_models, register_kind
 from .classification import classification_report_from_pairs
 from .evidence import gold_evidence_groups, predicted_evidence_sentences
 from .fever import fever_columns, fever_metrics, fever_stats
@@ -21,6 +30,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 MISSING = "missing"
+_FACT_NAMES = re.compile(r"fever|hover|fact|claim|verif", re.IGNORECASE)  # a dataset about claims, by its name
 UNREADABLE_GOLD = "gold verdict not readable"
 
 
@@ -57,6 +67,14 @@ class FactVerification(Kind):
 
     def prediction_types(self) -> dict[str, pa.DataType]:
         return {name: _column_types()[name] for name in self.prediction_columns}
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """Claims to verify (seed 002): every gold a verdict, in a dataset named for facts or claims or whose records
+        carry a `claim`."""
+        golds = [gold_answer_texts(get_ground_truth_answer(record)) for record in records]
+        verdicts = bool(golds) and all(g and normalize_verdict(g[0]) != UNPARSED for g in golds)
+        about_claims = _FACT_NAMES.search(dataset_name) is not None or any("claim" in r for r in records)
+        return Recognition.GOLDS if verdicts and about_claims else Recognition.NO
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if not golds:

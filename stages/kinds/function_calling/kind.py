@@ -11,9 +11,9 @@ from ...core.records import Columns, LoadResult
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
-from ..base import Kind, rank_models, register_kind
+from ..base import Kind, Recognition, rank_models, register_kind
 from .files import decoded_reply, load_items, load_replies
-from .live import MODES, chat_predictions
+from .live import MODES, ask_items
 from .summary import bfcl_summary, by_category
 from .verdicts import item_verdict
 
@@ -33,6 +33,12 @@ class FunctionCalling(Kind):
     generate_modes = MODES
     prediction_columns = ("reply_format",)
 
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """BFCL's items: every record carries `question` and `function` (or a multi-turn item's
+        `involved_classes`)."""
+        return Recognition.FIELDS if records and all("question" in record and (
+            "function" in record or "involved_classes" in record) for record in records) else Recognition.NO
+
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
         return load_items(path, fields, params)
@@ -40,11 +46,11 @@ class FunctionCalling(Kind):
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_replies(path, fields)
 
-    def chat_predictions(self, questions: Columns, config: Any, model: str,
-                         store: Path) -> tuple[LoadResult, dict[str, Any]]:
+    def ask(self, questions: Columns, config: Any, model: str, journal: Path,
+            user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
         """Each item asked as BFCL asks it: with its functions as `tools` or in BFCL's system prompt (mode =
         "prompt"); a multi-turn item as an agent loop on BFCL's mock APIs."""
-        return chat_predictions(questions, config, model, store)
+        return ask_items(questions, config, model, journal)
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B3: each reply as B2 kept it (none when missing or ending inside its reasoning), with its item's docs."""

@@ -31,8 +31,8 @@ COLUMNS = ("id", "line", "prediction", "confidence", "finish_reason", "reasoning
 # episode's row (a single-turn item's as generate_predictions gives it)
 
 
-def chat_predictions(questions: Columns, config: GenerateConfig, model: str,
-                     store: Path) -> tuple[LoadResult, dict[str, Any]]:
+def ask_items(questions: Columns, config: GenerateConfig, model: str,
+              store: Path) -> tuple[LoadResult, dict[str, Any]]:
     """B2 of a function_calling dataset asked of `model`: its replies and the summary of the asking."""
     if config.protocol != "openai":
         raise UsageError(f"function calling is asked in OpenAI's chat protocol, not {config.protocol!r}")

@@ -11,7 +11,7 @@ from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...io.fields import PROMPT_KEY, prompt_key
 from ...text.reasoning import UNFINISHED
-from ..base import Kind, rank_models, register_kind
+from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
 from .instructions import check_instruction, instruction_problem
 
 HEADLINES = ("prompt_level_strict", "instruction_level_strict", "prompt_level_loose", "instruction_level_loose")
@@ -47,6 +47,10 @@ class VerifiableInstructions(Kind):
         import pyarrow as pa
 
         return {"instructions": pa.list_(pa.string()), "kwargs": pa.list_(pa.string()), PROMPT_KEY: pa.string()}
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """IFEval's items: every record carries `instruction_id_list` and `kwargs`."""
+        return Recognition.FIELDS if every_record_has(records, "instruction_id_list", "kwargs") else Recognition.NO
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if not fields["instructions"]:

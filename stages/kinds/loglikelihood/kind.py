@@ -2,15 +2,12 @@
 continuation of the context (asked of a completions endpoint, or read from a file), as lm-eval scores them."""
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...chat.loglikelihoods import Loglikelihoods, ask_loglikelihoods
-from ...chat.outage import server_cause
-from ...chat.rolling import ask_rolling
+from ...chat.local_tokenizer import tokenizer_files
 from ...core.distinct import shared_values
 from ...core.errors import UsageError
 from ...core.param_rules import at_least, one_of
@@ -23,6 +20,7 @@ from ..base import Kind, rank_models, register_kind
 from .detokenizers import DETOKENIZERS
 from .figures import FIGURES, choice_picks, figures_from_tallies, tally
 from .items import ROLLING, load_items
+from .live import ask_items, is_rolling, prediction_text
 from .perplexity import PERPLEXITY_FIGURES, byte_count, corpus_sums, perplexity_figures, word_count
 from .tasks import BUILT_IN
 
@@ -54,58 +52,6 @@ def read_prediction(record: Any) -> tuple[list[float], list[bool] | None]:
     loglikelihoods = _numbers(record.get("loglikelihoods"), None, float, "loglikelihoods")
     greedy = record.get("greedy")
     return loglikelihoods, None if greedy is None else _numbers(greedy, len(loglikelihoods), bool, "greedy")
-
-
-def _as_text(loglikelihoods: list[float]) -> str:
-    """A prediction's text (what the report shows as the reply): its loglikelihoods."""
-    return json.dumps(loglikelihoods)
-
-
-def item_pairs(questions: Columns) -> list[list[tuple[str, str]]]:
-    """Each item's (context, continuation) per choice: its one context with each continuation, or (several-context
-    tasks) each choice's own context with its continuation."""
-    contexts = questions.get("contexts") or [None] * len(questions["id"])
-    return [list(zip(own or [context] * len(continuations), continuations))
-            for context, continuations, own in zip(questions["question"], questions["continuations"], contexts)]
-
-
-def predictions_from(questions: Columns, asked: Loglikelihoods, source: str) -> LoadResult:
-    """Each item's loglikelihoods and greedy flags (one per continuation), from the pairs asked."""
-    columns: Columns = {name: [] for name in ("id", "line", "prediction", "loglikelihoods", "greedy")}
-    result = LoadResult(columns=columns, input_rows=len(questions["id"]))
-    for item_id, pairs in zip(questions["id"], item_pairs(questions)):
-        failed = [asked.failed[pair] for pair in pairs if pair in asked.failed]
-        if failed:
-            result.rejects.append(Reject(source, None, f"loglikelihood {failed[0]}", item_id,
-                                         unscored=server_cause(failed[0])))
-            continue
-        found = [asked.found[pair] for pair in pairs]
-        loglikelihoods = [ll for ll, _ in found]
-        for name, value in (("id", item_id), ("line", None), ("prediction", _as_text(loglikelihoods)),
-                            ("loglikelihoods", loglikelihoods), ("greedy", [g for _, g in found])):
-            columns[name].append(value)
-    return result
-
-
-def rolling_predictions_from(questions: Columns, found: dict[str, float], failed: dict[str, str],
-                             source: str) -> LoadResult:
-    """Each document's rolling loglikelihood as its one choice's, from the texts asked."""
-    columns: Columns = {name: [] for name in ("id", "line", "prediction", "loglikelihoods", "greedy")}
-    result = LoadResult(columns=columns, input_rows=len(questions["id"]))
-    for item_id, text in zip(questions["id"], questions["question"]):
-        if text in failed:
-            result.rejects.append(Reject(source, None, f"rolling loglikelihood {failed[text]}", item_id,
-                                         unscored=server_cause(failed[text])))
-            continue
-        for name, value in (("id", item_id), ("line", None), ("prediction", _as_text([found[text]])),
-                            ("loglikelihoods", [found[text]]), ("greedy", None)):
-            columns[name].append(value)
-    return result
-
-
-def _rolling(rows: Columns) -> bool:
-    """Whether these are a rolling task's rows (documents, no gold)."""
-    return bool(rows["id"]) and all(gold is None for gold in rows["gold"])
 
 
 @register_kind("loglikelihood")
@@ -153,24 +99,19 @@ class Loglikelihood(Kind):
                 result.rejects.append(Reject(str(path), line, str(exc), location))
                 continue
             seen.add(item_id)
-            for name, value in (("id", item_id), ("line", line), ("prediction", _as_text(loglikelihoods)),
+            for name, value in (("id", item_id), ("line", line), ("prediction", prediction_text(loglikelihoods)),
                                 ("loglikelihoods", loglikelihoods), ("greedy", greedy)):
                 columns[name].append(value)
         return result
 
-    def completions_predictions(self, questions: Columns, config: Any, model: str,
-                                store: Path) -> tuple[LoadResult, dict[str, Any]]:
-        """B2 asked of a completions endpoint: every (context, continuation) of every item, each distinct one once
-        (a rolling task: each document's text); an item any of whose continuations failed is set aside with the
-        reason."""
-        source = f"{config.url} ({model})"
-        if _rolling(questions):
-            rolled = ask_rolling(questions["question"], config, model, store)
-            return (rolling_predictions_from(questions, rolled.found, rolled.failed, source),
-                    rolled.summary(len(questions["id"])))
-        pairs = [pair for pairs in item_pairs(questions) for pair in pairs]
-        asked = ask_loglikelihoods(pairs, config, model, store)
-        return predictions_from(questions, asked, source), asked.summary(len(pairs))
+    def ask(self, questions: Columns, config: Any, model: str, journal: Path,
+            user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
+        """B2 asked of a completions endpoint (live.ask_items)."""
+        return ask_items(questions, config, model, journal)
+
+    def asking_files(self, generate: dict[str, Any]) -> dict[str, Path]:
+        """A local tokenizer folder's files ([generate] tokenizer), fingerprinted as B2's inputs."""
+        return tokenizer_files(generate.get("tokenizer"))
 
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B3: each item's loglikelihoods beside its choices; a prediction with another count of choices is kept as
@@ -187,7 +128,7 @@ class Loglikelihood(Kind):
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B4: per item the choice acc, acc_norm and acc_bytes pick, whether each is the gold, and whether every
         continuation token of the gold was the model's greedy one (a rolling task: each document's words and bytes)."""
-        if _rolling(normalized):
+        if is_rolling(normalized):
             return self._match_documents(normalized)
         out: Columns = {name: [] for name in ("id", "subject", "gold", "loglikelihoods", "greedy", "chosen",
                                               "chosen_norm", "chosen_bytes", "correct", "correct_norm",

@@ -11,8 +11,9 @@ from ...core.param_rules import at_least, within
 from ...core.records import Columns, LoadResult, Rows, as_columns, as_table
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
+from ...io.fields import QUESTION_FIELDS, resolve_field
 from ...io.loading import load_questions
-from ..base import SHARD_ROWS, Kind, accuracy_scores, rank_models, register_kind
+from ..base import SHARD_ROWS, Kind, Recognition, accuracy_scores, rank_models, register_kind
 from .columns import cleaned_replies, extracted_choices, gold_letters, options_column, options_type
 from .extraction import extract_choice, gold_choice
 from .gpqa import N_REPEATS, repeat_prompts
@@ -46,6 +47,14 @@ def _task_rule(value: str) -> str | None:
 def _category(value: Any) -> str | None:
     """A question's category (MMLU-Pro's `category`), as text; none when absent."""
     return None if value is None or value == "" else str(value)
+
+
+def _has_options(record: dict) -> bool:
+    """Whether a question record carries options (kind detection)."""
+    try:
+        return bool(find_options(record, resolve_field(record, None, QUESTION_FIELDS + ("Question",))))
+    except (TypeError, ValueError):
+        return False
 
 
 @register_kind("multiple_choice")
@@ -106,6 +115,10 @@ class MultipleChoice(Kind):
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         return {"options": find_options(record, question), "category": _category(record.get("category"))}
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """Choice questions: most records carry options (option fields, or options in the question's text)."""
+        return Recognition.OPTIONS if sum(map(_has_options, records)) * 2 > len(records) > 0 else Recognition.NO
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if not golds:

@@ -9,7 +9,7 @@ from ...core.records import Rows, as_table
 from ...core.stats import Stats, running_total, share
 from ...core.text_table import format_table, percent
 from ...text.normalize import QA_MODES
-from ..base import SHARD_ROWS, Kind, rank_models, register_kind
+from ..base import SHARD_ROWS, Kind, Recognition, rank_models, register_kind
 from .columns import match_table, normalize_table
 
 if TYPE_CHECKING:
@@ -34,6 +34,10 @@ class OpenQA(Kind):
     shardable = True
     status_column = "label"
     columnar_stages = True
+
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """Any records: a dataset no other kind recognizes is open questions."""
+        return Recognition.FALLBACK
 
     def golds_when_blank(self, params: dict[str, Any]) -> list[str]:
         """blank_gold = "empty_answer": a gold that is there but blank ("", [""], []) is the empty answer, scored as

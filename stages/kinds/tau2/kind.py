@@ -10,7 +10,7 @@ from typing import Any
 from ...core.records import Columns, LoadResult
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
-from ..base import Kind, rank_models, register_kind
+from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
 from .domains import read_domain
 from .evaluation import NOT_JUDGED, evaluate
 from .leaderboard import read_board, run_caveat
@@ -33,6 +33,11 @@ class Tau2(Kind):
     asks_user = True
     match_asks_judge = True
 
+    def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
+        """tau2's tasks: every record carries `user_scenario` and `evaluation_criteria`."""
+        return (Recognition.FIELDS if every_record_has(records, "user_scenario", "evaluation_criteria")
+                else Recognition.NO)
+
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
         return load_tasks(path, params or self.defaults)
@@ -43,9 +48,9 @@ class Tau2(Kind):
         folder = params.get("domain_folder") or ""
         return [] if Path(folder).is_absolute() else [str(Path(folder) / "db.json")]
 
-    def conversation_predictions(self, questions: Columns, config: Any, user: Any, model: str,
-                                 store: Path) -> tuple[LoadResult, dict[str, Any]]:
-        return ask_trials(questions, config, user, model, store)
+    def ask(self, questions: Columns, config: Any, model: str, journal: Path,
+            user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
+        return ask_trials(questions, config, user, model, journal)
 
     def load_predictions(self, path: Path, fields: dict[str, str | None], rows: range | None = None) -> LoadResult:
         return load_trials(path)

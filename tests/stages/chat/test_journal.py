@@ -1,6 +1,6 @@
 """The answer journal: the last record of a case wins, an answer is never undone by a later failure of the same
 request, a torn line is set aside and never glued to the next, samples keyed apart."""
-from stages.chat.journal import AnswerStore, journal_key
+from stages.chat.journal import AnswerStore, failure_record, journal_key
 
 
 def test_cases_are_keyed_by_id_and_later_samples_apart():
@@ -41,8 +41,8 @@ def test_every_askers_request_key_is_the_one_its_journals_were_written_with():
     import orjson
 
     from stages.chat.generation import GenerateConfig, request_key
-    from stages.chat.loglikelihoods import pair_key
-    from stages.chat.rolling import text_key
+    from stages.kinds.loglikelihood.loglikelihoods import pair_key
+    from stages.kinds.loglikelihood.rolling import text_key
 
     def digest(asked, length):
         return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:length]
@@ -55,3 +55,11 @@ def test_every_askers_request_key_is_the_one_its_journals_were_written_with():
     assert pair_key("m", 2048, ("a", " b")) == digest({"model": "m", "max_length": 2048, "context": "a",
                                                        "continuation": " b"}, 24)
     assert text_key("m", 2048, "text") == digest({"model": "m", "max_length": 2048, "rolling": "text"}, 24)
+
+
+def test_a_failure_record_is_the_requests_identity_then_its_error_and_attempts_and_never_undoes_an_answer(tmp_path):
+    record = failure_record({"id": "q1", "sample": 2, "key": "k"}, "connection failed: refused", 0)
+    assert list(record) == ["id", "sample", "key", "error", "attempts"] and record["attempts"] == 0
+    store = AnswerStore(tmp_path / "journal.jsonl")
+    store.extend([{"id": "q1", "sample": 2, "key": "k", "prediction": "4"}, record])
+    assert store.load()[("q1", 2)]["prediction"] == "4"

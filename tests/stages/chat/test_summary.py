@@ -1,9 +1,9 @@
 """The one summary every asker returns: failures counted by kind the same way for each."""
 import pytest
 
-from stages.chat.loglikelihoods import Loglikelihoods
-from stages.chat.rolling import RollingLoglikelihoods
 from stages.chat.summary import asking_summary
+from stages.kinds.loglikelihood.loglikelihoods import Loglikelihoods
+from stages.kinds.loglikelihood.rolling import RollingLoglikelihoods
 
 RECORDS = [{"id": "a", "prediction": "x", "latency": 0.2, "tokens_in": 5, "tokens_out": 2, "finish_reason": "length"},
            {"id": "b", "prediction": "y", "latency": 0.4, "tokens_in": 3, "tokens_out": 1},

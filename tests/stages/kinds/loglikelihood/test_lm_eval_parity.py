@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from stages.chat.generation import read_generate_config
-from stages.chat.loglikelihoods import ask_loglikelihoods
 from stages.kinds.loglikelihood.figures import choice_picks
 from stages.kinds.loglikelihood.items import load_items
-from stages.kinds.loglikelihood.kind import Loglikelihood, item_pairs
+from stages.kinds.loglikelihood.kind import Loglikelihood
+from stages.kinds.loglikelihood.live import item_pairs
+from stages.kinds.loglikelihood.loglikelihoods import ask_loglikelihoods
 from tests.pipeline.ngram_server import NgramServer
 
 SIDE = Path(__file__).with_name("lm_eval_side.py")
@@ -106,8 +107,8 @@ def test_same_loglikelihoods_and_choices_as_local_completions(task, extra, lm_ev
 
 @pytest.mark.parametrize("max_length", [24, 2048])
 def test_same_rolling_loglikelihoods_and_perplexities_as_local_completions(max_length, lm_eval_python, tmp_path):
-    from stages.chat.rolling import ask_rolling
     from stages.kinds.loglikelihood.perplexity import byte_count, corpus_sums, perplexity_figures, word_count
+    from stages.kinds.loglikelihood.rolling import ask_rolling
     from tests.stages.kinds.loglikelihood.test_loglikelihood_rolling import CAFE, LONG
 
     texts = [LONG * 4, CAFE, "The", " café\n\n naïve "]
@@ -154,7 +155,7 @@ def test_a_tokenizer_folder_sends_the_same_prompts_as_lm_evals_huggingface_backe
 
 def test_rolling_with_a_tokenizer_folder_equals_lm_evals(lm_eval_python, tmp_path):
     pytest.importorskip("tokenizers")
-    from stages.chat.rolling import ask_rolling
+    from stages.kinds.loglikelihood.rolling import ask_rolling
     from tests.stages.kinds.loglikelihood.test_loglikelihood_rolling import CAFE, LONG
     from tests.stages.kinds.loglikelihood.tokenizer_folder import make_tokenizer_folder
 

@@ -4,7 +4,7 @@ the left and counted, a server that ignores echo, batching, concurrency, dedupli
 import pytest
 
 from stages.chat.completions import EchoRefused
-from stages.chat.loglikelihoods import ask_loglikelihoods
+from stages.kinds.loglikelihood.loglikelihoods import ask_loglikelihoods
 from tests.pipeline.ngram_server import BOS, NgramModel
 
 

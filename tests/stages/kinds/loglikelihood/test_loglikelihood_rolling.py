@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from stages.chat.rolling import ask_rolling, rolling_windows
 from stages.kinds.loglikelihood.perplexity import byte_count, corpus_sums, perplexity_figures, word_count
+from stages.kinds.loglikelihood.rolling import ask_rolling, rolling_windows
 from tests.pipeline.ngram_server import BOS
 
 LONG = "The cat sat on the mat. A man is sitting on a roof and he starts pulling up roofing. " * 3

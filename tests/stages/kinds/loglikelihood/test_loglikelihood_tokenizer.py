@@ -8,8 +8,8 @@ import json
 import pytest
 
 from stages.chat.local_tokenizer import LocalTokenizer, load_tokenizer
-from stages.chat.loglikelihoods import ask_loglikelihoods
-from stages.chat.rolling import ask_rolling, rolling_windows
+from stages.kinds.loglikelihood.loglikelihoods import ask_loglikelihoods
+from stages.kinds.loglikelihood.rolling import ask_rolling, rolling_windows
 from tests.pipeline.ngram_server import BOS
 from tests.stages.kinds.loglikelihood.tokenizer_folder import make_tokenizer_folder
 

@@ -10,11 +10,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..core.progress import Progress
-from .call_pool import run_calls
-from .client import CircuitBreaker, ask_with_breaker
-from .completions import Asked, CompletionsClient, continuation_logprob
-from .journal import AnswerStore, answered, request_digest
+from ...chat.call_pool import run_calls
+from ...chat.client import CircuitBreaker, ask_with_breaker
+from ...chat.completions import Asked, CompletionsClient, continuation_logprob
+from ...chat.journal import AnswerStore, answered, failure_record, request_digest
+from ...chat.summary import asking_summary
+from ...core.progress import Progress
 from .loglikelihoods import (
     DEFAULT_BATCH,
     DEFAULT_MAX_LENGTH,
@@ -23,7 +24,6 @@ from .loglikelihoods import (
     tokenizer_fingerprint,
     unanswered,
 )
-from .summary import asking_summary
 
 Window = tuple[list[int], list[int]]
 
@@ -94,7 +94,7 @@ def _run_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | N
               max_length: int, size: int, store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
     record, error, attempts = ask_with_breaker(client.config, breaker,
                                                lambda: _ask_text(client, source, prefix, text, key, max_length, size))
-    store.append(record if error is None else {"id": key, "key": key, "error": error, "attempts": attempts})
+    store.append(record if error is None else failure_record({"id": key, "key": key}, error, attempts))
     progress.advance(1)
 
 

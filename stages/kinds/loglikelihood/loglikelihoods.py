@@ -10,13 +10,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..core.progress import Progress
-from .call_pool import run_calls
-from .client import CircuitBreaker, ask_with_breaker
-from .completions import CompletionsClient, continuation_logprob, pair_tokens
-from .journal import AnswerStore, answered, request_digest
-from .local_tokenizer import LocalTokenizer, load_tokenizer
-from .summary import asking_summary
+from ...chat.call_pool import run_calls
+from ...chat.client import CircuitBreaker, ask_with_breaker
+from ...chat.completions import CompletionsClient, continuation_logprob, pair_tokens
+from ...chat.journal import AnswerStore, answered, failure_record, request_digest
+from ...chat.local_tokenizer import LocalTokenizer, load_tokenizer
+from ...chat.summary import asking_summary
+from ...core.progress import Progress
 
 DEFAULT_MAX_LENGTH = 2048  # lm-eval's API models' max_length
 DEFAULT_BATCH = 16  # prompts per request
@@ -120,8 +120,8 @@ def _run_batch(tokenizer: PairTokenizer, pairs: list[Pair], keys: dict[Pair, str
                store: AnswerStore, breaker: CircuitBreaker, progress: Progress) -> None:
     records, error, attempts = ask_with_breaker(tokenizer.client.config, breaker,
                                                 lambda: _ask_batch(tokenizer, pairs, keys, max_length))
-    store.extend(records if error is None else [{"id": keys[p], "key": keys[p], "error": error,
-                                                 "attempts": attempts} for p in pairs])
+    store.extend(records if error is None else [failure_record({"id": keys[p], "key": keys[p]}, error, attempts)
+                                                for p in pairs])
     progress.advance(len(pairs))
 
 
