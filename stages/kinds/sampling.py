@@ -178,12 +178,15 @@ def _majorities(codes: Any, items: int, right: Any, answers: list[Hashable | Non
     found = {}
     for k in ks:
         keep = (rank < k) & (vote >= 0)
+        majority = np.zeros(items, dtype=np.int64)
+        if not keep.any():  # no reply of any item gave an answer: no item has a majority
+            found[str(k)] = majority.tolist()
+            continue
         pair = codes[keep].astype(np.int64) * (int(vote.max(initial=0)) + 1) + vote[keep]
         pairs, first, counts = np.unique(pair, return_index=True, return_counts=True)
         owner = codes[keep][first]
         winner = np.lexsort((rank[keep][first], -counts, owner))  # per item: most votes, then seen first
         best = winner[np.r_[True, owner[winner][1:] != owner[winner][:-1]]]
-        majority = np.zeros(items, dtype=np.int64)
         majority[owner[best]] = (vote[keep][first][best] == 0).astype(np.int64)
         found[str(k)] = majority.tolist()
     return found

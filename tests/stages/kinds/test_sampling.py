@@ -125,3 +125,10 @@ def test_grouping_only_the_items_it_can_decide_gives_every_maj_at_k_of_grouping_
     assert 0 < len(decides) < 400  # some items need the grouping, most do not
     assert grouping_decides(["p"] * 3, [True, False, False], ["x", "a", "c"]) == {"p"}  # a ~ c would outvote x
     assert grouping_decides(["p"] * 3, [True, True, False], ["x", "x", "a"]) == set()
+
+
+def test_maj_when_no_reply_of_any_item_gives_an_answer():
+    """Two items × two replies naming no letter: no votes at all, so maj@k is 0 for every item (it was an IndexError
+    that failed B5 for the dataset)."""
+    found = item_samples(["a", "a", "b", "b"], [0, 1, 0, 1], [0.0] * 4, {"m": [0.0] * 4}, [None] * 4)
+    assert found["maj"] == {"1": [0, 0], "2": [0, 0]} and found["right"] == [0, 0]
