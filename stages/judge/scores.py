@@ -89,7 +89,9 @@ def judge_summary(rows: dict[str, list], config: JudgeConfig, unanswered: int = 
         task = task_of_scale(criterion.scale)
         if task is not None:
             figures = task.figures([rows["details"][i] for i in picked], unanswered)
-            summary[name].update(figures=figures, figures_line=task.figures_line(figures), reference=task.reference)
+            summary[name].update(figures=figures, figures_line=task.figures_line(figures), reference=task.reference,
+                                 headline=task.headline, headline_unit=task.headline_unit,
+                                 headline_interval=task.headline_interval(figures))
         if config.samples > 1:
             summary[name]["self_agreement"] = self_agreement([rows["labels"][i] for i in picked], config)
     return summary

@@ -158,7 +158,8 @@ class Headline:
 
 def leaderboard_headline(report: dict[str, Any]) -> Headline | None:
     """The figure a judged dataset is read by, in place of its kind's primary metric: a leaderboard's headline
-    (`<leaderboard>:<figure>`), else for open-ended instructions the first judge criterion's mean (`judge:<name>`) or
+    (`<leaderboard>:<figure>`), else for open-ended instructions a judged benchmark's own score (`hle:accuracy`,
+    `simpleqa:is_correct`), the first judge criterion's mean (`judge:<name>`) or
     the pairwise win rate (ties half) against the other model (`pairwise:win_rate`). None for other datasets."""
     for name, section in report.get("leaderboards", {}).items():
         return Headline(f"{name}:{section['headline']}",
@@ -169,6 +170,13 @@ def leaderboard_headline(report: dict[str, Any]) -> Headline | None:
     judged = report.get("judge", {}).get("models", {})
     if judged:
         name, summary = next(iter(next(iter(judged.values())).items()))
+        if summary.get("headline"):  # a judged benchmark (SimpleQA, HLE): its script's own score, not the mean
+            figure = summary["headline"]
+            return Headline(f"{summary['scale']}:{figure}",
+                            {model: (found.get(name, {}).get("figures") or {}).get(figure)
+                             for model, found in judged.items()}, summary["headline_unit"],
+                            {model: found[name]["headline_interval"] for model, found in judged.items()
+                             if found.get(name, {}).get("headline_interval")})
         return Headline(f"judge:{name}", {model: found.get(name, {}).get("mean") for model, found in judged.items()},
                         "rate" if summary["scale"] in RATE_SCALES else "score",
                         {model: found[name]["interval"] for model, found in judged.items()

@@ -26,6 +26,9 @@ class JudgedTask:
     figures: Callable[[list[dict[str, Any] | None], int], dict[str, Any]]  # per judged item its verdict details, and
     # how many items had no answer to judge
     figures_line: Callable[[dict[str, Any]], str]
+    headline: str  # the figure the dataset is read by in the summary (the one its script reports as the score)
+    headline_unit: str  # "percent" or "rate"
+    headline_interval: Callable[[dict[str, Any]], dict[str, Any] | None] = lambda figures: None
 
     def template(self, text: str, origin: str) -> str:
         """The script's template (a file's text, stripped as the scripts strip theirs) with its placeholders renamed

@@ -131,7 +131,16 @@ def hle_line(figures: dict[str, Any]) -> str:
             f"({figures['unanswered']} without an answer counted wrong), calibration error {calibration}")
 
 
+def hle_interval(figures: dict[str, Any]) -> dict[str, Any] | None:
+    """dump_metrics' interval: the accuracy ± its Wald half-width, in percent."""
+    if not figures.get("n"):
+        return None
+    accuracy, half = figures["accuracy"], figures["half_width"]
+    return {"low": accuracy - half, "high": accuracy + half, "n": figures["n"], "method": "wald"}
+
+
 HLE = register_judged_task(JudgedTask(
     name="hle", reference="hle hle_eval/run_judge_results.py (extract_answer, dump_metrics, calib_err)",
     placeholders={"question": "question", "response": "prediction", "correct_answer": "expected"},
-    read_reply=hle_judgement, figures=hle_figures, figures_line=hle_line))
+    read_reply=hle_judgement, figures=hle_figures, figures_line=hle_line, headline="accuracy",
+    headline_unit="percent", headline_interval=hle_interval))

@@ -56,4 +56,5 @@ def simpleqa_line(figures: dict[str, Any]) -> str:
 SIMPLEQA = register_judged_task(JudgedTask(
     name="simpleqa", reference="simple-evals simpleqa_eval.py (SimpleQAEval)",
     placeholders={"question": "question", "target": "expected", "predicted_answer": "prediction"},
-    read_reply=simpleqa_grade, figures=simpleqa_figures, figures_line=simpleqa_line))
+    read_reply=simpleqa_grade, figures=simpleqa_figures, figures_line=simpleqa_line, headline="is_correct",
+    headline_unit="rate"))

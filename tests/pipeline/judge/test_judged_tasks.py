@@ -55,6 +55,10 @@ def test_simpleqa_is_graded_and_figured_as_simple_evals_does(tmp_path, chat_serv
     text = (tmp_path / "outputs" / "simpleqa" / "B6_report.txt").read_text(encoding="utf-8")
     assert ("SimpleQA n=5: correct 0.200, incorrect 0.200, not attempted 0.600 (1 unanswered, 0 with no letter), "
             "correct given attempted 0.500, F-score 0.286") in text
+    # the dataset is read by the script's score (correct over the five items), not the criterion's mean over the four
+    # graded ones (1 / 4)
+    rows = json.loads((tmp_path / "outputs" / "B6_summary.json").read_text(encoding="utf-8"))["rows"]
+    assert [(r["metric"], r["value"]) for r in rows if r["dataset"] == "simpleqa"] == [("simpleqa:is_correct", 0.2)]
 
 
 HLE_TEMPLATE = ("Judge [response] to [question] against [correct_answer].\n[question]: {question}\n[response]: "
@@ -89,6 +93,9 @@ def test_hle_text_only_is_judged_and_figured_as_its_script_does(tmp_path, chat_s
                        "calibrated_on": 2}
     details = {row["id"]: row["details"] for row in judged["rows"]}
     assert details["h2"] == {"extracted_final_answer": "1", "correct": "no", "confidence": 60}
+    # read by HLE's accuracy over the three text-only items (33.33 %), not the criterion's mean over the two judged
+    rows = json.loads((tmp_path / "outputs" / "B6_summary.json").read_text(encoding="utf-8"))["rows"]
+    assert [(r["metric"], r["value"]) for r in rows if r["dataset"] == "hle"] == [("hle:accuracy", 33.33)]
 
 
 def test_a_task_without_its_template_file_or_with_a_name_its_script_does_not_fill_is_one_problem_line(
