@@ -171,6 +171,11 @@ class Kind:
         """Files beside the questions that B1 reads too (named relative to the dataset folder; a few-shot file)."""
         return []
 
+    def system_prompt(self, questions: Columns) -> str | None:
+        """The system prompt these questions are asked with when [generate] gives none (a benchmark's own); none by
+        default."""
+        return None
+
     def ask(self, questions: Columns, config: Any, model: str, journal: Path,
             user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
         """B2 asked live of `model` ([generate]'s `config`; [user]'s simulator for a kind that asks_user): the

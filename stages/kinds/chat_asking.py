@@ -2,6 +2,7 @@
 shared conversation_column's, or a multi-turn item's turns in order), every answer journaled as it arrives."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -20,11 +21,15 @@ class PromptingKind(Protocol):
 
     def generation_cases(self, cases: list[dict[str, Any]], questions: Columns) -> list[dict[str, Any]]: ...
 
+    def system_prompt(self, questions: Columns) -> str | None: ...
+
 
 def ask_chat(kind: PromptingKind, questions: Columns, config: GenerateConfig, model: str,
              journal: Path) -> tuple[LoadResult, dict[str, Any]]:
     """B2 of `kind`'s questions asked of `model`: the predictions (a multi-turn item's turns put back together) and
-    the asking's summary."""
+    the asking's summary. Without a [generate] system prompt, the kind's own for these questions is sent."""
+    own_system = kind.system_prompt(questions) if config.system_prompt is None else None
+    config = replace(config, system_prompt=own_system) if own_system else config
     turns = questions.get("turns")
     if turns and any(turns):
         if config.samples > 1:

@@ -19,6 +19,7 @@ from ...text.reasoning import UNFINISHED
 from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
 from . import livecodebench_task
 from .livecodebench import lcb_fields, outside_window
+from .livecodebench_prompt import SYSTEM_MESSAGE, lcb_user_prompt
 from .programs import (
     OTHER_LANGUAGE,
     build_program,
@@ -33,7 +34,7 @@ from .tampering import tampering_signs
 OUTCOMES = ("passed", "failed", "timed out", "crashed", "syntax error", "no code", "out of memory")
 LIMIT_PARAMS = tuple(Limits.__dataclass_fields__)
 CODE_TASKS = {livecodebench_task.TASK: livecodebench_task}  # `task = "..."`: B3–B5 as that benchmark's scripts
-TASK_COLUMNS = ("difficulty", "platform", "contest_date")  # a task's item columns (null in other code datasets)
+TASK_COLUMNS = ("difficulty", "platform", "contest_date", "starter_code")  # a task's item columns (null in other code datasets)
 
 
 def _code_fields(record: dict, question: str | None) -> dict[str, Any]:
@@ -97,6 +98,17 @@ class Code(Kind):
         "en": "Complete the following Python code. Reply with the whole function in one ```python block.\n\n{question}",
         "zh": "请补全下面的 Python 代码，把完整的函数写在一个 ```python 代码块中。\n\n{question}",
     }
+
+    def generation_cases(self, cases: list[dict[str, Any]], questions: Columns) -> list[dict[str, Any]]:
+        """A LiveCodeBench item (one with a contest_date) is asked lcb_runner's prompt: its question and starter code."""
+        dates = questions.get("contest_date") or [None] * len(cases)
+        starters = questions.get("starter_code") or [None] * len(cases)
+        return [{**case, "prompt": lcb_user_prompt(question or "", starter or "")} if date is not None else case
+                for case, question, date, starter in zip(cases, questions["question"], dates, starters)]
+
+    def system_prompt(self, questions: Columns) -> str | None:
+        """lcb_runner's system message when the items are LiveCodeBench's."""
+        return SYSTEM_MESSAGE if any(date is not None for date in questions.get("contest_date") or ()) else None
 
     def question_fields(self, record: dict, question: str | None) -> dict[str, Any]:
         if "public_test_cases" in record:

@@ -30,7 +30,8 @@ DIGITS_LIMIT = "import sys as _lcb_sys\n_lcb_sys.set_int_max_str_digits(50000)\n
 
 def lcb_fields(record: dict) -> dict[str, Any]:
     """The code kind's columns for a code_generation_lite row: public then private cases as inputs / outputs, the
-    method name (metadata's func_name: a functional item) as entry_point, and difficulty, platform, contest_date."""
+    method name (metadata's func_name: a functional item) as entry_point, and difficulty, platform, contest_date and
+    starter_code (what the live prompt shows)."""
     difficulty, platform, date = record.get("difficulty"), record.get("platform"), record.get("contest_date")
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty {difficulty!r} is none of {', '.join(DIFFICULTIES)}")
@@ -40,6 +41,9 @@ def lcb_fields(record: dict) -> dict[str, Any]:
     content = record.get("question_content")
     if not (isinstance(content, str) and content.strip()):
         raise ValueError("question_content is not a problem's text")
+    starter_code = record.get("starter_code", "")
+    if not isinstance(starter_code, str):
+        raise ValueError("starter_code is not text")
     cases = _cases(record.get("public_test_cases"), "public_test_cases") + _private_cases(
         record.get("private_test_cases"))
     if not cases:
@@ -57,7 +61,7 @@ def lcb_fields(record: dict) -> dict[str, Any]:
                 _json(text, f"functional case {number}", "JSON lines")
     return {"entry_point": fn_name, "test": None, "inputs": [given for given, _ in cases],
             "outputs": [expected for _, expected in cases], "difficulty": difficulty, "platform": platform,
-            "contest_date": date}
+            "contest_date": date, "starter_code": starter_code}
 
 
 def contest_date(value: Any) -> datetime:

@@ -9,12 +9,12 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from ...core.records import Columns, Reject
+from ...core.records import Columns, LoadResult, Reject
 from ...core.text_table import format_table, percent
 from ...io.fields import is_missing
 from ...io.readers import iter_records
 from ..base import Kind, rank_models, register_kind
-from .tasks import TASK_ITEMS, has_image, task_rule
+from .tasks import TASK_ITEMS, TASK_SYSTEM_PROMPTS, has_image, task_rule
 
 QUESTION_FIELDS = ("instruction", "prompt", "question", "input", "problem")  # where a record's instruction is, in
 # this order (SimpleQA's CSV names it problem)
@@ -77,6 +77,20 @@ class Instruction(Kind):
 
         return {"turns": pa.list_(pa.string())}
 
+    def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
+                  params: dict[str, Any] | None = None) -> LoadResult:
+        """B1 as every kind loads it; a task whose script asks with its own system message (HLE's SYSTEM_PROMPT) has
+        it in a `system_prompt` column, what [generate] sends when it gives none."""
+        loaded = super().load_gold(path, fields, rows, params)
+        system = TASK_SYSTEM_PROMPTS.get((params or {}).get("task", ""))
+        if system is not None:
+            loaded.columns = _with_column(loaded.columns, "system_prompt", system)
+        return loaded
+
+    def system_prompt(self, questions: Columns) -> str | None:
+        """The task's system message (the `system_prompt` column B1 added), when its items have one."""
+        return next(iter(questions.get("system_prompt") or ()), None)
+
     def check_question(self, question: str | None) -> str | None:
         return "empty instruction (nothing to answer or judge)" if question is None or not question.strip() else None
 
@@ -122,6 +136,15 @@ class Instruction(Kind):
                  "n/a" if m["mean_words"] is None else f"{m['mean_words']:.1f}"]
                 for model, m in report["models"].items()]
         return format_table(["model", "instructions", "missing", "answered", "mean characters", "mean words"], rows)
+
+
+def _with_column(rows: Any, name: str, value: str) -> Any:
+    """B1's rows (columns or an Arrow table) with a column holding `value` on every row."""
+    if isinstance(rows, dict):
+        return {**rows, name: [value] * len(rows["id"])}
+    import pyarrow as pa
+
+    return rows.append_column(name, pa.array([value] * rows.num_rows, pa.string()))
 
 
 def instruction_field(path: Path) -> str | None:

@@ -7,6 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 HLE_IMAGE = "HLE question with an image (text-only: the model would not see it)"
+# hle_eval/run_model_predictions.py's SYSTEM_PROMPT (centerforaisafety/hle, commit 87c92ea), sent before each question
+HLE_SYSTEM_PROMPT = ("Your response should be in the following format:\nExplanation: {your explanation for your answer "
+                     "choice}\nAnswer: {your chosen answer}\nConfidence: {your confidence score between 0% and 100% "
+                     "for your answer}")
 
 
 def has_image(value: Any) -> bool:
@@ -40,6 +44,9 @@ TASK_ITEMS: dict[str, Callable[[list[str], dict[str, Any]], str | None]] = {  # 
     "simpleqa": _gold_needed,  # simple-evals' simple_qa_test_set.csv
     "hle": _text_only,  # cais/hle's test split, text-only
 }
+
+
+TASK_SYSTEM_PROMPTS = {"hle": HLE_SYSTEM_PROMPT}  # task → the system message its script asks with
 
 
 def task_rule(value: Any) -> str | None:

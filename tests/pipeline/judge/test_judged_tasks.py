@@ -147,3 +147,32 @@ def test_hostile_hle_judge_replies_and_image_shapes_are_unparsed_or_set_aside_an
     values = {row["id"]: (row["value"], len(row["unparsed"])) for row in judged["rows"]}
     assert values == {"h1": (None, 1), "h2": (None, 1), "h3": (1.0, 0), "h6": (1.0, 0), "h7": (0.0, 0)}
     assert judged["summary"]["hle"]["figures"]["calibrated_on"] == 3  # 150 read as the script's int reads it
+
+
+def _hle_live(tmp_path, server, generate_extra: str = "") -> None:
+    server.replies["[response]: m says"] = "extracted_final_answer: x\nreasoning: r\ncorrect: no\nconfidence: 50"
+    questions = "".join(json.dumps({"id": i, "question": q, "answer": a, "answer_type": "exactMatch", "image": im})
+                        + "\n" for i, q, a, im, _ in HLE_ITEMS)
+    _dataset(tmp_path, "hle", {"questions.jsonl": questions, "judge_prompt.txt": HLE_TEMPLATE},
+             'task = "hle"\n' + _judge(server, "judge_prompt.txt")
+             + f'[generate]\nurl = "{server.url}"\nmodels = ["m"]\nretries = 0\n{generate_extra}')
+
+
+def test_hle_asked_live_sends_its_scripts_system_prompt_before_each_question(tmp_path, chat_server):
+    from pathlib import Path
+
+    fixture = Path(__file__).parents[2] / "stages" / "kinds" / "instruction" / "hle" / "system_prompt.json"
+    expected = json.loads(fixture.read_text())["SYSTEM_PROMPT"]
+    _hle_live(tmp_path, chat_server)
+    assert run(tmp_path) == 0
+    asked = {r["body"]["messages"][-1]["content"]: r["body"]["messages"] for r in chat_server.requests
+             if r["body"]["model"] == "m"}
+    assert asked == {q: [{"role": "system", "content": expected}, {"role": "user", "content": q}]
+                     for i, q, _, image, _ in HLE_ITEMS if not image}  # h3's image question is not asked
+
+
+def test_hle_asked_live_with_a_generate_system_prompt_sends_that_one(tmp_path, chat_server):
+    _hle_live(tmp_path, chat_server, 'system_prompt = "Answer tersely."\n')
+    assert run(tmp_path) == 0
+    assert {r["body"]["messages"][0]["content"] for r in chat_server.requests if r["body"]["model"] == "m"} == {
+        "Answer tersely."}

@@ -60,3 +60,17 @@ def test_an_hle_row_without_its_answer_column_is_set_aside_with_the_reason(tmp_p
         (2, "no gold answer"), (3, "no gold answer"),
         (4, "HLE question with an image (text-only: the model would not see it)")]
     assert loaded.counts() == {"input_rows": 4, "accepted": 1, "rejected": 3}
+
+
+def test_hles_items_are_asked_with_its_scripts_system_prompt_and_others_with_none(tmp_path):
+    from pathlib import Path
+
+    from stages.core.records import as_columns
+
+    expected = json.loads((Path(__file__).parent / "hle" / "system_prompt.json").read_text())["SYSTEM_PROMPT"]
+    path = tmp_path / "questions.jsonl"
+    path.write_text(json.dumps({"id": "h1", "question": "6 x 7?", "answer": "42", "image": ""}) + "\n")
+    asked = {task: KIND.system_prompt(as_columns(KIND.load_gold(path, {"question_field": "question"},
+                                                                params={"task": task}).columns))
+             for task in ("hle", "simpleqa", "")}
+    assert asked == {"hle": expected, "simpleqa": None, "": None}
