@@ -130,7 +130,7 @@ def _run(args: argparse.Namespace, selection: Selection, outputs: UPath) -> int:
             report_problems([], found.unreadable)
             return EXIT_FAILED
         reports = read_reports(outputs, specs)
-        print_reports(reports, specs, args.verbose)
+        print_reports(reports, specs, args.verbose, str(args.outputs))
         written = _written_since(outputs, started)
     print(f"{written}; outputs in {outputs}")
     print(f"report: {outputs / 'report.html'}")

@@ -178,7 +178,7 @@ def _run_night(night: str, found: Discovery, root: UPath, args: argparse.Namespa
     nightly = {"comparisons": comparisons, "previous": previous, "trends": primary_trends(history), "nights": nights,
                "baseline": baseline, "baseline_comparisons": drifts, "correction": correction}
     write_bytes_atomic(night_dir / "report.html", render_html_report(reports, run, nightly).encode())
-    print_reports(reports, specs, args.verbose)
+    print_reports(reports, specs, args.verbose, str(args.outputs))
     if previous is None:
         print("nightly: first night in the history, nothing to compare with")
     else:

@@ -236,8 +236,10 @@ def read_reports(outputs: UPath, specs: list[dict[str, Any]]) -> list[dict[str, 
     return [read_artifact_json(outputs / spec["name"] / "B6_report.json")["report"] for spec in specs]
 
 
-def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], verbose: bool) -> None:
-    """A short summary table, or with `verbose` every dataset's full report (seed 002's layout) and set-aside lines."""
+def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], verbose: bool,
+                  outputs: str = "outputs") -> None:
+    """A short summary table, or with `verbose` every dataset's full report (seed 002's layout) and set-aside lines
+    (whose commands name `outputs` when it is not the default)."""
     if not verbose:
         print(render_summary(build_summary(reports)))
         for report in reports:
@@ -251,7 +253,7 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
                 print(printable(f"{report['dataset']}: {sampling_line(model, found, primary)}"))
             for note in reply_notes(report):
                 print(printable(f"evalpipe: {report['dataset']} / {note}"), file=sys.stderr)
-            for line in set_aside_lines(report):
+            for line in set_aside_lines(report, outputs):
                 print(printable(f"evalpipe: {line}"), file=sys.stderr)
             aside = labels_set_aside(report)
             if aside:

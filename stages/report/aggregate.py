@@ -126,19 +126,20 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
     return {"datasets": [r["dataset"] for r in reports], "rows": rows}
 
 
-def set_aside_lines(report: dict[str, Any]) -> list[str]:
-    """Per dataset, how many rows were set aside and the command that lists them: the questions once, each model's
-    predictions."""
+def set_aside_lines(report: dict[str, Any], outputs: str = "outputs") -> list[str]:
+    """Per dataset, how many rows were set aside and the command that lists them (in the run's `outputs`): the
+    questions once, each model's predictions."""
     dataset, lines = report["dataset"], []
+    where = "" if outputs == "outputs" else f" --outputs {outputs}"
     asides = report.get("set_aside", {})
     questions = max((aside.get("question_rows_rejected", 0) for aside in asides.values()), default=0)
     if questions:
         lines.append(f"{dataset}: {questions:,} question row(s) set aside: evalpipe show B1 --dataset {dataset} "
-                     "--rejects")
+                     f"--rejects{where}")
     for model, aside in asides.items():
         if aside.get("prediction_rows_rejected"):
             lines.append(f"{dataset} / {model}: {aside['prediction_rows_rejected']:,} prediction row(s) set aside: "
-                         f"evalpipe show B2 --dataset {dataset} --model {model} --rejects")
+                         f"evalpipe show B2 --dataset {dataset} --model {model} --rejects{where}")
     return lines
 
 

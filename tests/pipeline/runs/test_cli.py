@@ -171,8 +171,10 @@ def test_rows_set_aside_are_counted_with_the_command_that_lists_them_and_reasons
     (folder / "predictions" / "m.jsonl").write_text('{"id": 1, "prediction": "x"}\n{"id": 2, "prediction": "b"\n')
     main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")])
     err = capsys.readouterr().err
-    assert "evalpipe: d: 2 question row(s) set aside: evalpipe show B1 --dataset d --rejects" in err
-    assert "evalpipe: d / m: 1 prediction row(s) set aside: evalpipe show B2 --dataset d --model m --rejects" in err
+    where = f"--outputs {tmp_path / 'outputs'}"  # not the default folder, so the command names it
+    assert f"evalpipe: d: 2 question row(s) set aside: evalpipe show B1 --dataset d --rejects {where}\n" in err
+    assert f"evalpipe: d / m: 1 prediction row(s) set aside: evalpipe show B2 --dataset d --model m --rejects {where}\n" \
+        in err
     assert main(["show", "B1", "--dataset", "d", "--outputs", str(tmp_path / "outputs"), "--rejects"]) == 0
     shown = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(row["line"], row["reason"]) for row in shown] == [
