@@ -19,7 +19,6 @@ from .nl_assertions import judge_nl_assertions
 from .pass_k import INFRASTRUCTURE_ERROR, is_success, task_pass_hat_ks, trial_figures
 from .tasks import load_tasks, load_trials
 
-
 BOARD_TRIALS = 4  # the trials per task the published board compares: pass^1 … pass^4 per task in B5
 ALL_TASKS = "all"  # the split of a run over every task of its file (`split = ""`)
 
