@@ -20,7 +20,7 @@ from .pass_k import INFRASTRUCTURE_ERROR, is_success, task_pass_hat_ks, trial_fi
 from .tasks import load_tasks, load_trials
 
 BOARD_TRIALS = 4  # the trials per task the published board compares: pass^1 … pass^4 per task in B5
-ALL_TASKS = "all"  # the split of a run over every task of its file (`split = ""`)
+ALL_TASKS = "all"  # the split of a run over every task of its file (`split = ""`, or no split_tasks.json)
 
 
 @register_kind("tau2")
@@ -76,7 +76,8 @@ class Tau2(Kind):
                  json.loads(trials_text)) for task_id, task_text, folder, trials_text in zip(
                      normalized["id"], normalized["task"], normalized["domain_folder"], normalized["trials"])]
         judged, usage = self._judged(rows, params)
-        for (task_id, task, data, trials), board in zip(rows, normalized.get("leaderboard") or [""] * len(rows)):
+        boards = normalized.get("leaderboard") or [""] * len(rows)
+        for (task_id, task, data, trials), board, folder in zip(rows, boards, normalized["domain_folder"]):
             evaluations = []
             for number, trial in enumerate(trials):
                 evaluation = evaluate(task, data, trial["messages"], trial["termination_reason"],
@@ -92,7 +93,7 @@ class Tau2(Kind):
             matched["rewards"].append(json.dumps([e["reward"] for e in evaluations]))
             matched["status"].append(_status(evaluations))
             matched["domain"].append(data.domain.name)
-            matched["split"].append(params.get("split") or ALL_TASKS)
+            matched["split"].append(_split_scored(Path(folder), params.get("split") or ""))
             matched["leaderboard"].append(board or "")
         return matched, {"trials": dict(statuses), **({"judge_usage": usage} if usage is not None else {})}
 
@@ -207,6 +208,12 @@ def _board_tables(models: dict[str, dict[str, Any]]) -> list[str]:
                                   format_table(["submission", "tau2", "user simulator", *(f"pass^{k}" for k in
                                                                                         range(1, 5))], rows)]))
     return tables
+
+
+def _split_scored(folder: Path, split: str) -> str:
+    """The split B1 took the tasks of: `split`, or every task (ALL_TASKS) when it is "" or the folder has no
+    split_tasks.json."""
+    return split if split and (folder / "split_tasks.json").is_file() else ALL_TASKS
 
 
 def _trial_key(task_id: str, number: int) -> str:
