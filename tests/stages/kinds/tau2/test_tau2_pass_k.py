@@ -5,8 +5,8 @@ import json
 import pytest
 
 from stages.kinds import get_kind
-from stages.kinds.tau2.pass_k import pass_hat_k, pass_hat_k_intervals, pass_hat_ks, trial_figures
-from stages.report.intervals import bootstrap_mean_interval
+from stages.kinds.tau2.pass_k import interval_over_tasks, pass_hat_k, pass_hat_k_intervals, pass_hat_ks, trial_figures
+from stages.report.intervals import bootstrap_mean_interval, wilson_interval
 
 
 def test_pass_hat_k_is_the_share_of_k_subsets_all_successful():
@@ -46,13 +46,17 @@ def test_pass_hat_k_intervals_over_tasks_wilson_when_each_task_is_0_or_1():
     interval = pass_hat_k_intervals(rewards)["4"]
     assert (interval["low"], interval["high"]) == pytest.approx((0.0615, 0.7924), abs=2e-4)
     assert (interval["n"], interval["method"]) == (3, "Wilson score")
+    assert (interval["low"], interval["high"]) == pytest.approx(wilson_interval(1, 3))  # the report's, over items
 
 
 def test_pass_hat_k_intervals_over_tasks_bootstrap_of_each_tasks_value():
     rewards = {"a": [1.0, 1.0, 0.0, 1.0], "b": [0.0, 0.0, 1.0, 0.0], "c": [1.0, 1.0, 1.0, 1.0]}
     interval = pass_hat_k_intervals(rewards)["2"]  # per task 3/6, 0/6, 6/6: resampled over the three tasks
     assert (interval["low"], interval["high"]) == bootstrap_mean_interval([0.5, 0.0, 1.0])
-    assert interval["method"].startswith("percentile bootstrap") and interval["n"] == 3
+    assert interval["method"] == "percentile bootstrap (2000 resamples)" and interval["n"] == 3
+    many = [i / 7 % 1 for i in range(40)]  # forty tasks' values: the same draws as the report's over forty items
+    assert interval_over_tasks(many)["low"] == bootstrap_mean_interval(many)[0]
+    assert interval_over_tasks(many)["high"] == bootstrap_mean_interval(many)[1]
     same = pass_hat_k_intervals({"a": [1.0, 0.0], "b": [0.0, 1.0]})["1"]  # every task 1/2: no spread
     assert (same["low"], same["high"]) == (0.5, 0.5)
 
