@@ -6,6 +6,7 @@ import pytest
 
 from stages.kinds import get_kind
 from stages.kinds.tau2.pass_k import interval_over_tasks, pass_hat_k, pass_hat_k_intervals, pass_hat_ks, trial_figures
+from stages.nightly.history import item_score_columns
 from stages.report.intervals import bootstrap_mean_interval, wilson_interval
 
 
@@ -84,4 +85,7 @@ def test_b5_gives_each_task_its_pass_hat_1_to_4_and_the_model_pass_hat_k_per_dom
     assert by["mock/base"]["pass_hat_k"] == pytest.approx({"1": 1 / 3, "2": 0.0, "3": 0.0})
     assert by["retail/base"]["intervals"]["4"]["method"] == "Wilson score"  # r1 0, r2 1
     assert metrics["pass_hat_k"] == pytest.approx({"1": (0.75 + 1 + 1 / 3) / 3, "2": 0.5, "3": 1.25 / 3})
-    assert kind.item_scores(scored)["pass_hat_2"] == [0.5, 1.0, 0.0]  # what the nightly pairs nights on
+    nightly = item_score_columns("d", "tau2", "m", scored)  # what the nightly pairs two nights on, task by task
+    pairs = {(metric, task): value for metric, task, value in zip(nightly["metric"], nightly["id"], nightly["value"])}
+    assert (pairs[("pass_hat_2", "r1")], pairs[("pass_hat_4", "r2")], pairs[("pass_hat_4", "m1")]) == (0.5, 1.0, None)
+    assert set(nightly["test"]) == {"mean"} and len(pairs) == 12
