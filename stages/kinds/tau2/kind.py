@@ -16,8 +16,11 @@ from .evaluation import NOT_JUDGED, evaluate
 from .leaderboard import read_board, run_caveat
 from .live import ask_trials
 from .nl_assertions import judge_nl_assertions
-from .pass_k import INFRASTRUCTURE_ERROR, is_success, trial_figures
+from .pass_k import INFRASTRUCTURE_ERROR, is_success, task_pass_hat_ks, trial_figures
 from .tasks import load_tasks, load_trials
+
+BOARD_TRIALS = 4  # the trials per task the published board compares: pass^1 … pass^4 per task in B5
+ALL_TASKS = "all"  # the split of a run over every task of its file (`split = ""`, or no split_tasks.json)
 
 
 @register_kind("tau2")
@@ -25,10 +28,10 @@ class Tau2(Kind):
     """Agents over whole conversations, scored as tau2-bench 1.0.1's evaluator and metrics score them."""
 
     defaults = {"domain_folder": "", "domain": "", "split": "base", "leaderboard": ""}
-    stage_params = {"B1": ("domain_folder", "domain", "split", "leaderboard"), "B4": ("domain",)}
+    stage_params = {"B1": ("domain_folder", "domain", "split", "leaderboard"), "B4": ("domain", "split")}
     question_columns = ("task", "domain_folder", "leaderboard")
     prediction_columns = ("trials",)
-    paired_metrics = {"pass_hat_1": "mean"}
+    paired_metrics = {f"pass_hat_{k}": "mean" for k in range(1, BOARD_TRIALS + 1)}  # per task, for the nightly
     status_column = "status"
     asks_user = True
     match_asks_judge = True
@@ -66,13 +69,15 @@ class Tau2(Kind):
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B4: per task each trial's evaluation — reward, components with reasons, termination, steps, where the
         database differs from the gold one — and the file's own reward beside it when it has one."""
-        matched: Columns = {name: [] for name in ("id", "evaluations", "rewards", "status", "domain", "leaderboard")}
+        matched: Columns = {name: [] for name in ("id", "evaluations", "rewards", "status", "domain", "split",
+                                                   "leaderboard")}
         statuses: Counter = Counter()
         rows = [(task_id, json.loads(task_text), read_domain(Path(folder), params.get("domain") or ""),
                  json.loads(trials_text)) for task_id, task_text, folder, trials_text in zip(
                      normalized["id"], normalized["task"], normalized["domain_folder"], normalized["trials"])]
         judged, usage = self._judged(rows, params)
-        for (task_id, task, data, trials), board in zip(rows, normalized.get("leaderboard") or [""] * len(rows)):
+        boards = normalized.get("leaderboard") or [""] * len(rows)
+        for (task_id, task, data, trials), board, folder in zip(rows, boards, normalized["domain_folder"]):
             evaluations = []
             for number, trial in enumerate(trials):
                 evaluation = evaluate(task, data, trial["messages"], trial["termination_reason"],
@@ -88,6 +93,7 @@ class Tau2(Kind):
             matched["rewards"].append(json.dumps([e["reward"] for e in evaluations]))
             matched["status"].append(_status(evaluations))
             matched["domain"].append(data.domain.name)
+            matched["split"].append(_split_scored(Path(folder), params.get("split") or ""))
             matched["leaderboard"].append(board or "")
         return matched, {"trials": dict(statuses), **({"judge_usage": usage} if usage is not None else {})}
 
@@ -107,18 +113,24 @@ class Tau2(Kind):
         return judge_nl_assertions(waiting, judge)
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        """B5: per task its pass^1 (share of its trials that succeed, infrastructure errors left out; none when a
-        trial is not decided), whose mean over tasks is the model's pass^1."""
-        pass_1 = []
+        """B5: per task its pass^1 … pass^4 (C(successes, k) / C(trials, k), infrastructure errors left out; none
+        when a trial is not decided or it has fewer than k trials), the items the nightly pairs nights on; the
+        mean of pass^k over tasks is the model's pass^k when every task has k trials."""
+        scored: Columns = {"id": matched["id"], **{metric: [] for metric in self.paired_metrics}}
         for text in matched["evaluations"]:
             rewards = [e["reward"] for e in json.loads(text) if e["termination_reason"] != INFRASTRUCTURE_ERROR]
-            pass_1.append(None if not rewards or None in rewards else sum(map(is_success, rewards)) / len(rewards))
-        return {"id": matched["id"], "pass_hat_1": pass_1}, self.metrics_from_stats(self.score_stats(matched))
+            by_k = {} if None in rewards else task_pass_hat_ks(rewards, BOARD_TRIALS)
+            for k in range(1, BOARD_TRIALS + 1):
+                scored[f"pass_hat_{k}"].append(by_k.get(k))
+        return scored, self.metrics_from_stats(self.score_stats(matched))
 
     def score_stats(self, matched: Columns) -> Stats:
         trials = []
-        for task_id, text in zip(matched["id"], matched["evaluations"]):
-            trials.extend({"task": task_id, "reward": e["reward"], "status": e["status"],
+        rows = len(matched["id"])
+        groups = [f"{domain}/{split}" for domain, split in zip(matched.get("domain") or [""] * rows,
+                                                               matched.get("split") or [ALL_TASKS] * rows)]
+        for task_id, text, group in zip(matched["id"], matched["evaluations"], groups):
+            trials.extend({"task": task_id, "group": group, "reward": e["reward"], "status": e["status"],
                            "termination_reason": e["termination_reason"],
                            "disagrees": e["file_reward"] is not None and e["reward"] is not None
                            and is_success(e["file_reward"]) != is_success(e["reward"]),
@@ -132,7 +144,12 @@ class Tau2(Kind):
         trials = stats["trials"]
         figures = trial_figures(trials)
         by_k = figures["pass_hat_k"]
+        groups = sorted({t["group"] for t in trials if "group" in t})
+        by_group = {group: trial_figures([t for t in trials if t.get("group") == group]) for group in groups}
         return {**figures, "rows": len({t["task"] for t in trials}) + stats["tasks_without_trials"],
+                "by_domain_split": {group: {name: found[name] for name in ("pass_hat_k", "intervals", "avg_reward",
+                                                                           "tasks", "trials")}
+                                    for group, found in by_group.items()},
                 "pass_hat_1": by_k.get("1"), "tasks_without_trials": stats["tasks_without_trials"],
                 "terminations": dict(Counter(t["termination_reason"] for t in trials)),
                 "disagreements_with_file": [f"task {t['task']} trial {t['trial']}" for t in trials if t["disagrees"]],
@@ -157,7 +174,23 @@ class Tau2(Kind):
                               "infra errors"], rows)
         left_out = [f"{model}: tasks left out of pass^k (a trial not judged): {', '.join(m['tasks_left_out'])}"
                     for model, m in models.items() if m["tasks_left_out"]]
-        return "\n\n".join([table, *left_out, *_board_tables(models)])
+        return "\n\n".join([table, _domain_split_table(models), *left_out, *_board_tables(models)])
+
+
+def _domain_split_table(models: dict[str, dict[str, Any]]) -> str:
+    """pass^k per domain and split with its 95% interval over tasks."""
+    ks = sorted({int(k) for m in models.values() for found in (m.get("by_domain_split") or {}).values()
+                 for k in found["pass_hat_k"]})
+    rows = [[model, group, str(found["tasks"]), *(_with_interval(found, k) for k in ks)]
+            for model, m in models.items() for group, found in (m.get("by_domain_split") or {}).items()]
+    return "per domain / split, 95% intervals over tasks:\n" + format_table(
+        ["model", "domain/split", "tasks", *(f"pass^{k}" for k in ks)], rows)
+
+
+def _with_interval(found: dict[str, Any], k: int) -> str:
+    interval = found["intervals"].get(str(k))
+    value = percent(found["pass_hat_k"].get(str(k)))
+    return value if interval is None else f"{value} [{percent(interval['low'])}, {percent(interval['high'])}]"
 
 
 def _board_tables(models: dict[str, dict[str, Any]]) -> list[str]:
@@ -175,6 +208,12 @@ def _board_tables(models: dict[str, dict[str, Any]]) -> list[str]:
                                   format_table(["submission", "tau2", "user simulator", *(f"pass^{k}" for k in
                                                                                         range(1, 5))], rows)]))
     return tables
+
+
+def _split_scored(folder: Path, split: str) -> str:
+    """The split B1 took the tasks of: `split`, or every task (ALL_TASKS) when it is "" or the folder has no
+    split_tasks.json."""
+    return split if split and (folder / "split_tasks.json").is_file() else ALL_TASKS
 
 
 def _trial_key(task_id: str, number: int) -> str:

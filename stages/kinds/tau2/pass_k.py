@@ -1,12 +1,14 @@
 """pass^k as tau2's metrics compute it: per task C(successes, k) / C(trials, k), averaged over tasks, for k from 1 to
 the fewest trials any task has; a success is a reward within 1e-6 of 1. Trials ended by an infrastructure error are
-left out first (and counted); tasks with a trial not judged are left out (and named)."""
+left out first (and counted); tasks with a trial not judged are left out (and named). Each pass^k has a 95% interval
+over tasks, as the report's intervals over items (Wilson when every task's value is 0 or 1, else percentile bootstrap)."""
 from __future__ import annotations
 
 import math
 from typing import Any
 
 INFRASTRUCTURE_ERROR = "infrastructure_error"
+Z95, RESAMPLES = 1.959963984540054, 2000  # stages/report/intervals.py's (a layer above the kinds)
 
 
 def is_success(reward: float) -> bool:
@@ -20,14 +22,45 @@ def pass_hat_k(trials: int, successes: int, k: int) -> float:
     return math.comb(successes, k) / math.comb(trials, k)
 
 
-def pass_hat_ks(rewards: dict[str, list[float]]) -> dict[int, float]:
-    """{k: pass^k averaged over tasks} for k = 1 … the fewest trials of a task ({} without tasks)."""
+def task_pass_hat_ks(rewards: list[float], most: int) -> dict[int, float]:
+    """One task's pass^k for k = 1 … min(its trials, most)."""
+    successes = sum(map(is_success, rewards))
+    return {k: pass_hat_k(len(rewards), successes, k) for k in range(1, min(len(rewards), most) + 1)}
+
+
+def per_task_pass_hat_ks(rewards: dict[str, list[float]]) -> dict[int, list[float]]:
+    """{k: each task's pass^k} for k = 1 … the fewest trials of a task ({} without tasks)."""
     if not rewards:
         return {}
     fewest = min(len(trials) for trials in rewards.values())
-    successes = {task: sum(map(is_success, trials)) for task, trials in rewards.items()}
-    return {k: sum(pass_hat_k(len(rewards[task]), successes[task], k) for task in rewards) / len(rewards)
-            for k in range(1, fewest + 1)}
+    by_task = [task_pass_hat_ks(trials, fewest) for trials in rewards.values()]
+    return {k: [values[k] for values in by_task] for k in range(1, fewest + 1)}
+
+
+def pass_hat_ks(rewards: dict[str, list[float]]) -> dict[int, float]:
+    """{k: pass^k averaged over tasks} for k = 1 … the fewest trials of a task ({} without tasks)."""
+    return {k: sum(values) / len(values) for k, values in per_task_pass_hat_ks(rewards).items()}
+
+
+def pass_hat_k_intervals(rewards: dict[str, list[float]]) -> dict[str, dict[str, Any] | None]:
+    """{k: the 95% interval of pass^k over tasks} (each task's pass^k one item, compared as a mean)."""
+    return {str(k): interval_over_tasks(values) for k, values in per_task_pass_hat_ks(rewards).items()}
+
+
+def interval_over_tasks(values: list[float]) -> dict[str, Any]:
+    """The 95% interval of the mean of per-task values, drawn as stages/report/intervals.py draws one over items:
+    Wilson's score interval when every value is 0 or 1, else the percentile bootstrap (2000 resamples, seed 0)."""
+    import numpy as np
+
+    n = len(values)
+    if set(values) <= {0.0, 1.0}:
+        p, z2 = sum(values) / n, Z95 * Z95
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return {"low": max(0.0, centre - half), "high": min(1.0, centre + half), "n": n, "method": "Wilson score"}
+    means = np.asarray(values, dtype=np.float64)[np.random.default_rng(0).integers(0, n, size=(RESAMPLES, n))]
+    low, high = np.quantile(means.mean(axis=1), [0.025, 0.975])
+    return {"low": float(low), "high": float(high), "n": n, "method": f"percentile bootstrap ({RESAMPLES} resamples)"}
 
 
 def trial_figures(trials: list[dict[str, Any]]) -> dict[str, Any]:
@@ -41,6 +74,7 @@ def trial_figures(trials: list[dict[str, Any]]) -> dict[str, Any]:
             rewards.setdefault(trial["task"], []).append(trial["reward"])
     decided = [reward for trials_of in rewards.values() for reward in trials_of]
     return {"pass_hat_k": {str(k): value for k, value in pass_hat_ks(rewards).items()},
+            "intervals": pass_hat_k_intervals(rewards),
             "avg_reward": sum(decided) / len(decided) if decided else None,
             "tasks": len(rewards), "trials": len(decided),
             "infrastructure_errors": len(trials) - len(kept),

@@ -34,6 +34,11 @@ def test_the_fixture_runs_names_each_trials_reason_and_reruns_when_the_database_
                                "infra", "errors"]
     assert text[2].split() == ["bad", "2", "4", "50.00%", "50.00%", "50.00%", "1", "0"]
     assert "good: tasks left out of pass^k (a trial not judged): judged" in text
+    # create 0 of 2, complete 2 of 2 (judged left out): per task pass^1 and pass^2 are 0 and 1, Wilson's (1 of 2)
+    assert "bad mock/all 2 50.00% [9.45%, 90.55%] 50.00% [9.45%, 90.55%]" in [" ".join(line.split()) for line in text]
+    b5 = read_columns(tmp_path / "outputs" / "todo" / "bad" / "B5_component_scores.json")
+    assert {task: (b5["pass_hat_1"][i], b5["pass_hat_2"][i], b5["pass_hat_3"][i]) for i, task in enumerate(b5["id"])} \
+        == {"create": (0.0, 0.0, None), "complete": (1.0, 1.0, None), "judged": (None, None, None)}
 
 
 def test_a_leaderboard_named_in_params_is_shown_beside_the_runs_pass_k_with_its_caveat(tmp_path):
