@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any
 
-from ..report.intervals import bootstrap_mean_interval, wilson_interval
+from ..core.intervals import bootstrap_mean_interval, wilson_interval
 from .asking import call_key, rubric_language
 from .config import JudgeConfig
 from .verdicts import VerdictTally

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.intervals import wilson_interval
 from ..core.records import Columns, Reject
 from ..raters.preferences import order_agreement_items, pair_outcomes, people_decisions
-from ..report.intervals import wilson_interval
 from .biases import length_preference
 from .bradley_terry import bradley_terry_ratings, with_people
 from .costs import judge_cost

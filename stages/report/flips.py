@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.intervals import bootstrap_mean_interval
 from ..core.records import Columns
-from .intervals import bootstrap_mean_interval
 
 FLIPS_CAP = 500  # flipped items listed per dataset × model and direction; the counts are always whole
 RIGHT_TO_WRONG, WRONG_TO_RIGHT = "right → wrong", "wrong → right"

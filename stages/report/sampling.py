@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.intervals import RESAMPLES, bootstrap_mean_intervals
 from ..kinds.sampling import k_values, pass_at_k
-from .intervals import RESAMPLES, bootstrap_mean_intervals
 
 NAMED = 20  # items named per list
 

@@ -2,10 +2,10 @@
 summary figure whose categories are not all scored is n/a with the reason (bfcl-eval would count them as 0)."""
 from __future__ import annotations
 
-import math
 from typing import Any
 
-Z95 = 1.959963984540054
+from ...core.intervals import wilson_interval
+
 SIMPLE = ("simple_python", "simple_java", "simple_javascript")
 NON_LIVE_AST = ("multiple", "parallel", "parallel_multiple")
 LIVE_AST = ("live_simple", "live_multiple", "live_parallel", "live_parallel_multiple")
@@ -19,12 +19,8 @@ CATEGORY_ORDER = (*SIMPLE, *NON_LIVE_AST, "irrelevance", *LIVE_AST, "live_irrele
 
 def wilson(correct: int, total: int) -> list[float] | None:
     """The 95% Wilson score interval of correct / total."""
-    if total == 0:
-        return None
-    p, z2 = correct / total, Z95 * Z95
-    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
-    half = Z95 * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
-    return [max(0.0, centre - half), min(1.0, centre + half)]
+    found = wilson_interval(correct, total)
+    return None if found is None else list(found)
 
 
 def by_category(tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, Any]]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...core.intervals import RESAMPLES, bootstrap_mean_interval, wilson_interval
+
 INFRASTRUCTURE_ERROR = "infrastructure_error"
-Z95, RESAMPLES = 1.959963984540054, 2000  # stages/report/intervals.py's (a layer above the kinds)
 
 
 def is_success(reward: float) -> bool:
@@ -48,19 +49,14 @@ def pass_hat_k_intervals(rewards: dict[str, list[float]]) -> dict[str, dict[str,
 
 
 def interval_over_tasks(values: list[float]) -> dict[str, Any]:
-    """The 95% interval of the mean of per-task values, drawn as stages/report/intervals.py draws one over items:
-    Wilson's score interval when every value is 0 or 1, else the percentile bootstrap (2000 resamples, seed 0)."""
-    import numpy as np
-
+    """The 95% interval of the mean of per-task values, as the report's over items: Wilson's score interval when
+    every value is 0 or 1, else the percentile bootstrap (stages/core/intervals.py)."""
     n = len(values)
     if set(values) <= {0.0, 1.0}:
-        p, z2 = sum(values) / n, Z95 * Z95
-        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        return {"low": max(0.0, centre - half), "high": min(1.0, centre + half), "n": n, "method": "Wilson score"}
-    means = np.asarray(values, dtype=np.float64)[np.random.default_rng(0).integers(0, n, size=(RESAMPLES, n))]
-    low, high = np.quantile(means.mean(axis=1), [0.025, 0.975])
-    return {"low": float(low), "high": float(high), "n": n, "method": f"percentile bootstrap ({RESAMPLES} resamples)"}
+        low, high = wilson_interval(sum(values), n)
+        return {"low": low, "high": high, "n": n, "method": "Wilson score"}
+    low, high = bootstrap_mean_interval(values)
+    return {"low": low, "high": high, "n": n, "method": f"percentile bootstrap ({RESAMPLES} resamples)"}
 
 
 def trial_figures(trials: list[dict[str, Any]]) -> dict[str, Any]:

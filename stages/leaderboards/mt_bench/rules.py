@@ -109,7 +109,7 @@ def mt_bench_figures(ratings: list[tuple[str, int, float | None]]) -> dict[str, 
     """One model's figures from (item, turn, rating) rows: turn_1 and turn_2 (means over the questions rated in that
     turn), overall (the mean over every rated turn), each with its percentile-bootstrap 95% interval over items, and
     the counts rated and unparsed."""
-    from ...report.intervals import bootstrap_mean_interval
+    from ...core.intervals import bootstrap_mean_interval
 
     figures: dict[str, Any] = {}
     parsed = [(item, turn, value) for item, turn, value in ratings if value is not None]

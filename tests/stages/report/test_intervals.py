@@ -5,16 +5,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from stages.report.intervals import (
-    NORMAL_BEYOND,
-    bootstrap_mean_interval,
-    bootstrap_mean_intervals,
-    metric_interval,
-    metric_intervals,
-    paired_difference,
-    uncertainty,
-    wilson_interval,
-)
+from stages.core.intervals import NORMAL_BEYOND, bootstrap_mean_interval, bootstrap_mean_intervals, wilson_interval
+from stages.report.intervals import metric_interval, metric_intervals, paired_difference, uncertainty
 
 
 @pytest.mark.parametrize(("successes", "n", "low", "high"), [

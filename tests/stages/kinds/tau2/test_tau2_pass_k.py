@@ -4,10 +4,10 @@ import json
 
 import pytest
 
+from stages.core.intervals import bootstrap_mean_interval, wilson_interval
 from stages.kinds import get_kind
 from stages.kinds.tau2.pass_k import interval_over_tasks, pass_hat_k, pass_hat_k_intervals, pass_hat_ks, trial_figures
 from stages.nightly.history import item_score_columns
-from stages.report.intervals import bootstrap_mean_interval, wilson_interval
 
 
 def test_pass_hat_k_is_the_share_of_k_subsets_all_successful():
