@@ -19,7 +19,6 @@ class Asker:
     known: dict[Any, dict[str, Any]]
     store: AnswerStore
     breaker: CircuitBreaker
-    prompt_mode: bool
     step_ids: list[str] = field(default_factory=list)  # every request id consulted, for the summary
 
     def reply(self, step_id: str, messages: list[dict], tools: list | None) -> tuple[dict | None, str | None, bool]:

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SANDBOXES = ("bwrap", "none")
-
 
 @dataclass(frozen=True)
 class Limits:

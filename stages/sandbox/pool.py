@@ -6,15 +6,14 @@ import queue
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
-from .bwrap import SandboxUnavailable, find_bwrap, find_interpreter
+from .backends import get_backend
+from .bwrap import SandboxUnavailable, find_interpreter
 from .cgroups import Cgroups
 from .languages import get_language
 from .limits import Limits
 from .run import Program, RunResult, Slot, run_program
-from .seccomp import SeccompUnavailable, filter_program
 from .tests_sandbox import TestsSandbox
 
 _told: set[str] = set()
@@ -22,8 +21,8 @@ _told: set[str] = set()
 
 def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap", interpreter: str = "",
                  workers: int = 0, settle: Callable[[int, RunResult], RunResult] | None = None) -> list[RunResult]:
-    """Each program's result, in order: run `workers` at a time (0: one per core) inside bwrap, or with limits
-    only when `sandbox` is "none"; fails at once, in one line, when the sandbox cannot run here. `settle(index,
+    """Each program's result, in order: run `workers` at a time (0: one per core) in the sandbox backend named
+    `sandbox` (bwrap, or "none": limits only); fails at once, in one line, when the sandbox cannot run here. `settle(index,
     result)`, when given, is what is kept of each result as soon as it is in (LiveCodeBench compares a case's stdout
     by its own rule there; a Program's `expected` is compared as it streams)."""
     python = find_interpreter(interpreter)
@@ -31,13 +30,8 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
         needs = get_language(name).missing()
         if needs:
             raise SandboxUnavailable(f"{name} programs need {needs}")
-    isolated = sandbox == "bwrap"
-    if isolated:
-        find_bwrap()
-        try:
-            filter_program()
-        except SeccompUnavailable as exc:
-            raise SandboxUnavailable(str(exc)) from None
+    backend = get_backend(sandbox)
+    backend.ensure_available()
     count = max(1, min(workers or os.cpu_count() or 1, len(programs) or 1))
     cgroups = Cgroups.open(count)
     if isinstance(cgroups, str):
@@ -46,8 +40,8 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
         cgroups = None
     nproc = None if os.geteuid() == 0 else _own_tasks() + count * limits.processes
     slots: queue.Queue[Slot] = queue.Queue()
-    made = [Slot(number, limits, python, isolated, cgroups,
-                 TestsSandbox(python, isolated, number, cgroups, limits.memory_mb), nproc) for number in range(count)]
+    made = [Slot(number, limits, python, backend, cgroups,
+                 TestsSandbox(python, backend, number, cgroups, limits.memory_mb), nproc) for number in range(count)]
     for slot in made:
         slots.put(slot)
 
@@ -60,8 +54,7 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
         return settle(index, result) if settle is not None else result
 
     try:
-        if isolated:
-            check_sandbox(made[0])
+        backend.confirm(made[0])
         with ThreadPoolExecutor(count) as pool:
             return list(pool.map(one, range(len(programs))))
     finally:
@@ -69,17 +62,6 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
             slot.tests.close()
         if cgroups is not None:
             cgroups.close()
-
-
-def check_sandbox(slot: Slot) -> None:
-    """A trivial program run in the sandbox, so that a sandbox refused here (user namespaces off, a broken bwrap)
-    fails the run in one line rather than every program as `crashed`."""
-    result = run_program(Program("def f():\n    return 1\n", "assert f() == 1\n"),
-                         replace(slot, limits=replace(slot.limits, timeout_seconds=30.0)))
-    if result.outcome != "passed":
-        said = (result.stderr.strip().splitlines() or [result.error])[-1]
-        raise SandboxUnavailable(f"bwrap could not start a sandbox here ({said}); it needs unprivileged user "
-                                 "namespaces (Debian's default; sysctl kernel.unprivileged_userns_clone=1)")
 
 
 def _say_once(line: str) -> None:

@@ -11,16 +11,15 @@ import random
 import selectors
 import signal
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass
 
-from .bwrap import ENVIRONMENT, MOUNTED_AT, as_user, inside_command, inside_folder, sandbox_command
+from .backends import SandboxBackend
+from .bwrap import ENVIRONMENT, as_user, inside_command
 from .cgroups import Cgroups, ProgramGroup
 from .languages import get_language
 from .limits import Limits
 from .outcome import decide, safe_text
-from .seccomp import filter_descriptor
 from .streamed_output import StreamedOutput
 from .tests_sandbox import TestsSandbox
 
@@ -66,13 +65,13 @@ class RunResult:
 
 @dataclass
 class Slot:
-    """What one worker runs programs with: the limits, the interpreter, whether bwrap isolates them, the run's
+    """What one worker runs programs with: the limits, the interpreter, the sandbox backend that starts them, the run's
     cgroups (None: rlimits only), its tests sandbox and the process allowance for non-root runs."""
 
     number: int
     limits: Limits
     interpreter: str
-    isolated: bool
+    backend: SandboxBackend
     cgroups: Cgroups | None
     tests: TestsSandbox
     nproc: int | None = None
@@ -112,23 +111,17 @@ def run_program(program: Program, slot: Slot) -> RunResult:
     body = marshal.dumps(payload)
     payload_fd = _memory_file(len(body).to_bytes(4, "big") + body)
     stdin_fd = _memory_file(program.stdin.encode("utf-8", "replace"))
-    seccomp = filter_descriptor() if slot.isolated else -1
-    scripts = inside_folder(slot.interpreter)
-    prefix = sandbox_command(limits, seccomp, scripts) if slot.isolated else []
+    launch = slot.backend.program(limits, slot.interpreter, uid)
     command, switch = as_user(uid, group.procs_files if group else [],
-                              [*prefix, *inside_command(slot.interpreter, "supervisor",
-                                                        MOUNTED_AT if slot.isolated else scripts, str(payload_fd),
-                                                        str(report_write))])
-    inherited = [fd for fd in (payload_fd, report_write, calls[0], replies[1], seccomp) if fd >= 0]
+                              [*launch.prefix, *inside_command(slot.interpreter, "supervisor", launch.scripts,
+                                                               str(payload_fd), str(report_write))])
+    inherited = [fd for fd in (payload_fd, report_write, calls[0], replies[1], *launch.fds) if fd >= 0]
     user = {"user": switch, "group": switch, "extra_groups": []} if switch is not None else {}
-    workdir = None if slot.isolated else tempfile.TemporaryDirectory(prefix="evalpipe-program-")
-    if workdir is not None and uid is not None:
-        os.chown(workdir.name, uid, uid)
     started = time.monotonic()
     try:
         process = subprocess.Popen(command, stdin=stdin_fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    pass_fds=inherited, start_new_session=True, env=dict(ENVIRONMENT),
-                                   cwd="/tmp" if workdir is None else workdir.name, **user)
+                                   cwd=launch.cwd, **user)
     finally:
         for descriptor in (*inherited, stdin_fd):
             os.close(descriptor)
@@ -149,8 +142,7 @@ def run_program(program: Program, slot: Slot) -> RunResult:
     finally:
         if group is not None:
             group.remove()
-        if workdir is not None:
-            workdir.cleanup()
+        launch.cleanup()
 
 
 def _collect(process: subprocess.Popen, report_read: int, result_read: int, group: ProgramGroup | None,

@@ -8,10 +8,10 @@ import signal
 import socket
 import subprocess
 
-from .bwrap import ENVIRONMENT, MOUNTED_AT, as_user, inside_command, inside_folder, sandbox_command
+from .backends import SandboxBackend
+from .bwrap import ENVIRONMENT, as_user, inside_command
 from .cgroups import Cgroups, ProgramGroup
 from .limits import Limits
-from .seccomp import filter_descriptor
 
 TESTS_UID = 60900  # as root, slot i's tests run as uid TESTS_UID + i; programs never get these uids
 TESTS_LIMITS = Limits(tmp_mb=64)
@@ -22,9 +22,9 @@ class TestsSandbox:
     """A slot's tests sandbox, started on first use and again whenever it is found gone; with cgroups, in memory and
     pids groups of its own (`memory_mb`, at least 1 GiB) and the slot's CPU group."""
 
-    def __init__(self, interpreter: str, isolated: bool, slot: int, cgroups: Cgroups | None = None,
+    def __init__(self, interpreter: str, backend: SandboxBackend, slot: int, cgroups: Cgroups | None = None,
                  memory_mb: int = 1024) -> None:
-        self.interpreter, self.isolated, self.slot = interpreter, isolated, slot
+        self.interpreter, self.backend, self.slot = interpreter, backend, slot
         self.group: ProgramGroup | None = (cgroups.tests(slot, max(memory_mb, 1024) << 20, TESTS_PROCESSES)
                                            if cgroups is not None else None)
         self.process: subprocess.Popen | None = None
@@ -32,24 +32,20 @@ class TestsSandbox:
 
     def _start(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        seccomp = filter_descriptor() if self.isolated else -1
-        scripts = inside_folder(self.interpreter)
-        prefix = sandbox_command(TESTS_LIMITS, seccomp, scripts) if self.isolated else []
+        launch = self.backend.tests(TESTS_LIMITS, self.interpreter)
         command, switch = as_user(TESTS_UID + self.slot if os.geteuid() == 0 else None,
                                   self.group.procs_files if self.group else [],
-                                  [*prefix, *inside_command(self.interpreter, "tests_host",
-                                                            MOUNTED_AT if self.isolated else scripts,
-                                                            str(theirs.fileno()))])
+                                  [*launch.prefix, *inside_command(self.interpreter, "tests_host", launch.scripts,
+                                                                   str(theirs.fileno()))])
         user = {"user": switch, "group": switch, "extra_groups": []} if switch is not None else {}
         try:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                             stderr=subprocess.DEVNULL, env=dict(ENVIRONMENT), start_new_session=True,
-                                            pass_fds=[fd for fd in (theirs.fileno(), seccomp) if fd >= 0],
-                                            cwd="/" if self.isolated else "/tmp", **user)
+                                            pass_fds=[theirs.fileno(), *launch.fds], cwd=launch.cwd, **user)
         finally:
             theirs.close()
-            if seccomp >= 0:
-                os.close(seccomp)
+            for descriptor in launch.fds:
+                os.close(descriptor)
         self.control = ours
 
     def submit(self, job: dict, calls_out: int, replies_in: int, result_out: int) -> None:

@@ -10,8 +10,9 @@ from ...core.param_rules import at_least, one_of
 from ...core.records import Columns
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
+from ...sandbox.backends import known_backend, unsandboxed_runs
 from ...sandbox.languages import LANGUAGES, get_language
-from ...sandbox.limits import SANDBOXES, Limits
+from ...sandbox.limits import Limits
 from ...sandbox.outcome import safe_text
 from ...sandbox.pool import run_programs
 from ...sandbox.run import KEPT_BYTES, Program, RunResult
@@ -91,7 +92,7 @@ class Code(Kind):
                    "file_size_mb": at_least(1, integer=True), "open_files": at_least(16, integer=True),
                    "output_kb": at_least(1, integer=True), "tmp_mb": at_least(1, integer=True),
                    "build_seconds": at_least(0.1),
-                   "sandbox": one_of(*SANDBOXES), "parallel": at_least(0, integer=True),
+                   "sandbox": known_backend, "parallel": at_least(0, integer=True),
                    "language": known_language, "task": one_of("", *CODE_TASKS), "start_date": a_day,
                    "end_date": a_day}
     prompt_templates = {
@@ -221,7 +222,7 @@ class Code(Kind):
     def score_stats(self, matched: Columns) -> Stats:
         return {"rows": len(matched["id"]), "passed": sum(bool(p) for p in matched["passed"]),
                 "outcomes": dict(Counter(matched["outcome"])),
-                "unsandboxed": sum(sandbox == "none" for sandbox in matched.get("sandbox", [])),
+                "unsandboxed": unsandboxed_runs(matched.get("sandbox", [])),
                 "tampering": tampering_summary(matched["id"], matched.get("tampering") or [[]] * len(matched["id"]),
                                                matched["passed"])}
 

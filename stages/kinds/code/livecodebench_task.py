@@ -10,6 +10,7 @@ from typing import Any
 from ...core.records import Columns
 from ...core.stats import share
 from ...core.text_table import format_table, percent
+from ...sandbox.backends import unsandboxed_runs
 from ...sandbox.limits import Limits
 from ...sandbox.outcome import safe_text
 from ...sandbox.pool import run_programs
@@ -134,7 +135,7 @@ def score_stats(matched: Columns) -> dict[str, Any]:
         entry[2] += bool(passed)
     return {"task": TASK, "rows": len(matched["id"]), "passed": sum(bool(p) for p in matched["passed"]),
             "outcomes": dict(Counter(matched["outcome"])), "problems": problems,
-            "unsandboxed": sum(sandbox == "none" for sandbox in matched.get("sandbox", [])),
+            "unsandboxed": unsandboxed_runs(matched.get("sandbox", [])),
             "unfinished_reasoning": sum(how == "unfinished reasoning" for how in matched["how"])}
 
 

@@ -1,6 +1,6 @@
 """A multi-turn item asked live as bfcl-eval's multi-turn inference asks it: each user turn sent, every call of the
 model's reply run on the item's instances of BFCL's mock APIs and its result sent back (a `tool` message with its
-tool_call_id; in prompt mode a user message), until a reply holds no call or the turn's steps pass bfcl-eval's
+tool_call_id; in prompt mode a user message: the mode's handler says), until a reply holds no call or the turn's steps pass bfcl-eval's
 MAXIMUM_STEP_LIMIT (the episode then stops). Missed functions are withheld until their turn. Every request is
 journaled with its reply and the results of its calls; a rerun replays the journal, running the calls again on fresh
 instances, and asks only from the first step not answered."""
@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...chat.step_asker import Asker
-from .episodes import Instances, execution_strings
-from .prompting import added_functions_message, results_message, with_system_prompt
+from .episodes import Instances
+from .modes import Mode
 from .python_calls import DecodeError
-from .tools import openai_tools
 
 STEP_LIMIT = 20  # bfcl-eval's MAXIMUM_STEP_LIMIT: a turn whose executed steps exceed it ends the episode
 STEP_MARK = "#turn{turn}#step{step}"  # a request's journal id: <item id>#turn<t>#step<s>, both from 0
@@ -33,19 +32,18 @@ class Episode:
     initial_config: dict[str, Any]
 
 
-def run_episode(episode: Episode, asker: Asker) -> tuple[list[list[Any]] | None, str | None]:
+def run_episode(episode: Episode, asker: Asker, mode: Mode) -> tuple[list[list[Any]] | None, str | None]:
     """(bfcl-eval's result: per turn, per step, the model's reply — its calls as {name: arguments} or its text), or
-    (None, why a request failed)."""
+    (None, why a request failed); asked in `mode`."""
     instances = Instances(episode.involved, episode.initial_config,
                           "long_context" in episode.category or "composite" in episode.category)
     functions, messages, result = list(episode.functions), [], []
     for number, turn in enumerate(episode.turns):
         if str(number) in episode.missed:
-            functions += [] if asker.prompt_mode else episode.missed[str(number)]
-            turn = [added_functions_message(episode.missed[str(number)], asker.prompt_mode)]
-        messages += with_system_prompt(turn, functions) if asker.prompt_mode and number == 0 else turn
-        tools = None if asker.prompt_mode or not functions else openai_tools(functions)
-        steps, forced, error = _run_turn(episode.id, number, messages, tools, instances, asker)
+            added, message = mode.added_functions(episode.missed[str(number)])
+            functions, turn = functions + added, [message]
+        messages += mode.opening(turn, functions) if number == 0 else turn
+        steps, forced, error = _run_turn(episode.id, number, messages, mode.tools(functions), instances, asker, mode)
         if error is not None:
             return None, error
         result.append(steps)
@@ -55,7 +53,7 @@ def run_episode(episode: Episode, asker: Asker) -> tuple[list[list[Any]] | None,
 
 
 def _run_turn(item: str, number: int, messages: list[dict], tools: list | None, instances: Instances,
-              asker: Asker) -> tuple[list[Any], bool, str | None]:
+              asker: Asker, mode: Mode) -> tuple[list[Any], bool, str | None]:
     """(the turn's step replies, whether the step limit stopped it, why a request failed); `messages` grows."""
     steps: list[Any] = []
     for step in range(STEP_LIMIT + 1):
@@ -63,7 +61,7 @@ def _run_turn(item: str, number: int, messages: list[dict], tools: list | None, 
         record, error, fresh = asker.reply(step_id, messages, tools)
         if error is not None:
             return steps, False, f"turn {number} step {step}: {error}"
-        response, calls = _decoded(record, asker.prompt_mode)
+        response, calls = _decoded(record, mode)
         steps.append(response)
         messages.append(_assistant_message(record))
         results = [instances.run(call) for call in calls]
@@ -71,30 +69,19 @@ def _run_turn(item: str, number: int, messages: list[dict], tools: list | None, 
             asker.store.append({**record, "tool_results": results})
         if not calls:
             return steps, False, None
-        messages += [results_message(calls, results)] if asker.prompt_mode else [
-            {"role": "tool", "content": result, "tool_call_id": call.get("id")}
-            for result, call in zip(results, record["tool_calls"])]
+        messages += mode.results_messages(record, calls, results)
     return steps, True, None
 
 
-def _decoded(record: dict, prompt_mode: bool) -> tuple[Any, list[str]]:
+def _decoded(record: dict, mode: Mode) -> tuple[Any, list[str]]:
     """(the step's reply as bfcl-eval records it, its calls as texts to run — none when the reply does not decode
     or holds no call, which ends the turn)."""
-    calls = record.get("tool_calls")
-    response = record["prediction"] if prompt_mode or not calls else [_name_and_arguments(call) for call in calls]
+    response = mode.step_reply(record)
     try:
-        texts = execution_strings(response, not prompt_mode)
+        texts = mode.execution_strings(response)
     except (DecodeError, RecursionError, ValueError, TypeError, AttributeError):
         return response, []
     return response, [] if not texts or (len(texts) == 1 and not texts[0]) else texts
-
-
-def _name_and_arguments(call: Any) -> Any:
-    """An OpenAI tool call as {name: "<JSON arguments>"} (as bfcl-eval records it); anything else as it came."""
-    function = call.get("function") if isinstance(call, dict) else None
-    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-        return call
-    return {function["name"]: function.get("arguments")}
 
 
 def _assistant_message(record: dict) -> dict[str, Any]:

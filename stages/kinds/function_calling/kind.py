@@ -13,7 +13,8 @@ from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, Recognition, rank_models, register_kind
 from .files import decoded_reply, load_items, load_replies
-from .live import MODES, ask_items
+from .live import ask_items
+from .modes import mode_names
 from .summary import bfcl_summary, by_category
 from .verdicts import item_verdict
 
@@ -30,7 +31,7 @@ class FunctionCalling(Kind):
     question_columns = ("category", "language", "functions", "answer", "episode", "messages")
     defaults = {"bfcl_data": ""}  # BFCL's data folder, for the multi-turn function docs (multi_turn_func_doc/)
     stage_params = {"B1": ("bfcl_data",)}
-    generate_modes = MODES
+    generate_modes = mode_names()
     prediction_columns = ("reply_format",)
 
     def recognize(self, records: list[dict], dataset_name: str) -> Recognition:

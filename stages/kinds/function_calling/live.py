@@ -1,6 +1,5 @@
-"""BFCL's items asked live ([generate] on a function_calling dataset), in BFCL's function-calling mode (the functions
-as OpenAI `tools`, the reply's tool_calls read) or its prompt mode (`mode = "prompt"`: BFCL's system prompt with the
-functions, the reply's text read). A single-turn item is one request of its first turn; a multi-turn item an agent
+"""BFCL's items asked live ([generate] on a function_calling dataset), in the [generate] mode's handler (modes/:
+BFCL's function-calling mode, `tools`, the default, or its prompt mode, `mode = "prompt"`). A single-turn item is one request of its first turn; a multi-turn item an agent
 loop (agent.py). Every request is journaled in the model's answer store."""
 from __future__ import annotations
 
@@ -22,11 +21,9 @@ from ...core.progress import Progress
 from ...core.records import Columns, LoadResult, Reject
 from .agent import Episode, run_episode
 from .hints import with_language_hints
-from .prompting import with_system_prompt
-from .tools import openai_tools
+from .modes import Mode, get_mode
 from .verdicts import FUNCTION_CALLS, TEXT
 
-MODES = ("tools", "prompt")  # [generate] mode: BFCL's function-calling mode (the default), or its prompting mode
 COLUMNS = ("id", "line", "prediction", "confidence", "finish_reason", "reasoning_content", "reply_format")  # an
 # episode's row (a single-turn item's as generate_predictions gives it)
 
@@ -41,12 +38,12 @@ def ask_items(questions: Columns, config: GenerateConfig, model: str,
     multi = [row for row in rows if row["episode"] is not None]
     if multi and config.samples > 1:
         raise UsageError(f"[generate] samples = {config.samples}: a multi-turn episode is asked once per item")
-    prompt_mode = config.mode == "prompt"
-    cases = [_single_case(row, config, prompt_mode) for row in single]
+    mode = get_mode(config.mode)
+    cases = [_single_case(row, config, mode) for row in single]
     asked = generate_predictions(cases, config, model, store)
     asker = Asker(config, ChatClient(config, config.served(model)), AnswerStore(store).load(), AnswerStore(store),
-                  CircuitBreaker(config.circuit_breaker), prompt_mode)
-    episodes = _ask_episodes(multi, asker, model)
+                  CircuitBreaker(config.circuit_breaker))
+    episodes = _ask_episodes(multi, asker, mode, model)
     loaded = _merged(asked, episodes, len(rows), f"{config.url} ({model})")
     summary = generation_summary(store, [case["id"] for case in cases] + asker.step_ids, config.price, config.samples)
     return loaded, summary
@@ -58,15 +55,12 @@ def _opening(row: dict[str, Any], config: GenerateConfig) -> list[dict[str, Any]
     return ([{"role": "system", "content": config.system_prompt}] if config.system_prompt else []) + first
 
 
-def _single_case(row: dict[str, Any], config: GenerateConfig, prompt_mode: bool) -> dict[str, Any]:
-    """A single-turn item's request: its first turn, with its functions as tools or in BFCL's system prompt."""
+def _single_case(row: dict[str, Any], config: GenerateConfig, mode: Mode) -> dict[str, Any]:
+    """A single-turn item's request: its first turn, with its functions as `mode` sends them."""
     functions = with_language_hints(json.loads(row["functions"]), row["language"])
-    messages = _opening(row, config)
-    if prompt_mode:
-        return {"id": row["id"], "conversation": row["id"], "prompt": row["question"],
-                "messages": with_system_prompt(messages, functions)}
-    return {"id": row["id"], "conversation": row["id"], "prompt": row["question"], "messages": messages,
-            **({"tools": openai_tools(functions)} if functions else {})}
+    tools = mode.tools(functions)
+    return {"id": row["id"], "conversation": row["id"], "prompt": row["question"],
+            "messages": mode.opening(_opening(row, config), functions), **({"tools": tools} if tools else {})}
 
 
 def _episode(row: dict[str, Any], config: GenerateConfig) -> Episode | str:
@@ -92,15 +86,16 @@ def _withheld(offered: list[dict[str, Any]], names: list[str]) -> list[dict[str,
     return taken
 
 
-def _ask_episodes(rows: list[dict[str, Any]], asker: Asker, model: str) -> dict[str, tuple[Any, str | None, bool]]:
+def _ask_episodes(rows: list[dict[str, Any]], asker: Asker, mode: Mode,
+                  model: str) -> dict[str, tuple[Any, str | None, bool]]:
     """Per multi-turn item (its result, None, False) or (None, why it has none, whether a request went unanswered);
-    episodes in parallel up to concurrency."""
+    episodes in parallel up to concurrency, asked in `mode`."""
     found: dict[str, tuple[Any, str | None, bool]] = {}
 
     def ask(row: dict[str, Any], progress: Progress) -> None:
         episode = _episode(row, asker.config)
         found[row["id"]] = (None, episode, False) if isinstance(episode, str) else (
-            *run_episode(episode, asker), True)
+            *run_episode(episode, asker, mode), True)
         progress.advance()
 
     with Progress(f"asking {model} (episodes)", len(rows)) as progress:

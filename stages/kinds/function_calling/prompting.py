@@ -33,12 +33,6 @@ def with_system_prompt(messages: list[dict[str, Any]], functions: list[dict[str,
     return [{"role": "system", "content": prompt}, *messages]
 
 
-def added_functions_message(docs: list[dict[str, Any]], prompt_mode: bool) -> dict[str, str]:
-    """The user message of a missed function's turn: in prompt mode the docs come with it (as Python writes the
-    list, as bfcl-eval formats it), with tools they are added to the tools."""
-    return {"role": "user", "content": f"{docs}\n{ADDED_FUNCTIONS}" if prompt_mode else ADDED_FUNCTIONS}
-
-
 def results_message(calls: list[str], results: list[str]) -> dict[str, str]:
     """A prompting model's step results: one user message holding Python's text of the list of tool results."""
     return {"role": "user", "content": repr([{"role": "tool", "name": call, "content": result}

@@ -9,11 +9,11 @@ from typing import Any
 from ...core.records import LoadResult, Reject
 from ...io.fields import is_missing
 from ...io.readers import iter_records, readable_records
-from .detokenizers import DETOKENIZERS
+from .own_tasks import task_named
+from .rolling_task import TASK as ROLLING
 from .tasks import TaskForm, build_item, fewshot_block, task_form
 
 ITEM_COLUMNS = ("choices", "continuations", "gold", "subject", "contexts")
-ROLLING = "rolling"  # the task of a text corpus scored by its rolling loglikelihood (perplexity)
 
 
 def _records(path: Path) -> list[dict]:
@@ -60,17 +60,6 @@ def _item_id(record: dict, position: int, id_field: str | None) -> str | None:
     return None if isinstance(value, (dict, list)) else str(value)
 
 
-def _rolling_item(record: Any, params: dict[str, Any]) -> dict[str, Any]:
-    """A document of a rolling task: its text (`text_field`; detokenized when asked) as the question, the text as
-    written as the one choice (its words and bytes counted), no continuations (the whole text is scored), no gold."""
-    text = record.get(params["text_field"]) if isinstance(record, dict) else None
-    if not isinstance(text, str) or not text:
-        raise ValueError(f"{params['text_field']} is not a non-empty text")
-    asked = DETOKENIZERS[params["detokenize"]](text) if params.get("detokenize") else text
-    return {"question": asked, "golds": [], "choices": [text], "continuations": [], "gold": None, "subject": None,
-            "contexts": None}
-
-
 def _choice_item(form: TaskForm, fewshot: dict[str | None, str], record: Any, params: dict[str, Any]) -> dict:
     item = build_item(form, record, _fewshot_for(fewshot, form.subject(record), params))
     return {"question": item.context, "golds": [str(item.gold)], "choices": item.choices,
@@ -82,8 +71,9 @@ def load_items(path: Path, params: dict[str, Any], id_field: str | None = None,
     """The items of the questions file (those at `rows` positions, for a shard), each its context, choices,
     continuations and gold (for the rolling task: each document's text); unreadable records, records the task cannot
     read and repeated ids are set aside."""
-    if params["task"] == ROLLING:
-        make_item = partial(_rolling_item, params=params)
+    own = task_named(params["task"])
+    if own is not None:
+        make_item = partial(own.item, params=params)
     elif params.get("detokenize"):
         raise ValueError(f"detokenize = {params['detokenize']!r} is for task = \"{ROLLING}\" (a text corpus)")
     else:

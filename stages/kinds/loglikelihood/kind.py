@@ -19,9 +19,9 @@ from ...io.readers import iter_records, readable_records
 from ..base import Kind, rank_models, register_kind
 from .detokenizers import DETOKENIZERS
 from .figures import FIGURES, choice_picks, figures_from_tallies, tally
-from .items import ROLLING, load_items
-from .live import ask_items, is_rolling, prediction_text
-from .perplexity import PERPLEXITY_FIGURES, byte_count, corpus_sums, perplexity_figures, word_count
+from .items import load_items
+from .live import ask_items, prediction_text
+from .own_tasks import OWN_TASKS, task_of_items, task_of_matched, task_of_metrics, task_of_stats
 from .tasks import BUILT_IN
 
 ITEM_PARAMS = ("task", "num_fewshot", "fewshot_file", "context_template", "choices", "gold", "target_delimiter",
@@ -29,8 +29,8 @@ ITEM_PARAMS = ("task", "num_fewshot", "fewshot_file", "context_template", "choic
 
 
 def _task_rule(value: str) -> str | None:
-    return None if value in ("", ROLLING) or value in BUILT_IN else (
-        f"is none of the built-in tasks ({', '.join([*BUILT_IN, ROLLING])})")
+    return None if value in ("", *OWN_TASKS) or value in BUILT_IN else (
+        f"is none of the built-in tasks ({', '.join([*BUILT_IN, *OWN_TASKS])})")
 
 
 def _numbers(value: Any, count: int | None, kind: type, name: str) -> list:
@@ -128,8 +128,9 @@ class Loglikelihood(Kind):
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B4: per item the choice acc, acc_norm and acc_bytes pick, whether each is the gold, and whether every
         continuation token of the gold was the model's greedy one (a rolling task: each document's words and bytes)."""
-        if is_rolling(normalized):
-            return self._match_documents(normalized)
+        own = task_of_items(normalized)
+        if own is not None:
+            return own.match(normalized)
         out: Columns = {name: [] for name in ("id", "subject", "gold", "loglikelihoods", "greedy", "chosen",
                                               "chosen_norm", "chosen_bytes", "correct", "correct_norm",
                                               "correct_bytes", "status")}
@@ -146,19 +147,10 @@ class Loglikelihood(Kind):
                 out[name].append(value)
         return out, {"statuses": dict(Counter(out["status"]))}
 
-    def _match_documents(self, normalized: Columns) -> tuple[Columns, dict[str, Any]]:
-        lls = [found[0] if found is not None else None for found in normalized["loglikelihoods"]]
-        texts = [choices[0] for choices in normalized["choices"]]
-        out = {"id": normalized["id"], "subject": normalized["subject"], "gold": normalized["gold"],
-               "loglikelihoods": normalized["loglikelihoods"], "loglikelihood": lls,
-               "words": [word_count(text) for text in texts], "bytes": [byte_count(text) for text in texts],
-               "status": ["missing" if ll is None else "scored" for ll in lls]}
-        return out, {"statuses": dict(Counter(out["status"]))}
-
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        if "loglikelihood" in matched:
-            return {"id": matched["id"], "loglikelihood": matched["loglikelihood"]}, self.metrics_from_stats(
-                self.score_stats(matched))
+        own = task_of_matched(matched)
+        if own is not None:
+            return own.score(matched)
         scored = {"id": matched["id"], **{figure: [float(bool(v)) for v in matched[f"correct{suffix}"]]
                                            for figure, suffix in zip(FIGURES, ("", "_norm", "_bytes"))}}
         if not params.get("acc_bytes"):
@@ -172,20 +164,17 @@ class Loglikelihood(Kind):
                 for metric in self.paired_metrics if metric in scored}
 
     def score_stats(self, matched: Columns) -> Stats:
-        if "loglikelihood" in matched:
-            sums = corpus_sums(matched["loglikelihood"], matched["words"], matched["bytes"])
-            return {"documents": sums, "answered": sums["scored"]}
+        own = task_of_matched(matched)
+        if own is not None:
+            return own.score_stats(matched)
         rows = {figure: matched[f"correct{suffix}"] for figure, suffix in zip(FIGURES, ("", "_norm", "_bytes"))}
         return {"by_subject": tally(matched["subject"], rows),
                 "answered": sum(status != "missing" for status in matched["status"])}
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
-        if "documents" in stats:
-            sums = stats["documents"]
-            rows = sums["rows"]
-            figures = perplexity_figures(sums)
-            return {"rows": rows, **figures, "loglikelihood": sums["loglikelihood"], "words": sums["words"],
-                    "bytes": sums["bytes"], "answer_rate": sums["scored"] / rows if rows else None}
+        own = task_of_stats(stats)
+        if own is not None:
+            return own.metrics_from_stats(stats)
         metrics = figures_from_tallies(stats["by_subject"], False)
         rows = metrics["rows"]
         return {**metrics, "answer_rate": stats["answered"] / rows if rows else None}
@@ -196,31 +185,28 @@ class Loglikelihood(Kind):
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         if matched.get("loglikelihoods") is None:
             return "missing", "no loglikelihoods"
-        if "loglikelihood" in matched:
-            return "scored", f"loglikelihood {matched['loglikelihood']:.3f} over {matched['words']} words, " \
-                             f"{matched['bytes']} bytes"
+        own = task_of_matched(matched)
+        if own is not None:
+            return own.item_view(matched)
         return matched["status"], (f"chose {matched['chosen']} (norm {matched['chosen_norm']}), gold "
                                    f"{matched['gold']}; " + ", ".join(f"{ll:.3f}" for ll in matched["loglikelihoods"]))
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-        if any("word_perplexity" in m for m in metrics_by_model.values()):  # lower perplexity first, undefined last
-            ranking = sorted(metrics_by_model, key=lambda m: (metrics_by_model[m].get("word_perplexity") is None,
-                                                               metrics_by_model[m].get("word_perplexity") or 0.0))
-            return {"primary_metric": "word_perplexity", "ranking": ranking}
+        own = task_of_metrics(metrics_by_model)
+        if own is not None:
+            return own.compare(metrics_by_model)
         return rank_models(metrics_by_model, "acc")
 
     def headline(self, metrics_by_model: dict[str, dict[str, Any]]) -> tuple[str, ...]:
         """A corpus's word / byte perplexity and bits per byte; acc / acc_norm for choices."""
-        if any("word_perplexity" in m for m in metrics_by_model.values()):
-            return PERPLEXITY_FIGURES
-        return self.headline_metrics
+        own = task_of_metrics(metrics_by_model)
+        return own.headline_metrics if own is not None else self.headline_metrics
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         models = report["models"]
-        if any("word_perplexity" in m for m in models.values()):
-            return format_table(["model", "documents", *PERPLEXITY_FIGURES], [
-                [model, str(m["rows"]), *(f"{m[f]:.4f}" if m.get(f) is not None else "-" for f in PERPLEXITY_FIGURES)]
-                for model, m in models.items()])
+        own = task_of_metrics(models)
+        if own is not None:
+            return own.render(models)
         figures = [f for f in FIGURES if any(m.get(f) is not None for m in models.values())]
         rows = [[model, str(m["rows"]), *(f"{percent(m.get(f))} ± {percent(m.get(f + '_stderr'))}" for f in figures)]
                 for model, m in models.items()]

@@ -13,6 +13,7 @@ from ...core.errors import UsageError
 from ...core.records import Columns, LoadResult, Reject
 from .loglikelihoods import Loglikelihoods, ask_loglikelihoods
 from .rolling import ask_rolling
+from .rolling_task import ROLLING
 
 
 def ask_items(questions: Columns, config: Any, model: str, journal: Path) -> tuple[LoadResult, dict[str, Any]]:
@@ -20,7 +21,7 @@ def ask_items(questions: Columns, config: Any, model: str, journal: Path) -> tup
     `journal`; a server that does not echo the prompt's log-probs fails the dataset in one line."""
     source = f"{config.url} ({model})"
     try:
-        if is_rolling(questions):
+        if ROLLING.owns_items(questions):
             rolled = ask_rolling(questions["question"], config, model, journal)
             return (rolling_predictions_from(questions, rolled.found, rolled.failed, source),
                     rolled.summary(len(questions["id"])))
@@ -76,8 +77,3 @@ def rolling_predictions_from(questions: Columns, found: dict[str, float], failed
                             ("loglikelihoods", [found[text]]), ("greedy", None)):
             columns[name].append(value)
     return result
-
-
-def is_rolling(rows: Columns) -> bool:
-    """Whether these are a rolling task's rows (documents, no gold)."""
-    return bool(rows["id"]) and all(gold is None for gold in rows["gold"])

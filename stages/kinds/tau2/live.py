@@ -78,7 +78,7 @@ def ask_trials(questions: Columns, agent_config: GenerateConfig, user_config: Ge
 def _asker(config: GenerateConfig, model: str, store: Path) -> Asker:
     journal = AnswerStore(store)
     return Asker(config, ChatClient(config, config.served(model)), journal.load(), journal,
-                 CircuitBreaker(config.circuit_breaker), False)
+                 CircuitBreaker(config.circuit_breaker))
 
 
 def _ask_one(row: dict[str, Any], sample: int, sides: Sides) -> tuple[dict[str, Any] | None, str | None]:

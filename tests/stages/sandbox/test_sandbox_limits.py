@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from stages.sandbox.backends import get_backend
 from stages.sandbox.cgroups import Cgroups
 from stages.sandbox.limits import Limits
 from stages.sandbox.pool import run_programs
@@ -204,7 +205,7 @@ def test_the_tests_sandbox_is_in_the_slot_s_groups():
     from stages.sandbox.tests_sandbox import TestsSandbox
 
     groups = Cgroups.open(1)
-    tests = TestsSandbox(find_interpreter(), True, 0, groups, 256)
+    tests = TestsSandbox(find_interpreter(), get_backend("bwrap"), 0, groups, 256)
     try:
         tests._start()
         deadline = time.monotonic() + 5

@@ -7,13 +7,8 @@ import pytest
 
 from stages.kinds.function_calling.agent import STEP_LIMIT
 from stages.kinds.function_calling.hints import with_language_hints
-from stages.kinds.function_calling.prompting import (
-    ADDED_FUNCTIONS,
-    added_functions_message,
-    results_message,
-    system_prompt,
-    with_system_prompt,
-)
+from stages.kinds.function_calling.modes import get_mode
+from stages.kinds.function_calling.prompting import ADDED_FUNCTIONS, results_message, system_prompt, with_system_prompt
 
 DOC = {"name": "Cache.put", "description": "Store a value.", "parameters": {"type": "dict", "properties": {
     "key": {"type": "String", "description": "Key."}, "ttl": {"type": "long", "description": "Seconds."},
@@ -41,8 +36,9 @@ def test_the_system_prompt_joins_an_items_own_system_message():
 
 
 def test_missed_functions_and_results_in_prompt_mode_are_pythons_text():
-    assert added_functions_message([DOC], prompt_mode=False) == {"role": "user", "content": ADDED_FUNCTIONS}
-    assert added_functions_message([DOC], prompt_mode=True)["content"] == str([DOC]) + "\n" + ADDED_FUNCTIONS
+    assert get_mode("tools").added_functions([DOC]) == ([DOC], {"role": "user", "content": ADDED_FUNCTIONS})
+    assert get_mode("prompt").added_functions([DOC]) == ([], {"role": "user",
+                                                             "content": str([DOC]) + "\n" + ADDED_FUNCTIONS})
     assert results_message(["ls()"], ['{"a": 1}']) == {
         "role": "user", "content": "[{'role': 'tool', 'name': 'ls()', 'content': '{\"a\": 1}'}]"}
 
@@ -51,7 +47,7 @@ def test_the_protocols_constants_are_bfcl_evals():
     prompts = pytest.importorskip("bfcl_eval.constants.default_prompts")
     assert STEP_LIMIT == prompts.MAXIMUM_STEP_LIMIT
     assert ADDED_FUNCTIONS == prompts.DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC
-    assert added_functions_message([DOC], True)["content"] == \
+    assert get_mode("prompt").added_functions([DOC])[1]["content"] == \
         prompts.DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_PROMPTING.format(functions=[DOC])
     style, output = prompts.PROMPT_STYLE_TEMPLATES["classic"], prompts.OUTPUT_FORMAT_MAPPING["python"]
     assert prompts.DEFAULT_SYSTEM_PROMPT_FORMAT == \
@@ -101,7 +97,7 @@ def test_every_item_is_asked_with_what_bfcl_evals_inference_loads(real_data):
     for category in CATEGORIES:
         theirs = {entry["id"]: entry for entry in bfcl.load_dataset_entry(category)}
         for row in _rows(real_data, category):
-            case, entry = _single_case(row, config, prompt_mode=True), theirs[row["id"]]
+            case, entry = _single_case(row, config, get_mode("prompt")), theirs[row["id"]]
             if case["messages"] != with_system_prompt(entry["question"][0], entry["function"]):
                 differing.append(row["id"])
             checked += 1
