@@ -134,3 +134,74 @@ document.body.dataset.choices = Array.from(row.querySelectorAll("table.choices t
     body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     # item 1: "four" −3 (−0.75 per character, the gold), "x" −2 (−2 per character): acc picks x, acc_norm four
     assert body["choices"] == "four (gold);-3.000;-0.7500;acc_norm|x;-2.000;-2.0000;acc"
+
+
+def _call(number: int, name: str, arguments: dict) -> dict:
+    return {"id": f"call_{number}", "name": name, "arguments": arguments, "requestor": "assistant"}
+
+
+def _result(number: int, content: str, error: bool = False) -> dict:
+    return {"role": "tool", "id": f"call_{number}", "content": content, "requestor": "assistant", "error": error}
+
+
+AGENT_TRIAL = {"trial": 0, "termination_reason": "agent_stop", "messages": [
+    {"role": "assistant", "content": "Hi! How can I help you?"},
+    {"role": "user", "content": "Please help with my tasks."},
+    {"role": "assistant", "content": "Let me look.",
+     "tool_calls": [_call(0, "get_users", {}), _call(1, "update_task_status", {"task_id": "task_9", "status": "x"})]},
+    _result(0, '[{"user_id": "user_1"}]'), _result(1, "Error: Task task_9 not found", error=True),
+    {"role": "assistant", "content": None, "tool_calls": [_call(0, "create_task", {"user_id": "user_1",
+                                                                                      "title": "Buy bread"})]},
+    _result(0, '{"task_id": "task_2", "title": "Buy bread"}'),
+    {"role": "assistant", "content": "Done."}]}
+
+
+def test_tau2_items_show_each_trial_with_every_tool_call_its_reward_and_the_database_difference(tmp_path):
+    shutil.copytree(CONFORMANCE / "tau2" / "conformance", tmp_path / "inputs" / "t2")
+    predictions = tmp_path / "inputs" / "t2" / "predictions"
+    others = [line for line in (predictions / "good.jsonl").read_text().splitlines() if '"id": "create"' not in line]
+    (predictions / "agent.jsonl").write_text("\n".join([json.dumps({"id": "create", "trials": [AGENT_TRIAL]}),
+                                                        *others]) + "\n")
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    probe = """<script>
+const box = document.querySelector("details.explorer"), a = box.querySelector(".model-a"), shown = {};
+for (const model of ["agent", "bad", "good"]) {
+  a.value = model; a.dispatchEvent(new Event("change"));
+  box.querySelectorAll("tbody tr").forEach(function (row) {
+    row.querySelectorAll("details.episode").forEach(function (trial, number) {
+      shown[model + "/" + row.cells[0].textContent + "/" + number] = Array.from(trial.querySelectorAll(".call"))
+        .map(c => c.firstChild.textContent);
+    });
+  });
+}
+a.value = "agent"; a.dispatchEvent(new Event("change"));
+const trial = box.querySelector("tbody tr details.episode");
+document.body.dataset.shown = JSON.stringify(shown);
+document.body.dataset.summary = trial.querySelector("summary").textContent;
+document.body.dataset.components = Array.from(trial.querySelectorAll(".components li")).map(li => li.className + "=" + li.textContent).join("|");
+document.body.dataset.difference = trial.querySelector(".db-difference").textContent;
+document.body.dataset.results = Array.from(trial.querySelectorAll(".call .result")).map(r => r.className + "=" + r.textContent).join("|");
+document.body.dataset.roles = Array.from(trial.querySelectorAll(".transcript > li")).map(li => li.className).join("|");
+</script></body>"""
+    page = tmp_path / "probe.html"
+    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
+                    encoding="utf-8")
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == []
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    expected = {}  # every tool call of every trial, counted from the trials' messages
+    for path in sorted(predictions.glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            task = json.loads(line)
+            for number, t in enumerate(task["trials"]):
+                expected[f"{path.stem}/{task['id']}/{number}"] = [
+                    f"→ {c['name']}({json.dumps(c['arguments'])})" for m in t["messages"] for c in m.get("tool_calls") or []]
+    shown = json.loads(html.unescape(body["shown"]))
+    assert shown == expected and len(shown) == 17 and len(shown["agent/create/0"]) == 3
+    assert html.unescape(body["summary"]) == "trial 0: reward 0 · agent_stop · 5 turns, 3 tool calls"
+    assert html.unescape(body["components"]) == ("failed=DB 0 — the database differs from the gold actions' at "
+                                                 "tasks/task_2")
+    assert html.unescape(body["difference"]) == "database differs at: tasks/task_2"
+    assert html.unescape(body["results"]) == ('result=← [{"user_id": "user_1"}]|result error=← Error: Task task_9 not '
+                                              'found|result=← {"task_id": "task_2", "title": "Buy bread"}')
+    assert body["roles"] == "turn assistant|turn user|turn assistant|turn assistant|turn assistant"
