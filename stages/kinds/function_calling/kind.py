@@ -60,15 +60,16 @@ class FunctionCalling(Kind):
         replies = [None if state == UNFINISHED else reply for reply, state in zip(joined["prediction"], states)]
         normalized = {"id": joined["id"], "category": joined["category"], "language": joined["language"],
                       "functions": joined["functions"], "answer": joined["answer"], "episode": joined["episode"],
-                      "reply": replies,
+                      "messages": joined.get("messages") or [None] * rows, "reply": replies,
                       "reply_format": formats}
         return normalized, {"without_reply": sum(reply is None for reply in replies),
                             "reply_formats": dict(Counter(f for f, r in zip(formats, replies) if r is not None))}
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        """B4: per item bfcl-eval's verdict — valid, its error_type and a short reason — and the calls decoded."""
+        """B4: per item bfcl-eval's verdict — valid, its error_type and a short reason — and the calls decoded; of a
+        multi-turn episode each turn's calls with their results and the turn's verdict (`turns`, for the report)."""
         matched: Columns = {name: [] for name in ("id", "category", "valid", "error_type", "reason", "decoded",
-                                                  "status")}
+                                                  "turns", "status")}
         for row_id, category, functions, answer, episode, reply, reply_format in zip(
                 normalized["id"], normalized["category"], normalized["functions"], normalized["answer"],
                 normalized["episode"], normalized["reply"], normalized["reply_format"]):
@@ -87,6 +88,8 @@ class FunctionCalling(Kind):
             matched["error_type"].append(verdict.error_type if verdict else "no_reply")
             matched["reason"].append(verdict.reason if verdict else "no reply")
             matched["decoded"].append(None if decoded is None else repr(decoded))
+            matched["turns"].append(None if verdict is None or verdict.turns is None else
+                                    json.dumps(verdict.turns, ensure_ascii=False))
             matched["status"].append(status)
         return matched, {"statuses": dict(Counter(matched["status"])),
                          "error_types": dict(Counter(e for e in matched["error_type"] if e))}

@@ -42,10 +42,55 @@ function drawTex(el, tex) {
   el.textContent = tex;
 }
 
+// A BFCL multi-turn episode: each turn's user messages, the model's calls step by step with their results (none
+// where the checker stopped before the turn), the ground truth's calls and the turn's verdict.
+function episodeTurns(parent, fields) {
+  const list = document.createElement("ol");
+  list.className = "transcript turns";
+  fields.turns.forEach(function (turn) {
+    const li = document.createElement("li");
+    li.className = "turn";
+    turn.user.forEach(function (text) {
+      const line = document.createElement("div"), role = document.createElement("span");
+      line.className = "user";
+      role.className = "role";
+      role.textContent = "user: ";
+      line.appendChild(role);
+      line.appendChild(document.createTextNode(text));
+      li.appendChild(line);
+    });
+    turn.steps.forEach(function (step) {
+      step.forEach(function (c) {
+        const call = document.createElement("div"), result = document.createElement("div");
+        call.className = "call";
+        call.textContent = "→ " + c.call;
+        result.className = "result";
+        result.textContent = "← " + (c.result === null ? "(not run)" : c.result);
+        call.appendChild(result);
+        li.appendChild(call);
+      });
+    });
+    const expected = document.createElement("div"), verdict = document.createElement("div");
+    expected.className = "muted";
+    expected.textContent = "ground truth: " + (turn.expected.join("; ") || "no call");
+    verdict.className = turn.verdict === "right" || turn.verdict === "no call expected" ? "verdict valid" : "verdict";
+    verdict.textContent = "turn verdict: " + turn.verdict;
+    li.appendChild(expected);
+    li.appendChild(verdict);
+    list.appendChild(li);
+  });
+  parent.appendChild(list);
+  const verdict = document.createElement("div");
+  verdict.className = fields.verdict === "valid" ? "verdict valid" : "verdict";
+  verdict.textContent = (fields.category ? fields.category + ": " : "") + fields.verdict;
+  parent.appendChild(verdict);
+}
+
 // Each kind's view of what was read from a reply (stages/report/renderers): plain adds nothing to the reading; math
 // draws the answer read and the gold from their LaTeX; instructions lists IFEval's verdicts; calls a
-// function-calling reply's calls beside BFCL's possible answers; choices each choice's loglikelihoods; program the
-// program as run and the sandbox's verdict; episodes each tau2 trial's reward, its components and its transcript.
+// function-calling reply's calls beside BFCL's possible answers (a multi-turn episode's turns); choices each
+// choice's loglikelihoods; program the program as run and the sandbox's verdict; episodes each tau2 trial's reward,
+// its components and its transcript.
 const VIEWS = {
   plain: function () {},
   math: function (parent, fields) {
@@ -75,6 +120,10 @@ const VIEWS = {
     parent.appendChild(list);
   },
   calls: function (parent, fields) {
+    if (fields.turns) {
+      episodeTurns(parent, fields);
+      return;
+    }
     const grid = document.createElement("div"), mine = document.createElement("div");
     const theirs = document.createElement("div");
     grid.className = "side-by-side calls";

@@ -205,3 +205,59 @@ document.body.dataset.roles = Array.from(trial.querySelectorAll(".transcript > l
     assert html.unescape(body["results"]) == ('result=← [{"user_id": "user_1"}]|result error=← Error: Task task_9 not '
                                               'found|result=← {"task_id": "task_2", "title": "Buy bread"}')
     assert body["roles"] == "turn assistant|turn user|turn assistant|turn assistant|turn assistant"
+
+
+MULTI_TURN = {"id": "multi_turn_base_0", "question": [[{"role": "user", "content": "Add 1 and 2."}],
+                                                      [{"role": "user", "content": "Now the mean of 1, 2 and 6."}],
+                                                      [{"role": "user", "content": "The square root of 16?"}]],
+              "initial_config": {}, "involved_classes": ["MathAPI"],
+              "ground_truth": [["add(a=1, b=2)"], ["mean(numbers=[1, 2, 6])"], ["square_root(number=16, precision=2)"]]}
+EPISODE_CALLS = {  # each model's calls per turn, as its steps give them (a text step, "It is 3.", holds none)
+    "good": ([["[add(a=1, b=2)]", "It is 3."], ["[mean(numbers=[1, 2, 6])]", "[divide(a=1, b=0)]"],
+              ["[square_root(number=16, precision=2)]"]],
+             [["add(a=1, b=2)"], ["mean(numbers=[1, 2, 6])", "divide(a=1, b=0)"],
+              ["square_root(number=16, precision=2)"]]),
+    "bad": ([["[add(a=1, b=3)]"], ["[mean(numbers=[1, 2, 6])]"], ["[square_root(number=16, precision=2)]"]],
+            [["add(a=1, b=3)"], ["mean(numbers=[1, 2, 6])"], ["square_root(number=16, precision=2)"]])}
+
+
+def test_bfcl_multi_turn_items_show_every_call_of_every_turn_with_its_result_and_the_turns_verdict(tmp_path):
+    pytest.importorskip("bfcl_eval.eval_checker.multi_turn_eval.func_source_code.math_api")
+    folder = tmp_path / "inputs" / "mt"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "dataset.toml").write_text('kind = "function_calling"\n')
+    (folder / "questions.jsonl").write_text(json.dumps(MULTI_TURN) + "\n")
+    for model, (result, _) in EPISODE_CALLS.items():
+        (folder / "predictions" / f"{model}.jsonl").write_text(json.dumps({"id": MULTI_TURN["id"], "result": result}))
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
+    probe = """<script>
+const box = document.querySelector("details.explorer"), a = box.querySelector(".model-a"), shown = {};
+for (const model of ["good", "bad"]) {
+  a.value = model; a.dispatchEvent(new Event("change"));
+  shown[model] = Array.from(box.querySelectorAll("tbody tr ol.turns > li")).map(li => ({
+    user: Array.from(li.querySelectorAll(".user")).map(u => u.textContent),
+    calls: Array.from(li.querySelectorAll(".call")).map(c => c.firstChild.textContent),
+    results: Array.from(li.querySelectorAll(".call .result")).map(r => r.textContent),
+    verdict: li.querySelector(".verdict").textContent}));
+}
+document.body.dataset.shown = JSON.stringify(shown);
+</script></body>"""
+    page = tmp_path / "probe.html"
+    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
+                    encoding="utf-8")
+    dom, console = load_page(page, tmp_path / "profile")
+    assert console == []
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    shown = json.loads(html.unescape(body["shown"]))
+    users = [[f"user: {m['content']}" for m in turn] for turn in MULTI_TURN["question"]]
+    for model, (_, calls) in EPISODE_CALLS.items():
+        assert [turn["user"] for turn in shown[model]] == users
+        assert [turn["calls"] for turn in shown[model]] == [[f"→ {call}" for call in turn] for turn in calls]
+    assert [turn["results"] for turn in shown["good"]] == [
+        ['← {"result": 3}'], ['← {"result": 3.0}', '← {"error": "Cannot divide by zero"}'],
+        ["← {'result': Decimal('4')}"]]
+    assert [turn["verdict"] for turn in shown["good"]] == ["turn verdict: right"] * 3
+    assert [turn["results"] for turn in shown["bad"]] == [['← {"result": 4}'], ["← (not run)"], ["← (not run)"]]
+    assert [turn["verdict"] for turn in shown["bad"]] == [
+        "turn verdict: multi_turn:execution_response_mismatch: turn 0: 1 expected result(s) not among the model's",
+        *["turn verdict: not checked (an earlier turn failed)"] * 2]

@@ -59,7 +59,7 @@ def test_function_calling_shows_the_calls_beside_the_possible_answers():
                       "answers": ['weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ {"celsius" | (left out)})'],
                       "verdict": "value_error:string: 'city' = 'Lyon', expected one of ['Paris', 'Paris, France']"}
     assert renderer_for("function_calling").fields({"valid": True, "answer": "not json"})["answers"] == ["not json"]
-    assert renderer_for("function_calling").normalized_columns == ("answer",)
+    assert renderer_for("function_calling").normalized_columns == ("answer", "messages")
 
 
 def test_loglikelihood_shows_each_choice_its_loglikelihood_and_what_each_figure_picked():
@@ -96,3 +96,17 @@ def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_da
                   {"role": "tool", "text": "nobody's", "calls": []}]}]}
     assert renderer_for("tau2").normalized_columns == ("trials",)
     assert renderer_for("tau2").fields({"evaluations": "[]", "trials": "[]"}) == {"trials": []}
+
+
+def test_a_bfcl_multi_turn_episode_shows_each_turns_user_messages_calls_results_and_verdict():
+    turns = [{"steps": [[{"call": "ls()", "result": "x" * 301}], [{"call": "cd(folder='a')", "result": None}]],
+              "expected": ["ls()"], "verdict": "right"},
+             {"steps": [], "expected": [], "verdict": "no call expected"}]
+    messages = json.dumps([[{"role": "user", "content": "List it."}], []])
+    fields = renderer_for("function_calling").fields({"category": "multi_turn_base", "valid": True,
+                                                      "turns": json.dumps(turns), "messages": messages})
+    assert fields == {"category": "multi_turn_base", "verdict": "valid", "turns": [
+        {"user": ["List it."], "steps": [[{"call": "ls()", "result": "x" * 300 + "…"}],
+                                          [{"call": "cd(folder='a')", "result": None}]],
+         "expected": ["ls()"], "verdict": "right"},
+        {"user": [], "steps": [], "expected": [], "verdict": "no call expected"}]}
