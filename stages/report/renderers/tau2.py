@@ -8,7 +8,8 @@ from typing import Any, ClassVar
 
 from . import ItemRenderer, register_renderer
 
-TEXT_CAP = 300  # characters of a message, a call's arguments or a call's result shown (the page's size budget)
+TEXT_CAP = 300  # characters of a message or a call's arguments shown (the page's size budget)
+RESULT_CAP = 160  # characters of a call's result shown: its JSON records are most of a transcript's size
 
 
 @register_renderer("tau2")
@@ -39,7 +40,7 @@ def transcript(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             call = next((c for c in waiting if c["id"] == message.get("id") and c["result"] is None),
                         next((c for c in waiting if c["result"] is None), None))
             if call is not None:
-                call.update(result=_cut(message.get("content")), error=bool(message.get("error")))
+                call.update(result=_cut(message.get("content"), RESULT_CAP), error=bool(message.get("error")))
                 continue
             turns.append({"role": role, "text": _cut(message.get("content")), "calls": []})
             continue
@@ -54,6 +55,6 @@ def transcript(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return turns
 
 
-def _cut(text: Any) -> str:
+def _cut(text: Any, cap: int = TEXT_CAP) -> str:
     text = "" if text is None else text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
-    return text if len(text) <= TEXT_CAP else text[:TEXT_CAP] + "…"
+    return text if len(text) <= cap else text[:cap] + "…"

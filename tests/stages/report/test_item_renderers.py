@@ -77,7 +77,7 @@ def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_da
     evaluation = {"trial": 0, "reward": 0.0, "status": "scored", "termination_reason": "user_stop", "note": "0 by DB",
                   "components": {"DB": {"value": 0.0, "reason": "differs at tasks/task_2"}},
                   "db_difference": ["tasks/task_2"]}
-    messages = [{"role": "user", "content": "Hi"},
+    messages = [{"role": "user", "content": "H" * 301},
                 {"role": "assistant", "content": None,
                  "tool_calls": [{"id": "c0", "name": "a", "arguments": {"x": 1}}, {"id": "c1", "name": "b"}]},
                 {"role": "tool", "id": "c1", "content": "from b", "error": True},
@@ -89,9 +89,9 @@ def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_da
         "trial": 0, "reward": 0.0, "status": "scored", "termination_reason": "user_stop", "note": "0 by DB",
         "components": [{"name": "DB", "value": 0.0, "reason": "differs at tasks/task_2"}],
         "db_difference": ["tasks/task_2"],
-        "turns": [{"role": "user", "text": "Hi", "calls": []},
+        "turns": [{"role": "user", "text": "H" * 300 + "…", "calls": []},
                   {"role": "assistant", "text": "", "calls": [
-                      {"name": "a", "arguments": '{"x": 1}', "result": "r" * 300 + "…", "error": False},
+                      {"name": "a", "arguments": '{"x": 1}', "result": "r" * 160 + "…", "error": False},
                       {"name": "b", "arguments": "{}", "result": "from b", "error": True}]},
                   {"role": "tool", "text": "nobody's", "calls": []}]}]}
     assert renderer_for("tau2").normalized_columns == ("trials",)
