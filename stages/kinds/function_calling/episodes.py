@@ -9,6 +9,7 @@ import copy
 import importlib
 import inspect
 import json
+from itertools import zip_longest
 from typing import Any
 
 from ...chat.outage import missing_part_cause
@@ -144,9 +145,12 @@ def episode_verdict(episode: dict, ground_truth: list[list[str]], reply: Any, fu
     (`turns`: its steps' calls with their results, the ground truth's calls and the turn's verdict)."""
     if not isinstance(reply, list):
         return Verdict(False, "multi_turn:inference_error", "the result is not a list of turns")
-    if len(reply) != len(ground_truth):
-        return Verdict(False, "multi_turn:force_terminated", f"{len(reply)} turns, expected {len(ground_truth)}")
     turns = decoded_turns(reply, function_calls)
+    if len(reply) != len(ground_truth):
+        reason = f"{len(reply)} turns, expected {len(ground_truth)}"
+        return Verdict(False, "multi_turn:force_terminated", reason,
+                       [_turn_shown(steps, None, expected, f"not checked ({reason})")
+                        for steps, expected in zip_longest(turns, ground_truth, fillvalue=[])])
     long_context = "long_context" in episode["category"] or "composite" in episode["category"]
     model = Instances(episode["involved_classes"], episode["initial_config"], long_context)
     truth = Instances(episode["involved_classes"], episode["initial_config"], long_context)

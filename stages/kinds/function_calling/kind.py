@@ -121,7 +121,7 @@ class FunctionCalling(Kind):
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         status = matched.get("status", "missing")
         if status == "correct":
-            return status, f"valid: {matched.get('decoded')}"
+            return status, "valid" if matched.get("decoded") is None else f"valid: {matched.get('decoded')}"
         return status, f"{matched.get('error_type')}: {matched.get('reason')}"
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:

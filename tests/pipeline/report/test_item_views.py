@@ -239,6 +239,7 @@ for (const model of ["good", "bad"]) {
     calls: Array.from(li.querySelectorAll(".call")).map(c => c.firstChild.textContent),
     results: Array.from(li.querySelectorAll(".call .result")).map(r => r.textContent),
     verdict: li.querySelector(".verdict").textContent}));
+  shown[model + " reads"] = box.querySelector("tbody tr").cells[4].firstChild.textContent;
 }
 document.body.dataset.shown = JSON.stringify(shown);
 </script></body>"""
@@ -257,6 +258,7 @@ document.body.dataset.shown = JSON.stringify(shown);
         ['← {"result": 3}'], ['← {"result": 3.0}', '← {"error": "Cannot divide by zero"}'],
         ["← {'result': Decimal('4')}"]]
     assert [turn["verdict"] for turn in shown["good"]] == ["turn verdict: right"] * 3
+    assert shown["good reads"] == "valid"  # not "valid: None": a multi-turn episode has no calls decoded as one
     assert [turn["results"] for turn in shown["bad"]] == [['← {"result": 4}'], ["← (not run)"], ["← (not run)"]]
     assert [turn["verdict"] for turn in shown["bad"]] == [
         "turn verdict: multi_turn:execution_response_mismatch: turn 0: 1 expected result(s) not among the model's",

@@ -53,4 +53,7 @@ def test_an_episodes_verdict_keeps_each_turns_calls_results_and_verdict():
         {"steps": [[{"call": "add(a=2, b=2)", "result": None}]], "expected": ["add(a=2, b=2)"],
          "verdict": "not checked (an earlier turn failed)"}]
     short, _ = item_verdict("multi_turn_base", [], truth, [["[add(a=1, b=2)]"]], TEXT, episode)
-    assert short.error_type == "multi_turn:force_terminated" and short.turns is None
+    assert short.error_type == "multi_turn:force_terminated" and short.turns == [
+        {"steps": [[{"call": "add(a=1, b=2)", "result": None}]], "expected": expected,
+         "verdict": "not checked (1 turns, expected 3)"} for expected in truth[:1]] + [
+        {"steps": [], "expected": expected, "verdict": "not checked (1 turns, expected 3)"} for expected in truth[1:]]
