@@ -126,18 +126,23 @@ def _nested(value: Any) -> str:
 
 def decoded_turns(reply: list, function_calls: bool) -> list[list[list[str]]]:
     """Each turn's steps as call texts; a step that does not decode, or decodes to no call, is left out."""
-    turns = []
-    for turn in reply:
-        steps = []
-        for step in turn if isinstance(turn, list) else []:
-            try:
-                texts = execution_strings(step, function_calls)
-            except (DecodeError, RecursionError):
-                continue
-            if texts and not (len(texts) == 1 and not texts[0]):
-                steps.append(texts)
-        turns.append(steps)
-    return turns
+    return [[calls for step in (turn if isinstance(turn, list) else []) if (calls := _step_calls(step, function_calls))]
+            for turn in reply]
+
+
+def _step_calls(step: Any, function_calls: bool) -> list[str]:
+    """A step's call texts; none when it does not decode or decodes to no call."""
+    try:
+        texts = execution_strings(step, function_calls)
+    except (DecodeError, RecursionError):
+        return []
+    return [] if not texts or (len(texts) == 1 and not texts[0]) else texts
+
+
+def _said(reply: list, function_calls: bool) -> list[list[str]]:
+    """Each turn's text steps that hold no call (what the model said between and after its calls), cut."""
+    return [[_kept(step) for step in (turn if isinstance(turn, list) else [])
+             if isinstance(step, str) and step.strip() and not _step_calls(step, function_calls)] for turn in reply]
 
 
 def episode_verdict(episode: dict, ground_truth: list[list[str]], reply: Any, function_calls: bool) -> Verdict:
@@ -148,9 +153,9 @@ def episode_verdict(episode: dict, ground_truth: list[list[str]], reply: Any, fu
     turns = decoded_turns(reply, function_calls)
     if len(reply) != len(ground_truth):
         reason = f"{len(reply)} turns, expected {len(ground_truth)}"
-        return Verdict(False, "multi_turn:force_terminated", reason,
-                       [_turn_shown(steps, None, expected, f"not checked ({reason})")
-                        for steps, expected in zip_longest(turns, ground_truth, fillvalue=[])])
+        return Verdict(False, "multi_turn:force_terminated", reason, _with_said(
+            [_turn_shown(steps, None, expected, f"not checked ({reason})")
+             for steps, expected in zip_longest(turns, ground_truth, fillvalue=[])], reply, function_calls))
     long_context = "long_context" in episode["category"] or "composite" in episode["category"]
     model = Instances(episode["involved_classes"], episode["initial_config"], long_context)
     truth = Instances(episode["involved_classes"], episode["initial_config"], long_context)
@@ -166,8 +171,13 @@ def episode_verdict(episode: dict, ground_truth: list[list[str]], reply: Any, fu
         if failed is not None:
             shown += [_turn_shown(steps, None, expected, "not checked (an earlier turn failed)")
                       for steps, expected in zip(turns[number + 1:], ground_truth[number + 1:])]
-            return Verdict(False, failed.error_type, failed.reason, shown)
-    return Verdict(True, turns=shown)
+            return Verdict(False, failed.error_type, failed.reason, _with_said(shown, reply, function_calls))
+    return Verdict(True, turns=_with_said(shown, reply, function_calls))
+
+
+def _with_said(shown: list[dict[str, Any]], reply: list, function_calls: bool) -> list[dict[str, Any]]:
+    said = _said(reply, function_calls)
+    return [{**turn, "said": said[number] if number < len(said) else []} for number, turn in enumerate(shown)]
 
 
 def _turn_failed(number: int, steps: list[list[str]], expected: list[str], expected_results: list[str],

@@ -43,7 +43,7 @@ function drawTex(el, tex) {
 }
 
 // A BFCL multi-turn episode: each turn's user messages, the model's calls step by step with their results (none
-// where the checker stopped before the turn), the ground truth's calls and the turn's verdict.
+// where the checker stopped before the turn), what it said, the ground truth's calls and the turn's verdict.
 function episodeTurns(parent, fields) {
   const list = document.createElement("ol");
   list.className = "transcript turns";
@@ -69,6 +69,15 @@ function episodeTurns(parent, fields) {
         call.appendChild(result);
         li.appendChild(call);
       });
+    });
+    turn.said.forEach(function (text) {
+      const line = document.createElement("div"), role = document.createElement("span");
+      line.className = "assistant";
+      role.className = "role";
+      role.textContent = "assistant: ";
+      line.appendChild(role);
+      line.appendChild(document.createTextNode(text));
+      li.appendChild(line);
     });
     const expected = document.createElement("div"), verdict = document.createElement("div");
     expected.className = "muted";

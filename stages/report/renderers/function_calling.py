@@ -1,6 +1,7 @@
 """Function-calling items: the calls decoded from the reply beside the possible answers BFCL accepts, with the
 checker's verdict (its error type and reason) and the item's category; a multi-turn episode as a transcript (each
-turn's user messages, the model's calls with their results, the ground truth's calls and the turn's verdict)."""
+turn's user messages, the model's calls with their results and its words, the ground truth's calls and the turn's
+verdict)."""
 from __future__ import annotations
 
 import json
@@ -41,6 +42,7 @@ def episode_turns(turns: list[dict[str, Any]], messages: str | None) -> list[dic
                       if isinstance(m, dict)],
              "steps": [[{"call": _cut(c["call"]), "result": None if c["result"] is None else _cut(c["result"])}
                         for c in step] for step in turn["steps"]],
+             "said": [_cut(text) for text in turn.get("said") or []],
              "expected": [_cut(call) for call in turn["expected"]], "verdict": turn["verdict"]}
             for number, turn in enumerate(turns)]
 

@@ -22,7 +22,8 @@ class EpisodeRenderer(ItemRenderer):
         trials = json.loads(matched.get("trials") or "[]")
         return {"trials": [{"trial": e.get("trial"), "reward": e.get("reward"), "status": e.get("status") or "",
                             "termination_reason": e.get("termination_reason") or "", "note": e.get("note") or "",
-                            "components": [{"name": name, "value": part.get("value"), "reason": part.get("reason") or ""}
+                            "components": [{"name": name, "value": part.get("value"),
+                                            "reason": part.get("reason") or ""}
                                            for name, part in (e.get("components") or {}).items()],
                             "db_difference": [str(place) for place in e.get("db_difference") or []],
                             "turns": transcript(trial.get("messages") or [])}

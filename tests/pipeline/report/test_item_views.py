@@ -178,9 +178,11 @@ a.value = "agent"; a.dispatchEvent(new Event("change"));
 const trial = box.querySelector("tbody tr details.episode");
 document.body.dataset.shown = JSON.stringify(shown);
 document.body.dataset.summary = trial.querySelector("summary").textContent;
-document.body.dataset.components = Array.from(trial.querySelectorAll(".components li")).map(li => li.className + "=" + li.textContent).join("|");
+document.body.dataset.components = Array.from(trial.querySelectorAll(".components li"))
+  .map(li => li.className + "=" + li.textContent).join("|");
 document.body.dataset.difference = trial.querySelector(".db-difference").textContent;
-document.body.dataset.results = Array.from(trial.querySelectorAll(".call .result")).map(r => r.className + "=" + r.textContent).join("|");
+document.body.dataset.results = Array.from(trial.querySelectorAll(".call .result"))
+  .map(r => r.className + "=" + r.textContent).join("|");
 document.body.dataset.roles = Array.from(trial.querySelectorAll(".transcript > li")).map(li => li.className).join("|");
 </script></body>"""
     page = tmp_path / "probe.html"
@@ -194,16 +196,18 @@ document.body.dataset.roles = Array.from(trial.querySelectorAll(".transcript > l
         for line in path.read_text().splitlines():
             task = json.loads(line)
             for number, t in enumerate(task["trials"]):
-                expected[f"{path.stem}/{task['id']}/{number}"] = [
-                    f"→ {c['name']}({json.dumps(c['arguments'])})" for m in t["messages"] for c in m.get("tool_calls") or []]
+                expected[f"{path.stem}/{task['id']}/{number}"] = [f"→ {c['name']}({json.dumps(c['arguments'])})"
+                                                                  for m in t["messages"]
+                                                                  for c in m.get("tool_calls") or []]
     shown = json.loads(html.unescape(body["shown"]))
     assert shown == expected and len(shown) == 17 and len(shown["agent/create/0"]) == 3
     assert html.unescape(body["summary"]) == "trial 0: reward 0 · agent_stop · 5 turns, 3 tool calls"
     assert html.unescape(body["components"]) == ("failed=DB 0 — the database differs from the gold actions' at "
                                                  "tasks/task_2")
     assert html.unescape(body["difference"]) == "database differs at: tasks/task_2"
-    assert html.unescape(body["results"]) == ('result=← [{"user_id": "user_1"}]|result error=← Error: Task task_9 not '
-                                              'found|result=← {"task_id": "task_2", "title": "Buy bread"}')
+    assert html.unescape(body["results"]) == ('result=← [{"user_id": "user_1"}]|'
+                                              'result error=← Error: Task task_9 not found|'
+                                              'result=← {"task_id": "task_2", "title": "Buy bread"}')
     assert body["roles"] == "turn assistant|turn user|turn assistant|turn assistant|turn assistant"
 
 
@@ -237,6 +241,7 @@ for (const model of ["good", "bad"]) {
   shown[model] = Array.from(box.querySelectorAll("tbody tr ol.turns > li")).map(li => ({
     user: Array.from(li.querySelectorAll(".user")).map(u => u.textContent),
     calls: Array.from(li.querySelectorAll(".call")).map(c => c.firstChild.textContent),
+    said: Array.from(li.querySelectorAll(".assistant")).map(u => u.textContent),
     results: Array.from(li.querySelectorAll(".call .result")).map(r => r.textContent),
     verdict: li.querySelector(".verdict").textContent}));
   shown[model + " reads"] = box.querySelector("tbody tr").cells[4].firstChild.textContent;
@@ -258,6 +263,7 @@ document.body.dataset.shown = JSON.stringify(shown);
         ['← {"result": 3}'], ['← {"result": 3.0}', '← {"error": "Cannot divide by zero"}'],
         ["← {'result': Decimal('4')}"]]
     assert [turn["verdict"] for turn in shown["good"]] == ["turn verdict: right"] * 3
+    assert [turn["said"] for turn in shown["good"]] == [["assistant: It is 3."], [], []]
     assert shown["good reads"] == "valid"  # not "valid: None": a multi-turn episode has no calls decoded as one
     assert [turn["results"] for turn in shown["bad"]] == [['← {"result": 4}'], ["← (not run)"], ["← (not run)"]]
     assert [turn["verdict"] for turn in shown["bad"]] == [

@@ -100,7 +100,7 @@ def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_da
 
 def test_a_bfcl_multi_turn_episode_shows_each_turns_user_messages_calls_results_and_verdict():
     turns = [{"steps": [[{"call": "ls()", "result": "x" * 301}], [{"call": "cd(folder='a')", "result": None}]],
-              "expected": ["ls()"], "verdict": "right"},
+              "expected": ["ls()"], "verdict": "right", "said": ["Listed."]},
              {"steps": [], "expected": [], "verdict": "no call expected"}]
     messages = json.dumps([[{"role": "user", "content": "List it."}], []])
     fields = renderer_for("function_calling").fields({"category": "multi_turn_base", "valid": True,
@@ -108,5 +108,5 @@ def test_a_bfcl_multi_turn_episode_shows_each_turns_user_messages_calls_results_
     assert fields == {"category": "multi_turn_base", "verdict": "valid", "turns": [
         {"user": ["List it."], "steps": [[{"call": "ls()", "result": "x" * 300 + "…"}],
                                           [{"call": "cd(folder='a')", "result": None}]],
-         "expected": ["ls()"], "verdict": "right"},
-        {"user": [], "steps": [], "expected": [], "verdict": "no call expected"}]}
+         "said": ["Listed."], "expected": ["ls()"], "verdict": "right"},
+        {"user": [], "steps": [], "said": [], "expected": [], "verdict": "no call expected"}]}
