@@ -3,7 +3,7 @@ possible answer. Every check gives (valid, bfcl-eval's error_type, a short reaso
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .python_calls import Call
@@ -20,6 +20,7 @@ class Verdict:
     valid: bool
     error_type: str | None = None
     reason: str = ""
+    turns: list[dict[str, Any]] | None = field(default=None, compare=False)  # a multi-turn episode's (episodes.py)
 
 
 VALID = Verdict(True)

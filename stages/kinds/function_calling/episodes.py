@@ -9,6 +9,7 @@ import copy
 import importlib
 import inspect
 import json
+from itertools import zip_longest
 from typing import Any
 
 from ...chat.outage import missing_part_cause
@@ -17,6 +18,7 @@ from .python_calls import Call, DecodeError, python_calls
 
 INSTALL = "pip install --no-deps bfcl-eval==2026.3.23 mpmath"
 _BACKENDS = "bfcl_eval.constants.executable_backend_config"
+KEPT_CHARS = 1000  # characters of a call or its result B4 keeps for the report
 _REFUSED = ("kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run")  # bfcl-eval refuses these by name
 
 
@@ -124,49 +126,90 @@ def _nested(value: Any) -> str:
 
 def decoded_turns(reply: list, function_calls: bool) -> list[list[list[str]]]:
     """Each turn's steps as call texts; a step that does not decode, or decodes to no call, is left out."""
-    turns = []
-    for turn in reply:
-        steps = []
-        for step in turn if isinstance(turn, list) else []:
-            try:
-                texts = execution_strings(step, function_calls)
-            except (DecodeError, RecursionError):
-                continue
-            if texts and not (len(texts) == 1 and not texts[0]):
-                steps.append(texts)
-        turns.append(steps)
-    return turns
+    return [[calls for step in (turn if isinstance(turn, list) else []) if (calls := _step_calls(step, function_calls))]
+            for turn in reply]
+
+
+def _step_calls(step: Any, function_calls: bool) -> list[str]:
+    """A step's call texts; none when it does not decode or decodes to no call."""
+    try:
+        texts = execution_strings(step, function_calls)
+    except (DecodeError, RecursionError):
+        return []
+    return [] if not texts or (len(texts) == 1 and not texts[0]) else texts
+
+
+def _said(reply: list, function_calls: bool) -> list[list[str]]:
+    """Each turn's text steps that hold no call (what the model said between and after its calls), cut."""
+    return [[_kept(step) for step in (turn if isinstance(turn, list) else [])
+             if isinstance(step, str) and step.strip() and not _step_calls(step, function_calls)] for turn in reply]
 
 
 def episode_verdict(episode: dict, ground_truth: list[list[str]], reply: Any, function_calls: bool) -> Verdict:
-    """bfcl-eval's verdict on one multi-turn result: a list of turns, each a list of steps."""
+    """bfcl-eval's verdict on one multi-turn result (a list of turns, each a list of steps), with each turn shown
+    (`turns`: its steps' calls with their results, the ground truth's calls and the turn's verdict)."""
     if not isinstance(reply, list):
         return Verdict(False, "multi_turn:inference_error", "the result is not a list of turns")
-    if len(reply) != len(ground_truth):
-        return Verdict(False, "multi_turn:force_terminated", f"{len(reply)} turns, expected {len(ground_truth)}")
     turns = decoded_turns(reply, function_calls)
+    if len(reply) != len(ground_truth):
+        reason = f"{len(reply)} turns, expected {len(ground_truth)}"
+        return Verdict(False, "multi_turn:force_terminated", reason, _with_said(
+            [_turn_shown(steps, None, expected, f"not checked ({reason})")
+             for steps, expected in zip_longest(turns, ground_truth, fillvalue=[])], reply, function_calls))
     long_context = "long_context" in episode["category"] or "composite" in episode["category"]
     model = Instances(episode["involved_classes"], episode["initial_config"], long_context)
     truth = Instances(episode["involved_classes"], episode["initial_config"], long_context)
     model_results: list[str] = []
+    shown: list[dict[str, Any]] = []
     for number, (steps, expected) in enumerate(zip(turns, ground_truth)):
-        model_results.extend(model.run(call) for step in steps for call in step)
-        expected_results = [truth.run(call) for call in expected]
-        if expected and not steps:
-            return Verdict(False, "multi_turn:empty_turn_model_response", f"no call in turn {number}")
-        if not expected:
-            continue
-        for name, instance in truth.instances.items():
-            differing = [attribute for attribute in vars(instance) if not attribute.startswith("_")
-                         and getattr(model.instances[name], attribute) != getattr(instance, attribute)]
-            if differing:
-                return Verdict(False, "multi_turn:instance_state_mismatch",
-                               f"turn {number}: {name}'s {', '.join(differing)} differ")
-        missing = _missing(expected_results, model_results)
-        if missing:
-            return Verdict(False, "multi_turn:execution_response_mismatch",
-                           f"turn {number}: {len(missing)} expected result(s) not among the model's")
-    return Verdict(True)
+        results = [[model.run(call) for call in step] for step in steps]
+        model_results.extend(result for step in results for result in step)
+        failed = _turn_failed(number, steps, expected, [truth.run(call) for call in expected], model_results,
+                              model, truth)
+        shown.append(_turn_shown(steps, results, expected, "no call expected" if not expected and failed is None
+                                 else "right" if failed is None else f"{failed.error_type}: {failed.reason}"))
+        if failed is not None:
+            shown += [_turn_shown(steps, None, expected, "not checked (an earlier turn failed)")
+                      for steps, expected in zip(turns[number + 1:], ground_truth[number + 1:])]
+            return Verdict(False, failed.error_type, failed.reason, _with_said(shown, reply, function_calls))
+    return Verdict(True, turns=_with_said(shown, reply, function_calls))
+
+
+def _with_said(shown: list[dict[str, Any]], reply: list, function_calls: bool) -> list[dict[str, Any]]:
+    said = _said(reply, function_calls)
+    return [{**turn, "said": said[number] if number < len(said) else []} for number, turn in enumerate(shown)]
+
+
+def _turn_failed(number: int, steps: list[list[str]], expected: list[str], expected_results: list[str],
+                 model_results: list[str], model: Instances, truth: Instances) -> Verdict | None:
+    """bfcl-eval's checks of one turn, in its order: an empty turn, the instances' state, the expected results."""
+    if expected and not steps:
+        return Verdict(False, "multi_turn:empty_turn_model_response", f"no call in turn {number}")
+    if not expected:
+        return None
+    for name, instance in truth.instances.items():
+        differing = [attribute for attribute in vars(instance) if not attribute.startswith("_")
+                     and getattr(model.instances[name], attribute) != getattr(instance, attribute)]
+        if differing:
+            return Verdict(False, "multi_turn:instance_state_mismatch",
+                           f"turn {number}: {name}'s {', '.join(differing)} differ")
+    missing = _missing(expected_results, model_results)
+    if missing:
+        return Verdict(False, "multi_turn:execution_response_mismatch",
+                       f"turn {number}: {len(missing)} expected result(s) not among the model's")
+    return None
+
+
+def _turn_shown(steps: list[list[str]], results: list[list[str]] | None, expected: list[str],
+                verdict: str) -> dict[str, Any]:
+    """A turn as the report shows it: each step's calls with their results (None where not run), texts cut."""
+    return {"steps": [[{"call": _kept(call), "result": None if results is None else _kept(results[s][c])}
+                       for c, call in enumerate(step)] for s, step in enumerate(steps)],
+            "expected": [_kept(call) for call in expected], "verdict": verdict}
+
+
+def _kept(text: str) -> str:
+    return text if len(text) <= KEPT_CHARS else text[:KEPT_CHARS] + "…"
 
 
 def _missing(expected: list[str], found: list[str]) -> list[str]:

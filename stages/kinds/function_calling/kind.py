@@ -61,15 +61,16 @@ class FunctionCalling(Kind):
         replies = [None if state == UNFINISHED else reply for reply, state in zip(joined["prediction"], states)]
         normalized = {"id": joined["id"], "category": joined["category"], "language": joined["language"],
                       "functions": joined["functions"], "answer": joined["answer"], "episode": joined["episode"],
-                      "reply": replies,
+                      "messages": joined.get("messages") or [None] * rows, "reply": replies,
                       "reply_format": formats}
         return normalized, {"without_reply": sum(reply is None for reply in replies),
                             "reply_formats": dict(Counter(f for f, r in zip(formats, replies) if r is not None))}
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        """B4: per item bfcl-eval's verdict — valid, its error_type and a short reason — and the calls decoded."""
+        """B4: per item bfcl-eval's verdict — valid, its error_type and a short reason — and the calls decoded; of a
+        multi-turn episode each turn's calls with their results and the turn's verdict (`turns`, for the report)."""
         matched: Columns = {name: [] for name in ("id", "category", "valid", "error_type", "reason", "decoded",
-                                                  "status")}
+                                                  "turns", "status")}
         for row_id, category, functions, answer, episode, reply, reply_format in zip(
                 normalized["id"], normalized["category"], normalized["functions"], normalized["answer"],
                 normalized["episode"], normalized["reply"], normalized["reply_format"]):
@@ -88,6 +89,8 @@ class FunctionCalling(Kind):
             matched["error_type"].append(verdict.error_type if verdict else "no_reply")
             matched["reason"].append(verdict.reason if verdict else "no reply")
             matched["decoded"].append(None if decoded is None else repr(decoded))
+            matched["turns"].append(None if verdict is None or verdict.turns is None else
+                                    json.dumps(verdict.turns, ensure_ascii=False))
             matched["status"].append(status)
         return matched, {"statuses": dict(Counter(matched["status"])),
                          "error_types": dict(Counter(e for e in matched["error_type"] if e))}
@@ -119,7 +122,7 @@ class FunctionCalling(Kind):
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         status = matched.get("status", "missing")
         if status == "correct":
-            return status, f"valid: {matched.get('decoded')}"
+            return status, "valid" if matched.get("decoded") is None else f"valid: {matched.get('decoded')}"
         return status, f"{matched.get('error_type')}: {matched.get('reason')}"
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:

@@ -42,10 +42,64 @@ function drawTex(el, tex) {
   el.textContent = tex;
 }
 
+// A BFCL multi-turn episode: each turn's user messages, the model's calls step by step with their results (none
+// where the checker stopped before the turn), what it said, the ground truth's calls and the turn's verdict.
+function episodeTurns(parent, fields) {
+  const list = document.createElement("ol");
+  list.className = "transcript turns";
+  fields.turns.forEach(function (turn) {
+    const li = document.createElement("li");
+    li.className = "turn";
+    turn.user.forEach(function (text) {
+      const line = document.createElement("div"), role = document.createElement("span");
+      line.className = "user";
+      role.className = "role";
+      role.textContent = "user: ";
+      line.appendChild(role);
+      line.appendChild(document.createTextNode(text));
+      li.appendChild(line);
+    });
+    turn.steps.forEach(function (step) {
+      step.forEach(function (c) {
+        const call = document.createElement("div"), result = document.createElement("div");
+        call.className = "call";
+        call.textContent = "→ " + c.call;
+        result.className = "result";
+        result.textContent = "← " + (c.result === null ? "(not run)" : c.result);
+        call.appendChild(result);
+        li.appendChild(call);
+      });
+    });
+    turn.said.forEach(function (text) {
+      const line = document.createElement("div"), role = document.createElement("span");
+      line.className = "assistant";
+      role.className = "role";
+      role.textContent = "assistant: ";
+      line.appendChild(role);
+      line.appendChild(document.createTextNode(text));
+      li.appendChild(line);
+    });
+    const expected = document.createElement("div"), verdict = document.createElement("div");
+    expected.className = "muted";
+    expected.textContent = "ground truth: " + (turn.expected.join("; ") || "no call");
+    verdict.className = turn.verdict === "right" || turn.verdict === "no call expected" ? "verdict valid" : "verdict";
+    verdict.textContent = "turn verdict: " + turn.verdict;
+    li.appendChild(expected);
+    li.appendChild(verdict);
+    list.appendChild(li);
+  });
+  parent.appendChild(list);
+  const verdict = document.createElement("div");
+  verdict.className = fields.verdict === "valid" ? "verdict valid" : "verdict";
+  verdict.textContent = (fields.category ? fields.category + ": " : "") + fields.verdict;
+  parent.appendChild(verdict);
+}
+
 // Each kind's view of what was read from a reply (stages/report/renderers): plain adds nothing to the reading; math
 // draws the answer read and the gold from their LaTeX; instructions lists IFEval's verdicts; calls a
-// function-calling reply's calls beside BFCL's possible answers; choices each choice's loglikelihoods; program the
-// program as run and the sandbox's verdict.
+// function-calling reply's calls beside BFCL's possible answers (a multi-turn episode's turns); choices each
+// choice's loglikelihoods; program the program as run and the sandbox's verdict; episodes each tau2 trial's reward,
+// its components and its transcript.
 const VIEWS = {
   plain: function () {},
   math: function (parent, fields) {
@@ -75,6 +129,10 @@ const VIEWS = {
     parent.appendChild(list);
   },
   calls: function (parent, fields) {
+    if (fields.turns) {
+      episodeTurns(parent, fields);
+      return;
+    }
     const grid = document.createElement("div"), mine = document.createElement("div");
     const theirs = document.createElement("div");
     grid.className = "side-by-side calls";
@@ -109,6 +167,54 @@ const VIEWS = {
       });
     });
     parent.appendChild(table);
+  },
+  episodes: function (parent, fields) {
+    (fields.trials || []).forEach(function (t) {
+      const fold = document.createElement("details"), head = document.createElement("summary");
+      const calls = t.turns.reduce(function (n, turn) { return n + turn.calls.length; }, 0);
+      fold.className = "episode";
+      head.textContent = "trial " + t.trial + ": " + (t.reward === null ? t.status : "reward " + t.reward) + " · "
+        + t.termination_reason + " · " + t.turns.length + " turns, " + calls + " tool call" + (calls === 1 ? "" : "s");
+      fold.appendChild(head);
+      const parts = document.createElement("ul");
+      parts.className = "components";
+      t.components.forEach(function (c) {
+        const li = document.createElement("li");
+        li.className = c.value === 0 ? "failed" : c.value === null ? "undecided" : "";
+        li.textContent = c.name + " " + (c.value === null ? "–" : c.value) + (c.reason ? " — " + c.reason : "");
+        parts.appendChild(li);
+      });
+      fold.appendChild(parts);
+      [["note", t.note], ["database differs at", t.db_difference.join(", ")]].forEach(function (pair) {
+        if (!pair[1]) return;
+        const line = document.createElement("div");
+        line.className = pair[0] === "note" ? "note" : "db-difference";
+        line.textContent = pair[0] + ": " + pair[1];
+        fold.appendChild(line);
+      });
+      const list = document.createElement("ol");
+      list.className = "transcript";
+      t.turns.forEach(function (turn) {
+        const li = document.createElement("li"), role = document.createElement("span");
+        li.className = "turn " + turn.role;
+        role.className = "role";
+        role.textContent = turn.role + ": ";
+        li.appendChild(role);
+        if (turn.text) li.appendChild(document.createTextNode(turn.text));
+        turn.calls.forEach(function (c) {
+          const call = document.createElement("div"), result = document.createElement("div");
+          call.className = "call";
+          call.textContent = "→ " + c.name + "(" + c.arguments + ")";
+          result.className = c.error ? "result error" : "result";
+          result.textContent = "← " + (c.result === null ? "(no result)" : c.result);
+          call.appendChild(result);
+          li.appendChild(call);
+        });
+        list.appendChild(li);
+      });
+      fold.appendChild(list);
+      parent.appendChild(fold);
+    });
   },
   program: function (parent, fields) {
     if (fields.program) {

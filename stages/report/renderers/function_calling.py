@@ -1,5 +1,7 @@
 """Function-calling items: the calls decoded from the reply beside the possible answers BFCL accepts, with the
-checker's verdict (its error type and reason) and the item's category."""
+checker's verdict (its error type and reason) and the item's category; a multi-turn episode as a transcript (each
+turn's user messages, the model's calls with their results and its words, the ground truth's calls and the turn's
+verdict)."""
 from __future__ import annotations
 
 import json
@@ -7,17 +9,47 @@ from typing import Any, ClassVar
 
 from . import ItemRenderer, register_renderer
 
+TEXT_CAP = 300  # characters of a message, a call or its result shown in a transcript (the page's size budget)
+
 
 @register_renderer("function_calling")
 class CallsRenderer(ItemRenderer):
     view: ClassVar[str] = "calls"
-    normalized_columns: ClassVar[tuple[str, ...]] = ("answer",)
+    normalized_columns: ClassVar[tuple[str, ...]] = ("answer", "messages")
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
+        if matched.get("turns"):
+            return {"category": matched.get("category") or "", "verdict": _verdict(matched),
+                    "turns": episode_turns(json.loads(matched["turns"]), matched.get("messages"))}
         return {"category": matched.get("category") or "", "calls": matched.get("decoded") or "",
-                "answers": possible_answers(matched.get("answer")),
-                "verdict": "valid" if matched.get("valid") else
-                ": ".join(str(part) for part in (matched.get("error_type"), matched.get("reason")) if part)}
+                "answers": possible_answers(matched.get("answer")), "verdict": _verdict(matched)}
+
+
+def _verdict(matched: dict[str, Any]) -> str:
+    return "valid" if matched.get("valid") else ": ".join(
+        str(part) for part in (matched.get("error_type"), matched.get("reason")) if part)
+
+
+def episode_turns(turns: list[dict[str, Any]], messages: str | None) -> list[dict[str, Any]]:
+    """Each turn B4 kept beside the user's messages of that turn (B1's turns of messages), texts cut."""
+    try:
+        asked = json.loads(messages or "[]")
+    except ValueError:
+        asked = []
+    asked = asked if isinstance(asked, list) else []
+    return [{"user": [_cut(m.get("content")) for m in (asked[number] if number < len(asked) and
+                                                       isinstance(asked[number], list) else [])
+                      if isinstance(m, dict)],
+             "steps": [[{"call": _cut(c["call"]), "result": None if c["result"] is None else _cut(c["result"])}
+                        for c in step] for step in turn["steps"]],
+             "said": [_cut(text) for text in turn.get("said") or []],
+             "expected": [_cut(call) for call in turn["expected"]], "verdict": turn["verdict"]}
+            for number, turn in enumerate(turns)]
+
+
+def _cut(text: Any) -> str:
+    text = "" if text is None else str(text)
+    return text if len(text) <= TEXT_CAP else text[:TEXT_CAP] + "…"
 
 
 def possible_answers(answer: str | None) -> list[str]:

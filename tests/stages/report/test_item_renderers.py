@@ -1,9 +1,11 @@
 """Every registered kind has an item renderer for report.html, registered by its name; the kinds shown with the
 plain view are named here one by one, so a new kind must choose."""
+import json
+
 from stages.kinds import get_kind, kind_names
 from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
 
-PLAIN = {"annotation", "dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa", "tau2"}
+PLAIN = {"annotation", "dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa"}
 
 
 def _package_kinds() -> set[str]:
@@ -57,7 +59,7 @@ def test_function_calling_shows_the_calls_beside_the_possible_answers():
                       "answers": ['weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ {"celsius" | (left out)})'],
                       "verdict": "value_error:string: 'city' = 'Lyon', expected one of ['Paris', 'Paris, France']"}
     assert renderer_for("function_calling").fields({"valid": True, "answer": "not json"})["answers"] == ["not json"]
-    assert renderer_for("function_calling").normalized_columns == ("answer",)
+    assert renderer_for("function_calling").normalized_columns == ("answer", "messages")
 
 
 def test_loglikelihood_shows_each_choice_its_loglikelihood_and_what_each_figure_picked():
@@ -69,3 +71,42 @@ def test_loglikelihood_shows_each_choice_its_loglikelihood_and_what_each_figure_
          "gold": True}]}
     assert renderer_for("loglikelihood").fields({"loglikelihoods": None, "choices": ["a"]}) == {}
     assert renderer_for("loglikelihood").fields({"loglikelihood": -3.0, "loglikelihoods": [-3.0]}) == {}
+
+
+def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_database_difference():
+    evaluation = {"trial": 0, "reward": 0.0, "status": "scored", "termination_reason": "user_stop", "note": "0 by DB",
+                  "components": {"DB": {"value": 0.0, "reason": "differs at tasks/task_2"}},
+                  "db_difference": ["tasks/task_2"]}
+    messages = [{"role": "user", "content": "H" * 301},
+                {"role": "assistant", "content": None,
+                 "tool_calls": [{"id": "c0", "name": "a", "arguments": {"x": 1}}, {"id": "c1", "name": "b"}]},
+                {"role": "tool", "id": "c1", "content": "from b", "error": True},
+                {"role": "tool", "id": "c0", "content": "r" * 301},
+                {"role": "tool", "id": "c9", "content": "nobody's"}]
+    fields = renderer_for("tau2").fields({"evaluations": json.dumps([evaluation]),
+                                          "trials": json.dumps([{"messages": messages}])})
+    assert fields == {"trials": [{
+        "trial": 0, "reward": 0.0, "status": "scored", "termination_reason": "user_stop", "note": "0 by DB",
+        "components": [{"name": "DB", "value": 0.0, "reason": "differs at tasks/task_2"}],
+        "db_difference": ["tasks/task_2"],
+        "turns": [{"role": "user", "text": "H" * 300 + "…", "calls": []},
+                  {"role": "assistant", "text": "", "calls": [
+                      {"name": "a", "arguments": '{"x": 1}', "result": "r" * 160 + "…", "error": False},
+                      {"name": "b", "arguments": "{}", "result": "from b", "error": True}]},
+                  {"role": "tool", "text": "nobody's", "calls": []}]}]}
+    assert renderer_for("tau2").normalized_columns == ("trials",)
+    assert renderer_for("tau2").fields({"evaluations": "[]", "trials": "[]"}) == {"trials": []}
+
+
+def test_a_bfcl_multi_turn_episode_shows_each_turns_user_messages_calls_results_and_verdict():
+    turns = [{"steps": [[{"call": "ls()", "result": "x" * 301}], [{"call": "cd(folder='a')", "result": None}]],
+              "expected": ["ls()"], "verdict": "right", "said": ["Listed."]},
+             {"steps": [], "expected": [], "verdict": "no call expected"}]
+    messages = json.dumps([[{"role": "user", "content": "List it."}], []])
+    fields = renderer_for("function_calling").fields({"category": "multi_turn_base", "valid": True,
+                                                      "turns": json.dumps(turns), "messages": messages})
+    assert fields == {"category": "multi_turn_base", "verdict": "valid", "turns": [
+        {"user": ["List it."], "steps": [[{"call": "ls()", "result": "x" * 300 + "…"}],
+                                          [{"call": "cd(folder='a')", "result": None}]],
+         "said": ["Listed."], "expected": ["ls()"], "verdict": "right"},
+        {"user": [], "steps": [], "said": [], "expected": [], "verdict": "no call expected"}]}

@@ -35,3 +35,28 @@ def test_every_episode_verdict_is_bfcl_evals(real_data):
             differing.append((case["id"], case["case"], verdict, case["error_type"]))
     assert differing == []
     assert Counter(case["error_type"] for case in cases)["multi_turn:instance_state_mismatch"] > 10
+
+
+def test_an_episodes_verdict_keeps_each_turns_calls_results_and_verdict():
+    """MathAPI (stateless): turn 0 right (its text step, "done", kept as said), turn 1 wrong (add(1, 3) answers 4;
+    10 is among no result of the model's),
+    turn 2 not checked."""
+    episode = {"category": "multi_turn_base", "involved_classes": ["MathAPI"], "initial_config": {}}
+    truth = [["add(a=1, b=2)"], ["add(a=5, b=5)"], ["add(a=2, b=2)"]]
+    verdict, _ = item_verdict("multi_turn_base", [], truth,
+                              [["[add(a=1, b=2)]", "done"], ["[add(a=1, b=3)]"], ["[add(a=2, b=2)]"]], TEXT, episode)
+    assert (verdict.valid, verdict.error_type) == (False, "multi_turn:execution_response_mismatch")
+    assert verdict.turns == [
+        {"steps": [[{"call": "add(a=1, b=2)", "result": '{"result": 3}'}]], "expected": ["add(a=1, b=2)"],
+         "verdict": "right", "said": ["done"]},
+        {"steps": [[{"call": "add(a=1, b=3)", "result": '{"result": 4}'}]], "expected": ["add(a=5, b=5)"],
+         "verdict": "multi_turn:execution_response_mismatch: turn 1: 1 expected result(s) not among the model's",
+         "said": []},
+        {"steps": [[{"call": "add(a=2, b=2)", "result": None}]], "expected": ["add(a=2, b=2)"],
+         "verdict": "not checked (an earlier turn failed)", "said": []}]
+    short, _ = item_verdict("multi_turn_base", [], truth, [["[add(a=1, b=2)]"]], TEXT, episode)
+    assert short.error_type == "multi_turn:force_terminated" and short.turns == [
+        {"steps": [[{"call": "add(a=1, b=2)", "result": None}]], "expected": expected,
+         "verdict": "not checked (1 turns, expected 3)", "said": []} for expected in truth[:1]] + [
+        {"steps": [], "expected": expected, "verdict": "not checked (1 turns, expected 3)", "said": []}
+        for expected in truth[1:]]

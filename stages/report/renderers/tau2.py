@@ -1,0 +1,61 @@
+"""tau2 items: each trial as a transcript (the user simulator's turns, the agent's messages, each tool call with its
+arguments and result), its reward with each component and its reason, the termination reason and where the
+database ended otherwise than the gold actions leave it."""
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from . import ItemRenderer, register_renderer
+
+TEXT_CAP = 300  # characters of a message or a call's arguments shown (the page's size budget)
+RESULT_CAP = 160  # characters of a call's result shown: its JSON records are most of a transcript's size
+
+
+@register_renderer("tau2")
+class EpisodeRenderer(ItemRenderer):
+    view: ClassVar[str] = "episodes"
+    normalized_columns: ClassVar[tuple[str, ...]] = ("trials",)
+
+    def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
+        evaluations = json.loads(matched.get("evaluations") or "[]")
+        trials = json.loads(matched.get("trials") or "[]")
+        return {"trials": [{"trial": e.get("trial"), "reward": e.get("reward"), "status": e.get("status") or "",
+                            "termination_reason": e.get("termination_reason") or "", "note": e.get("note") or "",
+                            "components": [{"name": name, "value": part.get("value"),
+                                            "reason": part.get("reason") or ""}
+                                           for name, part in (e.get("components") or {}).items()],
+                            "db_difference": [str(place) for place in e.get("db_difference") or []],
+                            "turns": transcript(trial.get("messages") or [])}
+                           for e, trial in zip(evaluations, trials)]}
+
+
+def transcript(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A trial's messages as turns (role, text, calls): a tool message is the result of the call of the latest
+    calling message with its id (else the first still without one), shown as a turn of its own when none waits."""
+    turns: list[dict[str, Any]] = []
+    waiting: list[dict[str, Any]] = []
+    for message in messages:
+        role = str(message.get("role") or "")
+        if role == "tool":
+            call = next((c for c in waiting if c["id"] == message.get("id") and c["result"] is None),
+                        next((c for c in waiting if c["result"] is None), None))
+            if call is not None:
+                call.update(result=_cut(message.get("content"), RESULT_CAP), error=bool(message.get("error")))
+                continue
+            turns.append({"role": role, "text": _cut(message.get("content")), "calls": []})
+            continue
+        calls = [{"id": call.get("id"), "name": str(call.get("name") or ""),
+                  "arguments": _cut(json.dumps(call.get("arguments") or {}, ensure_ascii=False)),
+                  "result": None, "error": False} for call in message.get("tool_calls") or []]
+        waiting = calls or waiting
+        turns.append({"role": role, "text": _cut(message.get("content")), "calls": calls})
+    for turn in turns:
+        for call in turn["calls"]:
+            call.pop("id")
+    return turns
+
+
+def _cut(text: Any, cap: int = TEXT_CAP) -> str:
+    text = "" if text is None else text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+    return text if len(text) <= cap else text[:cap] + "…"
