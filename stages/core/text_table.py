@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import unicodedata
 
+CONSOLE_COLUMNS = 160  # what every console line keeps within
+
 RULE = "=" * 80
 
 

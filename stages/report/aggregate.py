@@ -7,7 +7,7 @@ from typing import Any
 from ..chat.costs import cost_line, tokens_text
 from ..chat.generation import failure_line
 from ..core.records import Columns
-from ..core.text_table import format_table
+from ..core.text_table import CONSOLE_COLUMNS, display_width, format_table
 from ..kinds import get_kind
 from .disagreements import disagreement_rows
 from .sampling import sampling_line
@@ -127,20 +127,28 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def set_aside_lines(report: dict[str, Any], outputs: str = "outputs") -> list[str]:
-    """Per dataset, how many rows were set aside and the command that lists them (in the run's `outputs`): the
-    questions once, each model's predictions."""
+    """Per dataset, how many rows were set aside and the command that lists them in the run's `outputs` (named when
+    not the default; as OUTPUTS where the path would push the line past the console's 160 columns): the questions
+    once, each model's predictions."""
     dataset, lines = report["dataset"], []
-    where = "" if outputs == "outputs" else f" --outputs {outputs}"
     asides = report.get("set_aside", {})
     questions = max((aside.get("question_rows_rejected", 0) for aside in asides.values()), default=0)
     if questions:
-        lines.append(f"{dataset}: {questions:,} question row(s) set aside: evalpipe show B1 --dataset {dataset} "
-                     f"--rejects{where}")
+        lines.append(_with_outputs(f"{dataset}: {questions:,} question row(s) set aside: evalpipe show B1 --dataset "
+                                   f"{dataset} --rejects", outputs))
     for model, aside in asides.items():
         if aside.get("prediction_rows_rejected"):
-            lines.append(f"{dataset} / {model}: {aside['prediction_rows_rejected']:,} prediction row(s) set aside: "
-                         f"evalpipe show B2 --dataset {dataset} --model {model} --rejects{where}")
+            lines.append(_with_outputs(f"{dataset} / {model}: {aside['prediction_rows_rejected']:,} prediction row(s) "
+                                       f"set aside: evalpipe show B2 --dataset {dataset} --model {model} --rejects",
+                                       outputs))
     return lines
+
+
+def _with_outputs(line: str, outputs: str) -> str:
+    if outputs == "outputs":
+        return line
+    named = f"{line} --outputs {outputs}"
+    return named if display_width("evalpipe: " + named) <= CONSOLE_COLUMNS else f"{line} --outputs OUTPUTS"
 
 
 RATE_SCALES = ("binary", "correct")  # judge scales whose mean is a rate in [0, 1]

@@ -26,3 +26,15 @@ def test_ifevals_four_metrics_take_a_line_each_and_the_table_stays_within_160_co
                           ["instruction_level_loose", "0.8158"]]
     assert cells[4] == ["squad_v1_dev", "Qwen3-8B-thinking-2507-FP8", "exact_match", "/", "f1", "0.5000", "/",
                         "0.6972", "12", "2", "/", "1", "/", "3"]
+
+
+def test_set_aside_commands_name_the_runs_outputs_within_160_columns():
+    from stages.report.aggregate import set_aside_lines
+
+    report = {"dataset": "d", "set_aside": {"m": {"question_rows_rejected": 2, "prediction_rows_rejected": 1}}}
+    assert set_aside_lines(report) == ["d: 2 question row(s) set aside: evalpipe show B1 --dataset d --rejects",
+                                       "d / m: 1 prediction row(s) set aside: evalpipe show B2 --dataset d --model m "
+                                       "--rejects"]
+    assert set_aside_lines(report, "/runs/night")[0].endswith("--rejects --outputs /runs/night")
+    long = "/" + "x" * 150
+    assert [line.rsplit(" --outputs ", 1)[1] for line in set_aside_lines(report, long)] == ["OUTPUTS", "OUTPUTS"]
