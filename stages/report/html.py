@@ -12,11 +12,12 @@ from markupsafe import Markup
 
 from ..chat.outage import unpublished_models
 from ..kinds import get_kind
-from .aggregate import harness_described, leaderboard_caption, leaderboard_headline, reply_notes
+from .aggregate import harness_described, reply_notes
 from .charts import grouped_bar_chart, heatmap, line_chart
 from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 from .harness_figures import harness_figure_rows
+from .headline import leaderboard_caption, leaderboard_headline
 from .katex_assets import katex_assets
 from .renderers import renderer_for
 from .sampling import sampling_curves, sampling_rows

@@ -1,6 +1,7 @@
 """A leaderboard's report says only the names it has: no "judge None" (AlignBench imported without one), no
 "baseline None" (MT-Bench's single grading), no "task None"; a baseline model is a baseline row, not an n/a figure."""
-from stages.report.aggregate import build_summary, harness_line, leaderboard_caption, leaderboard_tables, render_summary
+from stages.report.aggregate import build_summary, harness_line, leaderboard_tables, render_summary
+from stages.report.headline import leaderboard_caption
 
 
 def _report(judge, baseline):
