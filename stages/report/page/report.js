@@ -42,6 +42,28 @@ function drawTex(el, tex) {
   el.textContent = tex;
 }
 
+// A transcript line "role: text", its class the role's, appended to `parent`.
+function roleLine(parent, role, text) {
+  const line = document.createElement("div"), label = document.createElement("span");
+  line.className = role;
+  label.className = "role";
+  label.textContent = role + ": ";
+  line.appendChild(label);
+  line.appendChild(document.createTextNode(text));
+  parent.appendChild(line);
+}
+
+// A tool call "→ text" with its result "← result" (of class `resultClass`) beneath it, appended to `parent`.
+function callLine(parent, text, result, resultClass) {
+  const call = document.createElement("div"), shown = document.createElement("div");
+  call.className = "call";
+  call.textContent = "→ " + text;
+  shown.className = resultClass;
+  shown.textContent = "← " + result;
+  call.appendChild(shown);
+  parent.appendChild(call);
+}
+
 // A BFCL multi-turn episode: each turn's user messages, the model's calls step by step with their results (none
 // where the checker stopped before the turn), what it said, the ground truth's calls and the turn's verdict.
 function episodeTurns(parent, fields) {
@@ -50,35 +72,11 @@ function episodeTurns(parent, fields) {
   fields.turns.forEach(function (turn) {
     const li = document.createElement("li");
     li.className = "turn";
-    turn.user.forEach(function (text) {
-      const line = document.createElement("div"), role = document.createElement("span");
-      line.className = "user";
-      role.className = "role";
-      role.textContent = "user: ";
-      line.appendChild(role);
-      line.appendChild(document.createTextNode(text));
-      li.appendChild(line);
-    });
+    turn.user.forEach(function (text) { roleLine(li, "user", text); });
     turn.steps.forEach(function (step) {
-      step.forEach(function (c) {
-        const call = document.createElement("div"), result = document.createElement("div");
-        call.className = "call";
-        call.textContent = "→ " + c.call;
-        result.className = "result";
-        result.textContent = "← " + (c.result === null ? "(not run)" : c.result);
-        call.appendChild(result);
-        li.appendChild(call);
-      });
+      step.forEach(function (c) { callLine(li, c.call, c.result === null ? "(not run)" : c.result, "result"); });
     });
-    turn.said.forEach(function (text) {
-      const line = document.createElement("div"), role = document.createElement("span");
-      line.className = "assistant";
-      role.className = "role";
-      role.textContent = "assistant: ";
-      line.appendChild(role);
-      line.appendChild(document.createTextNode(text));
-      li.appendChild(line);
-    });
+    turn.said.forEach(function (text) { roleLine(li, "assistant", text); });
     const expected = document.createElement("div"), verdict = document.createElement("div");
     expected.className = "muted";
     expected.textContent = "ground truth: " + (turn.expected.join("; ") || "no call");
@@ -202,13 +200,8 @@ const VIEWS = {
         li.appendChild(role);
         if (turn.text) li.appendChild(document.createTextNode(turn.text));
         turn.calls.forEach(function (c) {
-          const call = document.createElement("div"), result = document.createElement("div");
-          call.className = "call";
-          call.textContent = "→ " + c.name + "(" + c.arguments + ")";
-          result.className = c.error ? "result error" : "result";
-          result.textContent = "← " + (c.result === null ? "(no result)" : c.result);
-          call.appendChild(result);
-          li.appendChild(call);
+          callLine(li, c.name + "(" + c.arguments + ")", c.result === null ? "(no result)" : c.result,
+                   c.error ? "result error" : "result");
         });
         list.appendChild(li);
       });
