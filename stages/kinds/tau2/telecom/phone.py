@@ -21,7 +21,13 @@ DEFAULT_VPN = {"server_address": "192.168.1.1", "protocol": "OpenVPN", "server_p
 
 
 class Phone(Toolkit):
-    """The device and surroundings tables of the user database, and what tau2's phone works out from them."""
+    """The device and surroundings tables of the user database, and what tau2's phone works out from them; the VPN
+    a connection gets (poor once break_vpn ran: tau2 changes its default VPN in place, for its whole process — here
+    for this environment)."""
+
+    def __init__(self, db: Any) -> None:
+        super().__init__(db)
+        self.vpn_default = dict(DEFAULT_VPN)
 
     def _device(self, field: str) -> Any:
         return self.db.tables["device"][field]
@@ -149,7 +155,7 @@ class Phone(Toolkit):
     def _connect_vpn(self) -> bool | None:
         if self._device("vpn_connected"):
             return None
-        self._set(vpn_connected=True, vpn_details=dict(DEFAULT_VPN))
+        self._set(vpn_connected=True, vpn_details=dict(self.vpn_default))
         return True
 
     def _toggle_wifi(self) -> bool | None:

@@ -313,6 +313,7 @@ class TelecomUserTools(Phone):
 
     def break_vpn(self) -> str:
         self._connect_vpn()
+        self.vpn_default["server_performance"] = "poor"
         self.db.writable("device", "vpn_details")["server_performance"] = "poor"
         return "VPN connection broken."
 

@@ -5,7 +5,8 @@ are read here from tasks_small.json (the small split, as shipped) and validated 
     TAU2_DATA_DIR=/work/tau2-data /work/tau2-venv/bin/python tests/stages/kinds/tau2/make_tau2_telecom_reference.py
 
 For every small task: its gold actions made as the agent's or the user's calls (each call by its action's
-requestor) — as they are; after the reads (every read tool of the agent and of the user once); with the last
+requestor) — as they are; after the reads (every read tool of the agent and of the user once); after writes
+(every write tool of both, most twice, some failing, reads between); with the last
 state-changing action dropped (the last action where none changes state); with one argument of the last action that
 has arguments changed (text gets "X" appended, a number 1 more); after failing calls (an unknown tool, the last
 action without its first argument, with an argument it does not take) — each answered by tau2's own environment, and
@@ -26,6 +27,8 @@ from pathlib import Path
 from tau2.data_model.message import AssistantMessage, ToolCall, UserMessage
 from tau2.data_model.simulation import SimulationRun, TerminationReason
 from tau2.data_model.tasks import Task
+from tau2.domains.telecom.user_data_model import PerformanceLevel, VpnDetails
+from tau2.domains.telecom.user_tools import TelecomUserTools
 from tau2.evaluator.evaluator import EvaluationType, evaluate_simulation
 from tau2.registry import registry
 
@@ -54,6 +57,39 @@ READS = [
     ("user", "check_app_status", {"app_name": "messaging"}),
     ("user", "check_app_status", {"app_name": "camera"}),
     ("user", "check_app_permissions", {"app_name": "browser"}),
+]
+
+WRITES = [
+    ("assistant", "suspend_line", {"customer_id": "C1001", "line_id": "L1002", "reason": "travel"}),
+    ("assistant", "suspend_line", {"customer_id": "C1001", "line_id": "L1002", "reason": "again"}),
+    ("assistant", "resume_line", {"customer_id": "C1001", "line_id": "L1002"}),
+    ("assistant", "resume_line", {"customer_id": "C1001", "line_id": "L1002"}),
+    ("assistant", "disable_roaming", {"customer_id": "C1001", "line_id": "L1002"}),
+    ("assistant", "disable_roaming", {"customer_id": "C1001", "line_id": "L1002"}),
+    ("assistant", "enable_roaming", {"customer_id": "C1001", "line_id": "L1002"}),
+    ("assistant", "enable_roaming", {"customer_id": "C1002", "line_id": "L1002"}),
+    ("assistant", "refuel_data", {"customer_id": "C1001", "line_id": "L1002", "gb_amount": 0}),
+    ("assistant", "refuel_data", {"customer_id": "C1001", "line_id": "L1002", "gb_amount": 1.5}),
+    ("assistant", "send_payment_request", {"customer_id": "C1001", "bill_id": "B9"}),
+    *[("user", name, {}) for name in (
+        "toggle_wifi", "check_wifi_status", "toggle_wifi", "toggle_airplane_mode", "toggle_wifi",
+        "check_status_bar", "toggle_airplane_mode", "connect_vpn", "connect_vpn", "check_vpn_status",
+        "run_speed_test", "disconnect_vpn", "disconnect_vpn", "toggle_wifi_calling", "check_wifi_calling_status",
+        "toggle_wifi_calling", "reset_apn_settings", "reboot_device", "check_apn_settings", "toggle_data_saver_mode",
+        "run_speed_test", "toggle_data_saver_mode", "toggle_roaming", "toggle_roaming", "toggle_data",
+        "toggle_data", "reseat_sim_card", "make_payment", "check_payment_request")],
+    ("user", "set_apn_settings", {"apn_settings": {"apn_name": "internet", "mmsc_url": None}}),
+    ("user", "can_send_mms", {}),
+    ("user", "set_apn_settings", {"apn_settings": {"apn_name": "internet"}}),
+    ("user", "set_network_mode_preference", {"mode": "2g_only"}),
+    ("user", "run_speed_test", {}),
+    ("user", "set_network_mode_preference", {"mode": "3g_only"}),
+    ("user", "check_network_status", {}),
+    ("user", "set_network_mode_preference", {"mode": "4g_5g_preferred"}),
+    ("user", "grant_app_permission", {"app_name": "messaging", "permission": "Camera"}),
+    ("user", "grant_app_permission", {"app_name": "notes", "permission": "sms"}),
+    ("user", "grant_app_permission", {"app_name": "browser", "permission": "SMS"}),
+    ("user", "check_app_status", {"app_name": "browser"}),
 ]
 
 
@@ -87,7 +123,15 @@ def noisy(actions: list[dict]) -> list[dict]:
     return [*wrong, *actions]
 
 
+def fresh_vpn_default() -> None:
+    """tau2's break_vpn makes the VPN every later connect_vpn of the process gets a poor one (it changes the class's
+    default VPN in place): set back before each trajectory and each evaluation, so each is as in a fresh process."""
+    TelecomUserTools.default_vpn_details = VpnDetails(server_address="192.168.1.1", protocol="OpenVPN",
+                                                      server_performance=PerformanceLevel.EXCELLENT)
+
+
 def trajectory(task: Task, actions: list[dict]) -> tuple[list, list[str], list[bool]]:
+    fresh_vpn_default()
     env = registry.get_env_constructor("telecom")()
     initial = task.initial_state
     env.set_state(initial.initialization_data, initial.initialization_actions, [])
@@ -110,6 +154,7 @@ def trajectory(task: Task, actions: list[dict]) -> tuple[list, list[str], list[b
 
 
 def score(task: Task, messages: list, reason: TerminationReason, kind: EvaluationType) -> tuple:
+    fresh_vpn_default()
     run = SimulationRun(id="x", task_id=task.id, start_time="", end_time="", duration=0.0, termination_reason=reason,
                         messages=messages, trial=0, timestamp="", agent_cost=0.0, user_cost=0.0, reward_info=None)
     try:
@@ -128,6 +173,7 @@ def main() -> None:
                    for a in raw["evaluation_criteria"]["actions"] or []]
         last = (writes(env, actions) or [len(actions) - 1])[-1]
         variants = {"gold": actions, "reads": [{"name": n, "arguments": a, "requestor": r} for r, n, a in READS]
+                    + actions, "writes": [{"name": n, "arguments": a, "requestor": r} for r, n, a in WRITES]
                     + actions, "dropped": [a for i, a in enumerate(actions) if i != last],
                     "changed": changed(actions), "noisy": noisy(actions)}
         for variant, calls in variants.items():
