@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..toolkit import tool
-from .phone import DEFAULT_APN, MODES, Phone
+from .phone import MODES, Phone
+from .tables import APN_DEFAULTS
 
 ON_OFF = {True: "ON", False: "OFF"}
 YES_NO = {True: "Yes", False: "No"}
@@ -216,7 +217,7 @@ class TelecomUserTools(Phone):
         lines = []
         if self._device("active_apn_settings")["reset_at_reboot"]:
             lines.append("Resetting APN settings...")
-            self._set(active_apn_settings=dict(DEFAULT_APN))
+            self._set(active_apn_settings=dict(APN_DEFAULTS))
         lines.append("Restarting network services...")
         self._set(network_connection_status="searching")
         self.simulate_network_search()
@@ -361,13 +362,13 @@ class TelecomUserTools(Phone):
 
 def _apn(given: dict[str, Any]) -> dict[str, Any]:
     """APN settings as tau2's model makes them from a dict (ValueError naming each field it refuses)."""
-    wrong = [f"{name}\n  Extra inputs are not permitted" for name in given if name not in DEFAULT_APN]
+    wrong = [f"{name}\n  Extra inputs are not permitted" for name in given if name not in APN_DEFAULTS]
     if given.get("apn_name", "internet") not in ("internet", "broken"):
         wrong.append("apn_name\n  Input should be 'internet' or 'broken'")
     if wrong:
         raise ValueError(f"{len(wrong)} validation error{'s' if len(wrong) > 1 else ''} for APNSettings\n"
                          + "\n".join(wrong))
-    return {**DEFAULT_APN, **given}
+    return {**APN_DEFAULTS, **given}
 
 
 def _granted(permissions: dict[str, bool]) -> list[str]:

@@ -6,7 +6,7 @@ import datetime
 from typing import Any
 
 Tables = dict[str, dict[str, Any]]
-FLOAT, DATE, DATETIME, RECORD = "float", "date", "datetime", "record"
+FLOAT, DATE, DATETIME = "float", "date", "datetime"
 REQUIRED = object()
 
 # field → (default, type) per record, in tau2's field order; REQUIRED: the file must give it
@@ -40,6 +40,7 @@ AGENT_TABLES = {"plans": ("plan_id", PLAN), "customers": ("customer_id", CUSTOME
 
 APN = {"apn_name": ("internet", None), "reset_at_reboot": (False, None), "mms_apn": ("mms", None),
        "mmsc_url": ("http://mms.carrier.com/mms/wapenc", None), "mms_proxy": (None, None), "mms_port": (None, None)}
+APN_DEFAULTS = {name: default for name, (default, _) in APN.items()}  # what a reset APN holds
 PERMISSIONS = {"sms": (False, None), "storage": (False, None), "phone": (False, None), "network": (False, None)}
 APPS = {"messaging": {"app_name": "messaging", "permissions": {"sms": True, "storage": True, "phone": True,
                                                                "network": False}},
@@ -50,7 +51,7 @@ DEVICE_STATE = {"sim_card_status": ("active", None), "sim_card_missing": (False,
                 "network_connection_status": ("connected", None), "battery_level": (80, None),
                 "data_enabled": (True, None), "roaming_enabled": (False, None),
                 "network_mode_preference": ("4g_5g_preferred", None),
-                "active_apn_settings": ({name: default for name, (default, _) in APN.items()}, APN),
+                "active_apn_settings": (APN_DEFAULTS, APN),
                 "wifi_enabled": (False, None), "wifi_connected": (False, None), "wifi_ssid": (None, None),
                 "wifi_signal_strength": ("none", None), "wifi_calling_enabled": (False, None),
                 "wifi_calling_mms_over_wifi": (False, None), "data_saver_mode": (False, None),
