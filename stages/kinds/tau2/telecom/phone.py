@@ -41,6 +41,14 @@ class Phone(Toolkit):
         for name, value in fields.items():
             self.db.insert("surroundings", name, value)
 
+    def _apn(self, attribute: str, writable: bool = False) -> dict[str, Any]:
+        """The APN settings (this database's copy when `writable`); AttributeError as tau2 raises reading
+        `attribute` of settings that are not a record (set_apn_settings given text keeps it)."""
+        settings = self._device("active_apn_settings")
+        if not isinstance(settings, dict):
+            raise AttributeError(f"'{type(settings).__name__}' object has no attribute '{attribute}'")
+        return self.db.writable("device", "active_apn_settings") if writable else settings
+
     def _no_service(self) -> None:
         self._set(network_connection_status="no_service", network_technology_connected="none",
                   network_signal_strength="none")
@@ -50,15 +58,16 @@ class Phone(Toolkit):
         if self._sim_status() == "active":
             signals = self._around("signal_strength")
             preference = self._device("network_mode_preference")
-            technology = MODE_TECHNOLOGY.get(preference, "4G")
+            technology = MODE_TECHNOLOGY.get(preference, "4G") if isinstance(preference, str) else "4G"
             if preference == "4g_5g_preferred" and signals.get("5G", "none") != "none":
                 technology = "5G"
             self._set(network_connection_status="connected", network_technology_connected=technology,
                       network_signal_strength=signals.get(technology, "none"))
         else:
             self._no_service()
-        if (self._device("airplane_mode") or self._device("active_apn_settings")["apn_name"] == "broken"
-                or not self._around("line_active")):
+        if self._device("airplane_mode"):
+            self._no_service()
+        if self._apn("apn_name")["apn_name"] == "broken" or not self._around("line_active"):
             self._no_service()
 
     def _sim_status(self) -> str:
@@ -119,7 +128,7 @@ class Phone(Toolkit):
             return False
         if device["wifi_calling_enabled"] and device["wifi_calling_mms_over_wifi"]:
             return False
-        if device["active_apn_settings"]["mmsc_url"] is None:
+        if self._apn("mmsc_url")["mmsc_url"] is None:
             return False
         messaging = device["app_statuses"].get("messaging")
         return bool(messaging) and messaging["permissions"]["storage"] and messaging["permissions"]["sms"]

@@ -10,6 +10,7 @@ from .phone import MODES, Phone
 from .tables import APN_DEFAULTS
 
 ON_OFF = {True: "ON", False: "OFF"}
+PYDANTIC = "2.14"
 YES_NO = {True: "Yes", False: "No"}
 SIM_WORDS = {"active": "Your SIM card is active and working.", "missing": "No SIM card detected in the phone.",
              "locked_pin": "The SIM card is locked with a PIN code.",
@@ -46,16 +47,18 @@ class TelecomUserTools(Phone):
 
     @tool(mutates=False)
     def check_network_mode_preference(self) -> str:
-        return f"Network Mode Preference: {self._device('network_mode_preference')}"
+        return f"Network Mode Preference: {_mode_value(self._device('network_mode_preference'))}"
 
     @tool(mutates=True)
     def set_network_mode_preference(self, mode: str) -> str:
-        if not isinstance(mode, str) or mode not in MODES:
+        """A mode that is text must be one of tau2's; anything else tau2 keeps as it is (then fails on its value)."""
+        if not isinstance(mode, str) or mode in MODES:
+            self._set(network_mode_preference=mode)
+            self.simulate_network_search()
+        if mode is None or isinstance(mode, str) and mode not in MODES:
             return self._with_status_bar(f"Failed to set network mode: '{mode}' is not a valid option. Please use "
                                          f"one of: {', '.join(MODES)}")
-        self._set(network_mode_preference=mode)
-        self.simulate_network_search()
-        return self._with_status_bar(f"Preferred Network Mode set to: {mode}")
+        return self._with_status_bar(f"Preferred Network Mode set to: {_mode_value(mode)}")
 
     @tool(mutates=False)
     def run_speed_test(self) -> str:
@@ -98,7 +101,7 @@ class TelecomUserTools(Phone):
 
     @tool(mutates=False)
     def check_apn_settings(self) -> str:
-        settings = self._device("active_apn_settings")
+        settings = self._apn("model_copy")
         return (f"Current APN Name: {settings['apn_name'] or 'Not Set'}\n"
                 f"MMSC URL (for picture messages): {settings['mmsc_url'] or 'Not Set'}\n"
                 "(These are technical settings, usually best left unchanged.)")
@@ -115,7 +118,7 @@ class TelecomUserTools(Phone):
 
     @tool(mutates=True)
     def reset_apn_settings(self) -> str:
-        self.db.writable("device", "active_apn_settings")["reset_at_reboot"] = True
+        self._apn("reset_at_reboot", writable=True)["reset_at_reboot"] = True
         self.simulate_network_search()
         return self._with_status_bar("APN settings will reset at reboot.")
 
@@ -215,7 +218,7 @@ class TelecomUserTools(Phone):
     @tool(mutates=True)
     def reboot_device(self) -> str:
         lines = []
-        if self._device("active_apn_settings")["reset_at_reboot"]:
+        if self._apn("reset_at_reboot")["reset_at_reboot"]:
             lines.append("Resetting APN settings...")
             self._set(active_apn_settings=dict(APN_DEFAULTS))
         lines.append("Restarting network services...")
@@ -295,12 +298,12 @@ class TelecomUserTools(Phone):
         return "Data Saver Mode is now OFF."
 
     def break_apn_settings(self) -> str:
-        self.db.writable("device", "active_apn_settings")["apn_name"] = "broken"
+        self._apn("apn_name", writable=True)["apn_name"] = "broken"
         self.simulate_network_search()
         return "APN settings broken. Please call reset_apn_settings() to fix."
 
     def break_apn_mms_setting(self) -> str:
-        self.db.writable("device", "active_apn_settings")["mmsc_url"] = None
+        self._apn("mmsc_url", writable=True)["mmsc_url"] = None
         return "APN MMS setting broken. Please call reset_apn_settings() to fix."
 
     def set_wifi_calling(self, enabled: bool, mms_over_wifi: bool | None = None) -> str:
@@ -360,11 +363,27 @@ class TelecomUserTools(Phone):
         return self._around("mobile_data_usage_exceeded") == expected_status
 
 
+def _mode_value(mode: Any) -> str:
+    """A mode's value, as tau2 reads it off its enum (AttributeError for anything else, as there)."""
+    if not isinstance(mode, str):
+        raise AttributeError(f"'{type(mode).__name__}' object has no attribute 'value'")
+    return mode
+
+
+def _refused(name: str, message: str, kind: str, value: Any) -> str:
+    """One field's error as pydantic writes it (the docs link of the pydantic tau2 1.0.1 installs with)."""
+    return (f"{name}\n  {message} [type={kind}, input_value={value!r}, input_type={type(value).__name__}]\n"
+            f"    For further information visit https://errors.pydantic.dev/{PYDANTIC}/v/{kind}")
+
+
 def _apn(given: dict[str, Any]) -> dict[str, Any]:
-    """APN settings as tau2's model makes them from a dict (ValueError naming each field it refuses)."""
-    wrong = [f"{name}\n  Extra inputs are not permitted" for name in given if name not in APN_DEFAULTS]
-    if given.get("apn_name", "internet") not in ("internet", "broken"):
-        wrong.append("apn_name\n  Input should be 'internet' or 'broken'")
+    """APN settings as tau2's model makes them from a dict (ValueError as pydantic words a name that is not one of
+    tau2's or a field it does not have)."""
+    wrong = []
+    if "apn_name" in given and given["apn_name"] not in ("internet", "broken"):
+        wrong.append(_refused("apn_name", "Input should be 'internet' or 'broken'", "enum", given["apn_name"]))
+    wrong += [_refused(name, "Extra inputs are not permitted", "extra_forbidden", value)
+              for name, value in given.items() if name not in APN_DEFAULTS]
     if wrong:
         raise ValueError(f"{len(wrong)} validation error{'s' if len(wrong) > 1 else ''} for APNSettings\n"
                          + "\n".join(wrong))

@@ -6,7 +6,7 @@ are read here from tasks_small.json (the small split, as shipped) and validated 
 
 For every small task: its gold actions made as the agent's or the user's calls (each call by its action's
 requestor) — as they are; after the reads (every read tool of the agent and of the user once); after writes
-(every write tool of both, most twice, some failing, reads between); with the last
+(every write tool of both, most twice, some failing, reads between); after calls with arguments of the wrong type; with the last
 state-changing action dropped (the last action where none changes state); with one argument of the last action that
 has arguments changed (text gets "X" appended, a number 1 more); after failing calls (an unknown tool, the last
 action without its first argument, with an argument it does not take) — each answered by tau2's own environment, and
@@ -92,6 +92,32 @@ WRITES = [
     ("user", "check_app_status", {"app_name": "browser"}),
 ]
 
+ODD = [  # arguments of the wrong type, as a model may send them
+    ("user", "set_network_mode_preference", {"mode": None}),
+    ("user", "check_network_mode_preference", {}),
+    ("user", "run_speed_test", {}),
+    ("user", "set_network_mode_preference", {"mode": "4g_only"}),
+    ("user", "grant_app_permission", {"app_name": "messaging", "permission": 5}),
+    ("user", "check_app_status", {"app_name": 5}),
+    ("user", "set_network_mode_preference", {"mode": 5}),
+    ("user", "check_network_mode_preference", {}),
+    ("user", "set_network_mode_preference", {"mode": "4g_5g_preferred"}),
+    ("user", "set_apn_settings", {"apn_settings": {"apn_name": "bogus", "proxy": 1}}),
+    ("user", "set_apn_settings", {"apn_settings": "internet"}),
+    ("user", "reboot_device", {}),
+    ("user", "toggle_data", {}),
+    ("user", "check_apn_settings", {}),
+    ("user", "reset_apn_settings", {}),
+    ("user", "can_send_mms", {}),
+    ("user", "toggle_data", {}),
+    ("user", "set_apn_settings", {"apn_settings": {"apn_name": "internet"}}),
+    ("assistant", "get_details_by_id", {"id": 1001}),
+    ("assistant", "get_bills_for_customer", {"customer_id": "C1001", "limit": "2"}),
+    ("assistant", "refuel_data", {"customer_id": "C1001", "line_id": "L1002", "gb_amount": 2}),
+    ("assistant", "refuel_data", {"customer_id": "C1001", "line_id": "L1002", "gb_amount": "2"}),
+    ("assistant", "get_customer_by_name", {"full_name": "John Smith"}),
+]
+
 
 def writes(env, actions: list[dict]) -> list[int]:
     kits = [kit for kit in (env.tools, env.user_tools) if kit is not None]
@@ -174,6 +200,7 @@ def main() -> None:
         last = (writes(env, actions) or [len(actions) - 1])[-1]
         variants = {"gold": actions, "reads": [{"name": n, "arguments": a, "requestor": r} for r, n, a in READS]
                     + actions, "writes": [{"name": n, "arguments": a, "requestor": r} for r, n, a in WRITES]
+                    + actions, "odd": [{"name": n, "arguments": a, "requestor": r} for r, n, a in ODD]
                     + actions, "dropped": [a for i, a in enumerate(actions) if i != last],
                     "changed": changed(actions), "noisy": noisy(actions)}
         for variant, calls in variants.items():

@@ -32,7 +32,7 @@ def telecom():
 def test_every_trajectory_scores_as_tau2_scored_it_with_the_same_tool_answers(telecom):
     data, tasks = telecom
     rows = [json.loads(line) for line in REFERENCE.read_text(encoding="utf-8").splitlines()]
-    assert len(rows) == 131 and {row["task"] for row in rows} == set(tasks)
+    assert len(rows) == 151 and {row["task"] for row in rows} == set(tasks)
     for row in rows:
         task, where = tasks[row["task"]], (row["task"], row["variant"], row["termination_reason"])
         messages = calls_trajectory(task, data, row["calls"])
