@@ -1,11 +1,12 @@
 """The user's simulated phone as tau2's telecom user tools work it: the device's fields and the user's surroundings
 read and written in the user database, the network searched again after a change, the status bar, mobile data,
-speed test and MMS worked out from them."""
+speed test and MMS worked out from them; APN settings made from what the user gives, as tau2's model makes them."""
 from __future__ import annotations
 
 from typing import Any
 
 from ..toolkit import Toolkit
+from .tables import APN_DEFAULTS
 
 NO_SIGNAL = "📵 No Signal"
 SIGNAL_BARS = {"none": NO_SIGNAL, "poor": "📶¹ Poor", "fair": "📶² Fair", "good": "📶³ Good",
@@ -14,6 +15,7 @@ MODES = ("4g_5g_preferred", "4g_only", "3g_only", "2g_only")
 MODE_TECHNOLOGY = {"4g_only": "4G", "3g_only": "3G", "2g_only": "2G"}
 SPEEDS = {"2G": (0.1, 0.4), "3G": (1.0, 5.0), "4G": (10.0, 100.0), "5G": (50.0, 500.0), "none": (0.0, 0.0)}
 SIGNAL_FACTOR = {"poor": 0.2, "fair": 0.5, "good": 0.8, "excellent": 1.0, "none": 0.0}
+PYDANTIC = "2.14"  # the pydantic tau2 1.0.1 installs with, whose words a refused APN setting gets
 SPEED_WORDS = ((1, "Very Poor"), (5, "Poor"), (25, "Fair"), (100, "Good"))
 DEFAULT_VPN = {"server_address": "192.168.1.1", "protocol": "OpenVPN", "server_performance": "excellent"}
 
@@ -178,3 +180,23 @@ class Phone(Toolkit):
         if app_name not in self._device("app_statuses"):
             return None
         return self.db.writable("device", "app_statuses")[app_name]
+
+
+def _refused(name: str, message: str, kind: str, value: Any) -> str:
+    """One field's error as pydantic writes it (the docs link of the pydantic tau2 1.0.1 installs with)."""
+    return (f"{name}\n  {message} [type={kind}, input_value={value!r}, input_type={type(value).__name__}]\n"
+            f"    For further information visit https://errors.pydantic.dev/{PYDANTIC}/v/{kind}")
+
+
+def apn_record(given: dict[str, Any]) -> dict[str, Any]:
+    """APN settings as tau2's model makes them from a dict (ValueError as pydantic words a name that is not one of
+    tau2's or a field it does not have)."""
+    wrong = []
+    if "apn_name" in given and given["apn_name"] not in ("internet", "broken"):
+        wrong.append(_refused("apn_name", "Input should be 'internet' or 'broken'", "enum", given["apn_name"]))
+    wrong += [_refused(name, "Extra inputs are not permitted", "extra_forbidden", value)
+              for name, value in given.items() if name not in APN_DEFAULTS]
+    if wrong:
+        raise ValueError(f"{len(wrong)} validation error{'s' if len(wrong) > 1 else ''} for APNSettings\n"
+                         + "\n".join(wrong))
+    return {**APN_DEFAULTS, **given}

@@ -6,11 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..toolkit import tool
-from .phone import MODES, Phone
+from .phone import MODES, Phone, apn_record
 from .tables import APN_DEFAULTS
 
 ON_OFF = {True: "ON", False: "OFF"}
-PYDANTIC = "2.14"
 YES_NO = {True: "Yes", False: "No"}
 SIM_WORDS = {"active": "Your SIM card is active and working.", "missing": "No SIM card detected in the phone.",
              "locked_pin": "The SIM card is locked with a PIN code.",
@@ -111,7 +110,7 @@ class TelecomUserTools(Phone):
         if not isinstance(apn_settings, dict):  # tau2 keeps it, then fails reading its name
             self._set(active_apn_settings=apn_settings)
             raise AttributeError(f"'{type(apn_settings).__name__}' object has no attribute 'apn_name'")
-        settings = _apn(apn_settings)
+        settings = apn_record(apn_settings)
         self._set(active_apn_settings=settings)
         self.simulate_network_search()
         return self._with_status_bar(f"APN settings set to: {settings['apn_name']}")
@@ -368,26 +367,6 @@ def _mode_value(mode: Any) -> str:
     if not isinstance(mode, str):
         raise AttributeError(f"'{type(mode).__name__}' object has no attribute 'value'")
     return mode
-
-
-def _refused(name: str, message: str, kind: str, value: Any) -> str:
-    """One field's error as pydantic writes it (the docs link of the pydantic tau2 1.0.1 installs with)."""
-    return (f"{name}\n  {message} [type={kind}, input_value={value!r}, input_type={type(value).__name__}]\n"
-            f"    For further information visit https://errors.pydantic.dev/{PYDANTIC}/v/{kind}")
-
-
-def _apn(given: dict[str, Any]) -> dict[str, Any]:
-    """APN settings as tau2's model makes them from a dict (ValueError as pydantic words a name that is not one of
-    tau2's or a field it does not have)."""
-    wrong = []
-    if "apn_name" in given and given["apn_name"] not in ("internet", "broken"):
-        wrong.append(_refused("apn_name", "Input should be 'internet' or 'broken'", "enum", given["apn_name"]))
-    wrong += [_refused(name, "Extra inputs are not permitted", "extra_forbidden", value)
-              for name, value in given.items() if name not in APN_DEFAULTS]
-    if wrong:
-        raise ValueError(f"{len(wrong)} validation error{'s' if len(wrong) > 1 else ''} for APNSettings\n"
-                         + "\n".join(wrong))
-    return {**APN_DEFAULTS, **given}
 
 
 def _granted(permissions: dict[str, bool]) -> list[str]:
