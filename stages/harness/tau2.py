@@ -17,14 +17,16 @@ DATA_HINT = "--data DOMAINS (tau2's data/tau2/domains, or one domain's folder), 
 
 
 def domain_folder(data: Path | None, domain: str) -> Path:
-    """The folder `domain` holding its db.json: DATA/<domain>, DATA itself, or $TAU2_DATA_DIR/tau2/domains/<domain>."""
+    """The folder `domain` holding its database (db.json; telecom's db.toml): DATA/<domain>, DATA itself, or
+    $TAU2_DATA_DIR/tau2/domains/<domain>."""
+    database = DOMAINS[domain].files[0] if domain in DOMAINS else "db.json"
     roots = [data] if data is not None else []
     if data is None and os.environ.get("TAU2_DATA_DIR"):
         roots.append(Path(os.environ["TAU2_DATA_DIR"]) / "tau2" / "domains")
     for folder in (candidate for root in roots for candidate in (root / domain, root)):
-        if folder.name == domain and (folder / "db.json").is_file():
+        if folder.name == domain and (folder / database).is_file():
             return folder.resolve()
-    raise UsageError(f"no db.json of tau2's {domain} domain found: {DATA_HINT}")
+    raise UsageError(f"no {database} of tau2's {domain} domain found: {DATA_HINT}")
 
 
 @register_importer("tau2")
@@ -67,7 +69,7 @@ def _run(path: Path, document: dict[str, Any], data: Path | None) -> ImportedRun
     domain = str((info.get("environment_info") or {}).get("domain_name") or "")
     if domain not in DOMAINS:
         return SkippedFile(str(path), f"domain {domain!r}: evalpipe scores {', '.join(DOMAINS)} (airline's "
-                                      "database is not in the shared data; telecom is not run yet)", refused=True)
+                                      "database is not in the shared data)", refused=True)
     folder = domain_folder(data, domain)
     tasks = [{**task, "id": str(task["id"])} for task in document["tasks"] if isinstance(task, dict) and "id" in task]
     known, set_aside = {task["id"] for task in tasks}, []

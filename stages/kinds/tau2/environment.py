@@ -1,5 +1,6 @@
 """A domain's environment: the agent's and the user's toolkits over fresh databases, a tool call answered as tau2
-answers it (failures as "Error: …"), initial state set and a trajectory's calls replayed as tau2's set_state does."""
+answers it (failures as "Error: …"), initial state set and a trajectory's calls replayed as tau2's set_state does; a
+domain that keeps the user's tools in step with the agent's (telecom) syncs them where tau2 does."""
 from __future__ import annotations
 
 import json
@@ -34,6 +35,13 @@ class Environment:
         self.user_tools: Toolkit | None = (data.domain.user_tools(self.user_db)
                                            if data.domain.user_tools is not None and self.user_db is not None
                                            else None)
+        self._sync = data.domain.sync if self.user_tools is not None else None
+        self.sync()
+
+    def sync(self) -> None:
+        """The user's tools brought in step with the agent's database (tau2's sync_tools; nothing for most domains)."""
+        if self._sync is not None:
+            self._sync(self.tools, self.user_tools)
 
     def _toolkits(self) -> tuple[Toolkit, ...]:
         return (self.tools,) if self.user_tools is None else (self.tools, self.user_tools)
@@ -57,16 +65,27 @@ class Environment:
     def respond(self, name: str, requestor: str, arguments: Any) -> tuple[str, bool]:
         """(the tool message's content, whether it is an error) for one call, as tau2 answers it."""
         try:
-            return tool_output(self.make_tool_call(name, requestor, arguments)), False
+            response = self.make_tool_call(name, requestor, arguments)
+            self.sync()
+            return tool_output(response), False
         except Exception as error:  # noqa: BLE001 — every failure of a tool is the caller's error message, as in tau2
             return f"Error: {error}", True
 
+    def apply(self, name: str, requestor: str, arguments: Any) -> None:
+        """A gold action made as tau2's evaluator makes it: its failure ignored, the tools not synced after it."""
+        try:
+            self.make_tool_call(name, requestor, arguments)
+        except Exception:  # noqa: BLE001, S110 — tau2 logs a failing gold action and goes on
+            pass
+
     def run_function(self, env_type: str, name: str, arguments: dict[str, Any]) -> Any:
-        """A function of the agent's or user's toolkit (initialization actions, assertions)."""
+        """A function of the agent's or user's toolkit (initialization actions, assertions), then the tools synced."""
         kit = {"assistant": self.tools, "user": self.user_tools}.get(env_type)
         if kit is None:
             raise ValueError(f"Invalid environment type: {env_type}")
-        return kit.call_function(name, arguments)
+        result = kit.call_function(name, arguments)
+        self.sync()
+        return result
 
     def assertion_met(self, assertion: dict[str, Any]) -> bool:
         """Whether an env assertion holds (its function's bool equals assert_value, true by default)."""
@@ -101,6 +120,7 @@ class Environment:
             replay.replayed += 1
             if _parsed(content) != _parsed(result.get("content")):
                 replay.differing.append(f"{name} (call {call.get('id', '')!r})")
+        self.sync()
         return replay
 
 

@@ -74,7 +74,7 @@ def _environment(task: dict[str, Any], criteria: dict[str, Any], data: DomainDat
     gold = Environment(data)
     gold.set_state(initial_state, initial_state.get("message_history") or [])
     for action in actions or []:
-        gold.respond(action["name"], action.get("requestor", "assistant"), action.get("arguments", {}))
+        gold.apply(action["name"], action.get("requestor", "assistant"), action.get("arguments", {}))
     difference = predicted.db.differences(gold.db)
     if predicted.user_db is not None and gold.user_db is not None:
         difference += [f"user {place}" for place in predicted.user_db.differences(gold.user_db)]

@@ -11,7 +11,7 @@ from ...core.errors import UsageError
 from ...io.artifacts import iter_rows
 from ..exporters import Documents, Exporter, register_exporter
 from .conversation import MAX_ERRORS, MAX_STEPS
-from .domains import domain_of
+from .domains import domain_of, read_domain
 
 TAU2_COMMIT = "a2c0247"  # the tau2-bench commit (1.0.1) whose results format this is
 WRITTEN_FIELDS = ("role", "content", "tool_calls", "id", "requestor", "error")  # a message's fields tau2 reads
@@ -44,7 +44,7 @@ def tau2_results(rows: list[dict[str, Any]], evaluations: dict[str, list[dict[st
         if not trials:
             continue
         tasks.append(task)
-        policy = policy or (Path(row["domain_folder"]) / "policy.md").read_text(encoding="utf-8")
+        policy = policy or read_domain(Path(row["domain_folder"])).policy
         trials_per_task = max(trials_per_task, len(trials))
         basis = (task.get("evaluation_criteria") or {}).get("reward_basis") or ["DB", "COMMUNICATE"]
         judged = {e["trial"]: e for e in evaluations.get(str(row["id"]), [])}

@@ -11,7 +11,7 @@ from ...core.records import Columns, LoadResult
 from ...core.stats import Stats
 from ...core.text_table import format_table, percent
 from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
-from .domains import read_domain
+from .domains import DATABASE_FILES, read_domain
 from .evaluation import NOT_JUDGED, evaluate
 from .leaderboard import read_board, run_caveat
 from .live import ask_trials
@@ -46,10 +46,11 @@ class Tau2(Kind):
         return load_tasks(path, params or self.defaults)
 
     def gold_files(self, params: dict[str, Any]) -> list[str]:
-        """The domain's db.json, fingerprinted with the tasks when the domain folder is the dataset's or named
-        relative to it (an import names tau2's shipped folder by its absolute path: not fingerprinted)."""
+        """The domain's db.json (telecom's db.toml; the one there is read), fingerprinted with the tasks when the
+        domain folder is the dataset's or named relative to it (an import names tau2's shipped folder by its absolute
+        path: not fingerprinted)."""
         folder = params.get("domain_folder") or ""
-        return [] if Path(folder).is_absolute() else [str(Path(folder) / "db.json")]
+        return [] if Path(folder).is_absolute() else [str(Path(folder) / name) for name in DATABASE_FILES]
 
     def ask(self, questions: Columns, config: Any, model: str, journal: Path,
             user: Any = None) -> tuple[LoadResult, dict[str, Any]]:

@@ -1,12 +1,16 @@
-"""Rescores evalpipe's exported tau2 results file with tau2-bench 1.0.1's own `tau2 evaluate-trajs` (not part of the
+"""Rescores evalpipe's exported tau2 results files with tau2-bench 1.0.1's own `tau2 evaluate-trajs` (not part of the
 suite): tau2 loads tau2_reference/exported_mock.json (written by `python -m tests.pipeline.kinds.test_tau2_export DIR`)
-into its Results model, rescores every simulation, and its rewards go to tau2_reference/export_rescored.json.
+and exported_telecom.json (`python -m tests.pipeline.kinds.test_tau2_telecom_pipeline DIR`) into its Results model,
+rescores every simulation, and its rewards go to tau2_reference/export_rescored.json and
+telecom_export_rescored.json; tau2's rescored telecom file itself is kept as results_telecom.json (a results file
+tau2 1.0.1 wrote, which `evalpipe import tau2` reads).
 
     TAU2_DATA_DIR=/work/tau2-data /work/tau2-venv/bin/python tests/stages/kinds/tau2/make_tau2_export_check.py
 """
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,15 +20,19 @@ OUT = Path(__file__).resolve().parent / "tau2_reference"
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        subprocess.run([str(Path(sys.executable).parent / "tau2"), "evaluate-trajs", str(OUT / "exported_mock.json"),
-                        "-o", folder], check=True, capture_output=True)
-        (rescored,) = Path(folder).rglob("*.json")
-        simulations = json.loads(rescored.read_text())["simulations"]
-    rewards = {f"{s['task_id']}/{s['trial']}": s["reward_info"]["reward"] for s in simulations}
-    (OUT / "export_rescored.json").write_text(json.dumps({"tool": "tau2 evaluate-trajs 1.0.1", "rewards": rewards},
-                                                         indent=1) + "\n")
-    print(rewards, file=sys.stderr)
+    for exported, written in (("exported_mock.json", "export_rescored.json"),
+                              ("exported_telecom.json", "telecom_export_rescored.json")):
+        with tempfile.TemporaryDirectory() as folder:
+            subprocess.run([str(Path(sys.executable).parent / "tau2"), "evaluate-trajs", str(OUT / exported),
+                            "-o", folder], check=True, capture_output=True)
+            (rescored,) = Path(folder).rglob("*.json")
+            simulations = json.loads(rescored.read_text())["simulations"]
+            if exported == "exported_telecom.json":
+                shutil.copy(rescored, OUT / "results_telecom.json")
+        rewards = {f"{s['task_id']}/{s['trial']}": s["reward_info"]["reward"] for s in simulations}
+        (OUT / written).write_text(json.dumps({"tool": "tau2 evaluate-trajs 1.0.1", "rewards": rewards},
+                                              indent=1) + "\n")
+        print(rewards, file=sys.stderr)
 
 
 if __name__ == "__main__":

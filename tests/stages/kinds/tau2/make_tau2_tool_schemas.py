@@ -16,7 +16,7 @@ OUT = Path(__file__).resolve().parents[4] / "stages" / "kinds" / "tau2" / "tool_
 
 
 def main() -> None:
-    for domain in ("retail", "mock"):
+    for domain in ("retail", "telecom", "mock"):
         env = registry.get_env_constructor(domain)()
         schemas = {"agent": [tool.openai_schema for tool in env.get_tools()],
                    "user": [tool.openai_schema for tool in env.get_user_tools()] if env.user_tools else []}

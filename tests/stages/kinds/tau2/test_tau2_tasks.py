@@ -52,7 +52,7 @@ def test_a_folder_of_no_domain_evalpipe_runs_is_said(tmp_path):
     path = tmp_path / "questions.json"
     path.write_text(json.dumps([_task("a")]), encoding="utf-8")
     (reject,) = load_tasks(path, {}).rejects
-    assert "tables ['flights', 'reservations', 'users'] are no domain evalpipe runs (retail, mock)" in reject.reason
+    assert "tables ['flights', 'reservations', 'users'] are no domain evalpipe runs (retail, telecom, mock)" in reject.reason
 
 
 def test_trials_gather_per_task_and_bad_ones_are_set_aside_by_line(tmp_path):

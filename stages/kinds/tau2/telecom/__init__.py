@@ -1,0 +1,1 @@
+"""tau2's telecom domain: the agent's tools over customers, lines and bills, the user's simulated phone."""
