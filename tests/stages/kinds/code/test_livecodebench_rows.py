@@ -6,7 +6,7 @@ import pytest
 
 from stages.kinds.code.kind import Code
 from stages.kinds.code.livecodebench import lcb_same_output, stdin_program
-from stages.kinds.code.livecodebench_task import normalize
+from stages.kinds.code.tasks.livecodebench import normalize
 
 DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON that json.loads cannot read (RecursionError)
 
