@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...chat.call_pool import run_calls

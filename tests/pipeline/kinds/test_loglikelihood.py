@@ -229,14 +229,13 @@ def test_winogrande_asks_each_options_own_context_with_the_shared_continuation(t
     assert report["models"]["ngram"]["acc"] == pytest.approx(sum(b4["correct"]) / 11)
 
 
-def test_a_server_that_is_down_leaves_every_item_not_scored_until_a_rerun_asks_them(tmp_path, capsys):
+def test_a_server_that_is_down_leaves_every_item_not_scored_until_a_rerun_asks_them(tmp_path, capsys, killed_server):
     """#78: loglikelihoods never obtained are not scored (not wrong): the model is not published, the last line says
     to restart the server; the rerun asks them and publishes."""
     folder = tmp_path / "inputs" / "cafe"
     write_jsonl(folder / "questions.jsonl", [{"question": f"Où {i}?", "choices": ["éé", "abc"], "gold": 1}
                                              for i in range(6)])
-    with NgramServer() as gone:
-        pass  # its port is closed
+    gone = killed_server()  # its port is closed
     (folder / "dataset.toml").write_text(
         f'kind = "loglikelihood"\n[params]\ncontext_template = "{{question}}"\n[generate]\nprotocol = "completions"\n'
         f'url = "{gone.url}"\nmodels = ["ngram"]\nretries = 0\n')
