@@ -174,6 +174,9 @@ def test_rolling_sums_from_predictions_files_rank_models_by_word_perplexity(tmp_
     assert poor["answer_rate"] == 0.5 and poor["words"] == 3  # two sums for one document: not scored
     assert poor["word_perplexity"] == pytest.approx(math.exp(20 / 3))
     assert report["comparison"] == {"primary_metric": "word_perplexity", "ranking": ["good", "poor"]}
+    assert report["task"] == "rolling"  # the task named, so what reads the report is bound to it (report_kind)
+    text = (tmp_path / "outputs" / "corpus" / "B6_report.txt").read_text(encoding="utf-8")
+    assert "word_perplexity" in text and "acc_norm" not in text
 
 
 def test_a_tokenizer_folder_named_in_dataset_toml_tokenizes_instead_of_the_server(tmp_path, capsys):
