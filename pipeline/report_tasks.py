@@ -142,7 +142,7 @@ class B6Report(KindStage):
                      for model in read.scored}
         metrics = {model: model_metrics(read.kind, documents) for model, documents in read.scored.items()}
         unscored = self._unscored(read)
-        report = build_dataset_report(self.dataset, self.spec["kind"], metrics, set_aside, super().stage_params(),
+        report = build_dataset_report(self.dataset, read.kind, metrics, set_aside, super().stage_params(),
                                       None, self._problems(read, set_aside, unscored))
         if any(found.count for found in unscored.values()):
             report["unscored"] = {model: found.to_dict(self.spec["max_unscored_share"])
@@ -159,7 +159,7 @@ class B6Report(KindStage):
 
     def _read(self) -> B6Reading:
         """Every upstream artifact B6 needs whole, read once."""
-        kind, shards = get_kind(self.spec["kind"]), range(self.spec["shards"])
+        kind, shards = self.dataset_kind(), range(self.spec["shards"])
         scored = {model: [read_artifact_json(task.artifact_path()) for task in tasks]
                   for model, tasks in self.score_tasks().items()}
         rows = ({model: read_columns(tasks[0].artifact_path()) for model, tasks in self.score_tasks().items()}

@@ -18,7 +18,7 @@ from stages.io.artifacts import read_artifact_json
 from stages.io.file_facts import facts_kept_in
 from stages.io.storage import is_local, location, storage_full, storage_problem
 from stages.judge.costs import judge_cost, total_cost
-from stages.kinds import get_kind
+from stages.kinds import report_kind
 from stages.report.aggregate import (
     bradley_terry_line,
     labels_set_aside,
@@ -245,7 +245,7 @@ def print_reports(reports: list[dict[str, Any]], specs: list[dict[str, Any]], ve
         for report in reports:
             if report.get("bradley_terry"):
                 print(printable(f"{report['dataset']}: {bradley_terry_line(report['bradley_terry'])}"))
-            kind_text = get_kind(report["kind"]).console_text(report)
+            kind_text = report_kind(report).console_text(report)
             if kind_text:
                 print(printable(f"{report['dataset']}:\n{kind_text}"))
             primary = report["comparison"]["primary_metric"]

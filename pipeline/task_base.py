@@ -17,6 +17,7 @@ from stages.core.records import Reject, Rows
 from stages.io.artifacts import artifact_damage, read_artifact_json, write_artifact
 from stages.io.shards import shard_digests, shard_range
 from stages.io.storage import location, storage_full_reason
+from stages.kinds import Kind, get_kind
 from stages.text.reasoning import ReasoningTags
 
 from .failures import clear_failure, failure_path, read_failure, record_failure
@@ -90,6 +91,10 @@ class StageTask(luigi.Task):
     @property
     def plain_spec(self) -> dict[str, Any]:
         return recursively_unfreeze(self.spec)
+
+    def dataset_kind(self) -> Kind:
+        """The dataset's kind as its parameters run it (bound to a task with stages of its own: Kind.for_params)."""
+        return get_kind(self.spec["kind"]).for_params(self.spec["params"])
 
     def reasoning_tags(self) -> ReasoningTags:
         """The tags the dataset's replies wrap their reasoning in (dataset.toml [reasoning])."""

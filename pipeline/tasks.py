@@ -120,7 +120,7 @@ class B2Predictions(StageTask):
         return {f"endpoint.{self.spec['generate']['protocol']}": self.spec["generate_concurrency"]}
 
     def compute(self) -> StageResult:
-        kind = get_kind(self.spec["kind"])
+        kind = self.dataset_kind()
         if not self.generated:
             loaded = kind.load_predictions(self.input_location(self.spec["predictions"][self.model]),
                                            self.plain_spec["fields"], self.rows())
@@ -188,7 +188,7 @@ class B3Normalize(KindStage):
         if tags is not None:
             joined, reasoning = answers_after_reasoning(joined, tags)
             counts.update(reasoning)
-        columns, info = get_kind(self.spec["kind"]).normalize(joined, super().stage_params())
+        columns, info = self.dataset_kind().normalize(joined, super().stage_params())
         if unscored:  # kept as rows (the stages after line up by item), left out of every figure from B5 on
             join_info["missing_predictions"] = [i for i in join_info["missing_predictions"] if str(i) not in unscored]
             counts.update(unscored=len(unscored), missing_predictions=len(join_info["missing_predictions"]))
@@ -256,8 +256,7 @@ class B4Match(KindStage):
 
     def compute(self) -> StageResult:
         normalized = stage_rows(self.requires())
-        columns, info = get_kind(self.spec["kind"]).match(normalized, {**self.stage_params(),
-                                                                       **match_judge_settings(self)})
+        columns, info = self.dataset_kind().match(normalized, {**self.stage_params(), **match_judge_settings(self)})
         columns = with_sample_numbers(normalized, columns)
         usage = {"judge_usage": info.pop("judge_usage")} if "judge_usage" in info else {}  # as B5J's header has it
         return StageResult(columns, {"rows": column_length(columns)}, header={"info": info, **usage})
@@ -271,7 +270,7 @@ class B5Score(KindStage):
 
     def compute(self) -> StageResult:
         matched = stage_rows(self.requires())
-        kind = get_kind(self.spec["kind"])
+        kind = self.dataset_kind()
         columns, metrics = kind.score(matched, self.stage_params())
         columns = with_sample_numbers(matched, columns)
         unscored = set(read_artifact_json(self.requires().requires().artifact_path()).get("unscored", {}))

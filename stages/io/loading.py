@@ -269,7 +269,7 @@ def _question_row(
     try:
         extra = kind.question_fields(record, question)
     except (TypeError, ValueError) as exc:
-        return f"wrong type: {exc}", ()
+        return _unreadable(exc), ()
     problem = kind.check_gold(golds, extra, params)
     if problem is not None:
         return problem, ()
@@ -328,8 +328,14 @@ def _prediction_row(
     try:
         extra = kind.prediction_fields(record) if kind is not None else {}
     except (TypeError, ValueError) as exc:
-        return f"wrong type: {exc}", ()
+        return _unreadable(exc), ()
     return None, (row_id, str(value), None if confidence is None else float(confidence), extra)
+
+
+def _unreadable(exc: TypeError | ValueError) -> str:
+    """Why a kind could not read a record's fields: the reason it gives (a ValueError's), or for a TypeError that a
+    value is of the wrong type."""
+    return f"wrong type: {exc}" if isinstance(exc, TypeError) else str(exc)
 
 
 def _is_probability(value: Any) -> bool:

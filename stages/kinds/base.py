@@ -79,6 +79,12 @@ class Kind:
     generate_modes: ClassVar[tuple[str, ...]] = ()  # the [generate] modes the kind asks in (the first the default)
     asks_user: ClassVar[bool] = False  # [generate] asks conversations of the model with [user]'s simulator (tau2)
     match_asks_judge: ClassVar[bool] = False  # B4 asks [judge] its own question (tau2's NL assertions): no criteria
+    bound_task: str = ""  # the task with stages of its own this kind is bound to (for_params); B6's report names it
+
+    def for_params(self, params: dict[str, Any]) -> Kind:
+        """The kind as a dataset with these parameters runs it: bound to the task they name when that task runs its
+        stages its own way (the pipeline hands every stage the bound kind), else the kind itself."""
+        return self
 
     def warm_up(self, rows: int) -> None:
         """Start, ahead of B4, what its matching takes seconds to start (called as B1–B3 run, with their row count, in
@@ -300,3 +306,9 @@ def get_kind(name: str) -> Kind:
 
 def kind_names() -> list[str]:
     return KINDS.names()
+
+
+def report_kind(report: dict[str, Any]) -> Kind:
+    """The kind a B6 report was made by: bound to the task it names (`task`: one with stages of its own)."""
+    kind = get_kind(report["kind"])
+    return kind.for_params({"task": report["task"]}) if "task" in report else kind

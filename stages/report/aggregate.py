@@ -7,7 +7,7 @@ from ..chat.costs import cost_line, tokens_text
 from ..chat.generation import failure_line
 from ..core.records import Columns
 from ..core.text_table import CONSOLE_COLUMNS, display_width, format_table
-from ..kinds import get_kind
+from ..kinds import Kind, get_kind, report_kind
 from .disagreements import disagreement_rows
 from .headline import leaderboard_baseline, leaderboard_caption, leaderboard_headline
 from .sampling import sampling_line
@@ -17,19 +17,21 @@ SHARED_LINE = 2  # headline metrics shown on one line of the console's table (qa
 
 
 def build_dataset_report(
-    dataset: str, kind_name: str, metrics_by_model: dict[str, dict], set_aside_by_model: dict[str, dict],
+    dataset: str, kind: str | Kind, metrics_by_model: dict[str, dict], set_aside_by_model: dict[str, dict],
     params: dict[str, Any] | None = None, scored_by_model: dict[str, Columns] | None = None,
     problems: list[str] | None = None,
 ) -> dict[str, Any]:
     """One dataset's report: each model's metrics, the kind's comparison, what was set aside per model, why the
-    numbers are unfit to publish (problems) and, given the B5 rows, each model's distribution of per-item scores."""
-    kind = get_kind(kind_name)
+    numbers are unfit to publish (problems) and, given the B5 rows, each model's distribution of per-item scores.
+    `kind`: its name, or the kind as the dataset runs it (Kind.for_params: a bound task is named as `task`)."""
+    kind = get_kind(kind) if isinstance(kind, str) else kind
     comparison = kind.compare(metrics_by_model, params or {})
-    distributions = {model: score_distribution(kind_name, comparison["primary_metric"], scored)
+    distributions = {model: score_distribution(kind.name, comparison["primary_metric"], scored)
                      for model, scored in (scored_by_model or {}).items()}
     return {
         "dataset": dataset,
-        "kind": kind_name,
+        "kind": kind.name,
+        **({"task": kind.bound_task} if kind.bound_task else {}),
         "models": metrics_by_model,
         "comparison": comparison,
         "set_aside": set_aside_by_model,
@@ -101,7 +103,7 @@ def build_summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
     rows = []
     for report in reports:
         metric = report["comparison"]["primary_metric"]
-        headline = get_kind(report["kind"]).headline(report["models"]) or (metric,)
+        headline = report_kind(report).headline(report["models"]) or (metric,)
         board = leaderboard_headline(report)
         for model, metrics in report["models"].items():
             aside = report["set_aside"].get(model, {})
@@ -176,7 +178,7 @@ def _figure(value: Any) -> str:
 
 def render_report(report: dict[str, Any]) -> str:
     """The dataset report as console text, in the kind's own layout, after any problems and a leaderboard's figures."""
-    rendered = leaderboard_tables(report) + get_kind(report["kind"]).render(report["dataset"], report)
+    rendered = leaderboard_tables(report) + report_kind(report).render(report["dataset"], report)
     generation = "".join(f"\n{_generation_line(model, g)}" for model, g in report.get("generation", {}).items())
     harness = "".join(f"\n{harness_line(model, p)}" for model, p in report.get("harness", {}).items())
     sampled = "".join(f"\n{sampling_line(model, found, report['comparison']['primary_metric'])}"

@@ -1,5 +1,6 @@
-"""Fixtures every pipeline test may ask for: a small workspace of two datasets, and a chat server on 127.0.0.1; every
-test here is marked end_to_end."""
+"""Fixtures every pipeline test may ask for: a small workspace of two datasets, a chat server on 127.0.0.1 and one
+killed (an outage); every test here is marked end_to_end."""
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,26 @@ def chat_server():
     """A chat server on 127.0.0.1 (OpenAI's and seed 003's protocols), stopped after the test."""
     with ChatServer() as chat:
         yield chat
+
+
+@pytest.fixture
+def killed_server():
+    """An outage: `killed_server(answers, **settings)` starts a chat server on 127.0.0.1 (its `answer`, `tool_calls`,
+    `agent`… set) that dies — its port closed, every later call refused — as it sends its `answers`-th answer;
+    `killed_server()` one already down. Every one is stopped after the test."""
+    with ExitStack() as servers:
+        def start(answers: int = 0, **settings) -> ChatServer:
+            server = ChatServer()
+            for name, value in settings.items():
+                setattr(server, name, value)
+            if answers:
+                server.dies_after = answers
+                return servers.enter_context(server)
+            with server:
+                pass  # started and stopped: its port is closed
+            return server
+
+        yield start
 
 
 def pytest_collection_modifyitems(items):

@@ -18,7 +18,6 @@ from ...sandbox.pool import run_programs
 from ...sandbox.run import KEPT_BYTES, Program, RunResult
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
-from . import livecodebench_task
 from .livecodebench import lcb_fields, outside_window
 from .livecodebench_prompt import SYSTEM_MESSAGE, lcb_user_prompt
 from .programs import (
@@ -31,10 +30,11 @@ from .programs import (
     texts,
 )
 from .tampering import tampering_signs
+from .tasks import CODE_TASKS
+from .tasks.livecodebench import LIVECODEBENCH
 
 OUTCOMES = ("passed", "failed", "timed out", "crashed", "syntax error", "no code", "out of memory")
 LIMIT_PARAMS = tuple(Limits.__dataclass_fields__)
-CODE_TASKS = {livecodebench_task.TASK: livecodebench_task}  # `task = "..."`: B3–B5 as that benchmark's scripts
 TASK_COLUMNS = ("difficulty", "platform", "contest_date", "starter_code")  # a task's item columns (null in other code datasets)
 
 
@@ -84,7 +84,7 @@ class Code(Kind):
     defaults = {**{name: field.default for name, field in Limits.__dataclass_fields__.items()},
                 "sandbox": "bwrap", "interpreter": "", "parallel": 0, "language": "python", "task": "",
                 "start_date": "", "end_date": ""}
-    task_defaults = {name: task.DEFAULTS for name, task in CODE_TASKS.items()}
+    task_defaults = {name: task.defaults for name, task in CODE_TASKS.items()}
     stage_params = {"B1": ("task", "start_date", "end_date"), "B3": ("language", "task"),
                     "B4": (*LIMIT_PARAMS, "sandbox", "interpreter", "parallel", "language", "task"), "B5": ("task",)}
     param_rules = {"timeout_seconds": at_least(0.1), "cpu_seconds": at_least(1, integer=True),
@@ -93,7 +93,7 @@ class Code(Kind):
                    "output_kb": at_least(1, integer=True), "tmp_mb": at_least(1, integer=True),
                    "build_seconds": at_least(0.1),
                    "sandbox": known_backend, "parallel": at_least(0, integer=True),
-                   "language": known_language, "task": one_of("", *CODE_TASKS), "start_date": a_day,
+                   "language": known_language, "task": one_of("", *CODE_TASKS.names()), "start_date": a_day,
                    "end_date": a_day}
     prompt_templates = {
         "en": "Complete the following Python code. Reply with the whole function in one ```python block.\n\n{question}",
@@ -128,10 +128,10 @@ class Code(Kind):
 
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None:
         if fields.get("contest_date") is not None:
-            if params.get("task") != livecodebench_task.TASK:
+            if params.get("task") != LIVECODEBENCH.name:
                 return 'a LiveCodeBench row (public_test_cases): dataset.toml needs task = "livecodebench"'
             return outside_window(fields["contest_date"], params["start_date"], params["end_date"])
-        if params.get("task") == livecodebench_task.TASK:
+        if params.get("task") == LIVECODEBENCH.name:
             return 'not a LiveCodeBench row (no public_test_cases): task = "livecodebench" reads only those'
         if fields.get("test") or fields.get("inputs"):
             return None
@@ -140,7 +140,7 @@ class Code(Kind):
     def normalize(self, joined: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B3: the program each reply gives (its code, after the prompt when the prompt is the function's head)."""
         if params.get("task"):
-            return CODE_TASKS[params["task"]].normalize(joined, params)
+            return CODE_TASKS.get(params["task"]).normalize(joined, params)
         rows = len(joined["id"])
         states = joined.get("reasoning") or [None] * rows
         programs, how = [], []
@@ -170,7 +170,7 @@ class Code(Kind):
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B4: every program run in the sandbox, against its tests or on each stdin case."""
         if params.get("task"):
-            return CODE_TASKS[params["task"]].match(normalized, params)
+            return CODE_TASKS.get(params["task"]).match(normalized, params)
         limits = Limits.from_params(params)
         runs: list[Program] = []
         owners: list[int] = []
@@ -215,7 +215,7 @@ class Code(Kind):
         scored = {"id": matched["id"], "pass_at_1": [1.0 if passed else 0.0 for passed in matched["passed"]],
                   "outcome": matched["outcome"]}
         if params.get("task"):
-            task = CODE_TASKS[params["task"]]
+            task = CODE_TASKS.get(params["task"])
             return scored, task.metrics_from_stats(task.score_stats(matched))
         return scored, self.metrics_from_stats(self.score_stats(matched))
 
@@ -242,7 +242,7 @@ class Code(Kind):
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         tasks = {metrics.get("task") for metrics in report["models"].values()} - {None}
         if tasks:
-            return CODE_TASKS[tasks.pop()].render(report)
+            return CODE_TASKS.get(tasks.pop()).render(report)
         rows = [[model, str(m["rows"]), percent(m["pass_at_1"]),
                  ", ".join(f"{outcome} {m['outcomes'][outcome]}" for outcome in OUTCOMES if m["outcomes"].get(outcome)),
                  str(m.get("tampering", {}).get("programs", 0))]

@@ -10,7 +10,7 @@ from ...core.records import LoadResult, Reject
 from ...io.fields import is_missing
 from ...io.readers import iter_records, readable_records
 from .own_tasks import task_named
-from .rolling_task import TASK as ROLLING
+from .own_tasks.rolling import TASK as ROLLING
 from .tasks import TaskForm, build_item, fewshot_block, task_form
 
 ITEM_COLUMNS = ("choices", "continuations", "gold", "subject", "contexts")

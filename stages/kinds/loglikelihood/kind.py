@@ -2,6 +2,7 @@
 continuation of the context (asked of a completions endpoint, or read from a file), as lm-eval scores them."""
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter
 from pathlib import Path
@@ -21,7 +22,7 @@ from .detokenizers import DETOKENIZERS
 from .figures import FIGURES, choice_picks, figures_from_tallies, tally
 from .items import load_items
 from .live import ask_items, prediction_text
-from .own_tasks import OWN_TASKS, task_of_items, task_of_matched, task_of_metrics, task_of_stats
+from .own_tasks import OWN_TASKS, OwnTask, task_named
 from .tasks import BUILT_IN
 
 ITEM_PARAMS = ("task", "num_fewshot", "fewshot_file", "context_template", "choices", "gold", "target_delimiter",
@@ -29,8 +30,9 @@ ITEM_PARAMS = ("task", "num_fewshot", "fewshot_file", "context_template", "choic
 
 
 def _task_rule(value: str) -> str | None:
-    return None if value in ("", *OWN_TASKS) or value in BUILT_IN else (
-        f"is none of the built-in tasks ({', '.join([*BUILT_IN, *OWN_TASKS])})")
+    own = OWN_TASKS.names()
+    return None if value in ("", *own) or value in BUILT_IN else (
+        f"is none of the built-in tasks ({', '.join([*BUILT_IN, *own])})")
 
 
 def _numbers(value: Any, count: int | None, kind: type, name: str) -> list:
@@ -71,6 +73,16 @@ class Loglikelihood(Kind):
     prediction_columns = ("loglikelihoods", "greedy")
     status_column = "status"
     asks_completions = True
+    own_task: OwnTask | None = None  # set on the kind bound to a task with stages of its own (for_params)
+
+    def for_params(self, params: dict[str, Any]) -> Kind:
+        """Bound to the own task (own_tasks/) `task` names, which then runs every stage; else this kind."""
+        own = task_named(params.get("task") or "")
+        if own is None:
+            return self
+        bound = copy.copy(self)
+        bound.own_task, bound.bound_task, bound.headline_metrics = own, own.name, own.headline_metrics
+        return bound
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
@@ -106,7 +118,9 @@ class Loglikelihood(Kind):
 
     def ask(self, questions: Columns, config: Any, model: str, journal: Path,
             user: Any = None) -> tuple[LoadResult, dict[str, Any]]:
-        """B2 asked of a completions endpoint (live.ask_items)."""
+        """B2 asked of a completions endpoint (live.ask_items; an own task asks its own way)."""
+        if self.own_task is not None:
+            return self.own_task.ask(questions, config, model, journal)
         return ask_items(questions, config, model, journal)
 
     def asking_files(self, generate: dict[str, Any]) -> dict[str, Path]:
@@ -127,10 +141,9 @@ class Loglikelihood(Kind):
 
     def match(self, normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
         """B4: per item the choice acc, acc_norm and acc_bytes pick, whether each is the gold, and whether every
-        continuation token of the gold was the model's greedy one (a rolling task: each document's words and bytes)."""
-        own = task_of_items(normalized)
-        if own is not None:
-            return own.match(normalized)
+        continuation token of the gold was the model's greedy one (an own task matches its own way)."""
+        if self.own_task is not None:
+            return self.own_task.match(normalized)
         out: Columns = {name: [] for name in ("id", "subject", "gold", "loglikelihoods", "greedy", "chosen",
                                               "chosen_norm", "chosen_bytes", "correct", "correct_norm",
                                               "correct_bytes", "status")}
@@ -148,9 +161,8 @@ class Loglikelihood(Kind):
         return out, {"statuses": dict(Counter(out["status"]))}
 
     def score(self, matched: Columns, params: dict[str, Any]) -> tuple[Columns, dict[str, Any]]:
-        own = task_of_matched(matched)
-        if own is not None:
-            return own.score(matched)
+        if self.own_task is not None:
+            return self.own_task.score(matched)
         scored = {"id": matched["id"], **{figure: [float(bool(v)) for v in matched[f"correct{suffix}"]]
                                            for figure, suffix in zip(FIGURES, ("", "_norm", "_bytes"))}}
         if not params.get("acc_bytes"):
@@ -164,17 +176,15 @@ class Loglikelihood(Kind):
                 for metric in self.paired_metrics if metric in scored}
 
     def score_stats(self, matched: Columns) -> Stats:
-        own = task_of_matched(matched)
-        if own is not None:
-            return own.score_stats(matched)
+        if self.own_task is not None:
+            return self.own_task.score_stats(matched)
         rows = {figure: matched[f"correct{suffix}"] for figure, suffix in zip(FIGURES, ("", "_norm", "_bytes"))}
         return {"by_subject": tally(matched["subject"], rows),
                 "answered": sum(status != "missing" for status in matched["status"])}
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
-        own = task_of_stats(stats)
-        if own is not None:
-            return own.metrics_from_stats(stats)
+        if self.own_task is not None:
+            return self.own_task.metrics_from_stats(stats)
         metrics = figures_from_tallies(stats["by_subject"], False)
         rows = metrics["rows"]
         return {**metrics, "answer_rate": stats["answered"] / rows if rows else None}
@@ -185,28 +195,20 @@ class Loglikelihood(Kind):
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         if matched.get("loglikelihoods") is None:
             return "missing", "no loglikelihoods"
-        own = task_of_matched(matched)
-        if own is not None:
-            return own.item_view(matched)
+        if self.own_task is not None:
+            return self.own_task.item_view(matched)
         return matched["status"], (f"chose {matched['chosen']} (norm {matched['chosen_norm']}), gold "
                                    f"{matched['gold']}; " + ", ".join(f"{ll:.3f}" for ll in matched["loglikelihoods"]))
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-        own = task_of_metrics(metrics_by_model)
-        if own is not None:
-            return own.compare(metrics_by_model)
+        if self.own_task is not None:
+            return self.own_task.compare(metrics_by_model)
         return rank_models(metrics_by_model, "acc")
-
-    def headline(self, metrics_by_model: dict[str, dict[str, Any]]) -> tuple[str, ...]:
-        """A corpus's word / byte perplexity and bits per byte; acc / acc_norm for choices."""
-        own = task_of_metrics(metrics_by_model)
-        return own.headline_metrics if own is not None else self.headline_metrics
 
     def render(self, dataset: str, report: dict[str, Any]) -> str:
         models = report["models"]
-        own = task_of_metrics(models)
-        if own is not None:
-            return own.render(models)
+        if self.own_task is not None:
+            return self.own_task.render(models)
         figures = [f for f in FIGURES if any(m.get(f) is not None for m in models.values())]
         rows = [[model, str(m["rows"]), *(f"{percent(m.get(f))} ± {percent(m.get(f + '_stderr'))}" for f in figures)]
                 for model, m in models.items()]

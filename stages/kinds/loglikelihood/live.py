@@ -1,9 +1,11 @@
 """The loglikelihood kind asked live ([generate] protocol = "completions"): every (context, continuation) of every
-item asked once (loglikelihoods.py), or a rolling task's documents (rolling.py); an item any of whose asks failed
+item asked once (loglikelihoods.py), or the rolling task's documents (rolling.py); an item any of whose asks failed
 is set aside with the reason, not scored when the server did not answer."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,23 +15,34 @@ from ...core.errors import UsageError
 from ...core.records import Columns, LoadResult, Reject
 from .loglikelihoods import Loglikelihoods, ask_loglikelihoods
 from .rolling import ask_rolling
-from .rolling_task import ROLLING
 
 
 def ask_items(questions: Columns, config: Any, model: str, journal: Path) -> tuple[LoadResult, dict[str, Any]]:
-    """B2 asked of a completions endpoint: the predictions and the asking's summary, every answer journaled in
-    `journal`; a server that does not echo the prompt's log-probs fails the dataset in one line."""
+    """B2 of a choice task asked of a completions endpoint: the predictions and the asking's summary, every answer
+    journaled in `journal`; a server that does not echo the prompt's log-probs fails the dataset in one line."""
     source = f"{config.url} ({model})"
-    try:
-        if ROLLING.owns_items(questions):
-            rolled = ask_rolling(questions["question"], config, model, journal)
-            return (rolling_predictions_from(questions, rolled.found, rolled.failed, source),
-                    rolled.summary(len(questions["id"])))
-        pairs = [pair for pairs in item_pairs(questions) for pair in pairs]
+    pairs = [pair for pairs in item_pairs(questions) for pair in pairs]
+    with echo_refused_fails(source):
         asked = ask_loglikelihoods(pairs, config, model, journal)
+    return predictions_from(questions, asked, source), asked.summary(len(pairs))
+
+
+def ask_documents(questions: Columns, config: Any, model: str, journal: Path) -> tuple[LoadResult, dict[str, Any]]:
+    """B2 of the rolling task: each document's rolling loglikelihood and the asking's summary (as ask_items)."""
+    source = f"{config.url} ({model})"
+    with echo_refused_fails(source):
+        rolled = ask_rolling(questions["question"], config, model, journal)
+    return (rolling_predictions_from(questions, rolled.found, rolled.failed, source),
+            rolled.summary(len(questions["id"])))
+
+
+@contextmanager
+def echo_refused_fails(source: str) -> Iterator[None]:
+    """A server that does not echo the prompt's log-probs: the dataset fails in one line naming `source`."""
+    try:
+        yield
     except EchoRefused as exc:
         raise UsageError(f"{source} cannot be scored: {exc}") from None
-    return predictions_from(questions, asked, source), asked.summary(len(pairs))
 
 
 def prediction_text(loglikelihoods: list[float]) -> str:

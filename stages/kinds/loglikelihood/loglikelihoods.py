@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -131,33 +132,60 @@ def unanswered(keys: dict[Any, str], store: AnswerStore) -> list[Any]:
     return [item for item, key in keys.items() if not answered(known.get(key), key)]
 
 
+@dataclass
+class Asking:
+    """What both loglikelihood loops ask with: the max length, the client of the served model, what tokenizes, each
+    distinct item's journal key, the journal, the items it does not answer yet, the breaker and prompts per request."""
+
+    max_length: int
+    client: CompletionsClient
+    source: Tokenizer
+    keys: dict[Any, str]
+    store: AnswerStore
+    todo: list[Any]
+    breaker: CircuitBreaker
+    size: int
+
+    def journaled(self) -> list[tuple[Any, dict[str, Any], str | None]]:
+        """Each distinct item, in order, with its journal record and why it has no answer (None: it has one)."""
+        records = self.store.load(set(self.keys.values()))
+        found = [(item, records.get(key, {}), key) for item, key in self.keys.items()]
+        return [(item, record, None if answered(record, key) else
+                 f"failed after {record.get('attempts', 0)} attempt(s): {record.get('error')}")
+                for item, record, key in found]
+
+
+def start_asking(items: list[Any], config: Any, model: str, store_path: Path,
+                 key: Callable[[str, int, Any, str | None], str]) -> Asking:
+    """The set-up of asking `items` of [generate]'s completions endpoint: each distinct item keyed by `key(served
+    model, max length, item, local tokenizer's fingerprint)`, those journaled with that key left out of `todo`."""
+    max_length = config.max_length or DEFAULT_MAX_LENGTH
+    served = config.served(model)
+    client = CompletionsClient(config, served)
+    source = text_tokenizer(config, client)
+    keys = {item: key(served, max_length, item, tokenizer_fingerprint(source)) for item in dict.fromkeys(items)}
+    store = AnswerStore(store_path)
+    return Asking(max_length, client, source, keys, store, unanswered(keys, store),
+                  CircuitBreaker(config.circuit_breaker), config.batch_size or DEFAULT_BATCH)
+
+
 def ask_loglikelihoods(pairs: list[Pair], config: Any, model: str, store_path: Path) -> Loglikelihoods:
     """Each distinct pair's loglikelihood and greedy flag: those journaled with the same request kept, the rest
     asked `batch_size` to a request, `concurrency` requests at once. Raises EchoRefused when the server does not
     return the prompt's log-probs."""
-    max_length = config.max_length or DEFAULT_MAX_LENGTH
-    served = config.served(model)
-    distinct = list(dict.fromkeys(pairs))
-    client = CompletionsClient(config, served)
-    source = text_tokenizer(config, client)
-    keys = {pair: pair_key(served, max_length, pair, tokenizer_fingerprint(source)) for pair in distinct}
-    store = AnswerStore(store_path)
-    todo = unanswered(keys, store)
-    size = config.batch_size or DEFAULT_BATCH
-    tokenizer = PairTokenizer(client, source)
-    breaker = CircuitBreaker(config.circuit_breaker)
+    asking = start_asking(pairs, config, model, store_path, pair_key)
+    todo, size = asking.todo, asking.size
+    tokenizer = PairTokenizer(asking.client, asking.source)
     with Progress(f"asking {model} for loglikelihoods", len(todo)) as progress:
-        run_calls([partial(_run_batch, tokenizer, todo[start:start + size], keys, max_length, store, breaker, progress)
-                   for start in range(0, len(todo), size)], config.concurrency)
-    answers = store.load(set(keys.values()))
-    result = Loglikelihoods(distinct=len(distinct), asked=len(todo))
-    for pair in distinct:
-        record = answers.get(keys[pair], {})
+        run_calls([partial(_run_batch, tokenizer, todo[start:start + size], asking.keys, asking.max_length,
+                           asking.store, asking.breaker, progress) for start in range(0, len(todo), size)],
+                  config.concurrency)
+    result = Loglikelihoods(distinct=len(asking.keys), asked=len(todo))
+    for pair, record, failure in asking.journaled():
         result.records.append(record)
-        if answered(record, keys[pair]):
+        if failure is None:
             result.found[pair] = (record["prediction"], record["greedy"])
             result.truncated += bool(record.get("truncated"))
         else:
-            result.failed[pair] = f"failed after {record.get('attempts', 0)} attempt(s): {record.get('error')}"
+            result.failed[pair] = failure
     return result
-

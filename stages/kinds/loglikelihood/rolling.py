@@ -13,17 +13,10 @@ from typing import Any
 from ...chat.call_pool import run_calls
 from ...chat.client import CircuitBreaker, ask_with_breaker
 from ...chat.completions import Asked, CompletionsClient, continuation_logprob
-from ...chat.journal import AnswerStore, answered, failure_record, request_digest
+from ...chat.journal import AnswerStore, failure_record, request_digest
 from ...chat.summary import asking_summary
 from ...core.progress import Progress
-from .loglikelihoods import (
-    DEFAULT_BATCH,
-    DEFAULT_MAX_LENGTH,
-    Tokenizer,
-    text_tokenizer,
-    tokenizer_fingerprint,
-    unanswered,
-)
+from .loglikelihoods import Tokenizer, start_asking
 
 Window = tuple[list[int], list[int]]
 
@@ -101,28 +94,18 @@ def _run_text(client: CompletionsClient, source: Tokenizer, prefix: list[int | N
 def ask_rolling(texts: list[str], config: Any, model: str, store_path: Path) -> RollingLoglikelihoods:
     """Each distinct text's rolling loglikelihood: those journaled with the same request kept, the rest asked, up to
     `concurrency` texts at once. Raises EchoRefused when the server does not return the prompt's log-probs."""
-    max_length = config.max_length or DEFAULT_MAX_LENGTH
-    served = config.served(model)
-    distinct = list(dict.fromkeys(texts))
-    client = CompletionsClient(config, served)
-    source = text_tokenizer(config, client)
-    keys = {text: text_key(served, max_length, text, tokenizer_fingerprint(source)) for text in distinct}
-    store = AnswerStore(store_path)
-    todo = unanswered(keys, store)
+    asking = start_asking(texts, config, model, store_path, text_key)
     prefix: list[int | None] = [None]
-    breaker = CircuitBreaker(config.circuit_breaker)
-    size = config.batch_size or DEFAULT_BATCH
-    with Progress(f"asking {model} for rolling loglikelihoods", len(todo)) as progress:
-        run_calls([partial(_run_text, client, source, prefix, text, keys[text], max_length, size, store, breaker,
-                           progress) for text in todo], config.concurrency)
-    answers = store.load(set(keys.values()))
-    result = RollingLoglikelihoods(asked=len(todo))
-    for text in distinct:
-        record = answers.get(keys[text], {})
+    with Progress(f"asking {model} for rolling loglikelihoods", len(asking.todo)) as progress:
+        run_calls([partial(_run_text, asking.client, asking.source, prefix, text, asking.keys[text], asking.max_length,
+                           asking.size, asking.store, asking.breaker, progress) for text in asking.todo],
+                  config.concurrency)
+    result = RollingLoglikelihoods(asked=len(asking.todo))
+    for text, record, failure in asking.journaled():
         result.records.append(record)
-        if answered(record, keys[text]):
+        if failure is None:
             result.found[text] = record["prediction"]
             result.windows += record.get("windows") or 0
         else:
-            result.failed[text] = f"failed after {record.get('attempts', 0)} attempt(s): {record.get('error')}"
+            result.failed[text] = failure
     return result

@@ -22,12 +22,6 @@ def _right_on_even(message: str) -> str:
     return str(2 * number) if number % 2 == 0 else "no idea"
 
 
-def killed_after(server: ChatServer, answers: int) -> None:
-    """The server answers `answers` questions (right on even ones) and dies as it sends the last."""
-    server.answer = _right_on_even
-    server.dies_after = answers
-
-
 def _dataset(tmp_path: Path, url: str, share: float | None = None, with_file: bool = False) -> Path:
     """inputs/sums: ten questions asked live of model m (one request at a time, the breaker after 3 failures), and
     model f's prediction file when `with_file`."""
@@ -48,11 +42,10 @@ def _row(workspace: Path, model: str = "m") -> dict:
     return next(row for row in summary["rows"] if row["model"] == model)
 
 
-def test_a_server_killed_mid_run_publishes_nothing_and_a_rerun_asks_only_what_is_missing(tmp_path, capsys):
-    with ChatServer() as server:
-        killed_after(server, 4)
-        workspace = _dataset(tmp_path, server.url)
-        assert run(workspace) == 1
+def test_a_server_killed_mid_run_publishes_nothing_and_a_rerun_asks_only_what_is_missing(tmp_path, capsys,
+                                                                                         killed_server):
+    workspace = _dataset(tmp_path, killed_server(4, answer=_right_on_even).url)
+    assert run(workspace) == 1
     err = capsys.readouterr().err
     line = ("6 of 10 items not scored: the model server did not answer (connection refused) × 3, the model server did "
             "not answer (circuit open after 3 consecutive failures) × 3")
@@ -77,11 +70,10 @@ def test_a_server_killed_mid_run_publishes_nothing_and_a_rerun_asks_only_what_is
     assert row["value"] == pytest.approx(5 / 10) and "published" not in row and "not_scored" not in row
 
 
-def test_a_share_within_the_limit_publishes_over_the_items_answered_and_names_the_rest(tmp_path, capsys):
-    with ChatServer() as server:
-        killed_after(server, 9)
-        workspace = _dataset(tmp_path, server.url, share=0.1)
-        assert run(workspace) == 0
+def test_a_share_within_the_limit_publishes_over_the_items_answered_and_names_the_rest(tmp_path, capsys,
+                                                                                       killed_server):
+    workspace = _dataset(tmp_path, killed_server(9, answer=_right_on_even).url, share=0.1)
+    assert run(workspace) == 0
     err = capsys.readouterr().err
     line = "1 of 10 items not scored: the model server did not answer (connection refused) × 1"
     assert f"evalpipe: sums / m: {line} (out of its denominator, never counted wrong)" in err
@@ -90,13 +82,11 @@ def test_a_share_within_the_limit_publishes_over_the_items_answered_and_names_th
     assert row["rows"] == 9
 
 
-def test_the_nightly_records_no_value_for_a_model_not_published(tmp_path, capsys):
-    with ChatServer() as server:
-        killed_after(server, 4)
-        workspace = _dataset(tmp_path, server.url, with_file=True)
-        night = ["nightly", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs"),
-                 "--date", "2026-11-20"]
-        assert main(night) == 1
+def test_the_nightly_records_no_value_for_a_model_not_published(tmp_path, capsys, killed_server):
+    workspace = _dataset(tmp_path, killed_server(4, answer=_right_on_even).url, with_file=True)
+    night = ["nightly", "--inputs", str(workspace / "inputs"), "--outputs", str(workspace / "outputs"),
+             "--date", "2026-11-20"]
+    assert main(night) == 1
     assert capsys.readouterr().err.splitlines()[-1] == WHAT_TO_DO.format(command="nightly")
     history = pq.read_table(workspace / "outputs/nightly/history.parquet").to_pylist()
     assert {row["model"] for row in history} == {"f"}  # the file's model is published, m is not

@@ -1,14 +1,13 @@
 """#78: a judge that does not answer is an outage, not a verdict: items whose every judge call failed are not scored,
 a model with too many of them is not published, and the last line says to restart the judge's server and rerun."""
 from stages.io.artifacts import read_artifact_json
-from tests.pipeline.chat_server import ChatServer
 from tests.pipeline.judge.capitals import capitals_dataset
 from tests.pipeline.workspace import run
 
 
-def test_a_judge_that_is_down_leaves_the_items_not_scored_until_a_rerun_judges_them(tmp_path, judge_server, capsys):
-    with ChatServer() as gone:
-        pass  # its port is closed: every judge call is refused
+def test_a_judge_that_is_down_leaves_the_items_not_scored_until_a_rerun_judges_them(tmp_path, judge_server, capsys,
+                                                                                     killed_server):
+    gone = killed_server()  # every judge call is refused
     workspace = capitals_dataset(tmp_path, gone, 'criteria = ["correct"]\n')
     assert run(workspace) == 1
     err = capsys.readouterr().err

@@ -185,14 +185,12 @@ def test_a_multi_turn_item_without_its_function_docs_is_set_aside_saying_where_t
     assert "/episodes/../../none/multi_turn_func_doc/gorilla_file_system.json (FileNotFoundError)" in rejects[0]["reason"]
 
 
-def test_a_server_killed_inside_an_episode_leaves_it_not_scored_until_a_rerun_resumes_it(tmp_path, capsys):
+def test_a_server_killed_inside_an_episode_leaves_it_not_scored_until_a_rerun_resumes_it(tmp_path, capsys,
+                                                                                       killed_server):
     """#78: an episode whose server died mid-way is not scored (not wrong), the model not published; once the server
     is back, a rerun asks from the first step not answered and publishes."""
-    with ChatServer() as server:
-        server.agent = Agent()
-        server.dies_after = 2  # turn 0's calls and its reply in words, then gone
-        _dataset(tmp_path, server, [MISSED])
-        assert run(tmp_path) == 1
+    _dataset(tmp_path, killed_server(2, agent=Agent()), [MISSED])  # turn 0's calls and its reply in words, then gone
+    assert run(tmp_path) == 1
     assert ("model m: not published: 1 of 1 items not scored: the model server did not answer (connection refused) "
             "× 1") in capsys.readouterr().err
     with ChatServer() as back:

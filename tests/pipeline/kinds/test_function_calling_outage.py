@@ -31,12 +31,9 @@ def _summary_row(tmp_path):
     return read_artifact_json(tmp_path / "outputs" / "B6_summary.json")["rows"][0]
 
 
-def test_a_server_killed_mid_run_leaves_its_items_not_scored_until_a_rerun_asks_them(tmp_path, capsys):
-    with ChatServer() as server:
-        server.tool_calls = _tool_calls
-        server.dies_after = 2
-        _live(tmp_path, server.url)
-        assert run(tmp_path) == 1
+def test_a_server_killed_mid_run_leaves_its_items_not_scored_until_a_rerun_asks_them(tmp_path, capsys, killed_server):
+    _live(tmp_path, killed_server(2, tool_calls=_tool_calls).url)
+    assert run(tmp_path) == 1
     err = capsys.readouterr().err
     assert ("model m: not published: 2 of 4 items not scored: the model server did not answer (connection refused)"
             " × 2 (share 0.5 > max_unscored_share 0.02)") in err

@@ -30,7 +30,7 @@ def test_a_livecodebench_dataset_runs_b1_to_b6_as_lcb_runner_scores_it(tmp_path,
     questions = read_artifact_json(tmp_path / "outputs" / "lcb" / "B1_questions.json")
     assert questions["row_count"] == 3 and [(r["line"], r["reason"]) for r in questions["rejects"]] == [
         (4, "contest_date 2023-01-07T00:00:00 is before start_date 2024-08-01"),
-        (5, "wrong type: private_test_cases: the pickle names a global (os.system); only plain data is read")]
+        (5, "private_test_cases: the pickle names a global (os.system); only plain data is read")]
     assert "easy" in (tmp_path / "outputs" / "lcb" / "B6_report.txt").read_text()
 
 

@@ -174,6 +174,9 @@ def test_rolling_sums_from_predictions_files_rank_models_by_word_perplexity(tmp_
     assert poor["answer_rate"] == 0.5 and poor["words"] == 3  # two sums for one document: not scored
     assert poor["word_perplexity"] == pytest.approx(math.exp(20 / 3))
     assert report["comparison"] == {"primary_metric": "word_perplexity", "ranking": ["good", "poor"]}
+    assert report["task"] == "rolling"  # the task named, so what reads the report is bound to it (report_kind)
+    text = (tmp_path / "outputs" / "corpus" / "B6_report.txt").read_text(encoding="utf-8")
+    assert "word_perplexity" in text and "acc_norm" not in text
 
 
 def test_a_tokenizer_folder_named_in_dataset_toml_tokenizes_instead_of_the_server(tmp_path, capsys):
@@ -229,14 +232,13 @@ def test_winogrande_asks_each_options_own_context_with_the_shared_continuation(t
     assert report["models"]["ngram"]["acc"] == pytest.approx(sum(b4["correct"]) / 11)
 
 
-def test_a_server_that_is_down_leaves_every_item_not_scored_until_a_rerun_asks_them(tmp_path, capsys):
+def test_a_server_that_is_down_leaves_every_item_not_scored_until_a_rerun_asks_them(tmp_path, capsys, killed_server):
     """#78: loglikelihoods never obtained are not scored (not wrong): the model is not published, the last line says
     to restart the server; the rerun asks them and publishes."""
     folder = tmp_path / "inputs" / "cafe"
     write_jsonl(folder / "questions.jsonl", [{"question": f"Où {i}?", "choices": ["éé", "abc"], "gold": 1}
                                              for i in range(6)])
-    with NgramServer() as gone:
-        pass  # its port is closed
+    gone = killed_server()  # its port is closed
     (folder / "dataset.toml").write_text(
         f'kind = "loglikelihood"\n[params]\ncontext_template = "{{question}}"\n[generate]\nprotocol = "completions"\n'
         f'url = "{gone.url}"\nmodels = ["ngram"]\nretries = 0\n')

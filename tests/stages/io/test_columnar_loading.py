@@ -350,7 +350,7 @@ def test_fever_reads_its_evidence_on_the_fast_path_with_the_same_rows_and_reject
                               FEVER.question_types(), FEVER.question_readers) is not None for block in blocks)
     if rows is None:
         assert [(r.line, r.reason[:26]) for r in fast.rejects] == [
-            (8, "wrong type: evidence must "), (16, "gold verdict not readable:"), (26, "the line ends before its J")]
+            (8, "evidence must be a list of"), (16, "gold verdict not readable:"), (26, "the line ends before its J")]
         evidence = as_columns(fast.columns)["evidence"]
         assert evidence[0] == [["Page_0\t0"], ["P\t0"]] and evidence[5] == [["None\t"]] and evidence[9] is None
 
@@ -363,7 +363,7 @@ def test_fever_reads_its_evidence_on_the_fast_path_with_the_same_rows_and_reject
     _same_as_row_by_row(fast, load_predictions(path, fields, rows, RowByRowFever()))
     if rows is None:
         assert [(r.line, r.reason) for r in fast.rejects] == [
-            (11, "wrong type: predicted_evidence must be a list of [page, line] pairs")]
+            (11, "predicted_evidence must be a list of [page, line] pairs")]
         assert as_columns(fast.columns)["predicted_evidence"][:4] == [["Page_0\t0", "P\t0"], ["Page_1\t1", "P\t0"],
                                                                       ["Page_2\t2", "P\t0"], None]
 

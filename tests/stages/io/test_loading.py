@@ -132,3 +132,28 @@ def test_confidence_must_be_a_probability(tmp_path):
     assert as_columns(loaded.columns)["id"] == ["1", "4"] and as_columns(loaded.columns)["confidence"] == [0.5, None]
     assert [r.line for r in loaded.rejects] == [2, 3]
     assert loaded.rejects[0].reason == "wrong type: confidence 3 is not a number between 0 and 1"
+
+
+def test_a_kinds_reason_is_kept_as_it_says_and_only_a_type_error_is_called_a_wrong_type(tmp_path):
+    """A kind's field reader refusing a value with a ValueError gives the reason it says (no "wrong type:" before "no
+    test cases"); a TypeError is a value of the wrong type."""
+    class Refusing(type(QA)):
+        def question_fields(self, record, question):
+            if record["n"] == 1:
+                raise ValueError("no test cases (the list is empty)")
+            if record["n"] == 2:
+                raise TypeError("'int' object is not iterable")
+            return {}
+
+        def prediction_fields(self, record):
+            if record["n"] == 1:
+                raise ValueError("steps are not in order")
+            return {}
+
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text("".join(json.dumps({"id": n, "question": "q", "answer": "a", "n": n}) + "\n" for n in (1, 2, 3)))
+    loaded = load_questions(questions, Refusing(), NO_FIELDS)
+    assert _reasons(loaded) == [(1, "no test cases (the list is empty)"), (2, "wrong type: 'int' object is not iterable")]
+    predictions = tmp_path / "m.jsonl"
+    predictions.write_text('{"id": 1, "prediction": "a", "n": 1}\n{"id": 3, "prediction": "a", "n": 3}\n')
+    assert _reasons(load_predictions(predictions, NO_FIELDS, None, Refusing())) == [(1, "steps are not in order")]

@@ -11,8 +11,8 @@ import pytest
 
 from stages.kinds.code.kind import Code
 from stages.kinds.code.livecodebench import extract_lcb_code, lcb_fields, lcb_same_output
-from stages.kinds.code.livecodebench_task import lcb_pass_at_k
 from stages.kinds.code.plain_pickle import NotPlainData, base64_zlib_pickle_text, inflate, plain_pickle
+from stages.kinds.code.tasks.livecodebench import lcb_pass_at_k
 
 HERE = Path(__file__).parent / "livecodebench"
 REFERENCE = json.loads((HERE / "reference.json").read_text())

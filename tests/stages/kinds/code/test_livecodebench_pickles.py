@@ -109,7 +109,7 @@ def test_b1_sets_a_row_with_a_hostile_pickle_aside_with_its_line(tmp_path):
     (tmp_path / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     loaded = Code().load_gold(tmp_path / "questions.jsonl", {"question_field": "question_content"},
                               params={"task": "livecodebench", "start_date": "", "end_date": ""})
-    assert [(reject.line, reject.reason.split(": ", 2)[-1][:40]) for reject in loaded.rejects] == [
+    assert [(reject.line, reject.reason.split(": ", 1)[-1][:40]) for reject in loaded.rejects] == [
         (2, "the pickle calls or names code (BUILD at"), (3, "not a readable pickle (AttributeError: '"),
         (4, "the pickle holds more than 1,000,000 opc")]
     assert loaded.counts() == {"input_rows": 5, "accepted": 2, "rejected": 3}

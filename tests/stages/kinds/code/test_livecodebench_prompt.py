@@ -63,4 +63,4 @@ def test_a_starter_code_that_is_not_text_sets_the_row_aside(tmp_path):
     questions.write_text(json.dumps(row) + "\n")
     loaded = Code().load_gold(questions, {"question_field": "question_content"},
                               params={"task": "livecodebench", "start_date": "", "end_date": ""})
-    assert [(reject.line, reject.reason) for reject in loaded.rejects] == [(1, "wrong type: starter_code is not text")]
+    assert [(reject.line, reject.reason) for reject in loaded.rejects] == [(1, "starter_code is not text")]

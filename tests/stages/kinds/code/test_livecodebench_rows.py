@@ -6,7 +6,7 @@ import pytest
 
 from stages.kinds.code.kind import Code
 from stages.kinds.code.livecodebench import lcb_same_output, stdin_program
-from stages.kinds.code.livecodebench_task import normalize
+from stages.kinds.code.tasks.livecodebench import normalize
 
 DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON that json.loads cannot read (RecursionError)
 
@@ -30,10 +30,10 @@ def test_rows_json_cannot_read_are_set_aside_with_their_reason(tmp_path):
                               _row(4, metadata=DEEP), _row(5, metadata='{"func_name": "f"}',
                                                           public_test_cases=functional), _row(6)])
     assert [(reject.line, reject.reason) for reject in loaded.rejects] == [
-        (2, "wrong type: public_test_cases nests too deep to read as JSON"),
-        (3, "wrong type: private_test_cases nests too deep to read as JSON"),
-        (4, "wrong type: metadata nests too deep to read as JSON"),
-        (5, "wrong type: functional case 1 nests too deep to read as JSON")]
+        (2, "public_test_cases nests too deep to read as JSON"),
+        (3, "private_test_cases nests too deep to read as JSON"),
+        (4, "metadata nests too deep to read as JSON"),
+        (5, "functional case 1 nests too deep to read as JSON")]
     assert loaded.counts() == {"input_rows": 6, "accepted": 2, "rejected": 4}
 
 
@@ -63,9 +63,9 @@ def test_a_row_without_its_problem_or_without_a_case_is_set_aside(tmp_path):
     no_content = {key: value for key, value in _row(1).items() if key != "question_content"}
     loaded = _load(tmp_path, [no_content, _row(2, question_content="  "), _row(3, public_test_cases="[]"), _row(4)])
     assert [(reject.line, reject.reason) for reject in loaded.rejects] == [
-        (1, "wrong type: question_content is not a problem's text"),
-        (2, "wrong type: question_content is not a problem's text"),
-        (3, "wrong type: no test cases (public_test_cases and private_test_cases are empty)")]
+        (1, "question_content is not a problem's text"),
+        (2, "question_content is not a problem's text"),
+        (3, "no test cases (public_test_cases and private_test_cases are empty)")]
     assert loaded.counts() == {"input_rows": 4, "accepted": 1, "rejected": 3}
 
 

@@ -7,16 +7,16 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from ...core.records import Columns
-from ...core.stats import share
-from ...core.text_table import format_table, percent
-from ...sandbox.backends import unsandboxed_runs
-from ...sandbox.limits import Limits
-from ...sandbox.outcome import safe_text
-from ...sandbox.pool import run_programs
-from ...sandbox.run import KEPT_BYTES, Program, RunResult
-from ...text.reasoning import UNFINISHED
-from .livecodebench import (
+from ....core.records import Columns
+from ....core.stats import share
+from ....core.text_table import format_table, percent
+from ....sandbox.backends import unsandboxed_runs
+from ....sandbox.limits import Limits
+from ....sandbox.outcome import safe_text
+from ....sandbox.pool import run_programs
+from ....sandbox.run import KEPT_BYTES, Program, RunResult
+from ....text.reasoning import UNFINISHED
+from ..livecodebench import (
     CALL_NAME,
     DIFFICULTIES,
     call_program,
@@ -25,7 +25,8 @@ from .livecodebench import (
     lcb_same_output,
     stdin_program,
 )
-from .tampering import tampering_signs
+from ..tampering import tampering_signs
+from . import CodeTask, register_task
 
 TASK = "livecodebench"
 K_LIST = (1, 5, 10, 20, 40, 50, 75, 100, 125, 150, 200, 500, 1000)  # codegen_metrics' k_list
@@ -170,3 +171,15 @@ def render(report: dict[str, Any]) -> str:
                      ", ".join(f"{outcome} {count}" for outcome, count in sorted(metrics["outcomes"].items())),
                      str(metrics.get("unfinished_reasoning", 0))])
     return format_table(["model", "problems", "programs", "pass@1", *DIFFICULTIES, "outcomes", "unfinished"], rows)
+
+
+class LiveCodeBenchTask(CodeTask):
+    """`task = "livecodebench"`: B3–B5 and the text report as lcb_runner's scripts."""
+
+    name, defaults = TASK, DEFAULTS
+    normalize, match = staticmethod(normalize), staticmethod(match)
+    score_stats, metrics_from_stats = staticmethod(score_stats), staticmethod(metrics_from_stats)
+    render = staticmethod(render)
+
+
+LIVECODEBENCH = register_task(LiveCodeBenchTask())

@@ -4,18 +4,21 @@ perplexity. The kind hands a dataset of this task every stage; the rows, stats a
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-from ...core.records import Columns
-from ...core.stats import Stats
-from ...core.text_table import format_table
-from .detokenizers import DETOKENIZERS
-from .perplexity import PERPLEXITY_FIGURES, byte_count, corpus_sums, perplexity_figures, word_count
+from ....core.records import Columns, LoadResult
+from ....core.stats import Stats
+from ....core.text_table import format_table
+from ..detokenizers import DETOKENIZERS
+from ..live import ask_documents
+from ..perplexity import PERPLEXITY_FIGURES, byte_count, corpus_sums, perplexity_figures, word_count
+from . import OwnTask, register_task
 
 TASK = "rolling"
 
 
-class RollingTask:
+class RollingTask(OwnTask):
     """The rolling-loglikelihood task: documents with no gold, one loglikelihood each."""
 
     name = TASK
@@ -31,16 +34,9 @@ class RollingTask:
         return {"question": asked, "golds": [], "choices": [text], "continuations": [], "gold": None, "subject": None,
                 "contexts": None}
 
-    def owns_items(self, rows: Columns) -> bool:
-        """Whether these are this task's rows (documents, no gold)."""
-        return bool(rows["id"]) and all(gold is None for gold in rows["gold"])
-
-    def owns_matched(self, matched: dict[str, Any]) -> bool:
-        """Whether B4 rows (or one B4 row) are this task's: they carry each document's `loglikelihood`."""
-        return "loglikelihood" in matched
-
-    def owns_metrics(self, metrics_by_model: dict[str, dict[str, Any]]) -> bool:
-        return any("word_perplexity" in metrics for metrics in metrics_by_model.values())
+    def ask(self, questions: Columns, config: Any, model: str, journal: Path) -> tuple[LoadResult, dict[str, Any]]:
+        """B2: each document's rolling loglikelihood (live.ask_documents)."""
+        return ask_documents(questions, config, model, journal)
 
     def match(self, normalized: Columns) -> tuple[Columns, dict[str, Any]]:
         """B4: each document's loglikelihood, words and bytes."""
@@ -59,9 +55,6 @@ class RollingTask:
     def score_stats(self, matched: Columns) -> Stats:
         sums = corpus_sums(matched["loglikelihood"], matched["words"], matched["bytes"])
         return {"documents": sums, "answered": sums["scored"]}
-
-    def owns_stats(self, stats: Stats) -> bool:
-        return "documents" in stats
 
     def metrics_from_stats(self, stats: Stats) -> dict[str, Any]:
         sums = stats["documents"]
@@ -85,4 +78,4 @@ class RollingTask:
             for model, m in models.items()])
 
 
-ROLLING = RollingTask()
+ROLLING = register_task(RollingTask())
