@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from stages.core.text_table import format_table
 from stages.io.storage import location, write_bytes_atomic
 from stages.nightly.runs import run_item_scores, run_reports, scoring_parameters
-from stages.report.compare_html import render_compare_html
+from stages.report.compare_html import flip_links, render_compare_html
 from stages.report.flips import flipped_items, item_values, with_intervals
 
 from .compare_items import flipped_texts
@@ -68,8 +68,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(comparison_table(comparisons))
         print_comparisons(comparisons, "WORSE", f"A ({before})", "compare", "significant drop")
         flipped = sum(counts.values())
-        print(f"compare: {flipped} item(s) flipped; each with both runs' replies in {page} "
-              f"(an item's link: {page}#dataset/model/id)")
+        print(f"compare: {flipped:,} item(s) flipped; each with both runs' replies in {page}" + (":" if flips else ""))
+        for line in flip_links(flips, flipped, str(page), page.name):
+            print(line)
     return EXIT_REGRESSION if any(c["regression"] for c in comparisons) else EXIT_OK
 
 

@@ -3,14 +3,35 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
+from ..core.text_table import display_width
 from .flips import RIGHT_TO_WRONG, WRONG_TO_RIGHT
 from .html import page_file, page_templates
+
+LINKS_SHOWN = 10  # flipped items the console gives a link to, the first ones; the rest counted
 
 
 def item_anchor(dataset: str, model: str, item: str) -> str:
     """An item's deep link on report.html and compare.html: dataset/model/id."""
     return f"{dataset}/{model}/{item}"
+
+
+def flip_links(flips: list[dict[str, Any]], flipped: int, page: str, name: str, shown: int = LINKS_SHOWN,
+               width: int = 160) -> list[str]:
+    """The console's lines for the first `shown` flipped items, each its direction and its link
+    `page#dataset/model/id` (percent-encoded; `name#…`, the page's file name, where the whole path would pass
+    `width` columns, cut with "…" where even that would), then how many more of the `flipped` there are."""
+    lines = []
+    for flip in flips[:shown]:
+        anchor = quote(item_anchor(flip["dataset"], flip["model"], flip["id"]), safe="/")
+        line = f"  {flip['direction']}: {page}#{anchor}"
+        if display_width(line) > width:
+            line = f"  {flip['direction']}: {name}#{anchor}"
+        lines.append(line if display_width(line) <= width else line[:width - 1] + "…")
+    if flipped > len(lines):
+        lines.append(f"  … and {flipped - len(lines):,} more flipped item(s), listed in {name}")
+    return lines
 
 
 def render_compare_html(run: dict[str, Any], comparisons: list[dict[str, Any]], flips: list[dict[str, Any]],

@@ -119,3 +119,20 @@ document.body.dataset.scrolled = String(window.scrollY);"""), tmp_path / "profil
     assert body["opened"] == "true" and int(body["scrolled"]) > 0 and abs(int(body["top"])) <= 1
     assert len(re.findall(r'<details[^>]* open=""', dom)) == 1
     assert len(re.findall(r'<details class="flip linked" id="claims/m/15"[^>]* open=""', dom)) == 1
+
+
+def test_the_console_gives_the_first_flipped_items_links_within_160_columns(compared, capsys):
+    _, root = compared
+    assert main(["compare", str(root / "a"), str(root / "b")]) in (0, 3)
+    page = root / "b" / "compare.html"
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index(f"compare: 19 item(s) flipped; each with both runs' replies in {page}:")
+    first = [("right → wrong", "capitals/m/q4"), ("right → wrong", "capitals/m/q5"), ("wrong → right", "capitals/m/q0"),
+             ("wrong → right", "capitals/m/q1"), *(("right → wrong", f"claims/m/{i}") for i in range(10, 16))]
+    assert lines[at + 1:at + 12] == [f"  {way}: {page}#{anchor}" for way, anchor in first] + [
+        "  … and 9 more flipped item(s), listed in compare.html"]
+    deep = root / ("d" * 150)
+    deep.mkdir()
+    assert main(["compare", str(root / "a"), str(root / "b"), "--html", str(deep / "flips.html")]) in (0, 3)
+    out = capsys.readouterr().out.splitlines()
+    assert "  right → wrong: flips.html#capitals/m/q4" in out and max(len(line) for line in out if "#" in line) <= 160
