@@ -59,8 +59,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
                                   {name: report["comparison"]["primary_metric"] for name, report in reports.items()})
     runs = {"title": f"evalpipe compare: {args.after} against {args.before}", "correction": correction,
             "a": _run_link(args.before, before, page), "b": _run_link(args.after, after, page)}
-    write_bytes_atomic(page, render_compare_html(runs, comparisons, flipped_texts(flips, before, after),
-                                                 counts).encode())
+    kinds = {name: report["kind"] for name, report in reports.items()}
+    write_bytes_atomic(page, render_compare_html(runs, comparisons, flipped_texts(flips, before, after, kinds),
+                                                 counts, kinds).encode())
     if args.json:
         print(json.dumps({"a": str(before), "b": str(after), "correction": correction, "settings": settings.described(),
                           "comparisons": comparisons}, ensure_ascii=False, indent=1))
