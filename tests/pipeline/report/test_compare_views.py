@@ -1,6 +1,6 @@
 """compare.html draws each run's reply to a flipped item with its kind's view, as report.html does: a math flip's
-answers and gold by the embedded KaTeX, in headless Chromium offline; a page of plain flips embeds neither KaTeX nor
-highlight.js."""
+answers and gold by the embedded KaTeX, a tau2 flip's episodes with their tool calls, in headless Chromium offline; a
+page of plain flips embeds neither KaTeX nor highlight.js."""
 import json
 import re
 
@@ -63,3 +63,32 @@ def test_a_page_of_plain_flips_embeds_no_katex_or_highlighter(tmp_path):
     replies = [json.loads(found.replace("&#34;", '"')) for found in re.findall(r'data-replies="([^"]*)"', text)]
     assert [[(r["prediction"], r["status"]) for r in side] for side in replies] == [[("one", "correct")],
                                                                                   [("two", "wrong")]]
+
+
+def test_a_tau2_flip_draws_both_runs_episodes_with_their_tool_calls(tmp_path):
+    import shutil
+
+    from tests.pipeline.kinds.test_kind_conformance import conformance_folder
+
+    for run, (good, bad) in (("a", ("good", "bad")), ("b", ("bad", "good"))):  # B: the two models trade replies
+        folder = tmp_path / f"inputs_{run}" / "t"
+        shutil.copytree(conformance_folder("tau2"), folder, ignore=shutil.ignore_patterns("expected.json", "*.jsonl"))
+        for model, source in (("good", good), ("bad", bad)):
+            shutil.copy(conformance_folder("tau2") / "predictions" / f"{source}.jsonl",
+                        folder / "predictions" / f"{model}.jsonl")
+        assert main(["run", "--inputs", str(folder.parent), "--outputs", str(tmp_path / run)]) == 0
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) in (0, 3)
+    page = tmp_path / "b" / "compare.html"
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", """<script>
+document.body.dataset.sides = Array.from(document.querySelectorAll("details.flip")).map(function (flip) {
+  return flip.id + ":" + Array.from(flip.querySelectorAll(".side-by-side > div")).map(function (side) {
+    return side.querySelectorAll("details.episode").length + "/" + side.querySelectorAll(".transcript .call").length;
+  }).join("|");
+}).join(",");
+</script></body>"""), encoding="utf-8")
+    dom, console = load_page(probe, tmp_path / "profile")
+    assert console == []
+    sides = dict(entry.split(":") for entry in re.search(r'data-sides="([^"]*)"', dom).group(1).split(","))
+    # each run's two trials of the flipped task, folded, each with its one create_task call drawn
+    assert sides == {"t/bad/create": "2/2|2/2", "t/good/create": "2/2|2/2"}
