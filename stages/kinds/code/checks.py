@@ -1,6 +1,6 @@
 """Each test's outcome of a code row, kept in B4's `checks` column for the report: per line of the tests with a
-check (an assert, a call the tests make) how often it held and failed, or per stdin case whether it printed its
-expected output — bounded in number and length."""
+check (an assert, a call the tests make) how often it held and failed, or per case run on its own (a stdin case, a
+LiveCodeBench case) whether it held — bounded in number and length."""
 from __future__ import annotations
 
 from typing import Any
@@ -27,12 +27,14 @@ def test_checks(results: list[RunResult], test: str | None, outputs: list[str] |
             for number, (result, expected) in enumerate(zip(results[:CHECKS_KEPT], outputs), start=1)]
 
 
-def _case(number: int, result: RunResult, expected: str) -> dict[str, Any]:
-    """A stdin case: held when it ran to its end and printed its expected output."""
-    printed = result.matched if result.matched is not None else same_output(result.stdout, expected)
-    held = result.outcome == "ran" and printed
+def _case(number: int, result: RunResult, expected: str | None) -> dict[str, Any]:
+    """A case run on its own: held when its tests passed (a LiveCodeBench functional case) or it ran to its end and
+    printed its expected output (a stdin case, compared as the run compared it)."""
+    printed = result.matched if result.matched is not None else (
+        expected is not None and same_output(result.stdout, expected))
+    held = result.outcome == "passed" or result.outcome == "ran" and printed
     error = "" if held else result.error if result.outcome != "ran" else (
-        f"printed {_cut(safe_text(result.stdout, TEXT_KEPT).strip())!r}, expected {_cut(expected.strip())!r}")
+        f"printed {_cut(safe_text(result.stdout, TEXT_KEPT).strip())!r}, expected {_cut((expected or '').strip())!r}")
     return {"test": f"case {number}", "held": int(held), "failed": int(not held), "error": error}
 
 
