@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from stages.core.text_table import format_table
 from stages.io.storage import location, write_bytes_atomic
 from stages.nightly.runs import run_item_scores, run_reports, scoring_parameters
-from stages.report.compare_html import render_compare_html
+from stages.report.compare_html import flip_links, render_compare_html
 from stages.report.flips import flipped_items, item_values, with_intervals
 
 from .compare_items import flipped_texts
@@ -59,8 +59,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
                                   {name: report["comparison"]["primary_metric"] for name, report in reports.items()})
     runs = {"title": f"evalpipe compare: {args.after} against {args.before}", "correction": correction,
             "a": _run_link(args.before, before, page), "b": _run_link(args.after, after, page)}
-    write_bytes_atomic(page, render_compare_html(runs, comparisons, flipped_texts(flips, before, after),
-                                                 counts).encode())
+    kinds = {name: report["kind"] for name, report in reports.items()}
+    write_bytes_atomic(page, render_compare_html(runs, comparisons, flipped_texts(flips, before, after, kinds),
+                                                 counts, kinds).encode())
     if args.json:
         print(json.dumps({"a": str(before), "b": str(after), "correction": correction, "settings": settings.described(),
                           "comparisons": comparisons}, ensure_ascii=False, indent=1))
@@ -68,8 +69,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(comparison_table(comparisons))
         print_comparisons(comparisons, "WORSE", f"A ({before})", "compare", "significant drop")
         flipped = sum(counts.values())
-        print(f"compare: {flipped} item(s) flipped; each with both runs' replies in {page} "
-              f"(an item's link: {page}#dataset/model/id)")
+        print(f"compare: {flipped:,} item(s) flipped; each with both runs' replies in {page}" + (":" if flips else ""))
+        for line in flip_links(flips, flipped, str(page), page.name):
+            print(line)
     return EXIT_REGRESSION if any(c["regression"] for c in comparisons) else EXIT_OK
 
 

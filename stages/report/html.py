@@ -18,6 +18,7 @@ from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 from .harness_figures import harness_figure_rows
 from .headline import leaderboard_caption, leaderboard_headline
+from .highlight_assets import highlight_assets
 from .katex_assets import katex_assets
 from .renderers import renderer_for
 from .sampling import sampling_curves, sampling_rows
@@ -262,9 +263,11 @@ def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
     trouble, earlier = earlier_trouble(trouble_values(reports, failed or {}), ran)
     page = page_templates().get_template("report.html.j2").render(
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
-        style=page_file("report.css"), script=page_file("report.js"),
+        style=page_file("report.css"), script=page_file("views.js") + page_file("report.js"),
         trouble=trouble, earlier=earlier, nightly=None if nightly is None else nightly_values(nightly, reports),
         summary=summary_values(reports), datasets=[dataset_values(report) for report in reports],
         katex=katex_assets() if any(report.get("explorer") and renderer_for(report["kind"]).needs_katex
-                                    for report in reports) else None)
+                                    for report in reports) else None,
+        highlight=highlight_assets() if any(report.get("explorer") and renderer_for(report["kind"]).needs_highlight
+                                            for report in reports) else None)
     return page + "\n"

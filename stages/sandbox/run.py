@@ -61,6 +61,7 @@ class RunResult:
     status: dict | None
     matched: bool | None = None  # a stdin program's stdout against its expected output, compared as it arrived
     digest: str = ""  # then the SHA-256 of all its stdout, of which `stdout` is the start
+    checks: tuple[tuple[int, int, int, str], ...] = ()  # function-level tests: (line, held, failed, first error)
 
 
 @dataclass
@@ -203,7 +204,7 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
                             limits.cpu_seconds, stderr, reading if stopped == "timed out" else None)
     if stream is None:
         return RunResult(outcome, safe_text(error), round(seconds, 3), kept["stdout"].decode("utf-8", "replace"),
-                         safe_text(stderr, KEPT_BYTES), status)
+                         safe_text(stderr, KEPT_BYTES), status, checks=_checks(tests))
     return RunResult(outcome, safe_text(error), round(seconds, 3), bytes(stream.prefix).decode("utf-8", "replace"),
                      safe_text(stderr, KEPT_BYTES), status, stream.matched(), stream.digest())
 
@@ -222,7 +223,16 @@ def _tests_reading(channel: bytearray, reading: float | None) -> float | None:
             return reading
 
 
-STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "syntax": str, "outcome": str, "error": str}
+STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "syntax": str, "outcome": str, "error": str,
+                 "checks": list}
+
+
+def _checks(tests: dict | None) -> tuple[tuple[int, int, int, str], ...]:
+    """The tests' checks per line, (line, held, failed, first error), those of the form the tests host writes."""
+    return tuple((entry[0], entry[1], entry[2], safe_text(entry[3], 80))
+                 for entry in (tests or {}).get("checks", ())
+                 if isinstance(entry, list) and len(entry) == 4 and all(type(n) is int for n in entry[:3])
+                 and isinstance(entry[3], str))
 
 
 def _message(data: bytearray) -> dict | None:

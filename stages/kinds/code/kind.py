@@ -18,6 +18,7 @@ from ...sandbox.pool import run_programs
 from ...sandbox.run import KEPT_BYTES, Program, RunResult
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
+from .checks import test_checks
 from .livecodebench import lcb_fields, outside_window
 from .livecodebench_prompt import SYSTEM_MESSAGE, lcb_user_prompt
 from .programs import (
@@ -190,7 +191,7 @@ class Code(Kind):
         for row, result in zip(owners, results):
             by_row.setdefault(row, []).append(result)
         matched: Columns = {name: [] for name in ("id", "passed", "outcome", "error", "seconds", "stdout", "stderr",
-                                                  "how", "sandbox", "tampering")}
+                                                  "how", "sandbox", "tampering", "checks")}
         for row, row_id in enumerate(normalized["id"]):
             outputs = normalized["outputs"][row]
             outcome, error, found = _verdict(by_row.get(row), outputs, normalized["how"][row])
@@ -207,6 +208,7 @@ class Code(Kind):
             signs = tampering_signs(program, normalized["prelude"][row] or "", normalized["entry_point"][row] or "") \
                 if program else []
             matched["tampering"].append([f"line {sign.line}: {sign.sign}" for sign in signs])
+            matched["checks"].append(test_checks(found, normalized["test"][row], outputs))
         info = {"outcomes": dict(Counter(matched["outcome"])), "programs_run": len(runs),
                 "sandbox": params["sandbox"]}
         return matched, info

@@ -1,5 +1,5 @@
-// compare.html's script: sortable tables, the flipped items' filters, and deep links (#dataset/model/id) opened and
-// scrolled to.
+// compare.html's script: sortable tables, the flipped items' replies drawn by their kind's view (views.js, which comes
+// before it), the flipped items' filters, and deep links (#dataset/model/id) opened and scrolled to.
 
 document.querySelectorAll("table.sortable > thead > tr > th").forEach(function (th) {
   th.addEventListener("click", function () {
@@ -15,6 +15,26 @@ document.querySelectorAll("table.sortable > thead > tr > th").forEach(function (
       const c = a[0] !== b[0] ? a[0] - b[0] : a[0] === 0 ? a[1] - b[1] : String(a[1]).localeCompare(b[1]);
       return asc ? c : -c;
     }).forEach(function (r) { body.appendChild(r); });
+  });
+});
+
+// Each run's replies to a flipped item, as report.html draws them: status and reading, the answer with its reasoning
+// folded, then what its kind's view shows.
+document.querySelectorAll("ol.replies[data-replies]").forEach(function (list) {
+  const view = VIEWS[list.dataset.view] || VIEWS.plain;
+  JSON.parse(list.dataset.replies).forEach(function (r) {
+    const li = document.createElement("li");
+    if (r.status !== undefined) {
+      const head = document.createElement("div"), mark = document.createElement("span");
+      mark.className = "status " + String(r.status).replace(/ /g, "-");
+      mark.textContent = r.status;
+      head.appendChild(mark);
+      if (r.reading) head.appendChild(document.createTextNode(" " + r.reading));
+      li.appendChild(head);
+    }
+    replyText(li, r);
+    view(li, r.fields || {});
+    list.appendChild(li);
   });
 });
 

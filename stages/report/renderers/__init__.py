@@ -13,6 +13,7 @@ class ItemRenderer:
 
     view: ClassVar[str] = "plain"  # the view of report.js that draws a cell
     needs_katex: ClassVar[bool] = False  # the page embeds KaTeX (page/katex) when a dataset's renderer needs it
+    needs_highlight: ClassVar[bool] = False  # the page embeds highlight.js (page/highlight) likewise
     normalized_columns: ClassVar[tuple[str, ...]] = ()  # B3 columns `fields` reads beside the B4 row's
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""Code items: the program as run (B3's), the sandbox's outcome line (outcome, error, seconds, sandbox), the end of
-what the program printed, and the signs of tampering with the tests it showed."""
+"""Code items: the program as run (B3's, highlighted by highlight.js), each test's outcome (B4's checks), the sandbox's
+outcome line (outcome, error, seconds, sandbox), the end of what the program printed, and the signs of tampering with
+the tests it showed."""
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -13,6 +14,7 @@ PROGRAM_CAP = 1000  # characters of the program shown, its start (the page's siz
 @register_renderer("code")
 class ProgramRenderer(ItemRenderer):
     view: ClassVar[str] = "program"
+    needs_highlight: ClassVar[bool] = True
     normalized_columns: ClassVar[tuple[str, ...]] = ("program",)
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
@@ -23,7 +25,10 @@ class ProgramRenderer(ItemRenderer):
         program = matched.get("program") or ""
         return {"program": program if len(program) <= PROGRAM_CAP else program[:PROGRAM_CAP] + "…",
                 "outcome": line, "stdout": _tail(matched.get("stdout")), "stderr": _tail(matched.get("stderr")),
-                "tampering": [str(sign) for sign in matched.get("tampering") or []]}
+                "tampering": [str(sign) for sign in matched.get("tampering") or []],
+                "checks": [{"test": str(check.get("test", "")), "held": int(check.get("held") or 0),
+                            "failed": int(check.get("failed") or 0), "error": str(check.get("error") or "")}
+                           for check in matched.get("checks") or []]}
 
 
 def _tail(text: Any) -> str:

@@ -166,8 +166,10 @@ class RecordedChecks(ast.NodeTransformer):
         return [item for found in visited for item in (found if isinstance(found, list) else [found])]
 
     def visit_Assert(self, node):
-        failed = ast.Expr(ast.Call(ast.Name(CHECK_FAILED, ast.Load()), [node.msg] if node.msg else [], []))
-        recorded = ast.If(ast.UnaryOp(ast.Not(), node.test), [failed], [])
+        line = ast.Constant(node.lineno)
+        failed = ast.Expr(ast.Call(ast.Name(CHECK_FAILED, ast.Load()), [line, *([node.msg] if node.msg else [])], []))
+        held = ast.Expr(ast.Call(ast.Name(CHECK_HELD, ast.Load()), [line], []))
+        recorded = ast.If(ast.UnaryOp(ast.Not(), node.test), [failed], [held])
         if not self.tries:
             return self.guarded([recorded], node)
         if any(self.tries):
@@ -183,7 +185,8 @@ class RecordedChecks(ast.NodeTransformer):
     def guarded(body, node):
         """`body` with any Exception it raises recorded as a failed check."""
         handler = ast.ExceptHandler(ast.Name("Exception", ast.Load()), CHECK_EXCEPTION, [ast.Expr(ast.Call(
-            ast.Name(CHECK_RAISED, ast.Load()), [ast.Name(CHECK_EXCEPTION, ast.Load())], []))])
+            ast.Name(CHECK_RAISED, ast.Load()), [ast.Constant(node.lineno), ast.Name(CHECK_EXCEPTION, ast.Load())],
+            []))])
         return ast.fix_missing_locations(ast.copy_location(ast.Try(body, [handler], [], []), node))
 
 
@@ -199,22 +202,48 @@ def catches_assertion(kind):
 
 
 CHECK_FAILED, CHECK_RAISED = "__evalpipe_check_failed__", "__evalpipe_check_raised__"
-CHECK_EXCEPTION = "__evalpipe_exc__"
+CHECK_HELD, CHECK_EXCEPTION = "__evalpipe_check_held__", "__evalpipe_exc__"
+CHECK_LINES, CHECK_ERROR = 40, 80  # lines reported with their checks, characters of a line's error: the
+# result line stays within run.py's REPORT_BYTES (64 KiB) even with every character a 12-byte JSON escape
 
 
 class Checks:
-    """The checks that failed, in order (the first one's line is the tests' error)."""
+    """The checks that failed, in order (the first one's line is the tests' error), and per line of the tests how
+    often its check held and failed with its first failure's error."""
 
     def __init__(self):
         self.failures = []
+        self.lines = {}
 
-    def failed(self, *message):
-        self.failures.append(first_line(AssertionError(*message)))
+    def held(self, line):
+        self.lines.setdefault(line, [0, 0, ""])[0] += 1
 
-    def raised(self, exc):
+    def failed(self, line, *message):
+        self.record(line, first_line(AssertionError(*message)))
+
+    def raised(self, line, exc):
         if isinstance(exc, MemoryError):
             raise exc
-        self.failures.append(first_line(exc))
+        self.record(line, first_line(exc))
+
+    def record(self, line, error):
+        self.failures.append(error)
+        entry = self.lines.setdefault(line, [0, 0, ""])
+        entry[1] += 1
+        entry[2] = entry[2] or error[:CHECK_ERROR]
+
+    def by_line(self):
+        """[line, held, failed, first error] of the first CHECK_LINES lines with a check, in line order."""
+        return [[line, *self.lines[line]] for line in sorted(self.lines)[:CHECK_LINES]]
+
+
+def test_line(exc):
+    """The line of the tests where an exception that escaped them was raised (0 when none of its frames is theirs)."""
+    line, frame = 0, exc.__traceback__
+    while frame is not None:
+        line = frame.tb_lineno if frame.tb_frame.f_code.co_filename == "test.py" else line
+        frame = frame.tb_next
+    return line
 
 
 def prelude_code(prelude):
@@ -239,25 +268,25 @@ def run_tests(job, calls_out, replies, said):
         for name in [*job.get("names", []), *free_names(tree, namespace)]:
             namespace[name] = stand_in(name, calls_out, replies, namespace, said)
         checks = Checks()
-        namespace.update({CHECK_FAILED: checks.failed, CHECK_RAISED: checks.raised})
+        namespace.update({CHECK_FAILED: checks.failed, CHECK_RAISED: checks.raised, CHECK_HELD: checks.held})
         code = compile(RecordedChecks().visit(tree), "test.py", "exec")
     except BaseException as exc:  # noqa: BLE001 - the dataset's own tests or prompt do not run
         return {"outcome": "test error", "error": first_line(exc)}
     try:
         exec(code, namespace)
     except ProgramEnded as exc:
-        return {"outcome": "ended", "error": str(exc)}
+        return {"outcome": "ended", "error": str(exc), "checks": checks.by_line()}
     except CallRefused as exc:
-        return {"outcome": "failed", "error": str(exc)}
+        return {"outcome": "failed", "error": str(exc), "checks": checks.by_line()}
     except Unreadable as exc:
-        return {"outcome": "crashed", "error": f"unreadable message: {exc}"}
+        return {"outcome": "crashed", "error": f"unreadable message: {exc}", "checks": checks.by_line()}
     except MemoryError as exc:
-        return {"outcome": "out of memory", "error": first_line(exc)}
+        return {"outcome": "out of memory", "error": first_line(exc), "checks": checks.by_line()}
     except BaseException as exc:  # noqa: BLE001 - any other exception fails the tests
-        checks.failures.append(first_line(exc))
+        checks.record(test_line(exc), first_line(exc))
     if checks.failures:
-        return {"outcome": "failed", "error": checks.failures[0][:1000]}
-    return {"outcome": "passed", "error": ""}
+        return {"outcome": "failed", "error": checks.failures[0][:1000], "checks": checks.by_line()}
+    return {"outcome": "passed", "error": "", "checks": checks.by_line()}
 
 
 def one_job(job_fd, calls_out, replies_in, result_fd):

@@ -1,5 +1,6 @@
 """compare.html: the paired differences `evalpipe compare` prints, with intervals, and exactly the items that
 flipped between two constructed runs, filterable, each reachable by its deep link; in headless Chromium offline."""
+import html as html_text
 import json
 import re
 from pathlib import Path
@@ -60,10 +61,11 @@ def test_compare_html_lists_exactly_the_flipped_items(compared):
                             html))
     assert found == FLIPPED
     item = re.search(r'<details class="flip" id="claims/m/12".*?</details>', html, re.DOTALL).group(0)
-    replies = re.findall(r'<li><div class="reply">([^<]*)</div>', item)
-    assert "claim 12" in item and replies == ["true", "false"]  # A right, B wrong: 12 % 3 = 0 (SUPPORTS)
-    assert re.findall(r'<details class="reasoning"><summary>([^<]*)</summary>', item) == [
-        f"reasoning ({len('<think>checking</think> ')} characters)"]  # B's reply, folded behind its answer
+    a, b = (json.loads(html_text.unescape(found)) for found in re.findall(r'data-replies="([^"]*)"', item))
+    assert "claim 12" in item and [r["prediction"] for r in a + b] == ["true", "false"]  # A right, B wrong: SUPPORTS
+    assert [r["status"] for r in a + b] == ["correct", "wrong"]
+    assert "reasoning" not in a[0] and b[0]["reasoning_chars"] == len("<think>checking</think> ")  # B's, folded
+    assert 'data-view="plain"' in item
     assert not re.search(r"""\bsrc\s*=|url\(|@import|<link\b|https?:""", html, re.IGNORECASE)
 
 
@@ -101,10 +103,16 @@ pick(".flip-direction").value = "right → wrong"; change(pick(".flip-direction"
 document.body.dataset.worse = document.body.dataset.flipsShown;
 pick(".flip-dataset").value = "capitals"; change(pick(".flip-dataset"));
 document.body.dataset.capitalsWorse = Array.from(document.querySelectorAll("details.flip"))
-  .filter(f => !f.hidden).map(f => f.id).join(",");"""), tmp_path / "profile")
+  .filter(f => !f.hidden).map(f => f.id).join(",");
+const twelve = document.getElementById("claims/m/12");
+document.body.dataset.replies = Array.from(twelve.querySelectorAll("ol.replies > li"))
+  .map(li => li.querySelector(".status").textContent + ":" + li.querySelector(".reply").textContent).join(",");
+document.body.dataset.fold = twelve.querySelector("details.reasoning summary").textContent;"""), tmp_path / "profile")
     assert console == []
     body = _body(dom)
     assert (body["all"], body["worse"], body["capitals-worse"]) == ("19", "12", "capitals/m/q4,capitals/m/q5")
+    assert body["replies"] == "correct:true,wrong:false"
+    assert body["fold"] == f"reasoning ({len('<think>checking</think> ')} characters)"
 
 
 def test_a_deep_link_opens_and_scrolls_to_its_item(compared, tmp_path):
@@ -119,3 +127,20 @@ document.body.dataset.scrolled = String(window.scrollY);"""), tmp_path / "profil
     assert body["opened"] == "true" and int(body["scrolled"]) > 0 and abs(int(body["top"])) <= 1
     assert len(re.findall(r'<details[^>]* open=""', dom)) == 1
     assert len(re.findall(r'<details class="flip linked" id="claims/m/15"[^>]* open=""', dom)) == 1
+
+
+def test_the_console_gives_the_first_flipped_items_links_within_160_columns(compared, capsys):
+    _, root = compared
+    assert main(["compare", str(root / "a"), str(root / "b")]) in (0, 3)
+    page = root / "b" / "compare.html"
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index(f"compare: 19 item(s) flipped; each with both runs' replies in {page}:")
+    first = [("right → wrong", "capitals/m/q4"), ("right → wrong", "capitals/m/q5"), ("wrong → right", "capitals/m/q0"),
+             ("wrong → right", "capitals/m/q1"), *(("right → wrong", f"claims/m/{i}") for i in range(10, 16))]
+    assert lines[at + 1:at + 12] == [f"  {way}: {page}#{anchor}" for way, anchor in first] + [
+        "  … and 9 more flipped item(s), listed in compare.html"]
+    deep = root / ("d" * 150)
+    deep.mkdir()
+    assert main(["compare", str(root / "a"), str(root / "b"), "--html", str(deep / "flips.html")]) in (0, 3)
+    out = capsys.readouterr().out.splitlines()
+    assert "  right → wrong: flips.html#capitals/m/q4" in out and max(len(line) for line in out if "#" in line) <= 160

@@ -16,6 +16,7 @@ from ....sandbox.outcome import safe_text
 from ....sandbox.pool import run_programs
 from ....sandbox.run import KEPT_BYTES, Program, RunResult
 from ....text.reasoning import UNFINISHED
+from ..checks import test_checks
 from ..livecodebench import (
     CALL_NAME,
     DIFFICULTIES,
@@ -89,7 +90,7 @@ def match(normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[st
     for row, result in zip(owners, results):
         by_row.setdefault(row, []).append(result)
     names = ("id", "passed", "outcome", "error", "seconds", "stdout", "stderr", "how", "sandbox", "tampering",
-             "difficulty", "cases_passed")
+             "difficulty", "cases_passed", "checks")
     matched: Columns = {name: [] for name in names}
     for row, row_id in enumerate(normalized["id"]):
         found = by_row.get(row, [])
@@ -101,7 +102,7 @@ def match(normalized: Columns, params: dict[str, Any]) -> tuple[Columns, dict[st
                   safe_text(shown.stdout, KEPT_BYTES) if shown else "", shown.stderr if shown else "",
                   normalized["how"][row], params["sandbox"] if found else None,
                   [f"line {sign.line}: {sign.sign}" for sign in tampering_signs(code, "", "")] if code else [],
-                  normalized["difficulty"][row], passed_cases)
+                  normalized["difficulty"][row], passed_cases, test_checks(found, None, normalized["outputs"][row]))
         for name, value in zip(names, values):
             matched[name].append(value)
     return matched, {"outcomes": dict(Counter(matched["outcome"])), "programs_run": len(runs),

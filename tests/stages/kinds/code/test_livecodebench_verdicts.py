@@ -83,3 +83,16 @@ def test_a_failed_programs_stdout_is_the_failing_cases_the_error_names(bwrap):
     assert (matched["error"][0], matched["stdout"][0], matched["cases_passed"][0]) == (
         "case 2: printed '5' (expected '2')", "5\n", 1)
     assert (matched["outcome"][1], matched["stdout"][1], matched["cases_passed"][1]) == ("passed", "3\n", 3)
+
+
+def test_each_case_is_kept_as_a_check_with_its_outcome(scored, bwrap):
+    replies, _, matched, _ = scored
+    checks = dict(zip([(r["id"], r["sample"]) for r in replies], matched["checks"]))
+    for reply, passed, found in zip(replies, matched["passed"], matched["checks"]):
+        if passed:  # every case of a passed program held, one check per case
+            assert found and all((c["held"], c["failed"]) == (1, 0) for c in found), reply
+    assert checks[("cf100_b", 1)][0] == {"test": "case 1", "held": 0, "failed": 1,
+                                         "error": "printed '0.500000001', expected '0.5'"}
+    failed = [c for c in checks[("lc300", 3)] if c["failed"]]
+    assert failed and "ValueError: no" in failed[0]["error"]
+    assert checks[("abc001_a", 3)][0]["error"] == "still running at the time limit"
