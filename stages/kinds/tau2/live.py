@@ -74,7 +74,8 @@ def ask_trials(questions: Columns, agent_config: GenerateConfig, user_config: Ge
                                 ("prediction", json.dumps(trials, ensure_ascii=False)), ("trials", len(trials))):
                 result.columns[name].append(value)
     summary = generation_summary(store, sides.agent.step_ids, agent_config.price, agent_config.samples)
-    summary["user"] = generation_summary(user_store, sides.user.step_ids, user_config.price, 1)
+    summary["user"] = {**generation_summary(user_store, sides.user.step_ids, user_config.price, 1),
+                       "model": user_config.models[0]}
     return result, summary
 
 
