@@ -2,7 +2,6 @@
 compares every pair of models' answers (B5P, with [judge] pairwise = true)."""
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +21,6 @@ from stages import (
     read_judge_reply,
     render_fields,
 )
-from stages.core.printable import printable
 from stages.core.records import as_columns
 from stages.core.stage_names import ARTIFACT_NAMES
 from stages.io.storage import location
@@ -35,7 +33,7 @@ from stages.leaderboards.board import get_leaderboard
 from stages.leaderboards.recorded import read_recorded
 from stages.text.reasoning import UNFINISHED, answers_after_reasoning
 
-from .match_judge import budget_ledger
+from .match_judge import budget_ledger, distrusted_line, say_once
 from .task_base import StageResult, StageTask
 from .tasks import B1Questions, B2Predictions, stage_rows
 
@@ -74,7 +72,7 @@ class JudgeStage(StageTask):
         replies = ask_judges(calls, config, self.journal_path(), None if store is None else location(store),
                              self.budget(config), recheck_seed=self.outputs_dir, verdict_of=verdict_reader(config))
         for judge, why in replies.distrusted.items():
-            say_once(f"evalpipe: judge {judge}: {why}; none of its stored verdicts are used this run (asked again)")
+            say_once(distrusted_line(judge, why))
         return replies
 
     def budget(self, config: JudgeConfig) -> Budget | None:
@@ -190,15 +188,6 @@ class B5Pairwise(JudgeStage):
         return StageResult(rows, counts, header={"judge_usage": replies.usage},
                            body={"summary": pairwise_summary(rows), "biases": judge_biases(calls, records, characters,
                                                                                     config.pairwise.scale)})
-
-
-_SAID: set[str] = set()  # lines this process has printed (each judge stage of a run meets the same change)
-
-
-def say_once(line: str) -> None:
-    if line not in _SAID:
-        _SAID.add(line)
-        print(printable(line), file=sys.stderr, flush=True)
 
 
 def verdict_reader(config: JudgeConfig) -> Callable[[Any, str], Any]:

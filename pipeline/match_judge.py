@@ -3,9 +3,11 @@ B4's artifact, the verdict store and the run's budget ledger; a journal holding 
 them again (as B5J's does)."""
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from stages import AnswerStore, get_kind
+from stages.core.printable import printable
 from stages.io.storage import location
 from stages.judge.config import NOT_VERDICTS
 from stages.judge.match_asker import judge_asker
@@ -16,6 +18,18 @@ if TYPE_CHECKING:
     from .task_base import StageTask
 
 MATCH_JOURNAL = "B4_judge_calls.jsonl"
+_SAID: set[str] = set()  # lines this process has printed (each judge stage of a run meets the same change)
+
+
+def say_once(line: str) -> None:
+    if line not in _SAID:
+        _SAID.add(line)
+        print(printable(line), file=sys.stderr, flush=True)
+
+
+def distrusted_line(judge: str, why: str) -> str:
+    """What the console says of a judge whose stored verdicts are not used this run (B5J's and B4's alike)."""
+    return f"evalpipe: judge {judge}: {why}; none of its stored verdicts are used this run (asked again)"
 
 
 def asks_judge(task: StageTask) -> bool:
@@ -42,13 +56,16 @@ def match_judge_params(task: StageTask) -> dict[str, Any]:
 
 def match_judge_settings(task: StageTask) -> dict[str, Any]:
     """What the kind's match needs to ask the judge (`ask_judge`): every [judge] setting, its concurrency, the
-    journal, the verdict store and, with max_calls / max_cost, the budget ledger."""
+    journal, the verdict store, with max_calls / max_cost the budget ledger, and the recheck's seed (the outputs, as
+    B5J's) with the line said of a judge the recheck distrusts."""
     if not asks_judge(task):
         return {}
     judge = task.plain_spec["judge"]
     limited = judge.get("max_calls") is not None or judge.get("max_cost") is not None
     return {"ask_judge": judge_asker(judge, task.spec["judge_concurrency"], str(match_journal(task)),
-                                     task.spec.get("judge_store"), str(budget_ledger(task)) if limited else None)}
+                                     task.spec.get("judge_store"), str(budget_ledger(task)) if limited else None,
+                                     recheck_seed=str(task.outputs_dir),
+                                     tell=lambda name, why: say_once(distrusted_line(name, why)))}
 
 
 def match_retry(task: StageTask) -> dict[str, Any]:

@@ -104,9 +104,11 @@ class ChatClient:
             return Reply(answer, time.monotonic() - started)
         return self._ask_openai(prompt, history, 1, tools)[0]
 
-    def ask_messages(self, messages: list[dict[str, Any]], tools: list | None = None) -> Reply:
-        """One reply to a conversation given whole (OpenAI's protocol): the messages sent as they are."""
-        return self._chat(messages, 1, tools)[0]
+    def ask_messages(self, messages: list[dict[str, Any]], tools: list | None = None,
+                     null_is_empty: bool = False) -> Reply:
+        """One reply to a conversation given whole (OpenAI's protocol): the messages sent as they are; with
+        `null_is_empty` a message whose content is null is an empty answer, not a malformed reply."""
+        return self._chat(messages, 1, tools, null_is_empty)[0]
 
     def ask_several(self, prompt: str, n: int) -> list[Reply]:
         """Up to n replies to one prompt in one request (OpenAI's `n`); a server that ignores `n` gives fewer. Token
@@ -117,7 +119,8 @@ class ChatClient:
                     tools: list | None = None) -> list[Reply]:
         return self._chat(self.messages(prompt, history), n, tools)
 
-    def _chat(self, messages: list[dict[str, Any]], n: int, tools: list | None = None) -> list[Reply]:
+    def _chat(self, messages: list[dict[str, Any]], n: int, tools: list | None = None,
+              null_is_empty: bool = False) -> list[Reply]:
         started = time.monotonic()
         path = "" if self.config.url.rstrip("/").endswith("/chat/completions") else "/v1/chat/completions"
         options = {name: getattr(self.config, name) for name in OPTION_NAMES if getattr(self.config, name) is not None}
@@ -135,6 +138,9 @@ class ChatClient:
         latency, replies, kept = time.monotonic() - started, [], choices[:n]
         for index, choice in enumerate(kept):
             answer, reasoning = _answer_of(choice)
+            if answer is None and null_is_empty and isinstance(choice.get("message"), dict) \
+                    and choice["message"].get("content", "") is None:
+                answer = ""
             if answer is None:
                 raise CallFailed(f"malformed response body: {str(body)[:200]!r}")
             share = None if tokens_out is None else tokens_out // len(kept) + (tokens_out % len(kept) if index == 0 else 0)

@@ -20,6 +20,7 @@ class Asker:
     store: AnswerStore
     breaker: CircuitBreaker
     step_ids: list[str] = field(default_factory=list)  # every request id consulted, for the summary
+    null_is_empty: bool = False  # a reply whose content is null is an empty reply (tau2), not a malformed one
 
     def reply(self, step_id: str, messages: list[dict], tools: list | None) -> tuple[dict | None, str | None, bool]:
         """(the journal record of this request's reply, why there is none, whether it was asked now)."""
@@ -30,7 +31,8 @@ class Asker:
             return record, None, False
         case = {"id": step_id, "key": key}
         reply, error, attempts = ask_with_breaker(self.config, self.breaker,
-                                                  lambda: self.client.ask_messages(messages, tools))
+                                                  lambda: self.client.ask_messages(messages, tools,
+                                                                                   self.null_is_empty))
         if error is None:
             return answer_record(case, reply, attempts), None, True
         self.store.append(failure_record(case, error, attempts))

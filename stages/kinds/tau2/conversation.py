@@ -1,6 +1,7 @@
 """One tau2 trial asked live, half duplex as tau2 1.0.1's orchestrator runs it: the agent's greeting first, then the
-user simulator, the agent and the environment in turn until a stop signal, max steps (200) or max errors (10).
-Each side is an asker whose every request is journaled by step (`<id>#step<s>`): a rerun replays, asking nothing."""
+user simulator, the agent and the environment (answering the agent's calls, and the user's with the user's tools) in
+turn until a stop signal, max steps (200) or max errors (10). Each side is an asker whose every request is journaled
+by step (`<id>#step<s>`): a rerun replays, asking nothing."""
 from __future__ import annotations
 
 import json
@@ -14,6 +15,7 @@ FIRST_AGENT_MESSAGE = "Hi! How can I help you today?"
 AGENT_STOP_SIGNAL = "###STOP###"
 USER_STOP_SIGNALS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
 STEP_MARK = "#step{step}"
+INFRASTRUCTURE_ERROR = "infrastructure_error"  # what tau2's runner records when a trial raised (after its retries)
 AGENT_INSTRUCTION = ("You are a customer service agent that helps the user according to the <policy> provided below.\n"
                      "In each turn you can either:\n- Send a message to the user.\n- Make a tool call.\n"
                      "You cannot do both at the same time.\n\n"
@@ -37,18 +39,20 @@ class StepAsker(Protocol):
 
 @dataclass
 class Trial:
-    """What one trial is asked with: its journal id, both sides' system prompts and tools."""
+    """What one trial is asked with: its journal id, both sides' system prompts and tools (the user's None when the
+    domain gives the user none)."""
 
     id: str
     agent_system: str
     user_system: str
     agent_tools: list[dict[str, Any]]
+    user_tools: list[dict[str, Any]] | None = None
 
 
 @dataclass
 class Outcome:
     """The trial's messages (tau2's trajectory shape), its termination reason, why it failed (an outage) and what a
-    reply that ended it as agent_error / user_error broke (an empty message, …)."""
+    reply that ended it as an infrastructure error broke (an empty message, arguments that do not parse)."""
 
     messages: list[dict[str, Any]]
     termination_reason: str | None
@@ -67,31 +71,37 @@ def user_system_prompt(guidelines: str, scenario: str) -> str:
 
 
 def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker) -> Outcome:
-    """The trial asked step by step (each step's reply journaled by its asker); an unanswered request fails it."""
+    """The trial asked step by step (each step's reply journaled by its asker); an unanswered request fails it. A
+    side's tool calls are answered by the environment and go back to that side (tau2's to_role = from_role)."""
     messages: list[dict[str, Any]] = [{"role": "assistant", "content": FIRST_AGENT_MESSAGE}]
     to_role, steps, errors = "user", 0, 0
     while True:
         side = user if to_role == "user" else agent
         view = _user_view(trial, messages) if to_role == "user" else _agent_view(trial, messages)
-        tools = trial.agent_tools if to_role == "agent" else None
+        tools = trial.agent_tools if to_role == "agent" else trial.user_tools
         record, error, fresh = side.reply(trial.id + STEP_MARK.format(step=steps), view, tools)
         if error is not None:
             return Outcome(messages, None, f"the {to_role} at step {steps}: {error}")
         if fresh:
             side.store.append(record)
         message, problem = _message(record, "assistant" if to_role == "agent" else "user", steps)
+        if problem is not None:  # tau2 raises here (message.validate(), json.loads): its runner's infrastructure error
+            return Outcome(messages, INFRASTRUCTURE_ERROR, problem=f"the {to_role} at step {steps}: {problem}")
         messages.append(message)
         steps += 1
-        if problem is not None:
-            return Outcome(messages, f"{to_role}_error", problem=f"the {to_role} at step {steps - 1}: {problem}")
-        if to_role == "user" and any(signal in (message["content"] or "") for signal in USER_STOP_SIGNALS):
+        calls, text = message.get("tool_calls"), message["content"] or ""
+        if to_role == "user" and not calls and any(signal in text for signal in USER_STOP_SIGNALS):
             return Outcome(messages, "user_stop")
-        if to_role == "agent" and AGENT_STOP_SIGNAL in (message["content"] or ""):
+        if to_role == "agent" and AGENT_STOP_SIGNAL in text:
+            if calls:  # tau2's orchestrator refuses to end on a message to the environment, and raises
+                return Outcome(messages, INFRASTRUCTURE_ERROR,
+                               problem=f"the agent at step {steps - 1}: a stop signal with tool calls")
             return Outcome(messages, "agent_stop")
-        if message.get("tool_calls"):
+        if calls:
             errors += _answer_calls(env, message, messages)
             steps += 1  # the environment's step
-        to_role = ("agent" if to_role == "user" else "user") if not message.get("tool_calls") else to_role
+        else:
+            to_role = "agent" if to_role == "user" else "user"
         if steps >= MAX_STEPS:
             return Outcome(messages, "max_steps")
         if errors >= MAX_ERRORS:
@@ -99,7 +109,8 @@ def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker)
 
 
 def _message(record: dict, role: str, step: int) -> tuple[dict[str, Any], str | None]:
-    """The reply as a tau2 message, and why it breaks tau2's rules (empty; text and calls; arguments not JSON)."""
+    """The reply as a tau2 message, and why tau2 would raise on it (no text and no calls; arguments not JSON).
+    Text beside tool calls is kept, as tau2 keeps it when it does not enforce its communication protocol."""
     content = record.get("prediction") or None
     calls, problem = [], None
     for number, call in enumerate(record.get("tool_calls") or []):
@@ -112,8 +123,6 @@ def _message(record: dict, role: str, step: int) -> tuple[dict[str, Any], str | 
                       "arguments": arguments, "requestor": role})
     if not calls and not (content or "").strip():
         problem = "an empty message"
-    elif calls and (content or "").strip():
-        problem = "both text and tool calls"
     message: dict[str, Any] = {"role": role, "content": content}
     if calls:
         message["tool_calls"] = calls
@@ -137,21 +146,31 @@ def _agent_view(trial: Trial, messages: list[dict[str, Any]]) -> list[dict[str, 
     for message in messages:
         if message["role"] == "tool" and message["requestor"] == "assistant":
             view.append({"role": "tool", "tool_call_id": message["id"], "content": message["content"]})
-        elif message["role"] == "assistant" and message.get("tool_calls"):
-            view.append({"role": "assistant", "content": None, "tool_calls": [
-                {"id": call["id"], "type": "function",
-                 "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
-                for call in message["tool_calls"]]})
-        elif message["role"] in ("assistant", "user") and not message.get("tool_calls"):
+        elif message["role"] == "assistant":
+            view.append({"role": "assistant", "content": message["content"], **_openai_calls(message)})
+        elif message["role"] == "user" and not message.get("tool_calls"):
             view.append({"role": message["role"], "content": message["content"]})
     return view
 
 
 def _user_view(trial: Trial, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The conversation as the user simulator is asked it: roles flipped, the agent's tool traffic not shown."""
+    """The conversation as the user simulator is asked it (tau2's flip_roles): its own messages and calls as the
+    `assistant`'s, the agent's words as `user`, its tools' answers; the agent's tool traffic not shown."""
     view: list[dict[str, Any]] = [{"role": "system", "content": trial.user_system}]
     for message in messages:
-        if message["role"] in ("assistant", "user") and not message.get("tool_calls") and message["content"]:
-            view.append({"role": "user" if message["role"] == "assistant" else "assistant",
-                         "content": message["content"]})
+        if message["role"] == "tool" and message["requestor"] == "user":
+            view.append({"role": "tool", "tool_call_id": message["id"], "content": message["content"]})
+        elif message["role"] == "user":
+            view.append({"role": "assistant", "content": message["content"], **_openai_calls(message)})
+        elif message["role"] == "assistant" and not message.get("tool_calls") and (message["content"] or "").strip():
+            view.append({"role": "user", "content": message["content"]})
     return view
+
+
+def _openai_calls(message: dict[str, Any]) -> dict[str, Any]:
+    """A message's tool calls as OpenAI's `tool_calls` (none when it has none)."""
+    if not message.get("tool_calls"):
+        return {}
+    return {"tool_calls": [{"id": call["id"], "type": "function",
+                            "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
+                           for call in message["tool_calls"]]}

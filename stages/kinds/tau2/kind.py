@@ -13,7 +13,7 @@ from ...core.text_table import format_table, percent
 from ..base import Kind, Recognition, every_record_has, rank_models, register_kind
 from .domains import DATABASE_FILES, read_domain
 from .evaluation import NOT_JUDGED, evaluate
-from .leaderboard import read_board, run_caveat
+from .leaderboard import read_board, run_caveat, run_user, user_caveat
 from .live import ask_trials
 from .nl_assertions import judge_nl_assertions
 from .pass_k import INFRASTRUCTURE_ERROR, is_success, task_pass_hat_ks, trial_figures
@@ -175,7 +175,8 @@ class Tau2(Kind):
                               "infra errors"], rows)
         left_out = [f"{model}: tasks left out of pass^k (a trial not judged): {', '.join(m['tasks_left_out'])}"
                     for model, m in models.items() if m["tasks_left_out"]]
-        return "\n\n".join([table, _domain_split_table(models), *left_out, *_board_tables(models)])
+        return "\n\n".join([table, _domain_split_table(models), *left_out,
+                             *_board_tables(models, report.get("generation") or {})])
 
 
 def _domain_split_table(models: dict[str, dict[str, Any]]) -> str:
@@ -194,16 +195,19 @@ def _with_interval(found: dict[str, Any], k: int) -> str:
     return value if interval is None else f"{value} [{percent(interval['low'])}, {percent(interval['high'])}]"
 
 
-def _board_tables(models: dict[str, dict[str, Any]]) -> list[str]:
-    """Each published board the run names, its submissions beside the run's own pass^k, with the board's caveat."""
+def _board_tables(models: dict[str, dict[str, Any]], generation: dict[str, Any]) -> list[str]:
+    """Each published board the run names, its submissions beside the run's own pass^k and user simulator (its
+    `[user]` model), with the board's caveat and why the run's figures are not the board's kind."""
     boards = {(b["domain"], b["folder"]): b for m in models.values() for b in m.get("boards") or []}
     tables = []
     for (domain, folder), board in sorted(boards.items()):
-        rows = [[f"{model} (this run)", "—", "this run", *(percent(m["pass_hat_k"].get(str(k))) for k in range(1, 5))]
-                for model, m in models.items()]
+        users = {model: run_user(generation.get(model)) for model in models}
+        rows = [[f"{model} (this run)", "—", users[model] or "not recorded",
+                 *(percent(m["pass_hat_k"].get(str(k))) for k in range(1, 5))] for model, m in models.items()]
         rows += [[entry["submission"], str(entry["tau2_version"] or "?"), str(entry["user_simulator"] or "?"),
                   *(percent(entry["pass_hat_k"].get(str(k))) for k in range(1, 5))] for entry in board["submissions"]]
-        notes = [f"{model}: {note}" for model, m in models.items() if (note := run_caveat(m))]
+        notes = [f"{model}: {note}" for model, m in models.items()
+                 for note in (run_caveat(m), user_caveat(users[model])) if note]
         tables.append("\n".join([f"published τ²-bench board, {domain} ({len(board['submissions'])} submissions, "
                                   f"{folder}):", board["caveat"], *notes, *board["set_aside"],
                                   format_table(["submission", "tau2", "user simulator", *(f"pass^{k}" for k in

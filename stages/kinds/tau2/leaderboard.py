@@ -1,15 +1,18 @@
 """τ²-bench's published leaderboard (its submissions folder: manifest.json and <submission>/submission.json) read
 for one domain — each submission's pass^1…pass^4, tau2 version and user simulator — to be shown beside a run's own
-pass^k with the board's caveat; a submission that cannot be read is set aside with its file and reason."""
+pass^k — and the run's own user simulator beside each submission's — with the board's caveat; a submission that
+cannot be read is set aside with its file and reason."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 CAVEAT = ("the board compares agents with a gpt-4.1 user simulator over 4 trials per task: another user or fewer "
           "trials is not comparable")
 BOARD_USER = "gpt-4.1"
+BOARD_USER_NAME = re.compile(r"(openai/)?gpt-4\.1(-\d{4}-\d{2}-\d{2})?")  # gpt-4.1 or a dated snapshot, not -mini
 BOARD_TRIALS = 4
 TRACKS = {"submissions": "text", "legacy_submissions": "legacy", "voice_submissions": "voice"}  # manifest.json's lists
 
@@ -53,7 +56,25 @@ def _entry(document: dict[str, Any], domain: str) -> dict[str, Any] | None:
     return {"model": document.get("model_name"), "organization": document.get("model_organization"),
             "date": document.get("submission_date"), "tau2_version": methodology.get("tau2_bench_version"),
             "user_simulator": methodology.get("user_simulator"), "pass_hat_k": pass_hat_k,
-            "comparable_user": BOARD_USER in str(methodology.get("user_simulator") or "")}
+            "comparable_user": is_board_user(str(methodology.get("user_simulator") or ""))}
+
+
+def is_board_user(name: str) -> bool:
+    """Whether a user simulator is the board's: gpt-4.1 (or a dated snapshot of it; not gpt-4.1-mini)."""
+    return BOARD_USER_NAME.fullmatch(name.strip()) is not None
+
+
+def run_user(generation: dict[str, Any] | None) -> str | None:
+    """The user simulator a run's trials were asked with (its B2 summary's `[user]` model); None when not asked
+    live (imported trials)."""
+    return ((generation or {}).get("user") or {}).get("model")
+
+
+def user_caveat(user: str | None) -> str | None:
+    """Why a run's user simulator is not the board's: another model than gpt-4.1, or none recorded."""
+    if user is None:
+        return f"user simulator not recorded (trials not asked live): the board's is {BOARD_USER}"
+    return None if is_board_user(user) else f"user simulator {user}, not the board's {BOARD_USER}: not comparable"
 
 
 def run_caveat(metrics: dict[str, Any]) -> str | None:

@@ -1,7 +1,8 @@
 """tau2's tasks asked live: `samples` trials per task, each a conversation (conversation.py) between the agent
 ([generate]: tau2's agent prompt with the domain policy, the tools as OpenAI tools) and the user simulator ([user]:
-tau2's user prompt with the task's scenario). Both sides journal every request; a trial whose request went
-unanswered is set aside as not scored, with its cause."""
+tau2's user prompt with the task's scenario, and the domain's user tools when it has some). Both sides journal every
+request; a trial whose request went unanswered is set aside as not scored, with its cause; a trial tau2 would have
+raised on is run again as tau2's runner retries it (3 times), then kept as an infrastructure error."""
 from __future__ import annotations
 
 import json
@@ -20,13 +21,15 @@ from ...chat.step_asker import Asker
 from ...core.errors import UsageError
 from ...core.progress import Progress
 from ...core.records import Columns, LoadResult, Reject
-from .conversation import Trial, agent_system_prompt, run_trial, user_system_prompt
+from .conversation import INFRASTRUCTURE_ERROR, Outcome, Trial, agent_system_prompt, run_trial, user_system_prompt
 from .domains import read_domain
 from .environment import Environment
 from .schemas import tool_schemas
 from .tasks import PREDICTION_COLUMNS
 
 GUIDELINES = Path("user_simulator") / "simulation_guidelines.md"  # beside domains/ in tau2's data folder
+GUIDELINES_TOOLS = Path("user_simulator") / "simulation_guidelines_tools.md"  # a user with tools
+MAX_RETRIES = 3  # tau2's runner: a trial that raised is run again, up to 3 times
 
 
 @dataclass
@@ -71,32 +74,57 @@ def ask_trials(questions: Columns, agent_config: GenerateConfig, user_config: Ge
                                 ("prediction", json.dumps(trials, ensure_ascii=False)), ("trials", len(trials))):
                 result.columns[name].append(value)
     summary = generation_summary(store, sides.agent.step_ids, agent_config.price, agent_config.samples)
-    summary["user"] = generation_summary(user_store, sides.user.step_ids, user_config.price, 1)
+    summary["user"] = {**generation_summary(user_store, sides.user.step_ids, user_config.price, 1),
+                       "model": user_config.models[0]}
     return result, summary
 
 
 def _asker(config: GenerateConfig, model: str, store: Path) -> Asker:
     journal = AnswerStore(store)
     return Asker(config, ChatClient(config, config.served(model)), journal.load(), journal,
-                 CircuitBreaker(config.circuit_breaker))
+                 CircuitBreaker(config.circuit_breaker), null_is_empty=True)
 
 
 def _ask_one(row: dict[str, Any], sample: int, sides: Sides) -> tuple[dict[str, Any] | None, str | None]:
-    """(the trial as tau2 records it, None), or (None, why it failed: the request left unanswered)."""
+    """(the trial as tau2 records it, None), or (None, why it failed: the request left unanswered). A trial that
+    ended as an infrastructure error is asked again (`#retry<n>` in its journal ids) up to MAX_RETRIES times."""
     task, data = json.loads(row["task"]), read_domain(Path(row["domain_folder"]))
-    guidelines = (Path(row["domain_folder"]).parent.parent / GUIDELINES).read_text(encoding="utf-8")
-    trial = Trial(f"{row['id']}#trial{sample}", agent_system_prompt(data.policy),
-                  user_system_prompt(guidelines, user_scenario_text(task.get("user_scenario") or {})),
-                  tool_schemas(data.domain.name)["agent"])
-    env = Environment(data)
-    initial = task.get("initial_state") or {}
-    env.set_state(initial, initial.get("message_history") or [])
-    outcome = run_trial(trial, env, sides.agent, sides.user)
+    user_tools = offered_user_tools(data.domain.name, data.domain.user_tools is not None, task.get("user_tools"))
+    guidelines = (Path(row["domain_folder"]).parent.parent / (GUIDELINES_TOOLS if user_tools else GUIDELINES)
+                  ).read_text(encoding="utf-8")
+    attempts: list[str] = []
+    for attempt in range(MAX_RETRIES + 1):
+        trial = Trial(f"{row['id']}#trial{sample}" + (f"#retry{attempt}" if attempt else ""),
+                      agent_system_prompt(data.policy),
+                      user_system_prompt(guidelines, user_scenario_text(task.get("user_scenario") or {})),
+                      tool_schemas(data.domain.name)["agent"], user_tools)
+        outcome = _run(trial, task, data, sides)
+        if outcome.termination_reason != INFRASTRUCTURE_ERROR:
+            break
+        attempts.append(outcome.problem or "")
     if outcome.failure is not None:
         return None, outcome.failure
     problem = {"problem": outcome.problem} if outcome.problem else {}
+    retried = {"retries": attempts} if attempts and outcome.termination_reason != INFRASTRUCTURE_ERROR else {}
     return {"trial": sample, "termination_reason": outcome.termination_reason, "messages": outcome.messages,
-            **problem}, None
+            **problem, **retried}, None
+
+
+def _run(trial: Trial, task: dict[str, Any], data: Any, sides: Sides) -> Outcome:
+    env = Environment(data)
+    initial = task.get("initial_state") or {}
+    env.set_state(initial, initial.get("message_history") or [])
+    return run_trial(trial, env, sides.agent, sides.user)
+
+
+def offered_user_tools(domain: str, has_user_tools: bool, include: list[str] | None) -> list[dict[str, Any]] | None:
+    """The user tools tau2 offers the user simulator: the domain's (in tau2's order), only those a task's
+    `user_tools` names when it names some; None when that leaves none (the user then has no tools)."""
+    if not has_user_tools:
+        return None
+    tools = [tool for tool in tool_schemas(domain).get("user") or []
+             if include is None or tool["function"]["name"] in include]
+    return tools or None
 
 
 def user_scenario_text(scenario: dict[str, Any]) -> str:

@@ -48,6 +48,10 @@ class NLAssertionCall:
     system: str = NL_SYSTEM_PROMPT
     criterion: str = CRITERION
 
+    def verdict(self, reply: str) -> float | None:
+        """The reply's NL_ASSERTION value (1, 0, or None when not tau2's JSON): what a recheck compares."""
+        return nl_component(reply)["value"]
+
 
 def _python_text(value: Any) -> str:
     """A message's content as tau2's f-string writes it (Python's str: None for a tool call's empty content)."""

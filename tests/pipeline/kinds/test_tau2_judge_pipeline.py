@@ -1,10 +1,12 @@
 """A tau2 dataset with a [judge] (no criteria) through `evalpipe run`: B4 asks a scripted judge on 127.0.0.1 the NL
 assertions of the trials they decide, through a journal beside B4's artifact; a call that failed leaves its trial
-not judged, named in the report, and the next run asks only that call; a run with everything answered asks nothing."""
+not judged, named in the report, and the next run asks only that call; a run with everything answered asks nothing;
+`[judge] recheck` asks stored verdicts again on another night, a flip read as a verdict (not as words)."""
 import ast
 import json
 import shutil
 
+from pipeline.cli import main
 from stages.io.artifacts import read_columns
 from tests.pipeline.chat_server import ChatServer
 from tests.pipeline.workspace import REPO, changed_artifacts, run, snapshot
@@ -121,3 +123,32 @@ def test_a_dead_judge_leaves_every_trial_it_decides_not_judged_counted_and_named
     assert rows["good"][-2:] == ["2", "0"] and rows["bad"][-2:] == ["1", "0"]  # not judged, infra errors
     assert "good: tasks left out of pass^k (a trial not judged): judged" in text
     assert "bad: tasks left out of pass^k (a trial not judged): judged" in text
+
+
+def test_judge_recheck_in_b4_asks_a_share_of_the_stored_verdicts_again_and_says_when_it_distrusts_them(tmp_path,
+                                                                                                      capsys):
+    store = tmp_path / "verdicts.jsonl"
+
+    def night(name: str) -> int:
+        return main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / name)])
+
+    with ChatServer() as judge:
+        judge.answer = _kindness
+        _dataset(tmp_path, judge)
+        toml = tmp_path / "inputs" / "todo" / "dataset.toml"
+        toml.write_text(toml.read_text().replace("store = false", f'store = "{store}"\nrecheck = 1.0'))
+        assert night("night1") == 0 and len(judge.chats()) == 3
+        judge.answer = lambda prompt: _kindness(prompt).replace('"scripted"', '"other words"')  # same verdicts
+        assert night("night2") == 0 and len(judge.chats()) == 6
+        report = json.loads((tmp_path / "night2" / "todo" / "B6_report.json").read_text())["report"]
+        usage = report["judge_cost"]["stages"]
+        assert {name: (u["rechecked"], u["flips"]) for name, u in usage.items()} == {"good (B4)": (2, 0),
+                                                                                     "bad (B4)": (1, 0)}
+        assert "stored verdicts are used" not in capsys.readouterr().err
+        judge.answer = lambda prompt: _kindness(prompt).replace('"metExpectation": true', '"metExpectation": false')
+        assert night("night3") == 0
+        # good's met trial flips (1 of its 2 rechecked): its judge distrusted, said once; bad's one trial did not
+        assert "evalpipe: judge j: 1 of 2 rechecked verdicts flipped (50%, above recheck_max_flips 10%); none of " \
+               "its stored verdicts are used this run (asked again)" in capsys.readouterr().err
+    b4 = read_columns(tmp_path / "night3" / "todo" / "good" / "B4_matches.json")
+    assert [t["reward"] for t in json.loads(dict(zip(b4["id"], b4["evaluations"]))["judged"])] == [0.0, 0.0]

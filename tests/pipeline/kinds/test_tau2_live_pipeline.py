@@ -1,5 +1,6 @@
 """A tau2 dataset asked live end to end: [generate] is the agent, [user] the user simulator (scripted servers on
-127.0.0.1); the gold calls score reward 1 in B4, and a second run asks neither server anything."""
+127.0.0.1); the gold calls score reward 1 in B4, the report shows the run's user model beside the published board's
+user simulators, and a second run asks neither server anything."""
 import json
 
 import pytest
@@ -21,13 +22,23 @@ def test_a_tau2_dataset_asked_of_agent_and_user_servers_scores_and_reruns_asking
         folder = tmp_path / "inputs" / "live"
         folder.mkdir(parents=True)
         (folder / "questions.json").write_text(json.dumps([task]))
+        (folder / "board" / "x_org").mkdir(parents=True)
+        (folder / "board" / "manifest.json").write_text(json.dumps({"submissions": ["x_org"]}))
+        (folder / "board" / "x_org" / "submission.json").write_text(json.dumps(
+            {"results": {"mock": {"pass_1": 80.0}}, "methodology": {"user_simulator": "gpt-4.1-2025-04-14"}}))
         (folder / "dataset.toml").write_text(
-            f'kind = "tau2"\n[params]\ndomain_folder = "{DOMAINS / "mock"}"\n'
+            f'kind = "tau2"\n[params]\ndomain_folder = "{DOMAINS / "mock"}"\nleaderboard = "board"\n'
             f'[generate]\nurl = "{agent.url}"\nmodels = ["m"]\nsamples = 2\nretries = 0\n'
             f'[user]\nurl = "{user.url}"\nmodel = "u"\ntemperature = 0.0\nretries = 0\n')
         assert run(tmp_path) == 0
         b4 = read_columns(tmp_path / "outputs" / "live" / "m" / "B4_matches.json")
         assert json.loads(b4["rewards"][0]) == [1.0, 1.0]
+        text = (tmp_path / "outputs" / "live" / "B6_report.txt").read_text(encoding="utf-8")
+        rows = {line.split()[0]: line.split()[1:] for line in text.splitlines() if line.startswith(("x_org", "m ("))}
+        assert rows["m"][:4] == ["(this", "run)", "—", "u"] and rows["x_org"][:2] == ["?", "gpt-4.1-2025-04-14"]
+        assert "m: user simulator u, not the board's gpt-4.1: not comparable" in text
+        report = json.loads((tmp_path / "outputs" / "live" / "B6_report.json").read_text(encoding="utf-8"))
+        assert report["report"]["generation"]["m"]["user"]["model"] == "u"
         asked = (len(agent.chats()), len(user.chats()))
         assert asked[0] > 0 and asked[1] > 0
         assert run(tmp_path) == 0

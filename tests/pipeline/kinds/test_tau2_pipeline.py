@@ -57,4 +57,5 @@ def test_a_leaderboard_named_in_params_is_shown_beside_the_runs_pass_k_with_its_
     assert f"{dataset / 'board' / 'gone' / 'submission.json'}: not readable (No such file or directory)" in text
     rows = {line.split()[0]: line.split()[1:] for line in text.splitlines() if line.startswith(("x_org", "bad ("))}
     assert rows["x_org_2026"] == ["1.0.1", "gpt-4.1-2025-04-14", "80.00%", "70.00%", "65.00%", "60.00%"]
-    assert rows["bad"] == ["(this", "run)", "—", "this", "run", "50.00%", "50.00%", "n/a", "n/a"]
+    assert rows["bad"] == ["(this", "run)", "—", "not", "recorded", "50.00%", "50.00%", "n/a", "n/a"]
+    assert "bad: user simulator not recorded (trials not asked live): the board's is gpt-4.1" in text

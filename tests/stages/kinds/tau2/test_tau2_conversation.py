@@ -1,6 +1,6 @@
 """A tau2 trial asked live with scripted sides: the gold actions then the user's ###STOP### score 1 (as the offline
 evaluator scores the same calls); a wrong argument 0 by DB; tau2's stop signals, max steps, max errors, malformed
-calls and an unanswered request end the trial as tau2's orchestrator ends it; a replayed journal asks nothing."""
+calls, an empty message and an unanswered request end the trial as tau2's orchestrator and runner end it; a replayed journal asks nothing."""
 import json
 
 import pytest
@@ -102,14 +102,17 @@ def test_the_agents_stop_and_a_conversation_past_200_steps():
     assert outcome.termination_reason == "max_steps" and len(outcome.messages) == MAX_STEPS + 1
 
 
-def test_ten_failing_calls_a_malformed_call_and_both_text_and_calls_end_it_as_tau2():
+def test_ten_failing_calls_end_it_and_a_malformed_call_or_an_empty_message_is_tau2s_infrastructure_error():
     bad = [[("create_task", json.dumps({"user_id": "nobody", "title": "x"}))]] * 10
     outcome, _ = _run(_task("create_task_1"), Scripted(bad), Scripted(["go"]))
     assert outcome.termination_reason == "too_many_errors"
     outcome, _ = _run(_task("create_task_1"), Scripted([[("create_task", "{not json")]]), Scripted(["go"]))
-    assert outcome.termination_reason == "agent_error"
+    assert (outcome.termination_reason, outcome.problem) == (
+        "infrastructure_error", "the agent at step 1: tool call 'create_task': arguments that do not parse")
     outcome, _ = _run(_task("create_task_1"), Scripted([""]), Scripted(["go"]))
-    assert outcome.termination_reason == "agent_error"
+    assert (outcome.termination_reason, outcome.problem) == ("infrastructure_error",
+                                                             "the agent at step 1: an empty message")
+    assert len(outcome.messages) == 2  # the greeting and the user's: the empty reply is no tau2 message
 
 
 def test_a_rerun_asks_nothing_a_resumed_trial_only_the_rest_and_a_dead_user_fails_it_with_its_cause():
@@ -133,15 +136,20 @@ def test_a_rerun_asks_nothing_a_resumed_trial_only_the_rest_and_a_dead_user_fail
         dead.failure
 
 
-def test_an_empty_user_reply_ends_the_trial_as_user_error_with_why_and_b4_names_it():
+def test_an_empty_user_reply_ends_the_trial_as_tau2s_infrastructure_error_with_why_and_b4_names_it():
     task = _task("create_task_1")
     outcome, data = _run(task, Scripted(["Hello"]), Scripted([""]))
-    assert (outcome.termination_reason, outcome.problem) == ("user_error", "the user at step 0: an empty message")
-    assert outcome.failure is None and len(outcome.messages) == 2
+    assert (outcome.termination_reason, outcome.problem) == ("infrastructure_error",
+                                                             "the user at step 0: an empty message")
+    assert outcome.failure is None and len(outcome.messages) == 1
     trial = {"trial": 0, "termination_reason": outcome.termination_reason, "messages": outcome.messages,
              "problem": outcome.problem}
     normalized = {"id": [task["id"]], "task": [json.dumps(task)], "domain_folder": [str(DOMAINS / "mock")],
                   "trials": [json.dumps([trial])]}
     (evaluation,) = json.loads(get_kind("tau2").match(normalized, {"domain": "mock"})[0]["evaluations"][0])
     assert evaluation["reward"] == 0.0
-    assert evaluation["note"] == "terminated prematurely: user_error (the user at step 0: an empty message)"
+    assert evaluation["note"] == ("terminated prematurely: infrastructure_error (the user at step 0: an empty "
+                                  "message)")
+    metrics = get_kind("tau2").metrics_from_stats(get_kind("tau2").score_stats(
+        get_kind("tau2").match(normalized, {"domain": "mock"})[0]))
+    assert metrics["infrastructure_errors"] == 1 and metrics["terminations"] == {"infrastructure_error": 1}

@@ -1,11 +1,12 @@
 """τ²-bench's published board read for a domain (the shared submissions: GPT-4.1's published retail figures, tau2
 version and user simulator as its submission.json states them); a submission that cannot be read is set aside with
-its file and reason, the rest read; a run's own pass^k gets the board's caveat when it has fewer than 4 trials."""
+its file and reason, the rest read; a run's own pass^k gets the board's caveat when it has fewer than 4 trials or
+another user simulator than gpt-4.1."""
 import json
 
 import pytest
 
-from stages.kinds.tau2.leaderboard import CAVEAT, read_board, run_caveat
+from stages.kinds.tau2.leaderboard import CAVEAT, read_board, run_caveat, run_user, user_caveat
 from tests.stages.kinds.tau2.trajectories import DOMAINS
 
 BOARD = DOMAINS.parent / "leaderboard"
@@ -51,3 +52,12 @@ def test_a_broken_submission_is_set_aside_with_its_file_and_reason_the_rest_read
 def test_a_run_with_fewer_than_4_trials_gets_the_caveat():
     assert run_caveat({"pass_hat_k": {"1": 0.5, "2": 0.25}}) == "pass^k up to k = 2 only (the board's: 4 trials)"
     assert run_caveat({"pass_hat_k": {str(k): 0.5 for k in range(1, 5)}}) is None
+
+
+def test_the_runs_user_simulator_is_its_user_model_and_another_than_gpt_4_1_gets_the_caveat():
+    assert run_user({"answers": 3, "user": {"answers": 4, "model": "qwen3-8b"}}) == "qwen3-8b"
+    assert run_user(None) is None and run_user({"answers": 3}) is None
+    assert user_caveat("qwen3-8b") == "user simulator qwen3-8b, not the board's gpt-4.1: not comparable"
+    assert user_caveat("gpt-4.1-mini") == "user simulator gpt-4.1-mini, not the board's gpt-4.1: not comparable"
+    assert user_caveat("gpt-4.1") is None and user_caveat("gpt-4.1-2025-04-14") is None
+    assert user_caveat(None) == "user simulator not recorded (trials not asked live): the board's is gpt-4.1"

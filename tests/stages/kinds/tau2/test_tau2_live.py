@@ -100,12 +100,16 @@ def test_a_user_server_dead_mid_trial_then_back_asks_only_the_missing_steps(tmp_
     assert evaluate(task, read_domain(DOMAINS / "mock"), trial["messages"], "user_stop").reward == 1.0
 
 
-def test_a_blank_user_reply_is_the_trials_user_error_with_why(tmp_path):
+@pytest.mark.parametrize("null", [False, True])
+def test_a_blank_or_null_user_reply_is_retried_then_the_trials_infrastructure_error_with_why(tmp_path, null):
     task = _task()
     with ChatServer() as agent, ChatServer() as user:
         _agent(agent, task)
-        user.answer = lambda message: " "  # blank: an empty message (a null content is a malformed reply: an outage)
+        user.answer = lambda message: "" if null else " "  # a null content, or blank: an empty message
+        if null:
+            user.reasoning = lambda message: (None, "stop")  # no reasoning either: the content alone is null
         loaded, _ = ask_trials(_questions(task), _config(agent, "m"), _config(user, "u"), "m", tmp_path / "a.jsonl")
     (trial,) = json.loads(loaded.columns["prediction"][0])
-    assert (trial["termination_reason"], trial["problem"]) == ("user_error", "the user at step 0: an empty message")
-    assert not agent.chats() and not loaded.rejects
+    assert (trial["termination_reason"], trial["problem"]) == ("infrastructure_error",
+                                                               "the user at step 0: an empty message")
+    assert not agent.chats() and not loaded.rejects and len(user.chats()) == 4  # tau2's runner: 3 retries

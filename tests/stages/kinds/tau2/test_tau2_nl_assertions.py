@@ -110,3 +110,52 @@ def test_a_dead_judge_or_an_answer_not_json_leaves_the_trial_not_judged_with_why
     assert nl_component("```json\n{}\n```")["value"] is None
     assert nl_component('{"results": [{"expectedOutcome": "x", "reasoning": "", "metExpectation": "yes"}]}')[
         "value"] is None
+
+
+def _reworded(reasoning: str, met: bool = True):
+    """A judge answering every assertion `met`, in its own words (`reasoning`)."""
+    def reply(prompt: str) -> str:
+        assertions = ast.literal_eval(prompt.split("expectedOutcomes:\n")[1].strip())
+        return json.dumps({"results": [{"expectedOutcome": text, "reasoning": reasoning, "metExpectation": met}
+                                       for text in assertions]})
+    return reply
+
+
+def _retail_trials(count: int):
+    """The gold trials of the first `count` retail tasks whose rewards rest on NL assertions."""
+    data = read_domain(DOMAINS / "retail")
+    tasks = [t for t in json.loads((DOMAINS / "retail" / "tasks.json").read_text())
+             if "NL_ASSERTION" in (t["evaluation_criteria"].get("reward_basis") or []) and
+             t["evaluation_criteria"].get("nl_assertions")][:count]
+    return {t["id"]: (calls_trajectory(t, data, t["evaluation_criteria"]["actions"]),
+                      t["evaluation_criteria"]["nl_assertions"]) for t in tasks}
+
+
+def test_judge_recheck_asks_a_share_of_stored_verdicts_again_drawn_by_the_run_and_reads_flips_as_verdicts(tmp_path):
+    trials, store = _retail_trials(8), tmp_path / "verdicts.jsonl"
+    with ChatServer() as server:
+        server.answer = _reworded("first night")
+        judge = _judge(server, store=str(store))
+        judge_nl_assertions(trials, JudgeAsker(judge, tmp_path / "night0.jsonl", store))
+        assert len(server.chats()) == 8
+        rechecked = _judge(server, store=str(store), recheck=0.25)
+        server.answer = _reworded("second night, other words")  # the same verdicts: no flip
+        told = []
+        asked = {}
+        for night in ("nightly/1", "nightly/2"):
+            before = len(server.chats())
+            judged, usage = judge_nl_assertions(trials, JudgeAsker(
+                rechecked, tmp_path / f"{night.replace('/', '_')}.jsonl", store, recheck_seed=night,
+                tell=lambda name, why: told.append((name, why))))
+            asked[night] = {chat["body"]["messages"][1]["content"] for chat in server.chats()[before:]}
+            assert (usage["asked"], usage["reused"], usage["rechecked"], usage["flips"]) == (2, 6, 2, 0)
+            assert all(part["value"] == 1.0 for part in judged.values())
+        assert asked["nightly/1"] != asked["nightly/2"] and not told
+        server.answer = _reworded("changed its mind", met=False)  # 2 of 2 rechecked flip: distrusted, all asked again
+        before = len(server.chats())
+        judged, usage = judge_nl_assertions(trials, JudgeAsker(rechecked, tmp_path / "night3.jsonl", store,
+                                                               recheck_seed="nightly/3",
+                                                               tell=lambda name, why: told.append((name, why))))
+        assert len(server.chats()) - before == 8 and usage["flips"] == 2
+        assert told == [("gpt-4.1-2025-04-14", "2 of 2 rechecked verdicts flipped (100%, above recheck_max_flips 10%)")]
+        assert all(part["value"] == 0.0 for part in judged.values())
