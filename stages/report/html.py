@@ -18,6 +18,7 @@ from .disagreements import disagreement_rows
 from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 from .harness_figures import harness_figure_rows
 from .headline import leaderboard_caption, leaderboard_headline
+from .item_files import ITEM_BUDGET, ReportPage, item_data
 from .katex_assets import katex_assets
 from .renderers import renderer_for
 from .sampling import sampling_curves, sampling_rows
@@ -156,9 +157,10 @@ def summary_values(reports: list[dict[str, Any]]) -> dict[str, Any]:
     return {"rows": rows, "charts": [Markup(chart) for chart in charts]}
 
 
-def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
+def dataset_values(report: dict[str, Any], embedded: dict[str, Any] | None = None) -> dict[str, Any]:
     """What one dataset's section shows besides its report: headline metrics, charts (metrics, confusion matrices,
-    score distributions), imported harnesses' numbers and the explorer's data as an attribute value."""
+    score distributions), imported harnesses' numbers and the explorer's data as an attribute value (`embedded`:
+    item_data's, its items within the page's budget; default: every item)."""
     models = list(report["models"])
     headline = _headline_metrics(report)
     charted = _charted_metrics(report, headline)
@@ -187,7 +189,7 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
         harness.append({"model": model, "tool": tool, "task": provenance.get("task") or "–",
                         "figures": harness_figure_rows(provenance, report["models"].get(model, {}), headline),
                         "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
-    explorer = report.get("explorer")
+    explorer = embedded if embedded is not None else item_data([report.get("explorer")], None)[0][0]
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
             "samples": sampling_rows(report),
             "items_json": json.dumps({**explorer, "view": renderer_for(report["kind"]).view}, ensure_ascii=False)
@@ -256,15 +258,25 @@ def earlier_trouble(trouble: list[tuple[str, str, bool]],
 def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
                        nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None,
                        ran: list[str] | None = None) -> str:
-    """The whole page. `run` describes the run (title, created_at, code_version); `nightly` adds comparisons,
-    previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed; `ran`
-    names the datasets this invocation ran (None: all), the others' trouble is one grey line."""
+    """The whole page with every explorer item embedded, as render_html_page describes."""
+    return render_html_page(reports, run, nightly, failed, ran, item_budget=None).html
+
+
+def render_html_page(reports: list[dict[str, Any]], run: dict[str, Any],
+                     nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None,
+                     ran: list[str] | None = None, item_budget: int | None = ITEM_BUDGET) -> ReportPage:
+    """The whole page and its item files (write_report_page writes both). `run` describes the run (title,
+    created_at, code_version); `nightly` adds comparisons, previous (night) and trends / nights for the trend charts;
+    `failed` names datasets whose stages failed; `ran` names the datasets this invocation ran (None: all), the
+    others' trouble is one grey line; explorer items past `item_budget` bytes go beside the page (None: none do)."""
     trouble, earlier = earlier_trouble(trouble_values(reports, failed or {}), ran)
+    embedded, item_files = item_data([report.get("explorer") for report in reports], item_budget)
     page = page_templates().get_template("report.html.j2").render(
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
         style=page_file("report.css"), script=page_file("report.js"),
         trouble=trouble, earlier=earlier, nightly=None if nightly is None else nightly_values(nightly, reports),
-        summary=summary_values(reports), datasets=[dataset_values(report) for report in reports],
+        summary=summary_values(reports),
+        datasets=[dataset_values(report, shown) for report, shown in zip(reports, embedded)],
         katex=katex_assets() if any(report.get("explorer") and renderer_for(report["kind"]).needs_katex
                                     for report in reports) else None)
-    return page + "\n"
+    return ReportPage(page + "\n", item_files)
