@@ -36,23 +36,24 @@ def dataset_shares(sizes: list[int], budget: int) -> list[int]:
     return shares
 
 
-def item_file(items: list[dict[str, Any]]) -> tuple[str, str, str]:
-    """(key, path, text) of a file beside the page holding `items`: named by its content's digest, it hands them to
-    the page's evalpipeItems under that key."""
-    body = json.dumps(items, ensure_ascii=False, separators=(",", ":"))
+def item_texts(explorer: dict[str, Any]) -> list[str]:
+    """Each explorer item as compact JSON, as the page and the files beside it hold it."""
+    return [json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in explorer["items"]]
+
+
+def item_file(texts: list[str]) -> tuple[str, str, str]:
+    """(key, path, text) of a file beside the page holding the items of these JSON `texts`: named by its content's
+    digest, it hands them to the page's evalpipeItems under that key."""
+    body = "[" + ",".join(texts) + "]"
     key = hashlib.sha256(body.encode()).hexdigest()[:24]
     return key, f"{ITEMS_FOLDER}/{key}.js", f"evalpipeItems({json.dumps(key)},{body});\n"
 
 
-def item_sizes(explorer: dict[str, Any]) -> list[int]:
-    """Each explorer item's bytes as JSON."""
-    return [len(json.dumps(item, ensure_ascii=False).encode()) for item in explorer["items"]]
-
-
-def split_items(explorer: dict[str, Any], sizes: list[int], share: int) -> tuple[dict[str, Any], dict[str, str]]:
-    """(the explorer data the page embeds, files beside it): its leading items that fit in `share` bytes (`sizes`:
-    item_sizes) embedded, the rest in files of about CHUNK_BYTES each, listed with their items' ids (`beside`) for
+def split_items(explorer: dict[str, Any], texts: list[str], share: int) -> tuple[dict[str, Any], dict[str, str]]:
+    """(the explorer data the page embeds, files beside it): its leading items that fit in `share` bytes (`texts`:
+    item_texts) embedded, the rest in files of about CHUNK_BYTES each, listed with their items' ids (`beside`) for
     deep links."""
+    sizes = [len(text.encode()) for text in texts]
     embedded, used = 0, 0
     while embedded < len(sizes) and used + sizes[embedded] <= share:
         used += sizes[embedded]
@@ -63,12 +64,11 @@ def split_items(explorer: dict[str, Any], sizes: list[int], share: int) -> tuple
         while end < len(sizes) and (end == start or chunk + sizes[end] <= CHUNK_BYTES):
             chunk += sizes[end]
             end += 1
-        key, path, text = item_file(explorer["items"][start:end])
+        key, path, text = item_file(texts[start:end])
         beside.append({"key": key, "src": path, "ids": [str(item["id"]) for item in explorer["items"][start:end]]})
         files[path] = text
         start = end
-    return {**explorer, "items": explorer["items"][:embedded], "beside": beside,
-            "chosen": len(sizes)}, files
+    return {**explorer, "items": explorer["items"][:embedded], "beside": beside, "chosen": len(sizes)}, files
 
 
 def item_data(explorers: list[dict[str, Any] | None],
@@ -77,9 +77,10 @@ def item_data(explorers: list[dict[str, Any] | None],
     `budget` None embeds every item."""
     if budget is None:
         return [None if e is None else {**e, "beside": [], "chosen": len(e["items"])} for e in explorers], {}
-    sizes = [[] if e is None else item_sizes(e) for e in explorers]
+    texts = [[] if e is None else item_texts(e) for e in explorers]
+    needs = [sum(len(text.encode()) for text in each) for each in texts]
     embedded, files = [], {}
-    for explorer, each, share in zip(explorers, sizes, dataset_shares([sum(s) for s in sizes], budget)):
+    for explorer, each, share in zip(explorers, texts, dataset_shares(needs, budget)):
         if explorer is None:
             embedded.append(None)
             continue

@@ -58,7 +58,7 @@ def _embedded(outputs: Path) -> list[dict]:
 def test_the_page_embeds_its_budget_and_writes_the_rest_beside_it(outputs):
     embedded = _embedded(outputs)
     assert 0 < len(embedded) < ITEMS
-    assert sum(len(json.dumps(item, ensure_ascii=False).encode()) for item in embedded) <= BUDGET
+    assert sum(len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode()) for item in embedded) <= BUDGET
     beside = sorted((outputs / ITEMS_FOLDER).iterdir())
     held = [item["id"] for path in beside for item in json.loads(
         re.fullmatch(r'evalpipeItems\("\w+",(.*)\);\n', path.read_text(encoding="utf-8"), re.S).group(1))]

@@ -4,7 +4,7 @@ import json
 import re
 
 from stages.report.html import render_html_page
-from stages.report.item_files import (CHUNK_BYTES, ITEMS_FOLDER, ReportPage, dataset_shares, item_data, item_sizes,
+from stages.report.item_files import (CHUNK_BYTES, ITEMS_FOLDER, ReportPage, dataset_shares, item_data, item_texts,
                                       split_items, write_report_page)
 
 
@@ -24,9 +24,11 @@ def test_shares_give_small_datasets_what_they_need_and_split_the_rest():
 
 def test_items_past_the_share_go_to_files_beside_the_page_in_order():
     explorer = _explorer(40)
-    sizes = item_sizes(explorer)
+    texts = item_texts(explorer)
+    sizes = [len(text.encode()) for text in texts]
+    assert sizes == [len(json.dumps(item, separators=(",", ":")).encode()) for item in explorer["items"]]
     share = sum(sizes[:7]) + sizes[7] // 2  # room for 7 items and half of the 8th
-    shown, files = split_items(explorer, sizes, share)
+    shown, files = split_items(explorer, texts, share)
     assert [item["id"] for item in shown["items"]] == [f"q{i}" for i in range(7)]
     assert shown["chosen"] == 40 and len(files) == len(shown["beside"]) >= 1
     ids = [row_id for part in shown["beside"] for row_id in part["ids"]]
@@ -39,7 +41,7 @@ def test_items_past_the_share_go_to_files_beside_the_page_in_order():
 
 def test_a_file_holds_about_a_chunk_of_items():
     explorer = _explorer(3000)
-    shown, files = split_items(explorer, item_sizes(explorer), 0)
+    shown, files = split_items(explorer, item_texts(explorer), 0)
     assert shown["items"] == [] and len(files) > 1
     assert all(len(text.encode()) < CHUNK_BYTES + 1000 for text in files.values())
 
@@ -55,7 +57,7 @@ def test_the_page_embeds_no_more_than_its_budget(tmp_path):
                for i in range(3)]
     whole = render_html_page(reports, {"title": "t"}, item_budget=None)
     page = render_html_page(reports, {"title": "t"}, item_budget=40_000)
-    embedded = sum(len(json.dumps(item, ensure_ascii=False).encode())
+    embedded = sum(len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode())
                    for found in re.findall(r'data-items="([^"]*)"', page.html)
                    for item in json.loads(found.replace("&#34;", '"').replace("&amp;", "&"))["items"])
     assert 35_000 < embedded <= 40_000 and whole.item_files == {}
