@@ -8,12 +8,14 @@ Prints per variant: report.html's size, the size of what is beside it, build tim
 peak memory, Chromium's load event and the time until a deep-linked item past the budget is on screen (taken in the
 page, by performance.now()), its JS heap, and the wall time of the whole browser run.
 
-Usage: python bench/bench_report_size.py [--datasets 50] [--models 4] [--items 10000] [--keep DIR]
+Usage: python bench/bench_report_size.py [--datasets 50] [--models 4] [--items 10000] [--budgets 6,4]
+       [--skip-before] [--keep DIR]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import resource
@@ -22,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 from urllib.parse import quote
 
@@ -93,15 +94,29 @@ def synthetic_report(index: int, models: list[str], items: int, rng: random.Rand
             "comparison": {"primary_metric": primary}, "explorer": explorer}
 
 
+def _rss(field: str) -> int:
+    """This process's VmRSS or VmHWM (its peak), bytes."""
+    status = Path("/proc/self/status").read_text()
+    return int(re.search(rf"^{field}:\s+(\d+) kB", status, re.M).group(1)) * 1024
+
+
 def build(reports: list[dict], folder: Path, budget: int | None) -> tuple[float, int]:
-    """(seconds, peak bytes allocated by Python) to render the page and write it with its item files."""
-    tracemalloc.start()
-    started = time.perf_counter()
-    page = render_html_page(reports, {"title": f"bench {len(reports)} datasets"}, item_budget=budget)
-    write_report_page(folder / "report.html", page)
-    seconds = time.perf_counter() - started
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
+    """(seconds, peak memory above the reports already in memory) to render the page and write it with its item
+    files, in a forked child so that its peak is its own."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read)
+        before = _rss("VmRSS")
+        started = time.perf_counter()
+        page = render_html_page(reports, {"title": f"bench {len(reports)} datasets"}, item_budget=budget)
+        write_report_page(folder / "report.html", page)
+        os.write(write, json.dumps([time.perf_counter() - started, _rss("VmHWM") - before]).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as answer:
+        seconds, peak = json.loads(answer.read())
+    os.waitpid(child, 0)
     return seconds, peak
 
 
@@ -133,6 +148,9 @@ def main() -> None:
     parser.add_argument("--datasets", type=int, default=50)
     parser.add_argument("--models", type=int, default=4)
     parser.add_argument("--items", type=int, default=10_000)
+    parser.add_argument("--budgets", default=str(ITEM_BUDGET / 2**20),
+                        help="item budgets to compare, MiB, comma-separated (default: the page's own)")
+    parser.add_argument("--skip-before", action="store_true", help="leave out the page with every item embedded")
     parser.add_argument("--keep", type=Path, help="write the pages here (kept) instead of a temporary folder")
     args = parser.parse_args()
     rng = random.Random(81)
@@ -144,8 +162,9 @@ def main() -> None:
     root = args.keep or Path(tempfile.mkdtemp(prefix="bench-report-"))
     link = last_item_link(reports)
     rows = []
-    for name, budget in (("within budget (now)", ITEM_BUDGET), ("all embedded (before)", None)):
-        folder = root / ("budget" if budget else "embedded")
+    variants = [(f"budget {float(b):g} MiB (now)", int(float(b) * 2**20)) for b in args.budgets.split(",")]
+    for name, budget in variants + ([] if args.skip_before else [("all embedded (before)", None)]):
+        folder = root / (f"budget-{budget}" if budget else "embedded")
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         seconds, peak = build(reports, folder, budget)
@@ -162,7 +181,7 @@ def main() -> None:
               f"{peak / 2**20:>8.0f} MiB{opened.get('bench-dom', '?'):>15} ms{opened.get('bench-load', '?'):>6} ms"
               f"{int(opened.get('bench-heap', -1)) / 2**20:>6.0f} MiB{linked.get('bench-item', '?'):>8} ms"
               f"{wall:>7.2f}/{link_wall:.2f} s")
-    print(f"\n(beside: item files' size / count; deep link: #{link}, ms after navigation start until its row exists; "
+    print(f"\n(beside: item files' size / count; build peak: the build's peak RSS above the reports it was handed; deep link: #{link}, ms after navigation start until its row exists; "
           f"browser wall: plain open / deep link, Chromium's start included; process max RSS of children "
           f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MiB)")
     if not args.keep:

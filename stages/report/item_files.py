@@ -13,7 +13,7 @@ from ..io.storage import write_bytes_atomic
 if TYPE_CHECKING:
     from upath import UPath
 
-ITEM_BUDGET = 6 * 2**20  # bytes of item JSON report.html embeds, over all its datasets
+ITEM_BUDGET = 4 * 2**20  # bytes of item JSON report.html embeds, over all its datasets
 CHUNK_BYTES = 256 * 2**10  # bytes of item JSON per file beside the page, about
 ITEMS_FOLDER = "report_items"
 
