@@ -67,17 +67,17 @@ def test_the_page_embeds_its_budget_and_writes_the_rest_beside_it(outputs):
 
 def test_a_deep_link_to_an_item_beside_the_page_loads_it_and_scrolls_to_it(outputs, tmp_path):
     assert "q149" not in {item["id"] for item in _embedded(outputs)}
-    page = _probe(outputs, "deep.html", f"""
-function look() {{
+    page = _probe(outputs, "deep.html", """
+function look() {
   const row = document.getElementById("big/model_b/q149");
-  if (!row) {{ setTimeout(look, 50); return; }}
+  if (!row) { setTimeout(look, 50); return; }
   const box = row.closest("details.explorer"), top = row.getBoundingClientRect().top;
   document.body.dataset.opened = String(box.open) + "," + box.querySelector(".model-a").value;
   document.body.dataset.visible = String(top >= 0 && row.getBoundingClientRect().bottom <= window.innerHeight
     && window.scrollY > 0);
   document.body.dataset.linked = String(row.classList.contains("linked"));
   document.body.dataset.loaded = box.dataset.loaded;
-}}
+}
 look();""")
     dom, console = load_page(page, tmp_path / "profile", "big/model_b/q149", wait_ms=5000)
     assert console == []

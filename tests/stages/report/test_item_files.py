@@ -4,8 +4,16 @@ import json
 import re
 
 from stages.report.html import render_html_page
-from stages.report.item_files import (CHUNK_BYTES, ITEMS_FOLDER, ReportPage, dataset_shares, item_data, item_texts,
-                                      split_items, write_report_page)
+from stages.report.item_files import (
+    CHUNK_BYTES,
+    ITEMS_FOLDER,
+    ReportPage,
+    dataset_shares,
+    item_data,
+    item_texts,
+    split_items,
+    write_report_page,
+)
 
 
 def _explorer(count: int, text: str = "x" * 200) -> dict:
