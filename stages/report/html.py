@@ -1,5 +1,5 @@
 """report.html: one self-contained page per run — page/report.html.j2 and the section templates beside it
-(autoescaped Jinja2) rendered by one function from the values prepared here, with page/report.css, page/report.js and
+(autoescaped Jinja2) rendered by one function from the values prepared here, with page/report.css, page/report_items.js, page/report.js and
 inline SVG charts inlined; nothing fetched."""
 from __future__ import annotations
 
@@ -274,7 +274,7 @@ def render_html_page(reports: list[dict[str, Any]], run: dict[str, Any],
     embedded, item_files = item_data([report.get("explorer") for report in reports], item_budget)
     page = page_templates().get_template("report.html.j2").render(
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
-        style=page_file("report.css"), script=page_file("report.js"),
+        style=page_file("report.css"), script=page_file("report_items.js") + page_file("report.js"),
         trouble=trouble, earlier=earlier, nightly=None if nightly is None else nightly_values(nightly, reports),
         summary=summary_values(reports),
         datasets=[dataset_values(report, shown) for report, shown in zip(reports, embedded)],

@@ -262,35 +262,9 @@ function replyText(parent, r) {
   parent.appendChild(fold);
 }
 
-// Items past the page's budget are in files beside it (report_items/<digest>.js): a script element loads one — file://
-// allows that where it blocks fetch — and the file hands its items to evalpipeItems under its key. One promise per
-// file, so a file asked for twice is read once; it fails when the file is missing or hands nothing.
-const ITEM_FILES = {};
-window.evalpipeItems = function (key, items) {
-  if (ITEM_FILES[key]) ITEM_FILES[key].resolve(items);
-};
-
-function itemFile(part) {
-  if (!ITEM_FILES[part.key]) {
-    const waiting = {};
-    waiting.promise = new Promise(function (resolve, reject) { waiting.resolve = resolve; waiting.reject = reject; });
-    ITEM_FILES[part.key] = waiting;
-    const tag = document.createElement("script");
-    tag.src = part.src;
-    tag.onerror = function () { waiting.reject(new Error(part.src + " could not be read")); };
-    tag.onload = function () { waiting.reject(new Error(part.src + " holds no items")); };  // after it ran
-    document.head.appendChild(tag);
-  }
-  return ITEM_FILES[part.key].promise;
-}
-
 document.querySelectorAll("details.explorer").forEach(function (box) {
   const data = JSON.parse(box.dataset.items), pick = function (c) { return box.querySelector(c); };
-  // The items embedded, then each file beside the page in question order once loaded (its items null till then).
-  const embedded = data.items, parts = (data.beside || []).map(function (p) {
-    return {key: p.key, src: p.src, ids: p.ids, items: null};
-  });
-  let failure = "";
+  const items = explorerItems(data);  // report_items.js: the items embedded, those beside the page on demand
   const a = pick(".model-a"), b = pick(".model-b"), filter = pick(".filter"), search = pick(".search");
   const order = pick(".order"), body = pick("tbody"), count = pick(".count"), head = pick("thead tr");
   const withJudge = (data.criteria || []).length > 0, view = VIEWS[data.view] || VIEWS.plain;
@@ -398,12 +372,12 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
         if (withJudge) cell(row, judged(B), B.judge_differs ? "judge differs" : "judge");
       }
     });
-    const waiting = data.chosen - data.items.length;
+    const waiting = items.waiting();
     count.textContent = shown.length + " of " + data.items.length + " items shown (" + data.total
       + " in the dataset, " + data.not_right + " not right " + ((data.sampled || []).length ? "in every reply " : "")
       + "for some model)" + (waiting ? "; " + waiting + " more chosen items are beside the page, not loaded yet"
       + (narrowed() ? " — this filter covers only the " + data.items.length + " loaded items" : "")
-      + (failure ? " (" + failure + ")" : narrowed() ? ", loading them…" : "") : "");
+      + (items.failure ? " (" + items.failure + ")" : narrowed() ? ", loading them…" : "") : "");
     more.hidden = !waiting;
     more.textContent = "load the " + waiting + " more items";
     box.dataset.shown = String(shown.length);
@@ -415,30 +389,17 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     return filter.value !== "all" || search.value.trim() !== "" || order.value !== "question";
   }
 
-  // The given files beside the page loaded and their items added in question order; a file that cannot be read
-  // is said in the count line.
-  function load(wanted) {
-    return Promise.all(wanted.map(function (part) {
-      return itemFile(part).then(function (items) { part.items = items; });
-    })).catch(function (error) { failure = error.message; }).then(function () {
-      data.items = embedded.concat.apply(embedded, parts.filter(function (p) { return p.items; })
-        .map(function (p) { return p.items; }));
-    });
-  }
-
-  function unloaded() { return parts.filter(function (p) { return !p.items; }); }
-
   // Shown at once with the items loaded, then again with every item when the view is narrowed.
   function update() {
     render();
-    if (narrowed() && unloaded().length && !failure) load(unloaded()).then(render);
+    if (narrowed() && items.waiting() && !items.failure) items.load(items.unloaded()).then(render);
   }
 
   const more = document.createElement("button");
   more.type = "button";
   more.className = "load-items";
   more.hidden = true;
-  more.addEventListener("click", function () { load(unloaded()).then(render); });
+  more.addEventListener("click", function () { items.load(items.unloaded()).then(render); });
   count.after(more);
 
   data.models.forEach(function (m, i) {
@@ -463,7 +424,7 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     if (model === undefined) return;
     const id = link.slice((prefix + model + "/").length);
     a.value = model; filter.value = "all"; search.value = ""; order.value = "question";
-    load(unloaded().filter(function (p) { return p.ids.indexOf(id) >= 0; })).then(function () {
+    items.load(items.holding(id)).then(function () {
       render();
       const row = document.getElementById(link);
       if (!row) return;
