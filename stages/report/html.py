@@ -1,6 +1,6 @@
-"""report.html: one self-contained page per run — page/report.html.j2 and the section templates beside it
-(autoescaped Jinja2) rendered by one function from the values prepared here, with page/report.css, page/report_items.js, page/report.js and
-inline SVG charts inlined; nothing fetched."""
+"""report.html: one page per run — page/report.html.j2 and the section templates beside it (autoescaped Jinja2)
+rendered by one function from the values prepared here, with page/report.css, page/report_items.js, page/report.js
+and inline SVG charts inlined; nothing fetched, a big run's explorer items past the budget beside it (item_files)."""
 from __future__ import annotations
 
 import json
