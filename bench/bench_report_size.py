@@ -100,24 +100,25 @@ def _rss(field: str) -> int:
     return int(re.search(rf"^{field}:\s+(\d+) kB", status, re.M).group(1)) * 1024
 
 
-def build(reports: list[dict], folder: Path, budget: int | None) -> tuple[float, int]:
-    """(seconds, peak memory above the reports already in memory) to render the page and write it with its item
-    files, in a forked child so that its peak is its own."""
+def build(reports: list[dict], folder: Path, budget: int | None) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, peak memory above the reports already in memory) to render the page and write it
+    with its item files, in a forked child so that its peak is its own."""
     read, write = os.pipe()
     child = os.fork()
     if child == 0:
         os.close(read)
         before = _rss("VmRSS")
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         page = render_html_page(reports, {"title": f"bench {len(reports)} datasets"}, item_budget=budget)
         write_report_page(folder / "report.html", page)
-        os.write(write, json.dumps([time.perf_counter() - started, _rss("VmHWM") - before]).encode())
+        os.write(write, json.dumps([time.perf_counter() - started, time.process_time() - cpu,
+                                    _rss("VmHWM") - before]).encode())
         os._exit(0)
     os.close(write)
     with os.fdopen(read) as answer:
-        seconds, peak = json.loads(answer.read())
+        seconds, cpu, peak = json.loads(answer.read())
     os.waitpid(child, 0)
-    return seconds, peak
+    return seconds, cpu, peak
 
 
 def open_in_chromium(page: Path, profile: Path, fragment: str = "") -> tuple[dict[str, str], float]:
@@ -167,17 +168,17 @@ def main() -> None:
         folder = root / (f"budget-{budget}" if budget else "embedded")
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        seconds, peak = build(reports, folder, budget)
+        seconds, cpu, peak = build(reports, folder, budget)
         beside = sum(p.stat().st_size for p in (folder / ITEMS_FOLDER).glob("*.js")) if budget else 0
         files = len(list((folder / ITEMS_FOLDER).glob("*.js"))) if budget else 0
         opened, wall = open_in_chromium(folder / "report.html", root / "profile")
         linked, link_wall = open_in_chromium(folder / "report.html", root / "profile", link)
-        rows.append((name, (folder / "report.html").stat().st_size, beside, files, seconds, peak, opened, wall,
+        rows.append((name, (folder / "report.html").stat().st_size, beside, files, seconds, cpu, peak, opened, wall,
                      linked, link_wall))
-    print(f"\n{'variant':<24}{'report.html':>13}{'beside':>16}{'build':>9}{'build peak':>12}"
+    print(f"\n{'variant':<24}{'report.html':>13}{'beside':>16}{'build wall/CPU':>16}{'build peak':>12}"
           f"{'DOMContentLoaded':>18}{'load':>9}{'JS heap':>10}{'deep link':>11}{'browser wall':>14}")
-    for name, size, beside, files, seconds, peak, opened, wall, linked, link_wall in rows:
-        print(f"{name:<24}{size / 2**20:>9.1f} MiB{beside / 2**20:>7.1f} MiB/{files:>4}{seconds:>7.2f} s"
+    for name, size, beside, files, seconds, cpu, peak, opened, wall, linked, link_wall in rows:
+        print(f"{name:<24}{size / 2**20:>9.1f} MiB{beside / 2**20:>7.1f} MiB/{files:>4}{seconds:>8.2f}/{cpu:.2f} s"
               f"{peak / 2**20:>8.0f} MiB{opened.get('bench-dom', '?'):>15} ms{opened.get('bench-load', '?'):>6} ms"
               f"{int(opened.get('bench-heap', -1)) / 2**20:>6.0f} MiB{linked.get('bench-item', '?'):>8} ms"
               f"{wall:>7.2f}/{link_wall:.2f} s")
