@@ -23,7 +23,8 @@ from stages import (
     parse_night,
     previous_night,
     primary_trends,
-    render_html_report,
+    render_html_page,
+    write_report_page,
 )
 from stages.chat.outage import unpublished_models, unscored_in
 from stages.io.artifacts import (
@@ -35,7 +36,7 @@ from stages.io.artifacts import (
     write_rows_parquet_atomic,
 )
 from stages.io.join import rows_without
-from stages.io.storage import location, write_bytes_atomic
+from stages.io.storage import location
 from stages.nightly.history import agreement_item_columns
 from stages.nightly.runs import parameter_changes, run_item_scores, run_reports, scoring_parameters
 
@@ -177,7 +178,7 @@ def _run_night(night: str, found: Discovery, root: UPath, args: argparse.Namespa
            "code_version": code_version(), "outputs": str(night_dir)}
     nightly = {"comparisons": comparisons, "previous": previous, "trends": primary_trends(history), "nights": nights,
                "baseline": baseline, "baseline_comparisons": drifts, "correction": correction}
-    write_bytes_atomic(night_dir / "report.html", render_html_report(reports, run, nightly).encode())
+    write_report_page(night_dir / "report.html", render_html_page(reports, run, nightly))
     print_reports(reports, specs, args.verbose, str(args.outputs))
     if previous is None:
         print("nightly: first night in the history, nothing to compare with")

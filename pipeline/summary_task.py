@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import luigi
 
-from stages import build_summary, render_html_report
+from stages import build_summary, render_html_page, write_report_page
 from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json, write_json_atomic
-from stages.io.storage import location, write_bytes_atomic
+from stages.io.storage import location
 
 from .fingerprint import code_version as current_code_version
 from .fingerprint import fingerprint
@@ -56,8 +56,8 @@ class B6Summary(luigi.Task):
         run = {"title": "evalpipe report", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                "code_version": header["code_version"], "outputs": self.outputs_dir}
         failed = dict(self.failed)
-        write_bytes_atomic(self.html_path(), render_html_report(
-            reports, run, failed=failed, ran=None if self.ran is None else list(self.ran)).encode())
+        write_report_page(self.html_path(), render_html_page(
+            reports, run, failed=failed, ran=None if self.ran is None else list(self.ran)))
         troubled = sorted({*failed, *(report["dataset"] for report in reports if report.get("problems"))})
         document = {"header": header, **build_summary(reports), "failed": failed, "troubled": troubled}
         write_json_atomic(self.artifact_path(), {**document, "not_run_trouble": _not_run(document, self.ran)})

@@ -1,6 +1,6 @@
-"""report.html: one self-contained page per run — page/report.html.j2 and the section templates beside it
-(autoescaped Jinja2) rendered by one function from the values prepared here, with page/report.css, page/report.js and
-inline SVG charts inlined; nothing fetched."""
+"""report.html: one page per run — page/report.html.j2 and the section templates beside it (autoescaped Jinja2)
+rendered by one function from the values prepared here, with page/report.css, page/report_items.js, page/report.js
+and inline SVG charts inlined; nothing fetched, a big run's explorer items past the budget beside it (item_files)."""
 from __future__ import annotations
 
 import json
@@ -19,6 +19,7 @@ from .explorer import NOT_RIGHT_CAP, SAMPLE_CAP
 from .harness_figures import harness_figure_rows
 from .headline import leaderboard_caption, leaderboard_headline
 from .highlight_assets import highlight_assets
+from .item_files import ITEM_BUDGET, ReportPage, item_data
 from .katex_assets import katex_assets
 from .renderers import renderer_for
 from .sampling import sampling_curves, sampling_rows
@@ -157,9 +158,10 @@ def summary_values(reports: list[dict[str, Any]]) -> dict[str, Any]:
     return {"rows": rows, "charts": [Markup(chart) for chart in charts]}
 
 
-def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
+def dataset_values(report: dict[str, Any], embedded: dict[str, Any] | None = None) -> dict[str, Any]:
     """What one dataset's section shows besides its report: headline metrics, charts (metrics, confusion matrices,
-    score distributions), imported harnesses' numbers and the explorer's data as an attribute value."""
+    score distributions), imported harnesses' numbers and the explorer's data as an attribute value (`embedded`:
+    item_data's, its items within the page's budget; default: every item)."""
     models = list(report["models"])
     headline = _headline_metrics(report)
     charted = _charted_metrics(report, headline)
@@ -188,10 +190,11 @@ def dataset_values(report: dict[str, Any]) -> dict[str, Any]:
         harness.append({"model": model, "tool": tool, "task": provenance.get("task") or "–",
                         "figures": harness_figure_rows(provenance, report["models"].get(model, {}), headline),
                         "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
-    explorer = report.get("explorer")
+    explorer = embedded if embedded is not None else item_data([report.get("explorer")], None)[0][0]
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
             "samples": sampling_rows(report),
-            "items_json": json.dumps({**explorer, "view": renderer_for(report["kind"]).view}, ensure_ascii=False)
+            "items_json": json.dumps({**explorer, "view": renderer_for(report["kind"]).view}, ensure_ascii=False,
+                                     separators=(",", ":"))
             if explorer else "", "statuses": STATUSES,
             "caps": (NOT_RIGHT_CAP, SAMPLE_CAP)}
 
@@ -257,17 +260,28 @@ def earlier_trouble(trouble: list[tuple[str, str, bool]],
 def render_html_report(reports: list[dict[str, Any]], run: dict[str, Any],
                        nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None,
                        ran: list[str] | None = None) -> str:
-    """The whole page. `run` describes the run (title, created_at, code_version); `nightly` adds comparisons,
-    previous (night) and trends / nights for the trend charts; `failed` names datasets whose stages failed; `ran`
-    names the datasets this invocation ran (None: all), the others' trouble is one grey line."""
+    """The whole page with every explorer item embedded, as render_html_page describes."""
+    return render_html_page(reports, run, nightly, failed, ran, item_budget=None).html
+
+
+def render_html_page(reports: list[dict[str, Any]], run: dict[str, Any],
+                     nightly: dict[str, Any] | None = None, failed: dict[str, str] | None = None,
+                     ran: list[str] | None = None, item_budget: int | None = ITEM_BUDGET) -> ReportPage:
+    """The whole page and its item files (write_report_page writes both). `run` describes the run (title,
+    created_at, code_version); `nightly` adds comparisons, previous (night) and trends / nights for the trend charts;
+    `failed` names datasets whose stages failed; `ran` names the datasets this invocation ran (None: all), the
+    others' trouble is one grey line; explorer items past `item_budget` bytes go beside the page (None: none do)."""
     trouble, earlier = earlier_trouble(trouble_values(reports, failed or {}), ran)
+    embedded, item_files = item_data([report.get("explorer") for report in reports], item_budget)
     page = page_templates().get_template("report.html.j2").render(
         title=run.get("title", "evalpipe report"), meta=[(k, v) for k, v in run.items() if k != "title"],
-        style=page_file("report.css"), script=page_file("views.js") + page_file("report.js"),
+        style=page_file("report.css"),
+        script=page_file("views.js") + page_file("report_items.js") + page_file("report.js"),
         trouble=trouble, earlier=earlier, nightly=None if nightly is None else nightly_values(nightly, reports),
-        summary=summary_values(reports), datasets=[dataset_values(report) for report in reports],
+        summary=summary_values(reports),
+        datasets=[dataset_values(report, shown) for report, shown in zip(reports, embedded)],
         katex=katex_assets() if any(report.get("explorer") and renderer_for(report["kind"]).needs_katex
                                     for report in reports) else None,
         highlight=highlight_assets() if any(report.get("explorer") and renderer_for(report["kind"]).needs_highlight
                                             for report in reports) else None)
-    return page + "\n"
+    return ReportPage(page + "\n", item_files)

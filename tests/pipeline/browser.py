@@ -23,13 +23,15 @@ def find_browser() -> str:
     pytest.skip("no chromium on PATH; `apt-get install chromium` to run the browser checks")
 
 
-def load_page(page: Path, profile: Path, fragment: str = "") -> tuple[str, list[str]]:
+def load_page(page: Path, profile: Path, fragment: str = "", wait_ms: int = 0) -> tuple[str, list[str]]:
     """(DOM after load, console lines) of a file opened in headless Chromium with no network access (at #fragment,
-    percent-encoded here, when given)."""
+    percent-encoded here, when given; with `wait_ms`, the DOM once that much virtual time has passed, so scripts and
+    timers the page started have run)."""
     result = subprocess.run(
         [find_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
          "--host-resolver-rules=MAP * ~NOTFOUND", "--dump-dom",
+         *([f"--virtual-time-budget={wait_ms}"] if wait_ms else []),
          page.resolve().as_uri() + (f"#{quote(fragment)}" if fragment else "")],
         capture_output=True, text=True, timeout=120,
     )

@@ -36,6 +36,7 @@ function judged(cell) {
 
 document.querySelectorAll("details.explorer").forEach(function (box) {
   const data = JSON.parse(box.dataset.items), pick = function (c) { return box.querySelector(c); };
+  const items = explorerItems(data);  // report_items.js: the items embedded, those beside the page on demand
   const a = pick(".model-a"), b = pick(".model-b"), filter = pick(".filter"), search = pick(".search");
   const order = pick(".order"), body = pick("tbody"), count = pick(".count"), head = pick("thead tr");
   const withJudge = (data.criteria || []).length > 0, view = VIEWS[data.view] || VIEWS.plain;
@@ -143,11 +144,35 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
         if (withJudge) cell(row, judged(B), B.judge_differs ? "judge differs" : "judge");
       }
     });
+    const waiting = items.waiting();
     count.textContent = shown.length + " of " + data.items.length + " items shown (" + data.total
       + " in the dataset, " + data.not_right + " not right " + ((data.sampled || []).length ? "in every reply " : "")
-      + "for some model)";
+      + "for some model)" + (waiting ? "; " + waiting + " more chosen items are beside the page, not loaded yet"
+      + (narrowed() ? " — this filter covers only the " + data.items.length + " loaded items" : "")
+      + (items.failure ? " (" + items.failure + ")" : narrowed() ? ", loading them…" : "") : "");
+    more.hidden = !waiting;
+    more.textContent = "load the " + waiting + " more items";
     box.dataset.shown = String(shown.length);
+    box.dataset.loaded = String(data.items.length);
   }
+
+  // Whether the items shown are picked (a filter, a search) or ordered by score: then every item is needed.
+  function narrowed() {
+    return filter.value !== "all" || search.value.trim() !== "" || order.value !== "question";
+  }
+
+  // Shown at once with the items loaded, then again with every item when the view is narrowed.
+  function update() {
+    render();
+    if (narrowed() && items.waiting() && !items.failure) items.load(items.unloaded()).then(render);
+  }
+
+  const more = document.createElement("button");
+  more.type = "button";
+  more.className = "load-items";
+  more.hidden = true;
+  more.addEventListener("click", function () { items.load(items.unloaded()).then(render); });
+  count.after(more);
 
   data.models.forEach(function (m, i) {
     [a, b].forEach(function (s, j) {
@@ -159,23 +184,26 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     });
   });
   [a, b, filter, search, order].forEach(function (el) {
-    el.addEventListener("input", render);
-    el.addEventListener("change", render);
+    el.addEventListener("input", update);
+    el.addEventListener("change", update);
   });
-  // A deep link (#dataset/model/id) to one of this dataset's items: its model chosen, every item shown, the item's
-  // row opened and scrolled to.
+  // A deep link (#dataset/model/id) to one of this dataset's items: its model chosen, every item shown (the file
+  // beside the page holding it loaded first), the item's row opened and scrolled to.
   function follow() {
     const link = decodeURIComponent(location.hash.slice(1)), prefix = box.dataset.dataset + "/";
     if (!link.startsWith(prefix)) return;
     const model = data.models.find(function (m) { return link.startsWith(prefix + m + "/"); });
     if (model === undefined) return;
+    const id = link.slice((prefix + model + "/").length);
     a.value = model; filter.value = "all"; search.value = ""; order.value = "question";
-    render();
-    const row = document.getElementById(link);
-    if (!row) return;
-    box.open = true;
-    row.classList.add("linked");
-    row.scrollIntoView({block: "center"});
+    items.load(items.holding(id)).then(function () {
+      render();
+      const row = document.getElementById(link);
+      if (!row) return;
+      box.open = true;
+      row.classList.add("linked");
+      row.scrollIntoView({block: "center"});
+    });
   }
   window.addEventListener("hashchange", follow);
   render();
