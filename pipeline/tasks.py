@@ -38,7 +38,7 @@ def warm_up_matching(task: StageTask, rows: Rows) -> None:
     """B1–B3 let the kind start what B4 takes long to start, when B4 will run in this process (not in a worker
     process of --workers > 1, which ends with its task)."""
     if multiprocessing.parent_process() is None:
-        get_kind(task.spec["kind"]).warm_up(column_length(rows))
+        get_kind(task.spec["kind"]).warm_up(rows)
 
 
 def stage_rows(task: StageTask, columns: tuple[str, ...] | None = None) -> Rows:

@@ -86,9 +86,9 @@ class Kind:
         stages its own way (the pipeline hands every stage the bound kind), else the kind itself."""
         return self
 
-    def warm_up(self, rows: int) -> None:
-        """Start, ahead of B4, what its matching takes seconds to start (called as B1–B3 run, with their row count, in
-        the process B4 will run in); by default nothing."""
+    def warm_up(self, rows: Rows) -> None:
+        """Start, ahead of B4, what its matching takes seconds to start (called as B1–B3 run, with the rows each
+        loaded, in the process B4 will run in); by default nothing."""
 
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:

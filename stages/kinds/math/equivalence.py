@@ -1,28 +1,22 @@
 """Symbolic equivalence of final answers with math-verify, each comparison under a time limit that holds off the main
-thread and inside Luigi workers: math-verify runs in child processes (verify_worker.py), and one that takes past the
-limit is killed and the comparison is `not compared`."""
+thread and inside Luigi workers: math-verify runs in checker processes forked from a warm parent (checker_parent.py,
+verify_worker.py), and one that takes past the limit is killed and the comparison is `not compared`."""
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import select
-import subprocess
-import sys
-import tempfile
+import signal
 import threading
 from collections import defaultdict
-from concurrent.futures import Future
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable
 
-WORKER = Path(__file__).with_name("verify_worker.py")
-START_SECONDS = 120.0  # importing sympy and math-verify on a loaded machine
-PAIRS_PER_CHECKER = 200  # a checker costs about a second to start: one more only for this many more pairs
+from .checker_parent import checker_parent
+
+PAIRS_PER_CHECKER = 200  # a checker parses its first texts slowly: one more only for this many more pairs
 PARSE_CHUNK = 8  # texts a checker is given to parse at a time
-INSTALL_HINT = "pip install math-verify==0.9.0 antlr4-python3-runtime==4.13.2"
-AHEAD_SECONDS = 300.0  # a checker started ahead that no pool takes within this long is stopped
+KILL_WAIT_SECONDS = 10.0  # how long a killed checker is waited for
 
 
 @dataclass(frozen=True)
@@ -36,50 +30,43 @@ class Comparison:
     problem: str = ""
 
 
-class CheckerFailed(RuntimeError):
-    """math-verify could not be started at all (not installed, broken install)."""
-
-
 class _Checker:
-    """One math-verify child process, started on first use and again after it is killed."""
+    """One math-verify checker, forked from the warm parent on first use and again after it is killed."""
 
     def __init__(self) -> None:
-        self.process: subprocess.Popen | None = None
+        self.pidfd: int | None = None
+        self.answers = -1  # the pipe its answers come on
+        self.requests: Any = None  # the pipe its requests go to
         self.buffer = b""
         self.holds: set[str] = set()  # texts the child has parsed or been sent
 
-    def start(self) -> None:
-        errors = tempfile.TemporaryFile()
-        self.process = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=errors, start_new_session=True)
-        self.buffer, self.holds = b"", set()
-        if self._line(START_SECONDS) != b"ready":
-            self.stop()
-            errors.seek(0)
-            said = errors.read().decode("utf-8", "replace").strip().splitlines()
-            raise CheckerFailed(f"math-verify could not be started ({said[-1] if said else 'no message'}); "
-                                f"the math kind needs it: {INSTALL_HINT}")
-        errors.close()
+    def start(self, seconds: float) -> None:
+        parent = checker_parent(seconds)
+        self.pidfd, self.answers, self.requests = parent.fork()
+        self.buffer, self.holds = b"", set(parent.held)
 
     def stop(self) -> None:
-        if self.process is not None:
+        if self.pidfd is not None:
             try:
-                os.killpg(self.process.pid, 9)
-            except (ProcessLookupError, PermissionError):
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            except ProcessLookupError:
                 pass
-            self.process.wait()
-            for stream in (self.process.stdin, self.process.stdout):
-                stream.close()
-            self.process = None
+            select.select([self.pidfd], [], [], KILL_WAIT_SECONDS)  # readable once it has ended
+            try:
+                self.requests.close()
+            except OSError:  # what was left unread in its pipe
+                pass
+            for fd in (self.answers, self.pidfd):
+                os.close(fd)
+            self.pidfd = None
 
     def _line(self, seconds: float) -> bytes | None:
         """The next line the child writes, or None when it writes none within `seconds` or has ended."""
-        stdout = self.process.stdout.fileno()
         while b"\n" not in self.buffer:
-            ready, _, _ = select.select([stdout], [], [], seconds)
+            ready, _, _ = select.select([self.answers], [], [], seconds)
             if not ready:
                 return None
-            data = os.read(stdout, 1 << 16)
+            data = os.read(self.answers, 1 << 16)
             if not data:
                 return None
             self.buffer += data
@@ -93,8 +80,8 @@ class _Checker:
         another checker) where there is one."""
         found: list[Comparison] = []
         while len(found) < len(answers):
-            if self.process is None:
-                self.start()
+            if self.pidfd is None:
+                self.start(seconds)
             left = answers[len(found):]
             texts = {gold, *left} - self.holds
             shipped = {text: parses[text] for text in texts if parses and parses.get(text)}
@@ -121,8 +108,8 @@ class _Checker:
         does not travel, or False when parsing took past `seconds` (the child is ended, the rest go to a fresh one)."""
         found: list[str | None | bool] = []
         while len(found) < len(texts):
-            if self.process is None:
-                self.start()
+            if self.pidfd is None:
+                self.start(seconds)
             left = texts[len(found):]
             try:
                 self._send({"parse": left})
@@ -140,19 +127,19 @@ class _Checker:
         return found
 
     def _send(self, request: object) -> None:
-        self.process.stdin.write(json.dumps(request).encode() + b"\n")
-        self.process.stdin.flush()
+        self.requests.write(json.dumps(request).encode() + b"\n")
+        self.requests.flush()
 
     def _ended(self) -> bool:
         """Stop the child that wrote no line in time; whether it had ended by itself (else it was over the limit)."""
-        ended = self.process.poll() is not None
+        ended = bool(select.select([self.pidfd], [], [], 0)[0])
         self.stop()
         return ended
 
 
 class CheckerPool:
-    """math-verify child processes kept from one batch of comparisons to the next (each costs about a second to
-    start), up to `checkers` of them (default: one per core); ended on close."""
+    """math-verify checkers kept from one batch of comparisons to the next (each parses its first texts slowly), up
+    to `checkers` of them (default: one per core); ended on close (their warm parent stays for the next pool)."""
 
     def __init__(self, seconds: float, checkers: int | None = None) -> None:
         self.seconds, self.wanted = seconds, checkers or os.cpu_count() or 1
@@ -207,9 +194,11 @@ class CheckerPool:
         return results
 
     def _parse_once(self, pairs: list[tuple[str, str]], count: int) -> None:
-        """Every text not yet parsed by this pool parsed once, shared out among `count` checkers, so that no two
-        checkers parse the same text (math-verify's parsing is most of a comparison's cost)."""
-        texts = [text for text in dict.fromkeys(text for pair in pairs for text in pair) if text not in self.parses]
+        """Every text not yet parsed by this pool or ahead by the warm parent parsed once, shared out among `count`
+        checkers, so that no two checkers parse the same text (math-verify's parsing is most of a comparison's cost)."""
+        held = checker_parent(self.seconds).held
+        texts = [text for text in dict.fromkeys(text for pair in pairs for text in pair)
+                 if text not in self.parses and text not in held]
         chunks = [texts[start:start + PARSE_CHUNK] for start in range(0, len(texts), PARSE_CHUNK)]
 
         def parse_chunk(checker: _Checker, chunk: list[str]) -> None:
@@ -226,7 +215,7 @@ class CheckerPool:
         def work() -> None:
             with self.lock:
                 checker = self.idle.pop() if self.idle else None
-            checker = checker or _checker_ahead() or _Checker()
+            checker = checker or _Checker()
             try:
                 while True:
                     with self.lock:
@@ -248,62 +237,6 @@ class CheckerPool:
             thread.join()
         if failures:
             raise failures[0]
-
-
-_AHEAD: list[Future] = []  # checkers started ahead by this process, each a Future of a ready _Checker (or None)
-_AHEAD_LOCK = threading.Lock()
-_AHEAD_PID: list[int] = []
-
-
-def start_checkers_ahead(count: int | None = None) -> None:
-    """Start math-verify's checkers now (up to `count`, default one per core, counting those already waiting) for the
-    next CheckerPool of this process to take ready; unclaimed ones stop after AHEAD_SECONDS."""
-    with _AHEAD_LOCK:
-        if _AHEAD_PID != [os.getpid()]:  # a forked child does not own its parent's checkers
-            _AHEAD.clear()
-            _AHEAD_PID[:] = [os.getpid()]
-        for _ in range((count or os.cpu_count() or 1) - len(_AHEAD)):
-            future: Future = Future()
-            _AHEAD.append(future)
-            threading.Thread(target=_start_ahead, args=(future,), daemon=True).start()
-            timer = threading.Timer(AHEAD_SECONDS, _stop_unclaimed, args=(future,))
-            timer.daemon = True
-            timer.start()
-
-
-def _start_ahead(future: Future) -> None:
-    checker = _Checker()
-    try:
-        checker.start()
-    except BaseException:  # noqa: BLE001 - a pool starts its own checker, and reports why it cannot
-        checker.stop()
-        checker = None
-    future.set_result(checker)
-
-
-def _checker_ahead() -> _Checker | None:
-    """A checker started ahead by this process (waiting for it to be ready), or None when there is none."""
-    with _AHEAD_LOCK:
-        if _AHEAD_PID != [os.getpid()] or not _AHEAD:
-            return None
-        future = _AHEAD.pop(0)
-    checker = future.result()
-    return checker if checker is not None and checker.process is not None and checker.process.poll() is None else None
-
-
-def _stop_unclaimed(future: Future | None = None) -> None:
-    """Stop checkers started ahead that no pool took (`future`'s alone, or every one at exit)."""
-    with _AHEAD_LOCK:
-        if _AHEAD_PID != [os.getpid()]:
-            return
-        mine = [f for f in _AHEAD if future is None or f is future]
-        for found in mine:
-            _AHEAD.remove(found)
-    for found in mine:
-        found.add_done_callback(lambda done: done.result() and done.result().stop())
-
-
-atexit.register(_stop_unclaimed)
 
 
 def compare_answers(pairs: list[tuple[str, str]], seconds: float, checkers: int | None = None) -> list[Comparison]:

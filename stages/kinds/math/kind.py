@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Any
 from ...core.arrow_strings import first_items
 from ...core.distinct import value_counts
 from ...core.param_rules import at_least
-from ...core.records import Rows, as_table
+from ...core.records import Rows, as_table, column_length, column_names
 from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
 from ..base import SHARD_ROWS, Kind, rank_models, register_kind
 from ..sampling import answer_groups, grouping_decides
-from .equivalence import PAIRS_PER_CHECKER, CheckerPool, Comparison, start_checkers_ahead
+from .checker_parent import start_checker_parent
+from .equivalence import PAIRS_PER_CHECKER, CheckerPool, Comparison
 from .final_answer import FinalAnswer, extract_final_answer, gold_answer, gold_problem
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 UNFINISHED_REASONING, NO_REPLY, NOT_COMPARED = "unfinished reasoning", "no reply", "not compared"
 GROUPS = ("subject", "level")  # question fields the figures are broken down by, when the rows carry them
+WARM_GOLDS = 2000  # distinct golds the checkers' warm parent parses ahead (about 5 ms each)
 
 
 def _label(value: Any) -> str | None:
@@ -73,11 +75,11 @@ class MathAnswers(Kind):
             return None
         return {} if all(gold_answer(gold) is not None for gold in firsts.unique().to_pylist()) else None
 
-    def warm_up(self, rows: int) -> None:
-        """With rows enough for more than one checker, math-verify's checkers (about a second each to start) start
-        while B1–B3 run."""
-        if rows >= PAIRS_PER_CHECKER:
-            start_checkers_ahead()
+    def warm_up(self, rows: Rows) -> None:
+        """With rows enough for more than one checker, math-verify's warm parent starts while B1–B3 run, and parses
+        B1's gold answers (up to WARM_GOLDS of them) ahead: its checkers, forked from it, hold them parsed."""
+        if column_length(rows) >= PAIRS_PER_CHECKER:
+            start_checker_parent([text for text in map(gold_answer, _first_golds(rows)) if text is not None])
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         """B3: the gold's answer as LaTeX math-verify reads, and the final answer taken from each reply with how it
@@ -248,3 +250,13 @@ def _column_types() -> dict[str, pa.DataType]:
             "status": pa.string(), "reason": pa.string(), "subject": pa.string(), "level": pa.string(),
             "vote": pa.string()}
 
+
+def _first_golds(rows: Rows) -> list[str]:
+    """The distinct first golds of B1's rows (the first WARM_GOLDS), none for B2's."""
+    if "golds" not in column_names(rows):
+        return []
+    if isinstance(rows, dict):
+        firsts = dict.fromkeys(golds[0] for golds in rows["golds"] if golds)
+    else:
+        firsts = dict.fromkeys(first_items(rows.column("golds").combine_chunks()).unique().drop_null().to_pylist())
+    return list(firsts)[:WARM_GOLDS]

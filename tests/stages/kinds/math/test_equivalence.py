@@ -1,26 +1,68 @@
-"""Symbolic equivalence by math-verify in child processes, each comparison under a time limit that works off the main
-thread."""
+"""Symbolic equivalence by math-verify in checker processes forked from a warm parent, each comparison under a time
+limit that works off the main thread."""
 import base64
+import os
 import pickle
 import threading
 import time
 
 import pytest
 
-from stages.kinds.math import equivalence
-from stages.kinds.math.equivalence import CheckerFailed, CheckerPool, compare_answers
+from stages.kinds.math import checker_parent, equivalence
+from stages.kinds.math.checker_parent import CheckerFailed, start_checker_parent, stop_checker_parent
+from stages.kinds.math.equivalence import CheckerPool, compare_answers
 
 pytest.importorskip("math_verify")
 
+
+def _pid(pidfd: int) -> int:
+    """The process a pidfd stands for."""
+    with open(f"/proc/self/fdinfo/{pidfd}") as info:
+        return next(int(line.split()[1]) for line in info if line.startswith("Pid:"))
+
+
+def _stat(pid: int) -> list[str]:
+    """A process's /proc stat fields after its name (state first, parent pid second); [] once it is reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return []
+
+
+def _cpu(pid: int) -> float:
+    """A process's CPU seconds so far."""
+    return sum(map(int, _stat(pid)[11:13])) / os.sysconf("SC_CLK_TCK")
+
+
+def _ended(pid: int) -> bool:
+    return _stat(pid)[:1] in ([], ["Z"], ["X"])
+
+
+def _parent() -> checker_parent.CheckerParent:
+    return checker_parent._PARENTS[os.getpid()]
+
+
+def _done_warming(parent: checker_parent.CheckerParent) -> None:
+    """Wait until the warm parent has parsed what it was given (it then sleeps on its socket)."""
+    with parent.lock:
+        parent._wait_ready()
+    deadline, asleep = time.monotonic() + 60, 0
+    while asleep < 10 and time.monotonic() < deadline:
+        asleep = asleep + 1 if _stat(parent.process.pid)[:1] == ["S"] else 0
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def started(monkeypatch) -> list:
-    """(checker, its process) for every math-verify checker started during the test."""
+    """(checker, its pid, its parent's pid) for every math-verify checker forked during the test."""
     found: list = []
     original = equivalence._Checker.start
 
-    def recording(self):
-        original(self)
-        found.append((self, self.process))
+    def recording(self, seconds):
+        original(self, seconds)
+        pid = _pid(self.pidfd)
+        found.append((self, pid, int(_stat(pid)[1])))
 
     monkeypatch.setattr(equivalence._Checker, "start", recording)
     return found
@@ -59,15 +101,18 @@ def test_a_comparison_past_its_limit_is_not_compared_and_the_rest_go_on_in_a_wor
 def test_the_checker_process_is_killed_when_over_its_limit(started):
     compare_answers([("10^{10^{10^{10}}}", "10^{10^{10^{10}}}+1"), ("10^{10^{10^{10}}}", "1")], 1.0, checkers=1)
     assert len(started) == 2
-    assert all(process.poll() is not None for _, process in started)
+    assert all(_ended(pid) for _, pid, _ in started)
 
 
 def test_a_checker_that_cannot_start_names_the_package(monkeypatch, tmp_path):
     broken = tmp_path / "worker.py"
     broken.write_text("import math_verify_is_not_here\n")
-    monkeypatch.setattr(equivalence, "WORKER", broken)
+    stop_checker_parent()
+    monkeypatch.setattr(checker_parent, "WORKER", broken)
     with pytest.raises(CheckerFailed, match="math-verify"):
         compare_answers([("1", "1")], 5.0)
+    monkeypatch.undo()
+    assert [c.equal for c in compare_answers([("1", "1")], 5.0)] == [True]  # a broken parent is not kept
 
 
 def test_nothing_to_compare_starts_nothing():
@@ -85,29 +130,60 @@ def test_a_pair_compared_before_is_answered_without_a_checker_and_one_not_compar
         assert pool.compare([slow])[0].equal is None and len(started) == 2
 
 
-def test_checkers_started_ahead_are_taken_ready_by_the_next_pool_and_not_by_a_forked_child(started, monkeypatch):
-    equivalence.start_checkers_ahead(1)
-    equivalence.start_checkers_ahead(1)  # one is already on its way: nothing more starts
+def test_a_checker_killed_over_its_limit_is_replaced_by_a_fork_of_the_same_warm_parent_and_pools_reuse_it(started):
+    slow = ("10^{10^{10^{10}}}", "10^{10^{10^{10}}}+1")
+    with CheckerPool(1.0, checkers=1) as pool:
+        found = pool.compare([("\\frac{1}{2}", "0.5"), slow, ("7", "8"), ("\\frac{1}{2}", "\\frac12")])
+    assert [c.equal for c in found] == [True, None, False, True] and found[1].problem == "over 1 s"
+    parent = _parent().process.pid
     with CheckerPool(10.0, checkers=1) as pool:
-        assert [c.equal for c in pool.compare([("\\frac{1}{2}", "0.5"), ("7", "8")])] == [True, False]
-    assert len(started) == 1 and started[0][0].process is None  # the pool took it, and stopped it on close
-    equivalence.start_checkers_ahead(1)
-    monkeypatch.setattr(equivalence, "_AHEAD_PID", [-1])  # as a child forked after the start sees it
-    assert equivalence._checker_ahead() is None
-    monkeypatch.undo()
-    equivalence._stop_unclaimed()
-    assert not equivalence._AHEAD
+        assert [c.equal for c in pool.compare([("2\\sqrt{2}", "\\sqrt{8}")])] == [True]
+    assert _parent().process.pid == parent
+    assert len(started) == 3 and all(_ended(pid) for _, pid, _ in started)  # the killed one, its fork, the next pool's
+    assert len({pid for _, pid, _ in started}) == 3 and {forked_by for _, _, forked_by in started} == {parent}
 
 
-def test_a_checker_started_ahead_that_no_pool_takes_is_stopped(monkeypatch):
-    monkeypatch.setattr(equivalence, "AHEAD_SECONDS", 0.2)
-    equivalence.start_checkers_ahead(1)
-    future = equivalence._AHEAD[0]
-    checker = future.result(timeout=120)
-    deadline = time.monotonic() + 30
-    while checker.process is not None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert checker.process is None and not equivalence._AHEAD
+def test_checkers_are_forks_of_the_warm_parent_and_hold_the_texts_it_parsed_ahead(started, monkeypatch):
+    stop_checker_parent()
+    start_checker_parent(["\\frac{1}{2}", "\\frac{\\sqrt{3}}{3}", "7", "\\text{Evelyn}"])
+    parent = _parent()
+    _done_warming(parent)
+    monkeypatch.setattr(equivalence, "PAIRS_PER_CHECKER", 1)
+    asked: list[str] = []
+    original = equivalence._Checker.parse
+
+    def recording(self, texts, seconds):
+        asked.extend(texts)
+        return original(self, texts, seconds)
+
+    monkeypatch.setattr(equivalence._Checker, "parse", recording)
+    pairs = EQUAL + NOT_EQUAL + [("\\frac{\\sqrt{3}}{3}", "\\frac{1}{\\sqrt{3}}"), ("\\frac{\\sqrt{3}}{3}", "1")]
+    with CheckerPool(10.0, checkers=2) as pool:
+        found = [c.equal for c in pool.compare(pairs)]
+        assert parent.held == {"\\frac{1}{2}", "\\frac{\\sqrt{3}}{3}", "7", "\\text{Evelyn}"}
+        assert all(checker.holds >= parent.held for checker, _, _ in started)
+    assert len(started) == 2 and {forked_by for _, _, forked_by in started} == {parent.process.pid}
+    assert sorted(asked) == sorted({text for pair in pairs for text in pair} - parent.held)  # the rest, once each
+    assert found == [True] * len(EQUAL) + [False] * len(NOT_EQUAL) + [True, False]
+    start_checker_parent(["9"])  # it no longer warms once a checker has been asked for
+    assert parent.warm_texts == ["\\frac{1}{2}", "\\frac{\\sqrt{3}}{3}", "7", "\\text{Evelyn}"]
+
+
+def test_a_warm_parent_stuck_on_a_text_is_replaced_and_the_text_is_timed_where_compared(started):
+    stop_checker_parent()
+    slow = "x^{" * 55 + "2" + "}" * 55  # a text math-verify takes tens of seconds to parse
+    start_checker_parent([slow, "3"])
+    stuck = _parent()
+    with stuck.lock:
+        stuck._wait_ready()
+    ready, deadline = _cpu(stuck.process.pid), time.monotonic() + 60
+    while _cpu(stuck.process.pid) < ready + 0.3 and time.monotonic() < deadline:  # on the slow text by then
+        time.sleep(0.05)
+    begun = time.monotonic()
+    found = compare_answers([("3", "3"), ("4", slow)], 1.0, checkers=1)
+    assert [c.equal for c in found] == [True, None] and found[1].problem == "over 1 s"
+    assert time.monotonic() - begun < 60
+    assert _ended(stuck.process.pid) and _parent() is not stuck and _parent().held == frozenset()
 
 
 def test_checkers_share_their_parses_and_give_the_verdicts_one_checker_gives(monkeypatch):

@@ -87,3 +87,17 @@ def test_a_gold_without_an_answer_is_set_aside_with_its_reason_and_one_in_prose_
     matched, _ = kind.match(normalized, {"compare_seconds": 10.0})
     assert matched.column("correct").to_pylist() == [True, None]
     assert matched.column("reason").to_pylist()[1] == "boxed; not compared: the gold has no final answer"
+
+
+def test_warm_up_gives_the_checkers_warm_parent_b1s_distinct_gold_answers_and_nothing_for_few_rows(monkeypatch):
+    from stages.kinds.math import kind as math_kind
+
+    given: list[list[str]] = []
+    monkeypatch.setattr(math_kind, "start_checker_parent", given.append)
+    kind = get_kind("math")
+    golds = [["\\boxed{\\frac{1}{2}}"], ["7"], ["\\boxed{\\frac{1}{2}}"], [], ["five"]] * 50
+    kind.warm_up(pa.table({"id": [str(i) for i in range(250)], "golds": golds}))
+    kind.warm_up({"id": [str(i) for i in range(250)], "golds": golds})
+    kind.warm_up(pa.table({"id": [str(i) for i in range(250)], "prediction": ["7"] * 250}))  # B2: no golds
+    kind.warm_up(pa.table({"id": ["1"], "golds": [["3"]]}))  # too few rows for a second checker: nothing starts
+    assert given == [["\\frac{1}{2}", "7"], ["\\frac{1}{2}", "7"], []]
