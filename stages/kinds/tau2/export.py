@@ -42,6 +42,26 @@ def tau2_message(message: dict[str, Any], timestamp: str) -> dict[str, Any]:
     return as_written(results_fields()["messages"][message["role"]], given)
 
 
+def tau2_task(model: str, given: Any, timestamp: str) -> Any:
+    """A task (or the part of it `model` names) as tau2's Task model writes it: its fields in order, unset ones at
+    their defaults, those tau2's models do not have left out; a value that is not an object (an instructions text)
+    as it is."""
+    if not isinstance(given, dict):
+        return given
+    known = results_fields()["task_models"][model]
+    written = {name: given.get(name, default) for name, default in known["fields"].items()
+               if name in given or default != results_fields()["unset"]}
+    for name, (shape, held) in known["holds"].items():
+        if shape == "one":
+            written[name] = tau2_task(held, written[name], timestamp)
+        elif isinstance(written[name], list):
+            written[name] = [tau2_task(held, item, timestamp) for item in written[name]]
+    history = written.get("message_history")
+    if model == "InitialState" and isinstance(history, list):
+        written["message_history"] = [tau2_message(message, timestamp) for message in history]
+    return written
+
+
 def reward_info(evaluation: dict[str, Any], basis: list[str]) -> dict[str, Any] | None:
     """tau2's RewardInfo of evalpipe's evaluation: the reward, its basis and each decided component's value."""
     if evaluation.get("reward") is None:
@@ -64,7 +84,7 @@ def tau2_results(rows: list[dict[str, Any]], evaluations: dict[str, list[dict[st
         trials = json.loads(row["trials"])
         if not trials:
             continue
-        tasks.append(task)
+        tasks.append(tau2_task("Task", task, timestamp))
         policy = policy or read_domain(Path(row["domain_folder"])).policy
         trials_per_task = max(trials_per_task, len(trials))
         basis = (task.get("evaluation_criteria") or {}).get("reward_basis") or ["DB", "COMMUNICATE"]
