@@ -1,8 +1,10 @@
 """A domain's database as tables of JSON records over a pristine base read once: a record is copied on its first
-write, so a fresh database is a shallow copy per table and two databases compare by the records either touched."""
+write, so a fresh database is a shallow copy per table and two databases compare by the records either touched —
+by their JSON, as tau2 compares its databases' hashes (2 and 2.0 differ)."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 
@@ -40,20 +42,23 @@ class Database:
                     self.insert(table, key, copy.deepcopy(fields))
 
     def differences(self, other: Database, limit: int = 5) -> list[str]:
-        """Where two databases over the same base differ (table/key), at most `limit`; [] when they are equal."""
+        """Where two databases over the same base differ (table/key) as tau2's get_db_hash tells them apart, at most
+        `limit`; [] when they are equal."""
         found: list[str] = []
         for name, mine in self.tables.items():
             theirs = other.tables.get(name, {})
             keys = (self._owned[name] | other._owned.get(name, set())) | (mine.keys() ^ theirs.keys())
             for key in sorted(keys):
-                if mine.get(key, _ABSENT) != theirs.get(key, _ABSENT):
+                if (key in mine) != (key in theirs) or key in mine and as_hashed(mine[key]) != as_hashed(theirs[key]):
                     found.append(f"{name}/{key}")
                     if len(found) >= limit:
                         return found
         return found
 
 
-_ABSENT = object()
+def as_hashed(value: Any) -> str:
+    """A record as tau2's get_db_hash dumps it before hashing: JSON, keys sorted, other values as str."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _merge(record: dict[str, Any], fields: dict[str, Any]) -> None:

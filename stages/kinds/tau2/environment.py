@@ -25,6 +25,17 @@ class Replay:
     differing: list[str] = field(default_factory=list)
 
 
+def initialization_refused(data: DomainData, initial_state: dict[str, Any]) -> str | None:
+    """Why tau2 1.0.1 fails to set up this initial state, or None: its set_state hands the user's tools the agent's
+    database after initialization_data's agent_data (the agent's tools the user's after user_data), which a domain
+    whose two databases are kept in step (telecom's phone sync) cannot survive."""
+    update = initial_state.get("initialization_data") or {}
+    if data.domain.sync is None or (update.get("agent_data") is None and update.get("user_data") is None):
+        return None
+    return (f"{data.domain.name}'s initialization_data: tau2 1.0.1's set_state then gives one side's tools the other "
+            "side's database and fails")
+
+
 class Environment:
     """Fresh databases of one domain folder (copies on write of its tables) with the agent's and user's tools."""
 

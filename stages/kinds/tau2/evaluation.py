@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .domains import DomainData
-from .environment import Environment, TrajectoryError
+from .environment import Environment, TrajectoryError, initialization_refused
 
 ENDED = frozenset({"agent_stop", "user_stop"})
 REWARD_TYPES = ("DB", "ENV_ASSERTION", "ACTION", "NL_ASSERTION", "COMMUNICATE")
@@ -69,6 +69,9 @@ def _environment(task: dict[str, Any], criteria: dict[str, Any], data: DomainDat
         return ({"DB": {"value": 1.0, "reason": "no expected actions or env assertions"},
                  "ENV_ASSERTION": {"value": 1.0, "reason": "no env assertions"}}, [], "")
     initial_state = task.get("initial_state") or {}
+    refused = initialization_refused(data, initial_state)
+    if refused is not None:
+        raise ValueError(refused)
     predicted = Environment(data)
     replay = predicted.set_state(initial_state, messages)
     gold = Environment(data)
