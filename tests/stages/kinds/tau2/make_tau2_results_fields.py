@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, TypeAdapter
 from tau2.data_model.message import AssistantMessage, SystemMessage, ToolCall, ToolMessage, UserMessage
-from tau2.data_model.simulation import (AgentInfo, EnvironmentInfo, Info, RewardInfo, SimulationRun, UserInfo)
+from tau2.data_model.simulation import AgentInfo, EnvironmentInfo, Info, RewardInfo, SimulationRun, UserInfo
 from tau2.data_model.tasks import Task
 
 OUT = Path(__file__).resolve().parents[4] / "stages" / "kinds" / "tau2" / "results_fields.json"
