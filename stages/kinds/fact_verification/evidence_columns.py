@@ -10,8 +10,6 @@ from ...io.quoted_numbers import QuotedField
 if TYPE_CHECKING:
     import pyarrow as pa
 
-_PRINTED_INTEGER = r"^(0|-?[1-9][0-9]*)$"  # a line number int() reads and str() writes back unchanged (when short)
-_LONGEST_INTEGER = 4000  # digits: int() refuses text of more than 4300
 
 
 def _items(lists: pa.Array, width: int) -> pa.Array | None:
@@ -26,14 +24,17 @@ def _items(lists: pa.Array, width: int) -> pa.Array | None:
 
 def _sentences(items: pa.Array, width: int) -> pa.Array | None:
     """Each item's last two values as "page<TAB>line": a null page as None, a null line as nothing; None when a line
-    is not an integer as Python writes one."""
+    is not a whole number written as Python writes one (its text cast to int64 and back unchanged)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     page, line = pc.list_element(items, width - 2), pc.list_element(items, width - 1)
-    if len(line) and not (pc.all(pc.fill_null(pc.match_substring_regex(line, _PRINTED_INTEGER), True)).as_py()
-                          and (pc.max(pc.utf8_length(line)).as_py() or 0) <= _LONGEST_INTEGER):
+    try:
+        printed = pc.cast(pc.cast(line, pa.int64()), pa.string())
+    except ValueError:  # ArrowInvalid: not a whole number of 64 bits
         return None
+    if not pc.all(pc.fill_null(pc.equal(printed, line), True)).as_py():
+        return None  # "05", "+5": int() reads them, str() writes them otherwise
     return pc.binary_join_element_wise(pc.fill_null(page, "None"), pc.fill_null(line, ""), pa.scalar("\t"))
 
 

@@ -1,11 +1,22 @@
 """The integers of named fields quoted in a JSON-lines block, outside strings only, or the block refused (None) when the
 scan cannot vouch that pyarrow.json would then read it as orjson reads it."""
+import io
+
 import orjson
+import pyarrow as pa
+import pyarrow.json as pj
 import pytest
 
+from stages.io import quoted_numbers
 from stages.io.quoted_numbers import quoted_integers
 
 EVIDENCE = ("evidence", "all_evidence")
+
+
+@pytest.fixture(autouse=True, params=[1 << 20, 1])
+def piece_bytes(request, monkeypatch):
+    """The block scanned whole, and a line at a time."""
+    monkeypatch.setattr(quoted_numbers, "PIECE_BYTES", request.param)
 
 
 def _quoted(lines: list[bytes], names=EVIDENCE) -> list[dict] | None:
@@ -39,17 +50,24 @@ def test_a_block_without_the_fields_comes_back_unchanged():
 
 
 @pytest.mark.parametrize("line", [
-    b'{"evidence": [[[1, 2, "P", 1.5]]]}',  # not an integer: Python would print 1.5 as written, but 1.50 not
-    b'{"evidence": [[[1, 2, "P", 1e3]]]}',
-    b'{"evidence": [[[1, 2, "P", 007]]]}',  # leading zero
+    b'{"evidence": [[[1, 2, "P", 007]]]}',  # leading zero: not JSON, and int() would write 7
     b'{"evidence": [[[1, 2, "P", -0]]]}',  # int() reads -0 as 0
     b'{"evidence": [[[1, 2, "P", 1234567890123456789]]]}',  # past 18 digits
-    b'{"evidence": [[[1, 2, "P", true]]]}',
-    b'{"evidence": [[[1, 2, {"page": "P"}, 3]]]}',
     b'{"evidence": [[[1, 2, "P", 3]]], "x": NaN}',  # pyarrow.json reads NaN; orjson refuses the line
     b'{"evidence": [[[1, 2, "P", -Infinity]]]}',
     b'{"evidence": [[[1, 2, "P, 3]]]}',  # quotes that do not pair on the line
     b'{"evidence": [[[1, 2, "P", 3]]',  # the array does not close
+    b'{"evidence": [[1, 2\n3]], "id": 4}',  # one that runs into the next line
 ])
 def test_a_block_the_scan_cannot_vouch_for_is_refused(line):
     assert quoted_integers(b'{"evidence": [[[1, 2, "Q", 0]]]}\n' + line + b"\n", EVIDENCE) is None
+
+
+@pytest.mark.parametrize("value", [b"1.5", b"1e3", b"true", b'{"page": "P"}', b"[1]", b"1 2"])
+def test_what_the_scan_leaves_unquoted_the_explicit_type_refuses(value):
+    """A float, a boolean, an object, a list too deep or two numbers without a comma: the scan quotes only runs of
+    digits, and pyarrow.json refuses the rest, so the block is decoded line by line."""
+    data = quoted_integers(b'{"evidence": [[[1, 2, "P", ' + value + b"]]]}\n", ("evidence",))
+    schema = pa.schema([("evidence", pa.list_(pa.list_(pa.list_(pa.string()))))])
+    with pytest.raises(pa.ArrowInvalid):
+        pj.read_json(io.BytesIO(data), parse_options=pj.ParseOptions(explicit_schema=schema))
