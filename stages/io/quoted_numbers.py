@@ -144,6 +144,7 @@ def _unescaped_quotes(data: bytes, raw: np.ndarray) -> np.ndarray:
 
 
 def _backslashes_before(data: bytes, at: int) -> int:
+    """How many backslashes stand right before byte `at`."""
     count = 0
     while at > count and data[at - count - 1] == _BACKSLASH:
         count += 1
