@@ -21,6 +21,7 @@ from .fields import (
     name_ignoring_case,
 )
 from .jsonl_blocks import LineBlock, depth_checked, without_bom
+from .quoted_numbers import QuotedFields, quoted_table
 from .storage import open_binary, read_input_bytes
 
 if TYPE_CHECKING:
@@ -218,30 +219,33 @@ def _line_numbers(first_line: int, count: int) -> pa.Array:
 
 
 def block_table(block: LineBlock, readers: FieldReaders | None = None,
-                kind_types: dict[str, pa.DataType] | None = None) -> pa.Table | None:
-    """A block's records as one table: parsed by pyarrow.json, else decoded line by line (always so when a kind reads
-    fields from each value, `readers`, which then hold what they read); None when some line must go row by row."""
+                kind_types: dict[str, pa.DataType] | None = None, quoted: QuotedFields | None = None) -> pa.Table | None:
+    """A block's records as one table: parsed by pyarrow.json (with the integers of the kind's `quoted` fields quoted,
+    which then read what `readers` read), else decoded line by line (so when a kind reads fields from each value,
+    `readers`, which then hold what they read, and `quoted` cannot); None when some line must go row by row."""
     block = depth_checked(block)
-    table = None if readers else parse_block(block)
+    table = quoted_table(block, quoted, frozenset(readers or {}), kind_types or {}) if quoted else None
+    if table is None and not readers:
+        table = parse_block(block)
     return decoded_table(block, readers or {}, kind_types or {}) if table is None else table
 
 
 def question_block(block: LineBlock, fields: dict[str, str | None], kind_columns: KindColumns | None = None,
                    kind_types: dict[str, pa.DataType] | None = None,
-                   readers: FieldReaders | None = None) -> pa.Table | None:
+                   readers: FieldReaders | None = None, quoted: QuotedFields | None = None) -> pa.Table | None:
     """A block of question records as (id, line, question, golds, the kind's columns), or None when it must go row
     by row."""
-    table = block_table(block, readers, kind_types)
+    table = block_table(block, readers, kind_types, quoted)
     return None if table is None else question_rows(table, fields, block.first_line, block.first_position,
                                                     kind_columns, kind_types)
 
 
 def prediction_block(block: LineBlock, fields: dict[str, str | None],
                      kind_types: dict[str, pa.DataType] | None = None,
-                     readers: FieldReaders | None = None) -> pa.Table | None:
+                     readers: FieldReaders | None = None, quoted: QuotedFields | None = None) -> pa.Table | None:
     """A block of prediction records as (id, line, prediction, confidence, the kind's columns), or None when it must
     go row by row."""
-    table = block_table(block, readers, kind_types)
+    table = block_table(block, readers, kind_types, quoted)
     return None if table is None else prediction_rows(table, fields, block.first_line, block.first_position,
                                                       kind_types)
 

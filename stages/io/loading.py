@@ -41,6 +41,8 @@ from .samples import holds_samples, ids_repeat, load_samples
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from .quoted_numbers import QuotedFields
+
 
 class PredictionRules(Protocol):
     """What a kind reads from a prediction record beside its text (FEVER's predicted evidence, say;
@@ -56,6 +58,8 @@ class PredictionRules(Protocol):
     def prediction_fields(self, record: dict) -> dict[str, Any]: ...
 
     def prediction_types(self) -> dict[str, pa.DataType]: ...
+
+    def quoted_prediction_fields(self) -> QuotedFields: ...
 
 
 class GoldRules(Protocol):
@@ -73,6 +77,8 @@ class GoldRules(Protocol):
     def check_gold(self, golds: list[str], fields: dict[str, Any], params: dict[str, Any]) -> str | None: ...
 
     def check_question(self, question: str | None) -> str | None: ...
+
+    def quoted_question_fields(self) -> QuotedFields: ...
 
     def question_types(self) -> dict[str, pa.DataType]: ...
 
@@ -238,7 +244,7 @@ def load_questions(path: Path, kind: GoldRules, fields: dict[str, str | None], r
     kind_columns = partial(kind.columnar_question_fields, params=params) if kind.columnar_questions else None
     kind_types, readers = kind.question_types(), kind.question_readers
     fast = _FastPath(partial(question_block, fields=fields, kind_columns=kind_columns, kind_types=kind_types,
-                             readers=readers),
+                             readers=readers, quoted=kind.quoted_question_fields()),
                      partial(question_rows, fields=fields, kind_columns=kind_columns, kind_types=kind_types),
                      partial(with_read_fields, readers=readers, types=kind_types),
                      partial(question_schema, kind_types), ("question", "golds"))
@@ -292,7 +298,8 @@ def load_predictions(path: Path, fields: dict[str, str | None], rows: range | No
             return columnar
         return load_samples(path, fields, rows, kind_types, partial(_prediction_row, fields=fields, kind=kind),
                             number_repeats=repeats)
-    fast = _FastPath(partial(prediction_block, fields=fields, kind_types=kind_types, readers=readers),
+    quoted = kind.quoted_prediction_fields() if kind is not None else {}
+    fast = _FastPath(partial(prediction_block, fields=fields, kind_types=kind_types, readers=readers, quoted=quoted),
                      partial(prediction_rows, fields=fields, kind_types=kind_types),
                      partial(with_read_fields, readers=readers, types=kind_types),
                      partial(prediction_schema, kind_types), ("prediction", "confidence"))

@@ -14,6 +14,7 @@ from ..core.registry import Registry
 from ..core.stats import Stats
 from ..io.decoded_blocks import FieldReaders
 from ..io.loading import load_predictions, load_questions
+from ..io.quoted_numbers import QuotedFields
 from ..text.normalize import has_cjk
 
 if TYPE_CHECKING:
@@ -139,6 +140,15 @@ class Kind:
 
     def prediction_types(self) -> dict[str, pa.DataType]:
         """The Arrow type of each of prediction_columns (B2 reads JSON lines into Arrow block by block when given)."""
+        return {}
+
+    def quoted_question_fields(self) -> QuotedFields:
+        """Question fields mixing numbers and text that pyarrow.json reads with their integers quoted, each reading
+        on Arrow what its question_readers entry reads (io/quoted_numbers); none by default."""
+        return {}
+
+    def quoted_prediction_fields(self) -> QuotedFields:
+        """The same for prediction fields and prediction_readers; none by default."""
         return {}
 
     def columnar_question_fields(self, table: pa.Table, question: pa.Array, golds: pa.Array,

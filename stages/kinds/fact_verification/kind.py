@@ -24,10 +24,13 @@ from ...text.verdict import (
 from ..base import SHARD_ROWS, Kind, Recognition, accuracy_scores, rank_models, register_kind
 from .classification import classification_report_from_pairs
 from .evidence import gold_evidence_groups, predicted_evidence_sentences
+from .evidence_columns import quoted_prediction_fields, quoted_question_fields
 from .fever import fever_columns, fever_metrics, fever_stats
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from ...io.quoted_numbers import QuotedFields
 
 MISSING = "missing"
 _FACT_NAMES = re.compile(r"fever|hover|fact|claim|verif", re.IGNORECASE)  # a dataset about claims, by its name
@@ -67,6 +70,12 @@ class FactVerification(Kind):
 
     def prediction_types(self) -> dict[str, pa.DataType]:
         return {name: _column_types()[name] for name in self.prediction_columns}
+
+    def quoted_question_fields(self) -> QuotedFields:
+        return quoted_question_fields()
+
+    def quoted_prediction_fields(self) -> QuotedFields:
+        return quoted_prediction_fields()
 
     def recognize(self, records: list[dict], dataset_name: str) -> Recognition:
         """Claims to verify (seed 002): every gold a verdict, in a dataset named for facts or claims or whose records

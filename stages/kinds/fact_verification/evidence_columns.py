@@ -1,0 +1,83 @@
+"""FEVER evidence read on whole Arrow columns, as evidence.py reads each value: items of text (their integers quoted
+by the loader) turned into "page<TAB>line" sentences; None where a value is one the per-value reader would read
+another way or refuse."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...io.quoted_numbers import QuotedField
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+
+
+def _items(lists: pa.Array, width: int) -> pa.Array | None:
+    """The items of `lists` (list<list<string>>) when none is null and each has `width` values; else None."""
+    import pyarrow.compute as pc
+
+    items = lists.flatten()
+    if items.null_count or (len(items) and not pc.all(pc.equal(pc.list_value_length(items), width)).as_py()):
+        return None
+    return items
+
+
+def _sentences(items: pa.Array, width: int) -> pa.Array | None:
+    """Each item's last two values as "page<TAB>line": a null page as None, a null line as nothing; None when a line
+    is not a whole number written as Python writes one (its text cast to int64 and back unchanged)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    page, line = pc.list_element(items, width - 2), pc.list_element(items, width - 1)
+    try:
+        printed = pc.cast(pc.cast(line, pa.int64()), pa.string())
+    except ValueError:  # ArrowInvalid: not a whole number of 64 bits
+        return None
+    if not pc.all(pc.fill_null(pc.equal(printed, line), True)).as_py():
+        return None  # "05", "+5": int() reads them, str() writes them otherwise
+    return pc.binary_join_element_wise(pc.fill_null(page, "None"), pc.fill_null(line, ""), pa.scalar("\t"))
+
+
+def _nested(lists: pa.Array, values: pa.Array) -> pa.Array:
+    """`values` (one per item of `lists`) as lists of the same lengths and nulls."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lengths = pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False)
+    offsets = pa.array(np.concatenate(([0], np.cumsum(lengths, dtype=np.int64))).astype(np.int32))
+    mask = lists.is_null() if lists.null_count else None
+    return pa.ListArray.from_arrays(offsets, values, mask=mask)
+
+
+def gold_evidence_column(evidence: pa.Array) -> pa.Array | None:
+    """FEVER gold `evidence` (list<list<list<string>>>) as gold_evidence_groups reads each value: groups of
+    "page<TAB>line"."""
+    groups = evidence.flatten()
+    if groups.null_count:
+        return None
+    items = _items(groups, 4)
+    sentences = None if items is None else _sentences(items, 4)
+    return None if sentences is None else _nested(evidence, _nested(groups, sentences))
+
+
+def predicted_evidence_column(predicted: pa.Array) -> pa.Array | None:
+    """A prediction's `predicted_evidence` (list<list<string>>) as predicted_evidence_sentences reads each value."""
+    items = _items(predicted, 2)
+    sentences = None if items is None else _sentences(items, 2)
+    return None if sentences is None else _nested(predicted, sentences)
+
+
+def quoted_question_fields() -> dict[str, QuotedField]:
+    """FEVER's question fields read by pyarrow.json: `evidence` read, `all_evidence` (no stage reads it) parsed."""
+    import pyarrow as pa
+
+    return {"evidence": QuotedField(pa.list_(pa.list_(pa.list_(pa.string()))), gold_evidence_column),
+            "all_evidence": QuotedField(pa.list_(pa.list_(pa.string())))}
+
+
+def quoted_prediction_fields() -> dict[str, QuotedField]:
+    """FEVER's prediction field read by pyarrow.json: `predicted_evidence`."""
+    import pyarrow as pa
+
+    return {"predicted_evidence": QuotedField(pa.list_(pa.list_(pa.string())), predicted_evidence_column)}
