@@ -131,8 +131,8 @@ def test_the_known_bad_lines_are_set_aside_with_their_line_and_reason(tmp_path):
     fast = load_questions(path, FEVER, FIELDS, None, PARAMS)
     assert [(reject.source, reject.line, reject.reason) for reject in fast.rejects] == [
         (str(path), 2, "the line ends before its JSON does (cut off?)"),
-        (str(path), 3, "wrong type: evidence must be a list of evidence groups"),
-        (str(path), 4, "wrong type: each evidence item must be [annotation_id, evidence_id, page, line]"),
+        (str(path), 3, "evidence must be a list of evidence groups"),
+        (str(path), 4, "each evidence item must be [annotation_id, evidence_id, page, line]"),
         (str(path), 6, "malformed JSON at column 59: unexpected character")]
     assert as_columns(fast.columns)["evidence"] == [[["Soul_Food_-LRB-film-RRB-\t0"], ["Soul_Food\t7"]], [["P\t5"]],
                                                     [['Say_"12",_3\t4', "Caf\u00e9_\u6771\u4eac_49ers\t12"]]]
