@@ -1,0 +1,60 @@
+"""Rows files this process wrote, kept as their Arrow tables so a later stage in the same process takes the table
+instead of decoding the file again; keyed by the local file's version (path, size, mtime, inode, ctime): a file
+changed, replaced or removed since is read from disk, and nothing is shared across processes."""
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+HANDOFF_BYTES = 384 << 20  # Arrow bytes kept at most; the oldest tables go first (a million qa rows: ~250 MB in all)
+_KEPT: OrderedDict[str, tuple[tuple[int, ...], pa.Table]] = OrderedDict()  # path → (its version, its table)
+
+
+def _version(path: str) -> tuple[int, ...] | None:
+    """What identifies this version of the local file (a rewrite in place changes its ctime, a file moved into place
+    its inode); None when it is not there."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_size, found.st_mtime_ns, found.st_ino, found.st_ctime_ns
+
+
+def hand_off(path: os.PathLike, table: pa.Table, written_schema: pa.Schema) -> None:
+    """Keep `table`, just written to the local file at `path`, for readers in this process — only when the file reads
+    back as the same schema (else a reader gets what the file holds: it is read)."""
+    key = os.path.abspath(path)
+    _KEPT.pop(key, None)
+    version = _version(key)
+    if version is None or not table.schema.equals(written_schema) or table.nbytes > HANDOFF_BYTES:
+        return
+    _KEPT[key] = (version, table)
+    while sum(kept.nbytes for _, kept in _KEPT.values()) > HANDOFF_BYTES:
+        _KEPT.popitem(last=False)
+
+
+def handed_off(path: os.PathLike, columns: list[str] | None = None) -> pa.Table | None:
+    """The table kept for the local file at `path` (its `columns`, in that order) while the file is still the version
+    written, else None (the caller reads the file; columns that are not all there, or named twice, are its to
+    answer)."""
+    key = os.path.abspath(path)
+    if key not in _KEPT:
+        return None
+    version, table = _KEPT[key]
+    if _version(key) != version:
+        del _KEPT[key]
+        return None
+    if columns is None:
+        return table
+    if len(set(columns)) != len(columns) or not set(columns) <= set(table.column_names):
+        return None
+    return table.select(columns)
+
+
+def forget(path: os.PathLike) -> None:
+    """Drop what is kept for `path` (a rows file being removed)."""
+    _KEPT.pop(os.path.abspath(path), None)
