@@ -105,9 +105,7 @@ def write_artifact(path: UPath, header: dict[str, Any], columns: Rows | None, bo
             data = _parquet_bytes(table)
             write_bytes_atomic(sidecar, data)
             if is_local(sidecar):
-                import pyarrow.parquet as pq
-
-                hand_off(sidecar, table, pq.ParquetFile(pa.BufferReader(data)).schema_arrow)
+                hand_off(sidecar, table, data)
             document["rows_file"] = sidecar.name
         elif isinstance(columns, dict):
             document["rows"] = [dict(zip(names, values)) for values in zip(*columns.values())]

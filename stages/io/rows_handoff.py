@@ -1,6 +1,7 @@
 """Rows files this process wrote, kept as their Arrow tables so a later stage in the same process takes the table
-instead of decoding the file again; keyed by the local file's version (path, size, mtime, inode, ctime): a file
-changed, replaced or removed since is read from disk, and nothing is shared across processes."""
+instead of decoding the file again; keyed by the local file's version (path, size, mtime, inode, ctime) and its
+Parquet footer (every column chunk's offsets, sizes and statistics): a file changed, replaced or removed since is
+read from disk, and nothing is shared across processes."""
 from __future__ import annotations
 
 import os
@@ -11,26 +12,47 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 HANDOFF_BYTES = 384 << 20  # Arrow bytes kept at most; the oldest tables go first (a million qa rows: ~250 MB in all)
-_KEPT: OrderedDict[str, tuple[tuple[int, ...], pa.Table]] = OrderedDict()  # path → (its version, its table)
+_KEPT: OrderedDict[str, tuple[tuple, pa.Table]] = OrderedDict()  # path → (its version, its table)
+FOOTER_END = 8  # a Parquet file ends with its footer's length (4 bytes, little-endian) and b"PAR1"
 
 
-def _version(path: str) -> tuple[int, ...] | None:
-    """What identifies this version of the local file (a rewrite in place changes its ctime, a file moved into place
-    its inode); None when it is not there."""
+def _footer(data: bytes) -> bytes:
+    """The Parquet footer at the end of `data` (its metadata, length and magic)."""
+    return data[-(FOOTER_END + int.from_bytes(data[-FOOTER_END:-4], "little")):]
+
+
+def _version(path: str) -> tuple | None:
+    """What identifies this version of the local file: its stat (a rewrite in place changes its ctime, a file moved
+    into place its inode) and its footer (a file of another content has other chunk sizes or statistics); None when
+    it is not there or has no footer."""
     try:
-        found = os.stat(path)
+        with open(path, "rb") as handle:
+            found = os.fstat(handle.fileno())
+            if found.st_size < FOOTER_END:
+                return None
+            handle.seek(-FOOTER_END, os.SEEK_END)
+            length = int.from_bytes(handle.read(4), "little")
+            if length > found.st_size - FOOTER_END:
+                return None
+            handle.seek(-(FOOTER_END + length), os.SEEK_END)
+            footer = handle.read(FOOTER_END + length)
     except OSError:
         return None
-    return found.st_size, found.st_mtime_ns, found.st_ino, found.st_ctime_ns
+    return found.st_size, found.st_mtime_ns, found.st_ino, found.st_ctime_ns, footer
 
 
-def hand_off(path: os.PathLike, table: pa.Table, written_schema: pa.Schema) -> None:
-    """Keep `table`, just written to the local file at `path`, for readers in this process — only when the file reads
-    back as the same schema (else a reader gets what the file holds: it is read)."""
+def hand_off(path: os.PathLike, table: pa.Table, data: bytes) -> None:
+    """Keep `table`, just written to the local file at `path` as `data` (Parquet), for readers in this process — only
+    while the file holds that footer, and when it reads back as the table's schema (else a reader gets what the file
+    holds: it is read)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     key = os.path.abspath(path)
     _KEPT.pop(key, None)
     version = _version(key)
-    if version is None or not table.schema.equals(written_schema) or table.nbytes > HANDOFF_BYTES:
+    if version is None or version[-1] != _footer(data) or table.nbytes > HANDOFF_BYTES \
+            or not table.schema.equals(pq.ParquetFile(pa.BufferReader(data)).schema_arrow):
         return
     _KEPT[key] = (version, table)
     while sum(kept.nbytes for _, kept in _KEPT.values()) > HANDOFF_BYTES:

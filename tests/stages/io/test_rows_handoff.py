@@ -50,21 +50,38 @@ def test_a_rows_file_replaced_since_is_read_from_disk(tmp_path):
     assert read_table(path).column("f1").to_pylist() == replacement.column("f1").to_pylist()
 
 
+def _parquet(rows_file, table):
+    """The table written to `rows_file` as Parquet; its bytes."""
+    pq.write_table(table, rows_file)
+    return rows_file.read_bytes()
+
+
 def test_a_rows_file_rewritten_in_place_at_its_size_and_mtime_is_read_from_disk(tmp_path):
     rows_file = tmp_path / "rows.parquet"
-    rows_file.write_bytes(b"x" * 64)
+    data = _parquet(rows_file, _table())
     before = os.stat(rows_file)
-    hand_off(rows_file, _table(), _table().schema)
+    hand_off(rows_file, _table(), data)
+    assert handed_off(rows_file) is not None
     with open(rows_file, "r+b") as handle:  # same inode, same size, then its mtime put back
-        handle.write(b"y" * 64)
+        handle.write(bytes(reversed(data)))
     os.utime(rows_file, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert handed_off(rows_file) is None
+
+
+def test_a_file_that_does_not_hold_the_bytes_written_is_not_handed_off(tmp_path):
+    rows_file = tmp_path / "rows.parquet"
+    _parquet(rows_file, _table(offset=1))
+    other = tmp_path / "other.parquet"
+    hand_off(rows_file, _table(), _parquet(other, _table()))  # another table's bytes: another footer
+    assert handed_off(rows_file) is None
+    rows_file.write_bytes(b"not parquet")
+    hand_off(rows_file, _table(), b"not parquet")
     assert handed_off(rows_file) is None
 
 
 def test_a_removed_rows_file_is_not_handed_off(tmp_path):
     rows_file = tmp_path / "rows.parquet"
-    rows_file.write_bytes(b"x")
-    hand_off(rows_file, _table(), _table().schema)
+    hand_off(rows_file, _table(), _parquet(rows_file, _table()))
     assert handed_off(rows_file) is not None
     rows_file.unlink()
     assert handed_off(rows_file) is None
@@ -72,15 +89,15 @@ def test_a_removed_rows_file_is_not_handed_off(tmp_path):
 
 def test_a_table_whose_file_reads_back_otherwise_is_not_kept(tmp_path):
     rows_file = tmp_path / "rows.parquet"
-    rows_file.write_bytes(b"x")
-    hand_off(rows_file, _table(), pa.schema([("id", pa.large_string())]))
+    table = _table()
+    written = table.cast(pa.schema([("id", pa.large_string()), ("f1", pa.float64()), ("golds", pa.list_(pa.string()))]))
+    hand_off(rows_file, table, _parquet(rows_file, written))
     assert handed_off(rows_file) is None
 
 
 def test_columns_missing_or_named_twice_are_left_to_the_file(tmp_path):
     rows_file = tmp_path / "rows.parquet"
-    rows_file.write_bytes(b"x")
-    hand_off(rows_file, _table(), _table().schema)
+    hand_off(rows_file, _table(), _parquet(rows_file, _table()))
     assert handed_off(rows_file, ["f1", "id"]).column_names == ["f1", "id"]
     assert handed_off(rows_file, ["id", "nope"]) is None
     assert handed_off(rows_file, ["id", "id"]) is None
@@ -91,8 +108,7 @@ def test_the_oldest_tables_go_when_the_kept_bytes_pass_the_limit(tmp_path, monke
     monkeypatch.setattr(rows_handoff, "HANDOFF_BYTES", int(table.nbytes * 2.5))
     files = [tmp_path / f"rows{i}.parquet" for i in range(3)]
     for rows_file in files:
-        rows_file.write_bytes(b"x")
-        hand_off(rows_file, table, table.schema)
+        hand_off(rows_file, table, _parquet(rows_file, table))
     assert [handed_off(rows_file) is not None for rows_file in files] == [False, True, True]
 
 
