@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pyarrow as pa
 
-HANDOFF_BYTES = 384 << 20  # Arrow bytes kept at most; the oldest tables go first (a million qa rows: ~250 MB in all)
+HANDOFF_BYTES = 384 << 20  # Arrow bytes kept at most; the oldest tables go first (a million qa rows: ~300 MiB in all)
 _KEPT: OrderedDict[str, tuple[tuple, pa.Table]] = OrderedDict()  # path → (its version, its table)
 FOOTER_END = 8  # a Parquet file ends with its footer's length (4 bytes, little-endian) and b"PAR1"
 
@@ -64,11 +64,12 @@ def handed_off(path: os.PathLike, columns: list[str] | None = None) -> pa.Table 
     written, else None (the caller reads the file; columns that are not all there, or named twice, are its to
     answer)."""
     key = os.path.abspath(path)
-    if key not in _KEPT:
+    found = _KEPT.get(key)  # get and pop: readers in several threads (B6's) may ask at once
+    if found is None:
         return None
-    version, table = _KEPT[key]
+    version, table = found
     if _version(key) != version:
-        del _KEPT[key]
+        _KEPT.pop(key, None)
         return None
     if columns is None:
         return table
