@@ -13,6 +13,7 @@ import orjson
 from ..core.errors import UsageError
 from ..core.records import Columns, Rows, as_columns, column_length
 from ..core.stage_names import ARTIFACT_NAMES, MODEL_STAGES
+from .rows_handoff import forget, hand_off, handed_off
 from .storage import is_local, location, open_binary, read_bytes_or_none, remove, write_bytes_atomic
 
 if TYPE_CHECKING:
@@ -61,10 +62,12 @@ def _parquet_columns(schema: pa.Schema) -> list[pq.ColumnSchema]:
 
 
 def _read_table(path: UPath, columns: list[str] | None = None) -> pa.Table:
-    """A rows file (or some of its columns) read by ParquetFile (pq.read_table goes through pyarrow.dataset, one more
-    import for a run: 0.02–0.1 s here)."""
+    """A rows file (or some of its columns): the table this process wrote there while the file is as written
+    (rows_handoff), else read by ParquetFile (pq.read_table goes through pyarrow.dataset, one more import for a run:
+    0.02–0.1 s here)."""
     if is_local(path):
-        return _whole_file(os.fspath(path), columns)
+        kept = handed_off(path, columns)
+        return kept if kept is not None else _whole_file(os.fspath(path), columns)
     with path.open("rb") as handle:
         return _whole_file(handle, columns)
 
@@ -99,7 +102,10 @@ def write_artifact(path: UPath, header: dict[str, Any], columns: Rows | None, bo
 
             sidecar = path.with_name(f"{path.stem}.{header['fingerprint'][:16]}.parquet")
             table = pa.table(columns) if isinstance(columns, dict) else columns
-            write_bytes_atomic(sidecar, _parquet_bytes(table))
+            data = _parquet_bytes(table)
+            write_bytes_atomic(sidecar, data)
+            if is_local(sidecar):
+                hand_off(sidecar, table, data)
             document["rows_file"] = sidecar.name
         elif isinstance(columns, dict):
             document["rows"] = [dict(zip(names, values)) for values in zip(*columns.values())]
@@ -108,6 +114,7 @@ def write_artifact(path: UPath, header: dict[str, Any], columns: Rows | None, bo
     write_json_atomic(path, document)
     for stale in path.parent.glob(f"{path.stem}.*.parquet"):
         if sidecar is None or stale.name != sidecar.name:
+            forget(stale)
             remove(stale)
 
 
@@ -215,7 +222,12 @@ def _row_groups(path: UPath, columns: list[str], document: dict[str, Any] | None
     if document is None or "rows_file" not in document:
         yield read_table(path, columns, document)
         return
-    with open_binary(path.with_name(document["rows_file"])) as handle:
+    sidecar = path.with_name(document["rows_file"])
+    kept = handed_off(sidecar, columns) if is_local(sidecar) else None
+    if kept is not None:  # the rows as this process wrote them, as one table
+        yield kept
+        return
+    with open_binary(sidecar) as handle:
         rows_file = pq.ParquetFile(handle)
         for group in range(rows_file.num_row_groups):
             yield rows_file.read_row_group(group, columns)
