@@ -6,8 +6,15 @@ import pyarrow.parquet as pq
 import pytest
 
 from stages.io import artifacts, rows_handoff
-from stages.io.artifacts import (INLINE_ROW_LIMIT, artifact_path, read_artifact_json, read_rows_at,
-                                 read_rows_with_ids, read_table, write_artifact)
+from stages.io.artifacts import (
+    INLINE_ROW_LIMIT,
+    artifact_path,
+    read_artifact_json,
+    read_rows_at,
+    read_rows_with_ids,
+    read_table,
+    write_artifact,
+)
 from stages.io.rows_handoff import forget, hand_off, handed_off
 
 ROWS = INLINE_ROW_LIMIT + 10
