@@ -45,14 +45,15 @@ def demo_environment() -> dict[str, str]:
 
 @contextmanager
 def registries_restored() -> Iterator[None]:
-    """The kinds', importers', leaderboards' and sandbox backends' registries as they were before a page's examples registered parts of
-    their own (Extending evalpipe), so no later test sees them."""
+    """The kinds', importers', leaderboards', sandbox backends' and languages' registries as they were before a
+    page's examples registered parts of their own (Extending evalpipe), so no later test sees them."""
     from stages.harness.imported import IMPORTERS
     from stages.kinds.base import KINDS
     from stages.leaderboards.board import LEADERBOARDS
     from stages.sandbox.backends import BACKENDS
+    from stages.sandbox.languages import LANGUAGES
 
-    saved = [(registry, dict(registry._parts)) for registry in (KINDS, IMPORTERS, LEADERBOARDS, BACKENDS)]
+    saved = [(registry, dict(registry._parts)) for registry in (KINDS, IMPORTERS, LEADERBOARDS, BACKENDS, LANGUAGES)]
     try:
         yield
     finally:
