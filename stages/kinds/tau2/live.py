@@ -1,10 +1,10 @@
 """tau2's tasks asked live: `samples` trials per task, each a conversation (conversation.py) between the agent
 ([generate]: tau2's agent prompt with the domain policy, the tools as OpenAI tools) and the user simulator ([user]:
 tau2's user prompt with the task's scenario, and the domain's user tools when it has some), from the task's initial
-state (its message history continued). A task whose initial state cannot be set up is set aside, each trial named,
-nothing asked. Both sides journal every request; a trial whose request went unanswered is set aside as not scored,
-with its cause; a trial tau2 would have raised on is run again as tau2's runner retries it (3 times), then kept as an
-infrastructure error."""
+state (its message history continued). A task whose initial state cannot be set up is set aside (one reject naming
+it and why), nothing asked. Both sides journal every request; a trial whose request went unanswered is set aside as
+not scored, with its cause; a trial tau2 would have raised on is run again as tau2's runner retries it (3 times),
+then kept as an infrastructure error."""
 from __future__ import annotations
 
 import json
@@ -72,13 +72,14 @@ def ask_trials(questions: Columns, agent_config: GenerateConfig, user_config: Ge
     result = LoadResult(columns={name: [] for name in PREDICTION_COLUMNS}, input_rows=len(rows))
     source = f"{agent_config.url} ({model}) / {user_config.url} ({user_config.models[0]})"
     for row in rows:
+        if row["id"] in refused:  # the task set aside whole: one reject, as one question row
+            result.rejects.append(Reject(row["domain_folder"], None, f"its {agent_config.samples} trial(s) not asked: "
+                                         f"{refused[row['id']]}", str(row["id"])))
+            continue
         trials = []
         for sample in range(agent_config.samples):
             trial, failure = found.get((row["id"], sample), (None, "not asked"))
-            if row["id"] in refused:
-                result.rejects.append(Reject(str(Path(row["domain_folder"])), None,
-                                             f"trial {sample}: {refused[row['id']]}", str(row["id"])))
-            elif trial is None:
+            if trial is None:
                 result.rejects.append(Reject(source, None, f"trial {sample}: {failure}", str(row["id"]),
                                              unscored=server_cause(failure or "")))
             else:

@@ -106,11 +106,11 @@ def test_asked_live_the_phone_is_synced_as_tau2s_and_a_task_that_cannot_be_set_u
         assert _evalpipe_messages(trial["messages"]) == _tau2_messages(scenario["messages"])
         assert evaluate(task, data, trial["messages"], trial["termination_reason"]).reward == scenario["reward"]
     assert [(r.location, r.reason, r.unscored) for r in loaded.rejects] == [
-        ("list_shaped_agent_data", f"trial {n}: cannot set up the initial state (tau2 fails too): telecom's "
-         "initialization_data: tau2 1.0.1's set_state then gives one side's tools the other side's database and "
-         "fails", None) for n in (0, 1)] + [
-        (unanswered["id"], f"trial {n}: cannot set up the initial state (tau2 fails too): message 2: tool call "
-         "'call_1' has no tool message after it", None) for n in (0, 1)]
+        ("list_shaped_agent_data", "its 2 trial(s) not asked: cannot set up the initial state (tau2 fails too): "
+         "telecom's initialization_data: tau2 1.0.1's set_state then gives one side's tools the other side's "
+         "database and fails", None),
+        (unanswered["id"], "its 2 trial(s) not asked: cannot set up the initial state (tau2 fails too): message 2: "
+         "tool call 'call_1' has no tool message after it", None)]
 
 
 class WritesThenFails(MockTools):
