@@ -1,7 +1,7 @@
 """A tau2 episode's own overhead per step, beyond the two servers': tau2's tasks asked live (stages.kinds.tau2.live,
 one trial at a time) of a scripted agent server and a scripted user server on 127.0.0.1 that answer at once. Each
 server times its own handling of every request (reading it, parsing, answering, writing); a step is a message of the
-trajectory after the greeting (a user or agent reply, or the environment's answer). Overhead per step = (the
+trajectory after the greeting or the task's message history (a user or agent reply, or the environment's answer). Overhead per step = (the
 episodes' wall time − both servers' handling) / steps: building each side's view and request, the HTTP client, the
 journal (an fsynced append per reply), the domain's tools. Target: ≤ 5 ms per step (issue 79, item 7).
 
@@ -83,10 +83,11 @@ MARK_OPEN = "<<bench task "  # MARK_OPEN + id + ">>" in each task's persona: the
 
 
 def gold_agent(actions_by_task: dict[str, list[dict]]) -> Callable[[list[dict]], Any]:
-    """The agent: the task's gold calls (the task named by the user's first words) one per request, then "Done."."""
+    """The agent: the task's gold calls (the task the user names) one per request, then "Done."."""
     def reply(messages: list[dict]) -> Any:
-        first_user = next(m["content"] for m in messages if m["role"] == "user")
-        actions = actions_by_task[first_user.removeprefix("Please help with ")]
+        asked = next(m["content"] for m in messages if m["role"] == "user" and  # past a task's message history
+                     (m["content"] or "").startswith("Please help with "))
+        actions = actions_by_task[asked.removeprefix("Please help with ")]
         done = sum(message["role"] == "tool" for message in messages)
         if done >= len(actions):
             return "Done."
@@ -119,7 +120,9 @@ def scenario(name: str, tasks: list[dict], domain: str, journal_dir: Path) -> di
     agent.close()
     simulator.close()
     trials = [trial for text in loaded.columns["prediction"] for trial in json.loads(text)]
-    steps = sum(len(trial["messages"]) - 1 for trial in trials)
+    history = {t["id"]: len((t.get("initial_state") or {}).get("message_history") or []) or 1 for t in tasks}
+    steps = sum(len(trial["messages"]) - history[task_id] for task_id, text in
+                zip(loaded.columns["id"], loaded.columns["prediction"]) for trial in json.loads(text))
     handling = agent.handling + simulator.handling
     return {"scenario": name, "trials": len(trials), "set aside": len(loaded.rejects), "steps": steps,
             "requests": agent.requests + simulator.requests, "wall_s": wall, "servers_s": handling,

@@ -1,7 +1,8 @@
-"""One tau2 trial asked live, half duplex as tau2 1.0.1's orchestrator runs it: the agent's greeting first, then the
-user simulator, the agent and the environment (answering the agent's calls, and the user's with the user's tools) in
-turn until a stop signal, max steps (200) or max errors (10). Each side is an asker whose every request is journaled
-by step (`<id>#step<s>`): a rerun replays, asking nothing."""
+"""One tau2 trial asked live, half duplex as tau2 1.0.1's orchestrator runs it: the agent's greeting first (or the
+task's message history, continued by whoever its last message is for), then the user simulator, the agent and the
+environment (answering the agent's calls, and the user's with the user's tools; the user's tools synced after each
+step) in turn until the user's stop signal, max steps (200) or max errors (10) — tau2's LLMAgent never stops. Each
+side is an asker whose every request is journaled by step (`<id>#step<s>`): a rerun replays, asking nothing."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,6 @@ from .environment import Environment
 
 MAX_STEPS, MAX_ERRORS = 200, 10  # tau2's defaults
 FIRST_AGENT_MESSAGE = "Hi! How can I help you today?"
-AGENT_STOP_SIGNAL = "###STOP###"
 USER_STOP_SIGNALS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
 STEP_MARK = "#step{step}"
 INFRASTRUCTURE_ERROR = "infrastructure_error"  # what tau2's runner records when a trial raised (after its retries)
@@ -70,11 +70,17 @@ def user_system_prompt(guidelines: str, scenario: str) -> str:
     return f"{guidelines.replace('<PERSONA_GUIDELINES>', '')}\n\n<scenario>\n{scenario}\n</scenario>".strip()
 
 
-def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker) -> Outcome:
+def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker,
+              history: list[dict[str, Any]] | None = None) -> Outcome:
     """The trial asked step by step (each step's reply journaled by its asker); an unanswered request fails it. A
-    side's tool calls are answered by the environment and go back to that side (tau2's to_role = from_role)."""
-    messages: list[dict[str, Any]] = [{"role": "assistant", "content": FIRST_AGENT_MESSAGE}]
-    to_role, steps, errors = "user", 0, 0
+    side's tool calls are answered by the environment and go back to that side (tau2's to_role = from_role). With a
+    message history (`env` already set up from it) the trial continues it as tau2's orchestrator does."""
+    messages = [history_message(message) for message in history] if history else [
+        {"role": "assistant", "content": FIRST_AGENT_MESSAGE}]
+    to_role = _next_role(messages[-1])
+    if to_role == "agent" and messages[-1]["role"] == "user" and _user_stops(messages[-1]):
+        return Outcome(messages, "user_stop")
+    steps, errors = 0, 0
     while True:
         side = user if to_role == "user" else agent
         view = _user_view(trial, messages) if to_role == "user" else _agent_view(trial, messages)
@@ -89,16 +95,14 @@ def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker)
             return Outcome(messages, INFRASTRUCTURE_ERROR, problem=f"the {to_role} at step {steps}: {problem}")
         messages.append(message)
         steps += 1
-        calls, text = message.get("tool_calls"), message["content"] or ""
-        if to_role == "user" and not calls and any(signal in text for signal in USER_STOP_SIGNALS):
+        if to_role == "user" and _user_stops(message):
             return Outcome(messages, "user_stop")
-        if to_role == "agent" and AGENT_STOP_SIGNAL in text:
-            if calls:  # tau2's orchestrator refuses to end on a message to the environment, and raises
-                return Outcome(messages, INFRASTRUCTURE_ERROR,
-                               problem=f"the agent at step {steps - 1}: a stop signal with tool calls")
-            return Outcome(messages, "agent_stop")
-        if calls:
+        if message.get("tool_calls"):
             errors += _answer_calls(env, message, messages)
+            try:
+                env.sync()  # tau2 syncs the tools after every step (a failing call's change included)
+            except Exception as error:  # noqa: BLE001 — tau2's step raises: its runner's infrastructure error
+                return Outcome(messages, INFRASTRUCTURE_ERROR, problem=f"the tools' sync at step {steps}: {error}")
             steps += 1  # the environment's step
         else:
             to_role = "agent" if to_role == "user" else "user"
@@ -106,6 +110,35 @@ def run_trial(trial: Trial, env: Environment, agent: StepAsker, user: StepAsker)
             return Outcome(messages, "max_steps")
         if errors >= MAX_ERRORS:
             return Outcome(messages, "too_many_errors")
+
+
+def history_message(message: dict[str, Any]) -> dict[str, Any]:
+    """A message of a task's history in the trajectory's shape (tau2's defaults: a call's and a tool message's
+    requestor `assistant`, a tool message not an error); ValueError where tau2's validate() raises (empty)."""
+    role = message.get("role")
+    if role == "tool":
+        return {"role": "tool", "id": message.get("id"), "content": message.get("content"),
+                "requestor": message.get("requestor") or "assistant", "error": bool(message.get("error"))}
+    if role not in ("assistant", "user"):
+        raise ValueError(f"a message history with a {role!r} message")
+    calls = [{"id": call.get("id"), "name": call.get("name"), "arguments": call.get("arguments") or {},
+              "requestor": call.get("requestor") or "assistant"} for call in message.get("tool_calls") or []]
+    if not calls and not (message.get("content") or "").strip():
+        raise ValueError(f"a message history with an empty {role} message")
+    return {"role": role, "content": message.get("content"), **({"tool_calls": calls} if calls else {})}
+
+
+def _next_role(last: dict[str, Any]) -> str:
+    """Whom the conversation's last message is for (tau2's to_role): a text goes to the other side, a tool message
+    back to its requestor (a call left unanswered fails set_state before this)."""
+    if last["role"] == "tool":
+        return "agent" if last["requestor"] == "assistant" else "user"
+    return "user" if last["role"] == "assistant" else "agent"
+
+
+def _user_stops(message: dict[str, Any]) -> bool:
+    """tau2's UserSimulator.is_stop: a stop signal in a message without tool calls."""
+    return not message.get("tool_calls") and any(signal in (message["content"] or "") for signal in USER_STOP_SIGNALS)
 
 
 def _message(record: dict, role: str, step: int) -> tuple[dict[str, Any], str | None]:

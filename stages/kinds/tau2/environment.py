@@ -111,6 +111,9 @@ class Environment:
         replayed (tau2's set_state, lenient as its evaluate-trajs: a result that differs is noted, not fatal)."""
         initial_state = initial_state or {}
         data = initial_state.get("initialization_data") or {}
+        for side in ("agent_data", "user_data"):
+            if data.get(side) is not None and not isinstance(data[side], dict):
+                raise ValueError(f"initialization_data's {side} is a {type(data[side]).__name__}, not tables of records")
         if data.get("agent_data") is not None:
             self.db.merge(data["agent_data"])
         if data.get("user_data") is not None:

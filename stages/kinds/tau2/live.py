@@ -1,8 +1,10 @@
 """tau2's tasks asked live: `samples` trials per task, each a conversation (conversation.py) between the agent
 ([generate]: tau2's agent prompt with the domain policy, the tools as OpenAI tools) and the user simulator ([user]:
-tau2's user prompt with the task's scenario, and the domain's user tools when it has some). Both sides journal every
-request; a trial whose request went unanswered is set aside as not scored, with its cause; a trial tau2 would have
-raised on is run again as tau2's runner retries it (3 times), then kept as an infrastructure error."""
+tau2's user prompt with the task's scenario, and the domain's user tools when it has some), from the task's initial
+state (its message history continued). A task whose initial state cannot be set up is set aside (one reject naming
+it and why), nothing asked. Both sides journal every request; a trial whose request went unanswered is set aside as
+not scored, with its cause; a trial tau2 would have raised on is run again as tau2's runner retries it (3 times),
+then kept as an infrastructure error."""
 from __future__ import annotations
 
 import json
@@ -21,9 +23,17 @@ from ...chat.step_asker import Asker
 from ...core.errors import UsageError
 from ...core.progress import Progress
 from ...core.records import Columns, LoadResult, Reject
-from .conversation import INFRASTRUCTURE_ERROR, Outcome, Trial, agent_system_prompt, run_trial, user_system_prompt
+from .conversation import (
+    INFRASTRUCTURE_ERROR,
+    Outcome,
+    Trial,
+    agent_system_prompt,
+    history_message,
+    run_trial,
+    user_system_prompt,
+)
 from .domains import read_domain
-from .environment import Environment
+from .environment import Environment, initialization_refused
 from .schemas import tool_schemas
 from .tasks import PREDICTION_COLUMNS
 
@@ -49,7 +59,8 @@ def ask_trials(questions: Columns, agent_config: GenerateConfig, user_config: Ge
     user_store = store.with_name(store.stem + ".user" + store.suffix)
     sides = Sides(_asker(agent_config, model, store), _asker(user_config, user_config.models[0], user_store))
     rows = [dict(zip(questions, values)) for values in zip(*questions.values())]
-    runs = [(row, sample) for row in rows for sample in range(agent_config.samples)]
+    refused = {row["id"]: why for row in rows if (why := setup_refused(row)) is not None}
+    runs = [(row, sample) for row in rows if row["id"] not in refused for sample in range(agent_config.samples)]
     found: dict[tuple[str, int], tuple[dict[str, Any] | None, str | None]] = {}
 
     def ask(row: dict[str, Any], sample: int, progress: Progress) -> None:
@@ -61,6 +72,10 @@ def ask_trials(questions: Columns, agent_config: GenerateConfig, user_config: Ge
     result = LoadResult(columns={name: [] for name in PREDICTION_COLUMNS}, input_rows=len(rows))
     source = f"{agent_config.url} ({model}) / {user_config.url} ({user_config.models[0]})"
     for row in rows:
+        if row["id"] in refused:  # the task set aside whole: one reject, as one question row
+            result.rejects.append(Reject(row["domain_folder"], None, f"its {agent_config.samples} trial(s) not asked: "
+                                         f"{refused[row['id']]}", str(row["id"])))
+            continue
         trials = []
         for sample in range(agent_config.samples):
             trial, failure = found.get((row["id"], sample), (None, "not asked"))
@@ -110,11 +125,36 @@ def _ask_one(row: dict[str, Any], sample: int, sides: Sides) -> tuple[dict[str, 
             **problem, **retried}, None
 
 
-def _run(trial: Trial, task: dict[str, Any], data: Any, sides: Sides) -> Outcome:
-    env = Environment(data)
+def setup_refused(row: dict[str, Any]) -> str | None:
+    """Why the task's initial state cannot be set up (nothing is asked of it), or None: tau2's orchestrator raises on
+    it before the first request, on every attempt, as tau2's evaluator does on its trials (B4's "cannot evaluate")."""
+    task = json.loads(row["task"])
+    try:
+        _environment(task, read_domain(Path(row["domain_folder"])))
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        return f"cannot set up the initial state (tau2 fails too): {error}"
+    return None
+
+
+def _environment(task: dict[str, Any], data: Any) -> tuple[Environment, list[dict[str, Any]]]:
+    """The task's environment set up as tau2's orchestrator sets it up, and its message history."""
     initial = task.get("initial_state") or {}
-    env.set_state(initial, initial.get("message_history") or [])
-    return run_trial(trial, env, sides.agent, sides.user)
+    if not isinstance(initial, dict):
+        raise ValueError(f"initial_state is a {type(initial).__name__}")
+    refused = initialization_refused(data, initial)
+    if refused is not None:
+        raise ValueError(refused)
+    history = initial.get("message_history") or []
+    for message in history:
+        history_message(message)
+    env = Environment(data)
+    env.set_state(initial, history)
+    return env, history
+
+
+def _run(trial: Trial, task: dict[str, Any], data: Any, sides: Sides) -> Outcome:
+    env, history = _environment(task, data)
+    return run_trial(trial, env, sides.agent, sides.user, history)
 
 
 def offered_user_tools(domain: str, has_user_tools: bool, include: list[str] | None) -> list[dict[str, Any]] | None:

@@ -1,5 +1,5 @@
 """A tau2 trial asked live with scripted sides: the gold actions then the user's ###STOP### score 1 (as the offline
-evaluator scores the same calls); a wrong argument 0 by DB; tau2's stop signals, max steps, max errors, malformed
+evaluator scores the same calls); a wrong argument 0 by DB; tau2's stop signals (the user's; the agent's ends nothing), max steps, max errors, malformed
 calls, an empty message and an unanswered request end the trial as tau2's orchestrator and runner end it; a replayed journal asks nothing."""
 import json
 
@@ -95,9 +95,11 @@ def test_a_transfer_or_out_of_scope_is_the_users_stop(signal):
     assert outcome.termination_reason == "user_stop" and len(outcome.messages) == 2
 
 
-def test_the_agents_stop_and_a_conversation_past_200_steps():
-    outcome, _ = _run(_task("create_task_1"), Scripted(["###STOP###"]), Scripted(["hi"]))
-    assert outcome.termination_reason == "agent_stop"
+def test_the_agents_stop_signal_ends_nothing_and_a_conversation_past_200_steps():
+    # tau2 1.0.1's LLMAgent never stops (is_stop is its base's False): the user answers (live_history.json)
+    outcome, _ = _run(_task("create_task_1"), Scripted(["###STOP###"]), Scripted(["hi", "Bye ###STOP###"]))
+    assert outcome.termination_reason == "user_stop" and [m["content"] for m in outcome.messages[2:]] == \
+        ["###STOP###", "Bye ###STOP###"]
     outcome, _ = _run(_task("create_task_1"), Scripted(["more?"] * MAX_STEPS), Scripted(["hm"] * MAX_STEPS))
     assert outcome.termination_reason == "max_steps" and len(outcome.messages) == MAX_STEPS + 1
 
