@@ -206,7 +206,11 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     });
   }
   window.addEventListener("hashchange", follow);
-  render();
+  // Rows are drawn when the explorer is first opened (a click on its summary, or opened otherwise), a control is
+  // used or a deep link is followed: a closed explorer costs its page's load nothing but its data.
+  box.querySelector("summary").addEventListener("click", function () { if (!box.dataset.shown) render(); });
+  box.addEventListener("toggle", function () { if (box.open && !box.dataset.shown) render(); });
+  if (box.open) render();
   follow();
 });
 
