@@ -8,6 +8,9 @@ from ...core.errors import UsageError
 from ...core.registry import Registry
 
 
+READABLE_REPLY = "reply"  # a field the explorer shows as the reply, where the raw one is a kind's JSON (tau2's trials)
+
+
 class ItemRenderer:
     """The plain view: the status and what the kind read from the reply (item_view), nothing more."""
 
@@ -18,7 +21,7 @@ class ItemRenderer:
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
         """What the view shows of one B4 row (with its normalized_columns of B3) beyond its status and reading (JSON
-        values)."""
+        values); a "reply" among them is shown in place of the raw reply (READABLE_REPLY)."""
         return {}
 
 

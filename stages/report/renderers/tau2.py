@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from . import ItemRenderer, register_renderer
+from . import READABLE_REPLY, ItemRenderer, register_renderer
 
 TEXT_CAP = 300  # characters of a message or a call's arguments shown (the page's size budget)
 RESULT_CAP = 160  # characters of a call's result shown: its JSON records are most of a transcript's size
@@ -20,14 +20,21 @@ class EpisodeRenderer(ItemRenderer):
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
         evaluations = json.loads(matched.get("evaluations") or "[]")
         trials = json.loads(matched.get("trials") or "[]")
-        return {"trials": [{"trial": e.get("trial"), "reward": e.get("reward"), "status": e.get("status") or "",
-                            "termination_reason": e.get("termination_reason") or "", "note": e.get("note") or "",
-                            "components": [{"name": name, "value": part.get("value"),
-                                            "reason": part.get("reason") or ""}
-                                           for name, part in (e.get("components") or {}).items()],
-                            "db_difference": [str(place) for place in e.get("db_difference") or []],
-                            "turns": transcript(trial.get("messages") or [])}
-                           for e, trial in zip(evaluations, trials)]}
+        shown = [{"trial": e.get("trial"), "reward": e.get("reward"), "status": e.get("status") or "",
+                  "termination_reason": e.get("termination_reason") or "", "note": e.get("note") or "",
+                  "components": [{"name": name, "value": part.get("value"), "reason": part.get("reason") or ""}
+                                 for name, part in (e.get("components") or {}).items()],
+                  "db_difference": [str(place) for place in e.get("db_difference") or []],
+                  "turns": transcript(trial.get("messages") or [])}
+                 for e, trial in zip(evaluations, trials)]
+        return {"trials": shown, **({READABLE_REPLY: trials_line(shown)} if shown else {})}
+
+
+def trials_line(trials: list[dict[str, Any]]) -> str:
+    """The explorer's reply of a tau2 item, in place of its trials' JSON: each trial's termination and reward."""
+    return "; ".join(f"trial {t['trial']}: {t['termination_reason'] or 'no termination reason'}, "
+                     f"{t['status'] if t['reward'] is None else 'reward ' + format(t['reward'], 'g')}, "
+                     f"{len(t['turns'])} turns" for t in trials) + " (each transcript under “read as”)"
 
 
 def transcript(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@ plain view are named here one by one, so a new kind must choose."""
 import json
 
 from stages.kinds import get_kind, kind_names
+from stages.report.explorer import explorer_items, replies_cell
 from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
 
 PLAIN = {"annotation", "dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa"}
@@ -96,7 +97,8 @@ def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_da
                   {"role": "assistant", "text": "", "calls": [
                       {"name": "a", "arguments": '{"x": 1}', "result": "r" * 160 + "…", "error": False},
                       {"name": "b", "arguments": "{}", "result": "from b", "error": True}]},
-                  {"role": "tool", "text": "nobody's", "calls": []}]}]}
+                  {"role": "tool", "text": "nobody's", "calls": []}]}],
+        "reply": "trial 0: user_stop, reward 0, 3 turns (each transcript under “read as”)"}
     assert renderer_for("tau2").normalized_columns == ("trials",)
     assert renderer_for("tau2").fields({"evaluations": "[]", "trials": "[]"}) == {"trials": []}
 
@@ -113,3 +115,20 @@ def test_a_bfcl_multi_turn_episode_shows_each_turns_user_messages_calls_results_
                                           [{"call": "cd(folder='a')", "result": None}]],
          "said": ["Listed."], "expected": ["ls()"], "verdict": "right"},
         {"user": [], "steps": [], "said": [], "expected": [], "verdict": "no call expected"}]}
+
+
+def test_a_tau2_items_explorer_cell_shows_its_trials_termination_and_reward_not_their_json():
+    evaluations = [{"trial": 0, "reward": 1.0, "status": "scored", "termination_reason": "agent_stop"},
+                   {"trial": 1, "reward": None, "status": "not scored", "termination_reason": "max_steps"}]
+    trials = [{"trial": 0, "messages": [{"role": "assistant", "content": "Hi"}, {"role": "user", "content": "Bye"}]},
+              {"trial": 1, "messages": []}]
+    fields = renderer_for("tau2").fields({"evaluations": json.dumps(evaluations), "trials": json.dumps(trials)})
+    data = explorer_items(["t1"], ["task"], [None], {"m": [json.dumps(trials)]}, {"m": [("correct", "", fields)]},
+                          {"m": [1.0]}, 1, 0, [])
+    cell = data["items"][0]["cells"]["m"]
+    assert cell["prediction"] == ("trial 0: agent_stop, reward 1, 2 turns; trial 1: max_steps, not scored, 0 turns "
+                                  "(each transcript under “read as”)")
+    assert "reply" not in cell["fields"] and [t["trial"] for t in cell["fields"]["trials"]] == [0, 1]
+    replies = replies_cell([json.dumps(trials), None], [(0, "correct", "", fields, None), (1, "", "", {}, None)], 1.0)
+    assert replies["replies"][0]["prediction"] == cell["prediction"] and "reply" not in replies["replies"][0]["fields"]
+    assert replies["replies"][1]["status"] == "missing"
