@@ -192,7 +192,7 @@ def dataset_values(report: dict[str, Any], embedded: dict[str, Any] | None = Non
                         "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
     explorer = embedded if embedded is not None else item_data([report.get("explorer")], None)[0][0]
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
-            "samples": sampling_rows(report),
+            "samples": sampling_rows(report), "figure_tables": renderer_for(report["kind"]).figure_tables(report),
             "items_json": json.dumps({**explorer, "view": renderer_for(report["kind"]).view}, ensure_ascii=False,
                                      separators=(",", ":"))
             if explorer else "", "statuses": STATUSES,

@@ -24,6 +24,11 @@ class ItemRenderer:
         values); a "reply" among them is shown in place of the raw reply (READABLE_REPLY)."""
         return {}
 
+    def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
+        """The kind's own tables in its dataset's section (FigureTable dicts: title, columns, rows of cells — text,
+        a count, None, or {"share", "interval"} — and notes under it); none by default."""
+        return []
+
 
 RENDERERS: Registry[type[ItemRenderer]] = Registry("item renderer", "stages.report.renderers")
 register_renderer = RENDERERS.register

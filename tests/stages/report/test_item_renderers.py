@@ -132,3 +132,46 @@ def test_a_tau2_items_explorer_cell_shows_its_trials_termination_and_reward_not_
     replies = replies_cell([json.dumps(trials), None], [(0, "correct", "", fields, None), (1, "", "", {}, None)], 1.0)
     assert replies["replies"][0]["prediction"] == cell["prediction"] and "reply" not in replies["replies"][0]["fields"]
     assert replies["replies"][1]["status"] == "missing"
+
+
+def test_tau2s_section_shows_pass_k_with_the_runs_user_simulator_beside_the_published_board(tmp_path):
+    import html
+    import re
+
+    from stages.kinds.tau2.leaderboard import CAVEAT, read_board
+    from stages.report.html import render_html_report
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "submission.json").write_text(json.dumps({
+        "model_name": "A", "results": {"retail": {"pass_1": 50.0, "pass_2": 25.0}},
+        "methodology": {"tau2_bench_version": "1.0.1", "user_simulator": "gpt-4.1"}}))
+    (tmp_path / "manifest.json").write_text(json.dumps({"submissions": ["a"]}))
+    board = read_board(tmp_path, "retail")
+    models = {"asked": {"pass_hat_k": {"1": 0.75, "2": 0.5}, "intervals": {}, "avg_reward": 0.75, "tasks": 2,
+                        "trials": 4, "boards": [board], "pass_hat_1": 0.75},
+              "imported": {"pass_hat_k": {"1": 0.5}, "intervals": {}, "avg_reward": 0.5, "tasks": 2, "trials": 2,
+                           "boards": [board], "pass_hat_1": 0.5}}
+    report = {"dataset": "retail_run", "kind": "tau2", "models": models, "set_aside": {}, "problems": [],
+              "comparison": {"primary_metric": "pass_hat_1"},
+              "generation": {"asked": {"answers": 2, "failures": {}, "user": {"answers": 9, "model": "qwen3-8b"}}}}
+    own, published = renderer_for("tau2").figure_tables(report)
+    assert own["columns"] == ["model", "user simulator", "tasks", "trials", "pass^1", "pass^2", "pass^3", "pass^4",
+                              "avg reward"]
+    assert [row[:4] for row in own["rows"]] == [["asked", "qwen3-8b", 2, 4], ["imported", "not recorded", 2, 2]]
+    assert own["notes"] == ["asked: pass^k up to k = 2 only (the board's: 4 trials)",
+                            "asked: user simulator qwen3-8b, not the board's gpt-4.1: not comparable",
+                            "imported: pass^k up to k = 1 only (the board's: 4 trials)",
+                            "imported: user simulator not recorded (trials not asked live): the board's is gpt-4.1"]
+    assert [row[:3] for row in published["rows"]] == [["asked (this run)", "—", "qwen3-8b"],
+                                                      ["imported (this run)", "—", "not recorded"],
+                                                      ["a", "1.0.1", "gpt-4.1"]]
+    assert published["notes"] == [CAVEAT]
+    page = render_html_report([report], {"title": "t"})
+    tables = re.findall(r'<table class="sortable kind-figures">(.*?)</table>', page, re.S)
+    cells = [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+             for table in tables for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1], re.S)]
+    assert cells[0] == ["asked", "qwen3-8b", "2", "4", "75.0%", "50.0%", "–", "–", "75.0%"]
+    assert cells[2][:3] == ["asked (this run)", "—", "qwen3-8b"]
+    assert cells[4] == ["a", "1.0.1", "gpt-4.1", "50.0%", "25.0%", "–", "–"]
+    assert "published τ²-bench board, retail (1 submissions)" in page
+    assert renderer_for("qa").figure_tables(report) == []
