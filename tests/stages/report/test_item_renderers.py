@@ -175,3 +175,26 @@ def test_tau2s_section_shows_pass_k_with_the_runs_user_simulator_beside_the_publ
     assert cells[4] == ["a", "1.0.1", "gpt-4.1", "50.0%", "25.0%", "–", "–"]
     assert "published τ²-bench board, retail (1 submissions)" in page
     assert renderer_for("qa").figure_tables(report) == []
+
+
+def test_function_callings_section_shows_bfcls_summary_columns_with_why_one_is_n_a():
+    from stages.kinds.function_calling.kind import SUMMARY_COLUMNS
+
+    summary = {name: {"value": None, "reason": f"{name} missing"} for name, _ in SUMMARY_COLUMNS}
+    summary["non_live_ast"] = {"value": 0.8125, "reason": None}
+    report = {"dataset": "bfcl", "kind": "function_calling", "comparison": {"primary_metric": "accuracy"},
+              "models": {"m": {"rows": 1234, "accuracy": 0.5, "answer_rate": 1.0, "by_category": {},
+                               "summary": summary, "error_types": {}}}, "set_aside": {}, "problems": []}
+    (table,) = renderer_for("function_calling").figure_tables(report)
+    assert table["columns"] == ["model", "items", "all items", "Non-Live AST", "Live", "Multi Turn", "Relevance",
+                                "Irrelevance", "Overall"]
+    assert table["rows"] == [["m", 1234, {"share": 0.5, "interval": None}, {"share": 0.8125, "interval": None},
+                              "n/a", "n/a", "n/a", "n/a", "n/a"]]
+    assert table["notes"] == ["n/a — Irrelevance: irrelevance missing", "n/a — Live: live missing",
+                              "n/a — Multi Turn: multi_turn missing", "n/a — Overall: overall missing",
+                              "n/a — Relevance: relevance missing"]
+    from stages.report.html import render_html_report
+
+    page = render_html_report([report], {"title": "t"})
+    assert ('<td class="num" data-value="1234">1,234</td><td class="num" data-value="0.5">50.0%</td>'
+            '<td class="num" data-value="0.8125">81.2%</td><td>n/a</td>') in page
