@@ -35,7 +35,13 @@ def page_templates() -> Any:
                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                               bytecode_cache=_bytecode_cache())
     environment.globals["leaderboard_caption"] = leaderboard_caption
+    environment.filters["whole"] = whole_count
     return environment
+
+
+def whole_count(value: Any) -> Any:
+    """A count as the page shows it, with separators (4,440); anything else as it is."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def _bytecode_cache() -> Any:

@@ -145,9 +145,10 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
       }
     });
     const waiting = items.waiting();
-    count.textContent = shown.length + " of " + data.items.length + " items shown (" + data.total
-      + " in the dataset, " + data.not_right + " not right " + ((data.sampled || []).length ? "in every reply " : "")
-      + "for some model)" + (waiting ? "; " + waiting + " more chosen items are beside the page, not loaded yet"
+    const whole = function (n) { return n.toLocaleString("en"); };
+    count.textContent = whole(shown.length) + " of " + whole(data.items.length) + " items shown ("
+      + whole(data.total) + " in the dataset, " + whole(data.not_right) + " not right " + ((data.sampled || []).length ? "in every reply " : "")
+      + "for some model)" + (waiting ? "; " + whole(waiting) + " more chosen items are beside the page, not loaded yet"
       + (narrowed() ? " — this filter covers only the " + data.items.length + " loaded items" : "")
       + (items.failure ? " (" + items.failure + ")" : narrowed() ? ", loading them…" : "") : "");
     more.hidden = !waiting;

@@ -143,7 +143,7 @@ def test_a_million_row_dataset_gives_a_small_report_that_opens_fast(tmp_path):
     started = time.monotonic()
     dom, console = load_page(page, tmp_path / "profile")
     assert time.monotonic() - started < 10 and console == []
-    assert "items shown (1000000 in the dataset" in dom
+    assert "items shown (1,000,000 in the dataset" in dom
 
 
 def test_explorer_items_show_their_own_b4_rows_across_shards(tmp_path):
