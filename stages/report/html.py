@@ -78,19 +78,22 @@ def _coverage(report: dict[str, Any], model: str) -> float | None:
 
 
 def _headline_metrics(report: dict[str, Any]) -> list[str]:
-    """The model-level scores in [0, 1] that any model of the dataset has (rates, accuracies, F1, similarities)."""
+    """The model-level scores in [0, 1] that any model of the dataset has (rates, accuracies, F1, similarities), not
+    their standard errors (lm-eval's acc_stderr: each figure's interval is shown with it)."""
     names: list[str] = []
     for metrics in report["models"].values():
         for name, value in metrics.items():
-            if isinstance(value, float) and 0 <= value <= 1 and name not in names:
+            if isinstance(value, float) and 0 <= value <= 1 and name not in names and not name.endswith("_stderr"):
                 names.append(name)
     return names
 
 
 def _charted_metrics(report: dict[str, Any], headline: list[str]) -> list[str]:
     """The figures a dataset's chart draws: its kind's published ones (qa: EM and F1; acc and acc_norm), else its
-    primary metric, never the pipeline's own rates; none where a leaderboard's table holds the published figures."""
-    if report.get("leaderboards"):
+    primary metric, never the pipeline's own rates; none where a leaderboard's table holds the published figures, nor
+    for an open-ended kind (its primary metric is only how many items were answered; a judge's tables hold its
+    figures)."""
+    if report.get("leaderboards") or get_kind(report["kind"]).open_ended:
         return []
     published = get_kind(report["kind"]).headline_metrics or (report["comparison"]["primary_metric"],)
     return [name for name in published if name in headline]

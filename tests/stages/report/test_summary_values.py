@@ -98,3 +98,15 @@ def test_a_datasets_chart_draws_its_kinds_published_figures_not_the_pipelines_ra
     assert [_bars(chart) for chart in squad if 'aria-label="squad: metrics"' in str(chart)] == [["exact_match", "f1"]]
     board = dataset_values(_board("mt_bench", "score", 7.5))["charts"]
     assert not any('aria-label="mt_bench: metrics"' in str(chart) for chart in board)
+
+
+def test_an_open_ended_dataset_draws_no_answer_rate_chart_and_no_section_shows_a_standard_error_as_a_score():
+    from stages.report.html import dataset_values
+
+    judged = {"dataset": "essays", "kind": "instruction", "comparison": {"primary_metric": "answer_rate"},
+              "set_aside": {}, "models": {"m": {"rows": 10, "answered": 9, "answer_rate": 0.9}}}
+    assert not any('aria-label="essays: metrics"' in str(chart) for chart in dataset_values(judged)["charts"])
+    hellaswag = {"dataset": "hs", "kind": "loglikelihood", "comparison": {"primary_metric": "acc"}, "set_aside": {},
+                 "models": {"m": {"acc": 0.5, "acc_stderr": 0.05, "acc_norm": 0.6, "acc_norm_stderr": 0.049,
+                                  "rows": 100}}}
+    assert dataset_values(hellaswag)["headline"] == ["acc", "acc_norm"]
