@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 from ...core.errors import UsageError
 from ...core.registry import Registry
 
-
 READABLE_REPLY = "reply"  # a field the explorer shows as the reply, where the raw one is a kind's JSON (tau2's trials)
 
 
