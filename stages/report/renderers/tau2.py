@@ -67,7 +67,7 @@ def trials_line(trials: list[dict[str, Any]]) -> str:
     """The explorer's reply of a tau2 item, in place of its trials' JSON: each trial's termination and reward."""
     return "; ".join(f"trial {t['trial']}: {t['termination_reason'] or 'no termination reason'}, "
                      f"{t['status'] if t['reward'] is None else 'reward ' + format(t['reward'], 'g')}, "
-                     f"{len(t['turns'])} turns" for t in trials) + " (each transcript under “read as”)"
+                     f"{len(t['turns'])} turns" for t in trials)
 
 
 def transcript(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -214,7 +214,7 @@ document.body.dataset.reply = box.querySelector("tbody tr").cells[3].querySelect
                                               'result error=← Error: Task task_9 not found|'
                                               'result=← {"task_id": "task_2", "title": "Buy bread"}')
     assert body["roles"] == "turn assistant|turn user|turn assistant|turn assistant|turn assistant"
-    assert html.unescape(body["reply"]) == "trial 0: agent_stop, reward 0, 5 turns (each transcript under “read as”)"
+    assert html.unescape(body["reply"]) == "trial 0: agent_stop, reward 0, 5 turns"
 
 
 MULTI_TURN = {"id": "multi_turn_base_0", "question": [[{"role": "user", "content": "Add 1 and 2."}],

@@ -98,7 +98,7 @@ def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_da
                       {"name": "a", "arguments": '{"x": 1}', "result": "r" * 160 + "…", "error": False},
                       {"name": "b", "arguments": "{}", "result": "from b", "error": True}]},
                   {"role": "tool", "text": "nobody's", "calls": []}]}],
-        "reply": "trial 0: user_stop, reward 0, 3 turns (each transcript under “read as”)"}
+        "reply": "trial 0: user_stop, reward 0, 3 turns"}
     assert renderer_for("tau2").normalized_columns == ("trials",)
     assert renderer_for("tau2").fields({"evaluations": "[]", "trials": "[]"}) == {"trials": []}
 
@@ -126,8 +126,7 @@ def test_a_tau2_items_explorer_cell_shows_its_trials_termination_and_reward_not_
     data = explorer_items(["t1"], ["task"], [None], {"m": [json.dumps(trials)]}, {"m": [("correct", "", fields)]},
                           {"m": [1.0]}, 1, 0, [])
     cell = data["items"][0]["cells"]["m"]
-    assert cell["prediction"] == ("trial 0: agent_stop, reward 1, 2 turns; trial 1: max_steps, not scored, 0 turns "
-                                  "(each transcript under “read as”)")
+    assert cell["prediction"] == "trial 0: agent_stop, reward 1, 2 turns; trial 1: max_steps, not scored, 0 turns"
     assert "reply" not in cell["fields"] and [t["trial"] for t in cell["fields"]["trials"]] == [0, 1]
     replies = replies_cell([json.dumps(trials), None], [(0, "correct", "", fields, None), (1, "", "", {}, None)], 1.0)
     assert replies["replies"][0]["prediction"] == cell["prediction"] and "reply" not in replies["replies"][0]["fields"]
