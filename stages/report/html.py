@@ -92,8 +92,9 @@ def _charted_metrics(report: dict[str, Any], headline: list[str]) -> list[str]:
     """The figures a dataset's chart draws: its kind's published ones (qa: EM and F1; acc and acc_norm), else its
     primary metric, never the pipeline's own rates; none where a leaderboard's table holds the published figures, nor
     for an open-ended kind (its primary metric is only how many items were answered; a judge's tables hold its
-    figures)."""
-    if report.get("leaderboards") or get_kind(report["kind"]).open_ended:
+    figures) nor where the kind's own tables hold them (BFCL's summary columns, not its micro accuracy; tau2's pass^k)."""
+    if (report.get("leaderboards") or get_kind(report["kind"]).open_ended
+            or renderer_for(report["kind"]).figure_tables(report)):
         return []
     published = get_kind(report["kind"]).headline_metrics or (report["comparison"]["primary_metric"],)
     return [name for name in published if name in headline]

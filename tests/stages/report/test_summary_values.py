@@ -110,3 +110,21 @@ def test_an_open_ended_dataset_draws_no_answer_rate_chart_and_no_section_shows_a
                  "models": {"m": {"acc": 0.5, "acc_stderr": 0.05, "acc_norm": 0.6, "acc_norm_stderr": 0.049,
                                   "rows": 100}}}
     assert dataset_values(hellaswag)["headline"] == ["acc", "acc_norm"]
+
+
+def test_function_calling_and_tau2_draw_no_metrics_chart_where_their_own_tables_hold_the_figures():
+    """Issue #81: BFCL's section charted a micro accuracy no one publishes; its summary columns are its figures."""
+    from stages.report.html import dataset_values
+
+    summary = {name: {"value": None, "reason": "not scored"} for name in
+               ("non_live_ast", "live", "multi_turn", "relevance", "irrelevance", "overall")}
+    bfcl = {"dataset": "bfcl", "kind": "function_calling", "comparison": {"primary_metric": "accuracy"},
+            "set_aside": {}, "models": {"m": {"rows": 4, "accuracy": 0.5, "answer_rate": 1.0, "by_category": {},
+                                              "summary": summary}}}
+    assert not any('aria-label="bfcl: metrics"' in str(chart) for chart in dataset_values(bfcl)["charts"])
+    tau2 = {"dataset": "t", "kind": "tau2", "comparison": {"primary_metric": "pass_hat_1"}, "set_aside": {},
+            "models": {"m": {"rows": 2, "tasks": 2, "trials": 4, "pass_hat_k": {"1": 0.5}, "avg_reward": 0.5,
+                             "pass_hat_1": 0.5, "boards": []}}}
+    assert not any('aria-label="t: metrics"' in str(chart) for chart in dataset_values(tau2)["charts"])
+    bfcl["models"]["m"].pop("summary")  # a report without BFCL's summary (an older one): its chart as before
+    assert any('aria-label="bfcl: metrics"' in str(chart) for chart in dataset_values(bfcl)["charts"])
