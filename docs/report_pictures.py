@@ -79,9 +79,11 @@ def inputs(folder: Path, later: bool) -> None:
 ONE_ITEM = """<script>
 // report.html's deep link to one item (#LINK, followed as a link is) with the item alone, its folds open: the title,
 // its dataset's heading and its explorer kept (of a tau2 item, its first trial open), the other rows and sections hidden (a headless screenshot is taken at
-// the top of the page, so nothing is scrolled to).
+// the top of the page, so nothing is scrolled to). The explorer draws the linked row once the link is followed,
+// before the page's load event.
 history.replaceState(null, "", "#LINK");
 window.dispatchEvent(new HashChangeEvent("hashchange"));
+window.addEventListener("load", function () {
 const row = document.getElementById("LINK"), box = row.closest("details.explorer");
 const first = row.querySelector("details.episode");
 row.querySelectorAll("details").forEach(function (d) { d.open = !d.classList.contains("episode") || d === first; });
@@ -93,6 +95,7 @@ Array.from(document.body.children).forEach(function (c) {
   if (!kept && c.tagName !== "SCRIPT") c.style.display = "none";
 });
 window.scrollTo(0, 0);
+});
 </script></body>"""
 FLIPPED_LIST = """<script>
 // compare.html from its flipped items on, the first algebra flip open.

@@ -10,7 +10,7 @@ from ..core.records import Columns, Rows, column_length
 from ..kinds import Kind
 from ..kinds.sampling import k_values, pass_at_k
 from ..text.reasoning import CLOSED, UNFINISHED, split_reasoning
-from .renderers import renderer_for
+from .renderers import READABLE_REPLY, renderer_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -103,7 +103,8 @@ def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predi
                 cells[model] = replies_cell(prediction, views[model][index], scores[model][index])
                 continue
             status, reading, fields = ("missing", "", {}) if prediction is None else views[model][index]
-            cells[model] = {**reply_shown(prediction), "reading": reading, "status": status,
+            shown, fields = readable(prediction, fields)
+            cells[model] = {**shown, "reading": reading, "status": status,
                             **({"fields": fields} if fields else {}), "score": scores[model][index]}
         items.append({"id": row_id, "question": display_text(questions[index]), "gold": display_text(golds[index]),
                       "cells": cells})
@@ -117,10 +118,11 @@ def replies_cell(texts: list[Any], views: list[tuple[int | None, str, str, dict[
     """A model's cell of an item it has several replies to: each reply's text, reading and status; right of n (the
     replies it has); the item's status — correct (every reply right), sometimes right, never right, or missing —,
     its pass@k for k_values(n) and its majority answer (None where the kind does not vote)."""
-    replies = [{"sample": sample, **reply_shown(text), "reading": "" if text is None else reading,
+    replies = [{"sample": sample, **shown, "reading": "" if text is None else reading,
                 "status": "missing" if text is None else status, **({"fields": fields} if text is not None and fields
                                                                     else {})}
-               for text, (sample, status, reading, fields, _) in zip(texts, views)]
+               for text, (sample, status, reading, found, _) in zip(texts, views)
+               for shown, fields in [readable(text, found)]]
     answered = [(reply, view[4]) for reply, view, text in zip(replies, views, texts) if text is not None]
     right, n = sum(reply["status"] == "correct" for reply, _ in answered), len(answered)
     status = ("missing" if not answered else "correct" if right == n else
@@ -128,6 +130,15 @@ def replies_cell(texts: list[Any], views: list[tuple[int | None, str, str, dict[
     return {"prediction": "", "reading": "", "status": status, "score": score, "replies": replies, "right": right,
             "n": n, "pass": {str(k): pass_at_k(n, right, k) for k in k_values(n)},
             "majority": majority_answer([(reply["status"] == "correct", vote) for reply, vote in answered])}
+
+
+def readable(text: Any, fields: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the reply as shown, the view's fields): the renderer's readable reply in place of the raw one where it gives
+    one (READABLE_REPLY), else reply_shown's."""
+    if READABLE_REPLY not in fields or text is None:
+        return reply_shown(text), fields
+    return ({"prediction": display_text(fields[READABLE_REPLY])},
+            {name: value for name, value in fields.items() if name != READABLE_REPLY})
 
 
 def reply_shown(text: Any) -> dict[str, Any]:

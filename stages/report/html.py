@@ -35,7 +35,13 @@ def page_templates() -> Any:
                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                               bytecode_cache=_bytecode_cache())
     environment.globals["leaderboard_caption"] = leaderboard_caption
+    environment.filters["whole"] = whole_count
     return environment
+
+
+def whole_count(value: Any) -> Any:
+    """A count as the page shows it, with separators (4,440); anything else as it is."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def _bytecode_cache() -> Any:
@@ -72,19 +78,23 @@ def _coverage(report: dict[str, Any], model: str) -> float | None:
 
 
 def _headline_metrics(report: dict[str, Any]) -> list[str]:
-    """The model-level scores in [0, 1] that any model of the dataset has (rates, accuracies, F1, similarities)."""
+    """The model-level scores in [0, 1] that any model of the dataset has (rates, accuracies, F1, similarities), not
+    their standard errors (lm-eval's acc_stderr: each figure's interval is shown with it)."""
     names: list[str] = []
     for metrics in report["models"].values():
         for name, value in metrics.items():
-            if isinstance(value, float) and 0 <= value <= 1 and name not in names:
+            if isinstance(value, float) and 0 <= value <= 1 and name not in names and not name.endswith("_stderr"):
                 names.append(name)
     return names
 
 
 def _charted_metrics(report: dict[str, Any], headline: list[str]) -> list[str]:
     """The figures a dataset's chart draws: its kind's published ones (qa: EM and F1; acc and acc_norm), else its
-    primary metric, never the pipeline's own rates; none where a leaderboard's table holds the published figures."""
-    if report.get("leaderboards"):
+    primary metric, never the pipeline's own rates; none where a leaderboard's table holds the published figures, nor
+    for an open-ended kind (its primary metric is only how many items were answered; a judge's tables hold its
+    figures) nor where the kind's own tables hold them (BFCL's summary columns, not its micro accuracy; tau2's pass^k)."""
+    if (report.get("leaderboards") or get_kind(report["kind"]).open_ended
+            or renderer_for(report["kind"]).figure_tables(report)):
         return []
     published = get_kind(report["kind"]).headline_metrics or (report["comparison"]["primary_metric"],)
     return [name for name in published if name in headline]
@@ -192,7 +202,7 @@ def dataset_values(report: dict[str, Any], embedded: dict[str, Any] | None = Non
                         "disagreements": disagreement_rows(provenance.get("disagreements", {}))})
     explorer = embedded if embedded is not None else item_data([report.get("explorer")], None)[0][0]
     return {"report": report, "headline": headline, "notes": reply_notes(report), "breakdowns": breakdowns(report), "charts": [Markup(chart) for chart in charts], "harness": harness,
-            "samples": sampling_rows(report),
+            "samples": sampling_rows(report), "figure_tables": renderer_for(report["kind"]).figure_tables(report),
             "items_json": json.dumps({**explorer, "view": renderer_for(report["kind"]).view}, ensure_ascii=False,
                                      separators=(",", ":"))
             if explorer else "", "statuses": STATUSES,

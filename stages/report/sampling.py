@@ -136,12 +136,12 @@ def sampling_rows(report: dict[str, Any]) -> list[dict[str, str]]:
         avg = found["avg"].get(primary) or next(iter(found["avg"].values()), {"value": None})
         sometimes = ", ".join(f"{item['id']} ({item['right']}/{item['replies']})"
                               for item in found["sometimes_right"]["named"][:5])
-        rows.append({"model": model, "n": str(found["n"]), "item_count": str(found["items"]),
+        rows.append({"model": model, "n": str(found["n"]), "item_count": f"{found['items']:,}",
                      "avg": f"{primary} {_figure(avg)}",
                      "pass": ", ".join(f"{k}: {_value(v['value'])}" for k, v in found["pass"].items()) or "-",
                      "maj": ", ".join(f"{k}: {_value(v)}" for k, v in found.get("maj", {}).items()) or "-",
-                     "short": str(found["short_items"]["count"]),
-                     "sometimes": f"{found['sometimes_right']['count']}" + (f" ({sometimes} …)" if sometimes else "")})
+                     "short": f"{found['short_items']['count']:,}",
+                     "sometimes": f"{found['sometimes_right']['count']:,}" + (f" ({sometimes} …)" if sometimes else "")})
     return rows
 
 

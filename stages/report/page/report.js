@@ -145,9 +145,10 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
       }
     });
     const waiting = items.waiting();
-    count.textContent = shown.length + " of " + data.items.length + " items shown (" + data.total
-      + " in the dataset, " + data.not_right + " not right " + ((data.sampled || []).length ? "in every reply " : "")
-      + "for some model)" + (waiting ? "; " + waiting + " more chosen items are beside the page, not loaded yet"
+    const whole = function (n) { return n.toLocaleString("en"); };
+    count.textContent = whole(shown.length) + " of " + whole(data.items.length) + " items shown ("
+      + whole(data.total) + " in the dataset, " + whole(data.not_right) + " not right " + ((data.sampled || []).length ? "in every reply " : "")
+      + "for some model)" + (waiting ? "; " + whole(waiting) + " more chosen items are beside the page, not loaded yet"
       + (narrowed() ? " — this filter covers only the " + data.items.length + " loaded items" : "")
       + (items.failure ? " (" + items.failure + ")" : narrowed() ? ", loading them…" : "") : "");
     more.hidden = !waiting;
@@ -206,7 +207,11 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
     });
   }
   window.addEventListener("hashchange", follow);
-  render();
+  // Rows are drawn when the explorer is first opened (a click on its summary, or opened otherwise), a control is
+  // used or a deep link is followed: a closed explorer costs its page's load nothing but its data.
+  box.querySelector("summary").addEventListener("click", function () { if (!box.dataset.shown) render(); });
+  box.addEventListener("toggle", function () { if (box.open && !box.dataset.shown) render(); });
+  if (box.open) render();
   follow();
 });
 

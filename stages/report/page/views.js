@@ -224,11 +224,13 @@ const VIEWS = {
   }
 };
 
-// A reply: its answer, then its reasoning folded behind it with its length and whether it never closed.
+// A reply: its answer (or its renderer's readable stand-in, `fields.reply`, where the raw reply is a kind's JSON),
+// then its reasoning folded behind it with its length and whether it never closed.
 function replyText(parent, r) {
-  const answer = document.createElement("div");
+  const answer = document.createElement("div"), readable = r.fields && r.fields.reply;
   answer.className = "reply";
-  answer.textContent = r.unfinished ? "(no answer: the reply ends inside its reasoning)" : r.prediction;
+  answer.textContent = r.unfinished ? "(no answer: the reply ends inside its reasoning)"
+    : readable !== undefined ? readable : r.prediction;
   parent.appendChild(answer);
   if (r.reasoning === undefined) return;
   const fold = document.createElement("details"), head = document.createElement("summary");

@@ -7,6 +7,8 @@ from typing import Any, ClassVar
 from ...core.errors import UsageError
 from ...core.registry import Registry
 
+READABLE_REPLY = "reply"  # a field the explorer shows as the reply, where the raw one is a kind's JSON (tau2's trials)
+
 
 class ItemRenderer:
     """The plain view: the status and what the kind read from the reply (item_view), nothing more."""
@@ -18,8 +20,13 @@ class ItemRenderer:
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
         """What the view shows of one B4 row (with its normalized_columns of B3) beyond its status and reading (JSON
-        values)."""
+        values); a "reply" among them is shown in place of the raw reply (READABLE_REPLY)."""
         return {}
+
+    def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
+        """The kind's own tables in its dataset's section (FigureTable dicts: title, columns, rows of cells — text,
+        a count, None, or {"share", "interval"} — and notes under it); none by default."""
+        return []
 
 
 RENDERERS: Registry[type[ItemRenderer]] = Registry("item renderer", "stages.report.renderers")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
+from ...kinds.function_calling.kind import SUMMARY_COLUMNS
 from . import ItemRenderer, register_renderer
 
 TEXT_CAP = 300  # characters of a message, a call or its result shown in a transcript (the page's size budget)
@@ -23,6 +24,23 @@ class CallsRenderer(ItemRenderer):
                     "turns": episode_turns(json.loads(matched["turns"]), matched.get("messages"))}
         return {"category": matched.get("category") or "", "calls": matched.get("decoded") or "",
                 "answers": possible_answers(matched.get("answer")), "verdict": _verdict(matched)}
+
+
+    def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
+        """BFCL's summary columns per model as bfcl-eval's data_overall.csv computes them; one not computable (its
+        categories not all scored) is n/a, its reason under the table."""
+        models = {model: m for model, m in report["models"].items() if m.get("summary")}
+        if not models:
+            return []
+        reasons = sorted({f"{title}: {m['summary'][name]['reason']}" for m in models.values()
+                          for name, title in SUMMARY_COLUMNS if m["summary"][name]["value"] is None})
+        return [{"title": "BFCL's summary columns", "columns": ["model", "items", "all items",
+                                                                *(title for _, title in SUMMARY_COLUMNS)],
+                 "rows": [[model, m.get("rows"), {"share": m.get("accuracy"), "interval": None},
+                           *("n/a" if m["summary"][name]["value"] is None else
+                             {"share": m["summary"][name]["value"], "interval": None} for name, _ in SUMMARY_COLUMNS)]
+                          for model, m in models.items()],
+                 "notes": [f"n/a — {reason}" for reason in reasons]}]
 
 
 def _verdict(matched: dict[str, Any]) -> str:

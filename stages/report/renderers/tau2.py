@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from . import ItemRenderer, register_renderer
+from ...kinds.tau2.leaderboard import BOARD_TRIALS, run_caveat, run_user, user_caveat
+from . import READABLE_REPLY, ItemRenderer, register_renderer
 
 TEXT_CAP = 300  # characters of a message or a call's arguments shown (the page's size budget)
 RESULT_CAP = 160  # characters of a call's result shown: its JSON records are most of a transcript's size
@@ -20,14 +21,53 @@ class EpisodeRenderer(ItemRenderer):
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
         evaluations = json.loads(matched.get("evaluations") or "[]")
         trials = json.loads(matched.get("trials") or "[]")
-        return {"trials": [{"trial": e.get("trial"), "reward": e.get("reward"), "status": e.get("status") or "",
-                            "termination_reason": e.get("termination_reason") or "", "note": e.get("note") or "",
-                            "components": [{"name": name, "value": part.get("value"),
-                                            "reason": part.get("reason") or ""}
-                                           for name, part in (e.get("components") or {}).items()],
-                            "db_difference": [str(place) for place in e.get("db_difference") or []],
-                            "turns": transcript(trial.get("messages") or [])}
-                           for e, trial in zip(evaluations, trials)]}
+        shown = [{"trial": e.get("trial"), "reward": e.get("reward"), "status": e.get("status") or "",
+                  "termination_reason": e.get("termination_reason") or "", "note": e.get("note") or "",
+                  "components": [{"name": name, "value": part.get("value"), "reason": part.get("reason") or ""}
+                                 for name, part in (e.get("components") or {}).items()],
+                  "db_difference": [str(place) for place in e.get("db_difference") or []],
+                  "turns": transcript(trial.get("messages") or [])}
+                 for e, trial in zip(evaluations, trials)]
+        return {"trials": shown, **({READABLE_REPLY: trials_line(shown)} if shown else {})}
+
+
+    def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
+        """The run's pass^k per model with the user simulator its trials were asked with (its `[user]` model), and
+        each published board it names, the run's models beside the board's submissions, with their caveats."""
+        models, generation = report["models"], report.get("generation") or {}
+        users = {model: run_user(generation.get(model)) for model in models}
+        ks = [str(k) for k in range(1, max([BOARD_TRIALS, *(int(k) for m in models.values()
+                                                            for k in m.get("pass_hat_k") or {})]) + 1)]
+        own = {"title": "pass^k over tasks (τ²-bench's figures)",
+               "columns": ["model", "user simulator", "tasks", "trials", *(f"pass^{k}" for k in ks), "avg reward"],
+               "rows": [[model, users[model] or "not recorded", m.get("tasks"), m.get("trials"),
+                         *({"share": (m.get("pass_hat_k") or {}).get(k),
+                            "interval": (m.get("intervals") or {}).get(k)} for k in ks),
+                         {"share": m.get("avg_reward"), "interval": None}] for model, m in models.items()],
+               "notes": []}
+        boards = {(b["domain"], b["folder"]): b for m in models.values() for b in m.get("boards") or []}
+        tables = [own]
+        for (domain, _), board in sorted(boards.items()):
+            own["notes"] = [f"{model}: {note}" for model, m in models.items()
+                            for note in (run_caveat(m), user_caveat(users[model])) if note]
+            tables.append({"title": f"published τ²-bench board, {domain} ({len(board['submissions'])} submissions)",
+                           "columns": ["submission", "tau2", "user simulator", *(f"pass^{k}" for k in ks[:4])],
+                           "rows": [[f"{model} (this run)", "—", users[model] or "not recorded",
+                                     *({"share": (m.get("pass_hat_k") or {}).get(k), "interval": None}
+                                       for k in ks[:4])] for model, m in models.items()]
+                           + [[entry["submission"], str(entry["tau2_version"] or "?"),
+                               str(entry["user_simulator"] or "?"),
+                               *({"share": entry["pass_hat_k"].get(k), "interval": None} for k in ks[:4])]
+                              for entry in board["submissions"]],
+                           "notes": [board["caveat"], *board["set_aside"]]})
+        return tables
+
+
+def trials_line(trials: list[dict[str, Any]]) -> str:
+    """The explorer's reply of a tau2 item, in place of its trials' JSON: each trial's termination and reward."""
+    return "; ".join(f"trial {t['trial']}: {t['termination_reason'] or 'no termination reason'}, "
+                     f"{t['status'] if t['reward'] is None else 'reward ' + format(t['reward'], 'g')}, "
+                     f"{len(t['turns'])} turns" for t in trials)
 
 
 def transcript(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@ B6_human_annotation.csv → raw agreement, Cohen's κ (quadratic-weighted for 1�
 majority, Krippendorff's α among raters; rows that cannot be read are set aside with file and line; the explorer
 marks items where the judge differs from a rater."""
 import csv
+import html
 import io
 import json
 import re
@@ -170,3 +171,22 @@ def test_agreement_with_raters_labels_is_a_nightly_metric(tmp_path, judge_server
     compared = [c for c in regressions["comparisons"] if c["metric"] == "agreement:correct"]
     assert len(compared) == 1 and compared[0]["model"] == "judge-1" and compared[0]["paired_items"] == 4
     assert compared[0]["before"] == pytest.approx(alice["agreement"])
+
+
+def test_the_explorer_shows_each_judge_verdict_with_its_rationale(tmp_path, judge_server):
+    workspace = capitals_dataset(tmp_path, judge_server, 'criteria = ["correct"]\n')
+    assert run(workspace) == 0
+    script = """const box = document.querySelector("details.explorer");
+box.querySelector("summary").click();
+const shown = {};
+box.querySelectorAll("tbody tr").forEach(function (row) { shown[row.cells[0].textContent] = row.querySelector("td.judge").textContent; });
+document.body.dataset.judged = JSON.stringify(shown);"""
+    probe = tmp_path / "probe.html"
+    probe.write_text((workspace / "outputs/report.html").read_text(encoding="utf-8").replace(
+        "</body>", f"<script>{script}</script></body>"), encoding="utf-8")
+    dom, console = load_page(probe, tmp_path / "profile")
+    assert console == []
+    judged = json.loads(html.unescape(re.search(r'data-judged="([^"]*)"', dom).group(1)))
+    assert judged["q1"] == "correct: CORRECT — names Paris"  # the reason the judge's JSON gave
+    assert judged["q5"] == "correct: CORRECT — 与标准答案一致"
+    assert judged["q4"].startswith("correct: unparsed")

@@ -16,6 +16,7 @@ QUESTIONS = [{"id": "right", "prompt": "def add_one(x):\n", "entry_point": "add_
 REPLIES = [{"id": "right", "prediction": "```python\ndef add_one(x):\n    return x + 1\n```"},
            {"id": "wrong", "prediction": "```python\nimport sys\ndef add_one(x):\n    sys._getframe(0)\n    return x + 1 if x < 5 else 0\n```"}]
 PROBE = """<script>
+document.querySelector("details.explorer summary").click();
 const rows = Array.from(document.querySelectorAll("details.explorer tbody tr"));
 const wrong = rows.find(r => r.cells[0].textContent === "wrong"), right = rows.find(r => r.cells[0].textContent === "right");
 document.body.dataset.checks = JSON.stringify(Array.from(wrong.querySelectorAll("ul.checks li"))

@@ -1,6 +1,7 @@
 """compare.html draws each run's reply to a flipped item with its kind's view, as report.html does: a math flip's
 answers and gold by the embedded KaTeX, a tau2 flip's episodes with their tool calls, in headless Chromium offline; a
 page of plain flips embeds neither KaTeX nor highlight.js."""
+import html
 import json
 import re
 
@@ -86,9 +87,15 @@ document.body.dataset.sides = Array.from(document.querySelectorAll("details.flip
     return side.querySelectorAll("details.episode").length + "/" + side.querySelectorAll(".transcript .call").length;
   }).join("|");
 }).join(",");
+document.body.dataset.replies = Array.from(document.getElementById("t/good/create").querySelectorAll(".reply"))
+  .map(function (reply) { return reply.textContent; }).join("|");
 </script></body>"""), encoding="utf-8")
     dom, console = load_page(probe, tmp_path / "profile")
     assert console == []
     sides = dict(entry.split(":") for entry in re.search(r'data-sides="([^"]*)"', dom).group(1).split(","))
     # each run's two trials of the flipped task, folded, each with its one create_task call drawn
     assert sides == {"t/bad/create": "2/2|2/2", "t/good/create": "2/2|2/2"}
+    # each run's reply read as its trials' terminations and rewards, not its trials' JSON
+    assert html.unescape(re.search(r'data-replies="([^"]*)"', dom).group(1)) == (
+        "trial 0: agent_stop, reward 1, 4 turns; trial 1: agent_stop, reward 1, 4 turns|"
+        "trial 0: agent_stop, reward 0, 4 turns; trial 1: max_steps, reward 0, 4 turns")

@@ -47,7 +47,9 @@ def test_the_page_embeds_katex_with_its_licence_and_fetches_nothing(report):
 
 def test_katex_draws_the_answer_and_the_gold_and_reasoning_opens_on_click(report, tmp_path):
     probe = """<script>
-const box = document.querySelector("details.explorer"), rows = box.querySelectorAll("tbody tr");
+const box = document.querySelector("details.explorer");
+box.querySelector("summary").click();  // the reader opens the explorer: its rows are drawn then
+const rows = box.querySelectorAll("tbody tr");
 const p1 = Array.from(rows).find(r => r.cells[0].textContent === "p1");
 const p2 = Array.from(rows).find(r => r.cells[0].textContent === "p2");
 document.body.dataset.katex = String(p1.querySelectorAll(".tex .katex").length);
@@ -82,6 +84,7 @@ def test_ifeval_items_list_each_instructions_strict_and_loose_verdict(tmp_path):
     (folder / "predictions" / "m.jsonl").write_text(json.dumps({"key": 1, "response": "hello, there"}) + "\n")
     assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
     probe = """<script>
+document.querySelector("details.explorer summary").click();
 document.body.dataset.verdicts = Array.from(document.querySelectorAll("details.explorer ul.instructions li"))
   .map(li => li.className + "=" + li.textContent).join("|");
 </script></body>"""
@@ -122,6 +125,7 @@ def test_loglikelihood_items_show_each_choice_and_what_each_figure_picked(tmp_pa
     shutil.copytree(CONFORMANCE / "loglikelihood" / "conformance", tmp_path / "inputs" / "ll")
     assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / "outputs")]) == 0
     probe = """<script>
+document.querySelector("details.explorer summary").click();
 const row = Array.from(document.querySelectorAll("details.explorer tbody tr")).find(r => r.cells[0].textContent === "1");
 document.body.dataset.choices = Array.from(row.querySelectorAll("table.choices tbody tr"))
   .map(r => Array.from(r.cells).map(c => c.textContent).join(";")).join("|");
@@ -184,6 +188,7 @@ document.body.dataset.difference = trial.querySelector(".db-difference").textCon
 document.body.dataset.results = Array.from(trial.querySelectorAll(".call .result"))
   .map(r => r.className + "=" + r.textContent).join("|");
 document.body.dataset.roles = Array.from(trial.querySelectorAll(".transcript > li")).map(li => li.className).join("|");
+document.body.dataset.reply = box.querySelector("tbody tr").cells[3].querySelector(".reply").textContent;
 </script></body>"""
     page = tmp_path / "probe.html"
     page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
@@ -209,6 +214,7 @@ document.body.dataset.roles = Array.from(trial.querySelectorAll(".transcript > l
                                               'result error=← Error: Task task_9 not found|'
                                               'result=← {"task_id": "task_2", "title": "Buy bread"}')
     assert body["roles"] == "turn assistant|turn user|turn assistant|turn assistant|turn assistant"
+    assert html.unescape(body["reply"]) == "trial 0: agent_stop, reward 0, 5 turns"
 
 
 MULTI_TURN = {"id": "multi_turn_base_0", "question": [[{"role": "user", "content": "Add 1 and 2."}],

@@ -51,6 +51,33 @@ def test_the_explorer_filters_to_wrong_items_and_compares_two_models(tmp_path):
     assert "北京" in dom  # Chinese travels as text
 
 
+def test_a_closed_explorer_draws_its_rows_when_first_opened(tmp_path):
+    """No rows are drawn while an explorer is closed (its page loads without that work); a click on its summary
+    draws them at once, and so does opening it otherwise (the toggle that follows)."""
+    outputs = tmp_path / "outputs"
+    shutil.copytree(DEMO / "qa_mixed", tmp_path / "inputs" / "qa_mixed")
+    shutil.copytree(DEMO / "mc_mixed", tmp_path / "inputs" / "mc_mixed")
+    assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(outputs)]) == 0
+    chosen = {name: len(read_artifact_json(outputs / name / "B6_report.json")["report"]["explorer"]["items"])
+              for name in ("mc_mixed", "qa_mixed")}
+    script = """
+const boxes = {}; document.querySelectorAll("details.explorer").forEach(b => { boxes[b.dataset.dataset] = b; });
+const rows = b => String(b.querySelectorAll("tbody tr").length);
+document.body.dataset.closed = rows(boxes.qa_mixed) + "," + rows(boxes.mc_mixed);
+boxes.qa_mixed.querySelector("summary").click();
+document.body.dataset.clicked = rows(boxes.qa_mixed) + "," + String(boxes.qa_mixed.open);
+boxes.mc_mixed.open = true;
+setTimeout(function () { document.body.dataset.toggled = rows(boxes.mc_mixed); }, 100);"""
+    page = tmp_path / "probe.html"
+    _probe(outputs / "report.html", page, script)
+    dom, console = load_page(page, tmp_path / "profile", wait_ms=2000)
+    assert console == []
+    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
+    assert body["closed"] == "0,0"
+    assert body["clicked"] == f"{chosen['qa_mixed']},true" and chosen["qa_mixed"] > 0
+    assert body["toggled"] == str(chosen["mc_mixed"]) and chosen["mc_mixed"] > 0
+
+
 def test_injected_markup_in_every_place_renders_as_text(tmp_path, capsys):
     inputs = tmp_path / "inputs"
     dataset = inputs / "injected"
@@ -68,7 +95,7 @@ def test_injected_markup_in_every_place_renders_as_text(tmp_path, capsys):
     assert "PROBLEM x<svg onload=alert(4)>: the dataset name" in capsys.readouterr().err
     box = 'document.querySelector("details.explorer")'
     page = tmp_path / "probe.html"
-    _probe(outputs / "report.html", page, f"{box}.open=true;document.body.dataset.imgs="
+    _probe(outputs / "report.html", page, f"{box}.querySelector('summary').click();document.body.dataset.imgs="
                                           "document.querySelectorAll('img').length;document.body.dataset.text="
                                           f"{box}.querySelector('tbody').textContent.includes('alert(1)')&&"
                                           f"{box}.querySelector('tbody').textContent.includes('onerror=alert(2)');")
@@ -111,10 +138,12 @@ def test_a_million_row_dataset_gives_a_small_report_that_opens_fast(tmp_path):
     assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(outputs)]) == 0
     report = outputs / "report.html"
     assert report.stat().st_size < 10 * 2 ** 20
+    page = tmp_path / "opened.html"  # the page as a reader opens its explorer: its rows are drawn then
+    _probe(report, page, 'document.querySelector("details.explorer summary").click();')
     started = time.monotonic()
-    dom, console = load_page(report, tmp_path / "profile")
+    dom, console = load_page(page, tmp_path / "profile")
     assert time.monotonic() - started < 10 and console == []
-    assert "items shown (1000000 in the dataset" in dom
+    assert "items shown (1,000,000 in the dataset" in dom
 
 
 def test_explorer_items_show_their_own_b4_rows_across_shards(tmp_path):

@@ -52,3 +52,24 @@ def test_a_cache_folder_removed_under_the_run_only_costs_the_compile(fresh_templ
     for name in TEMPLATES:
         environment.get_template(name)
     assert not list(tmp_path.glob("_jinja2-cache-*/*"))
+
+
+def test_counts_in_the_sections_tables_are_whole_numbers_with_separators():
+    import re
+
+    templates = html.page_templates()
+    sections, judge = (templates.get_template(name).module for name in ("sections.html.j2", "judge.html.j2"))
+    report = {"models": {"m": {"tampering": {"programs": 12345, "passed": 2000,
+                                            "signs": {"sys._getframe": {"count": 12001, "example": "x"}}}}}}
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", str(sections.tampering(report)))
+    assert cells == ["m", "12,345", "2,000", "sys._getframe: 12,001 (e.g. x)"]
+    harness = [{"model": "m", "tool": "lm-eval", "task": "t", "figures": [],
+                "disagreements": [{"metric": "acc", "rows": 10042, "disagree": 1500, "harness_only": 1000,
+                                   "evalpipe_only": 500}]}]
+    assert re.findall(r"<td>([^<]*)</td>", str(sections.harness(harness)))[2:] == ["10,042", "1,500", "1,000", "500"]
+    judged = {"judges": ["j"], "models": {"m": {"c": {"scale": "1-5", "mean": 3.5, "interval": None, "n": 9999,
+                                                      "items": 10000, "parse_rate": 0.9999, "unparsed": 1001,
+                                                      "failed_calls": 0}}}}
+    text = str(judge.judge_table(judged))
+    assert "<td>9,999 / 10,000</td>" in text and "<td>1,001</td><td>0</td>" in text
+    assert html.whole_count(True) is True and html.whole_count(0.5) == 0.5 and html.whole_count(1234) == "1,234"

@@ -3,6 +3,7 @@ plain view are named here one by one, so a new kind must choose."""
 import json
 
 from stages.kinds import get_kind, kind_names
+from stages.report.explorer import explorer_items, replies_cell
 from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
 
 PLAIN = {"annotation", "dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa"}
@@ -96,7 +97,8 @@ def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_da
                   {"role": "assistant", "text": "", "calls": [
                       {"name": "a", "arguments": '{"x": 1}', "result": "r" * 160 + "…", "error": False},
                       {"name": "b", "arguments": "{}", "result": "from b", "error": True}]},
-                  {"role": "tool", "text": "nobody's", "calls": []}]}]}
+                  {"role": "tool", "text": "nobody's", "calls": []}]}],
+        "reply": "trial 0: user_stop, reward 0, 3 turns"}
     assert renderer_for("tau2").normalized_columns == ("trials",)
     assert renderer_for("tau2").fields({"evaluations": "[]", "trials": "[]"}) == {"trials": []}
 
@@ -113,3 +115,85 @@ def test_a_bfcl_multi_turn_episode_shows_each_turns_user_messages_calls_results_
                                           [{"call": "cd(folder='a')", "result": None}]],
          "said": ["Listed."], "expected": ["ls()"], "verdict": "right"},
         {"user": [], "steps": [], "said": [], "expected": [], "verdict": "no call expected"}]}
+
+
+def test_a_tau2_items_explorer_cell_shows_its_trials_termination_and_reward_not_their_json():
+    evaluations = [{"trial": 0, "reward": 1.0, "status": "scored", "termination_reason": "agent_stop"},
+                   {"trial": 1, "reward": None, "status": "not scored", "termination_reason": "max_steps"}]
+    trials = [{"trial": 0, "messages": [{"role": "assistant", "content": "Hi"}, {"role": "user", "content": "Bye"}]},
+              {"trial": 1, "messages": []}]
+    fields = renderer_for("tau2").fields({"evaluations": json.dumps(evaluations), "trials": json.dumps(trials)})
+    data = explorer_items(["t1"], ["task"], [None], {"m": [json.dumps(trials)]}, {"m": [("correct", "", fields)]},
+                          {"m": [1.0]}, 1, 0, [])
+    cell = data["items"][0]["cells"]["m"]
+    assert cell["prediction"] == "trial 0: agent_stop, reward 1, 2 turns; trial 1: max_steps, not scored, 0 turns"
+    assert "reply" not in cell["fields"] and [t["trial"] for t in cell["fields"]["trials"]] == [0, 1]
+    replies = replies_cell([json.dumps(trials), None], [(0, "correct", "", fields, None), (1, "", "", {}, None)], 1.0)
+    assert replies["replies"][0]["prediction"] == cell["prediction"] and "reply" not in replies["replies"][0]["fields"]
+    assert replies["replies"][1]["status"] == "missing"
+
+
+def test_tau2s_section_shows_pass_k_with_the_runs_user_simulator_beside_the_published_board(tmp_path):
+    import html
+    import re
+
+    from stages.kinds.tau2.leaderboard import CAVEAT, read_board
+    from stages.report.html import render_html_report
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "submission.json").write_text(json.dumps({
+        "model_name": "A", "results": {"retail": {"pass_1": 50.0, "pass_2": 25.0}},
+        "methodology": {"tau2_bench_version": "1.0.1", "user_simulator": "gpt-4.1"}}))
+    (tmp_path / "manifest.json").write_text(json.dumps({"submissions": ["a"]}))
+    board = read_board(tmp_path, "retail")
+    models = {"asked": {"pass_hat_k": {"1": 0.75, "2": 0.5}, "intervals": {}, "avg_reward": 0.75, "tasks": 2,
+                        "trials": 4, "boards": [board], "pass_hat_1": 0.75},
+              "imported": {"pass_hat_k": {"1": 0.5}, "intervals": {}, "avg_reward": 0.5, "tasks": 2, "trials": 2,
+                           "boards": [board], "pass_hat_1": 0.5}}
+    report = {"dataset": "retail_run", "kind": "tau2", "models": models, "set_aside": {}, "problems": [],
+              "comparison": {"primary_metric": "pass_hat_1"},
+              "generation": {"asked": {"answers": 2, "failures": {}, "user": {"answers": 9, "model": "qwen3-8b"}}}}
+    own, published = renderer_for("tau2").figure_tables(report)
+    assert own["columns"] == ["model", "user simulator", "tasks", "trials", "pass^1", "pass^2", "pass^3", "pass^4",
+                              "avg reward"]
+    assert [row[:4] for row in own["rows"]] == [["asked", "qwen3-8b", 2, 4], ["imported", "not recorded", 2, 2]]
+    assert own["notes"] == ["asked: pass^k up to k = 2 only (the board's: 4 trials)",
+                            "asked: user simulator qwen3-8b, not the board's gpt-4.1: not comparable",
+                            "imported: pass^k up to k = 1 only (the board's: 4 trials)",
+                            "imported: user simulator not recorded (trials not asked live): the board's is gpt-4.1"]
+    assert [row[:3] for row in published["rows"]] == [["asked (this run)", "—", "qwen3-8b"],
+                                                      ["imported (this run)", "—", "not recorded"],
+                                                      ["a", "1.0.1", "gpt-4.1"]]
+    assert published["notes"] == [CAVEAT]
+    page = render_html_report([report], {"title": "t"})
+    tables = re.findall(r'<table class="sortable kind-figures">(.*?)</table>', page, re.S)
+    cells = [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+             for table in tables for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1], re.S)]
+    assert cells[0] == ["asked", "qwen3-8b", "2", "4", "75.0%", "50.0%", "–", "–", "75.0%"]
+    assert cells[2][:3] == ["asked (this run)", "—", "qwen3-8b"]
+    assert cells[4] == ["a", "1.0.1", "gpt-4.1", "50.0%", "25.0%", "–", "–"]
+    assert "published τ²-bench board, retail (1 submissions)" in page
+    assert renderer_for("qa").figure_tables(report) == []
+
+
+def test_function_callings_section_shows_bfcls_summary_columns_with_why_one_is_n_a():
+    from stages.kinds.function_calling.kind import SUMMARY_COLUMNS
+
+    summary = {name: {"value": None, "reason": f"{name} missing"} for name, _ in SUMMARY_COLUMNS}
+    summary["non_live_ast"] = {"value": 0.8125, "reason": None}
+    report = {"dataset": "bfcl", "kind": "function_calling", "comparison": {"primary_metric": "accuracy"},
+              "models": {"m": {"rows": 1234, "accuracy": 0.5, "answer_rate": 1.0, "by_category": {},
+                               "summary": summary, "error_types": {}}}, "set_aside": {}, "problems": []}
+    (table,) = renderer_for("function_calling").figure_tables(report)
+    assert table["columns"] == ["model", "items", "all items", "Non-Live AST", "Live", "Multi Turn", "Relevance",
+                                "Irrelevance", "Overall"]
+    assert table["rows"] == [["m", 1234, {"share": 0.5, "interval": None}, {"share": 0.8125, "interval": None},
+                              "n/a", "n/a", "n/a", "n/a", "n/a"]]
+    assert table["notes"] == ["n/a — Irrelevance: irrelevance missing", "n/a — Live: live missing",
+                              "n/a — Multi Turn: multi_turn missing", "n/a — Overall: overall missing",
+                              "n/a — Relevance: relevance missing"]
+    from stages.report.html import render_html_report
+
+    page = render_html_report([report], {"title": "t"})
+    assert ('<td class="num" data-value="1234">1,234</td><td class="num" data-value="0.5">50.0%</td>'
+            '<td class="num" data-value="0.8125">81.2%</td><td>n/a</td>') in page

@@ -98,3 +98,33 @@ def test_a_datasets_chart_draws_its_kinds_published_figures_not_the_pipelines_ra
     assert [_bars(chart) for chart in squad if 'aria-label="squad: metrics"' in str(chart)] == [["exact_match", "f1"]]
     board = dataset_values(_board("mt_bench", "score", 7.5))["charts"]
     assert not any('aria-label="mt_bench: metrics"' in str(chart) for chart in board)
+
+
+def test_an_open_ended_dataset_draws_no_answer_rate_chart_and_no_section_shows_a_standard_error_as_a_score():
+    from stages.report.html import dataset_values
+
+    judged = {"dataset": "essays", "kind": "instruction", "comparison": {"primary_metric": "answer_rate"},
+              "set_aside": {}, "models": {"m": {"rows": 10, "answered": 9, "answer_rate": 0.9}}}
+    assert not any('aria-label="essays: metrics"' in str(chart) for chart in dataset_values(judged)["charts"])
+    hellaswag = {"dataset": "hs", "kind": "loglikelihood", "comparison": {"primary_metric": "acc"}, "set_aside": {},
+                 "models": {"m": {"acc": 0.5, "acc_stderr": 0.05, "acc_norm": 0.6, "acc_norm_stderr": 0.049,
+                                  "rows": 100}}}
+    assert dataset_values(hellaswag)["headline"] == ["acc", "acc_norm"]
+
+
+def test_function_calling_and_tau2_draw_no_metrics_chart_where_their_own_tables_hold_the_figures():
+    """Issue #81: BFCL's section charted a micro accuracy no one publishes; its summary columns are its figures."""
+    from stages.report.html import dataset_values
+
+    summary = {name: {"value": None, "reason": "not scored"} for name in
+               ("non_live_ast", "live", "multi_turn", "relevance", "irrelevance", "overall")}
+    bfcl = {"dataset": "bfcl", "kind": "function_calling", "comparison": {"primary_metric": "accuracy"},
+            "set_aside": {}, "models": {"m": {"rows": 4, "accuracy": 0.5, "answer_rate": 1.0, "by_category": {},
+                                              "summary": summary}}}
+    assert not any('aria-label="bfcl: metrics"' in str(chart) for chart in dataset_values(bfcl)["charts"])
+    tau2 = {"dataset": "t", "kind": "tau2", "comparison": {"primary_metric": "pass_hat_1"}, "set_aside": {},
+            "models": {"m": {"rows": 2, "tasks": 2, "trials": 4, "pass_hat_k": {"1": 0.5}, "avg_reward": 0.5,
+                             "pass_hat_1": 0.5, "boards": []}}}
+    assert not any('aria-label="t: metrics"' in str(chart) for chart in dataset_values(tau2)["charts"])
+    bfcl["models"]["m"].pop("summary")  # a report without BFCL's summary (an older one): its chart as before
+    assert any('aria-label="bfcl: metrics"' in str(chart) for chart in dataset_values(bfcl)["charts"])
