@@ -83,8 +83,8 @@ def stand_in(name, calls_out, replies, classes, said):
             raise CallRefused(f"an argument is {exc}") from None
         try:
             send_data(calls_out, call)
-        except OSError:
-            raise ProgramEnded("") from None
+        except OSError:  # the program ended before this call reached it: why it ended, as it said before its end
+            raise ProgramEnded(ended_reason(replies)) from None
         reply = read_line(replies)
         if not reply:
             raise ProgramEnded("")
@@ -98,6 +98,16 @@ def stand_in(name, calls_out, replies, classes, said):
                 said(READ)
     call.__name__ = call.__qualname__ = name
     return call
+
+
+def ended_reason(replies):
+    """Why a program whose calls pipe is closed ended, as it said on its replies pipe before its end (`{"ended"}`,
+    its first line there when its code raised or exited before any call), else "" (read as any reply is, bounded)."""
+    try:
+        message = load_line(read_line(replies))
+    except NotData:
+        return ""
+    return str(message.get("ended", ""))[:1000]
 
 
 def answer(reply, nonce, args, kwargs, classes):

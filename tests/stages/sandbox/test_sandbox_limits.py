@@ -137,6 +137,18 @@ def test_an_exit_code_is_reported_as_an_exit_code(code):
     assert (inside.outcome, inside.error) == ("crashed", f"exited with code {code}")
 
 
+@pytest.mark.parametrize(("source", "verdict"), [
+    ("class Solution:\n    pass\nmethod = getattr(Solution(), 'addPair')\n",
+     ("failed", "AttributeError: 'Solution' object has no attribute 'addPair'")),
+    ("import sys\nsys.exit(3)\n", ("crashed", "exited with code 3 (exited (code 3) before its tests ran)"))])
+def test_a_program_that_ends_before_its_tests_call_it_gets_one_verdict_whenever_they_call(source, verdict):
+    """The tests' first call may reach the program before it ends or after (the order machine load decides): either
+    way the verdict is the program's own reason, said on its replies pipe before it ended."""
+    late = "import time\ntime.sleep(1.5)\n" + WANTS_ONE  # the program has long ended when this call is sent
+    early, after = run_programs([Program(source, WANTS_ONE), Program(source, late)], LIMITS)
+    assert (early.outcome, early.error) == (after.outcome, after.error) == verdict, (early, after)
+
+
 def test_a_signal_is_reported_only_when_the_program_got_one():
     result = _run("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n", "", stdin="")
     assert (result.outcome, result.error) == ("crashed", "killed by SIGSEGV")
