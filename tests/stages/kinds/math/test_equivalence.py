@@ -169,6 +169,18 @@ def test_checkers_are_forks_of_the_warm_parent_and_hold_the_texts_it_parsed_ahea
     assert parent.warm_texts == ["\\frac{1}{2}", "\\frac{\\sqrt{3}}{3}", "7", "\\text{Evelyn}"]
 
 
+def test_a_text_given_to_the_warm_parent_again_is_not_queued_twice():
+    stop_checker_parent()
+    start_checker_parent(["1", "2"])
+    start_checker_parent(["2", "3", "3", "1"])  # B3 gives B1's golds again with its final answers
+    parent = _parent()
+    assert parent.warm_texts == ["1", "2", "3"]
+    _done_warming(parent)
+    with CheckerPool(10.0, checkers=1) as pool:
+        assert [c.equal for c in pool.compare([("3", "3.0"), ("2", "1")])] == [True, False]
+    assert parent.held == {"1", "2", "3"}
+
+
 def test_a_warm_parent_stuck_on_a_text_is_replaced_and_the_text_is_timed_where_compared(started):
     stop_checker_parent()
     slow = "x^{" * 55 + "2" + "}" * 55  # a text math-verify takes tens of seconds to parse
