@@ -46,10 +46,18 @@ def warm_up_runs(outputs: str, specs: list[dict[str, Any]]) -> None:
     start, asking whether B4 is to be computed (of any model or shard) only when it has something to start."""
     for spec in specs:
         def matching_here(spec: dict[str, Any] = spec) -> bool:
-            return any(not B4Match(outputs_dir=outputs, spec=spec, model=model, shard=shard).complete()
+            return any(_to_compute(B4Match(outputs_dir=outputs, spec=spec, model=model, shard=shard))
                        for model in sorted(spec["predictions"]) for shard in range(spec["shards"]))
 
         get_kind(spec["kind"]).warm_up_run(matching_here)
+
+
+def _to_compute(task: StageTask) -> bool:
+    """The task is not complete; False when that cannot be told (Luigi asks again, and reports why)."""
+    try:
+        return not task.complete()
+    except Exception:  # noqa: BLE001 - a warm-up never fails a run
+        return False
 
 
 def stage_rows(task: StageTask, columns: tuple[str, ...] | None = None) -> Rows:

@@ -2,7 +2,7 @@
 B1's golds and B3's final answers to parse ahead, and is never started by a run with no math B4 to compute."""
 import pytest
 
-from pipeline import task_base
+from pipeline import task_base, tasks
 from stages.kinds.math import checker_parent
 from stages.kinds.math import kind as math_kind
 from tests.pipeline.workspace import run, write_jsonl
@@ -53,6 +53,22 @@ def test_a_math_run_starts_the_parent_before_b1_gives_it_b4s_texts_and_a_rerun_w
     events.clear()
     assert run(tmp_path) == 0
     assert events == [] and not checker_parent._PARENTS
+
+
+def test_a_b4_whose_state_cannot_be_told_as_the_run_begins_starts_nothing_early_and_fails_nothing(
+        tmp_path, events, monkeypatch):
+    _math_dataset(tmp_path / "inputs" / "half")
+    real_complete, asked = tasks.B4Match.complete, []
+
+    def complete(task) -> bool:
+        asked.append(task)
+        if len(asked) == 1:
+            raise OSError("the outputs' storage did not answer")
+        return real_complete(task)
+
+    monkeypatch.setattr(tasks.B4Match, "complete", complete)
+    assert run(tmp_path) == 0
+    assert events[0] != ("parent", []) and ("B4",) in events
 
 
 def test_a_run_with_no_math_dataset_never_starts_the_parent(tmp_path, events, monkeypatch):
