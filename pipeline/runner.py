@@ -36,6 +36,7 @@ from .plan import Discovery
 from .report_tasks import B6Report
 from .summary_task import B6Summary
 from .task_base import StageTask, fingerprints_remembered, forget_fingerprints, forget_storage_full, storage_full_seen
+from .tasks import warm_up_runs
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -75,6 +76,8 @@ def build(outputs: str, specs: list[dict[str, Any]], with_summary: bool, workers
         targets.append(B6Summary(outputs_dir=outputs, specs=specs, failed=unreadable or {},
                                  ran=[*(spec["name"] for spec in specs), *(unreadable or {})]))
     with fingerprints_remembered():
+        if workers == 1:  # the stages run in this process
+            warm_up_runs(outputs, specs)
         if scheduler_host:
             host, port = scheduler_address(scheduler_host, scheduler_port)
             if build_on_luigid(targets, workers, host, port, lambda result: _settle(outputs, targets, result)):

@@ -41,6 +41,25 @@ def warm_up_matching(task: StageTask, rows: Rows) -> None:
         get_kind(task.spec["kind"]).warm_up(rows)
 
 
+def warm_up_runs(outputs: str, specs: list[dict[str, Any]]) -> None:
+    """As a run whose stages run in this process begins, each dataset's kind may start what its B4 takes long to
+    start, asking whether B4 is to be computed (of any model or shard) only when it has something to start."""
+    for spec in specs:
+        def matching_here(spec: dict[str, Any] = spec) -> bool:
+            return any(_to_compute(B4Match(outputs_dir=outputs, spec=spec, model=model, shard=shard))
+                       for model in sorted(spec["predictions"]) for shard in range(spec["shards"]))
+
+        get_kind(spec["kind"]).warm_up_run(matching_here)
+
+
+def _to_compute(task: StageTask) -> bool:
+    """The task is not complete; False when that cannot be told (Luigi asks again, and reports why)."""
+    try:
+        return not task.complete()
+    except Exception:  # noqa: BLE001 - a warm-up never fails a run
+        return False
+
+
 def stage_rows(task: StageTask, columns: tuple[str, ...] | None = None) -> Rows:
     """The rows a kind's stage takes from an upstream artifact: an Arrow table (of `columns` only, when named) for
     kinds that work on columns, else Python columns."""
@@ -189,6 +208,7 @@ class B3Normalize(KindStage):
             joined, reasoning = answers_after_reasoning(joined, tags)
             counts.update(reasoning)
         columns, info = self.dataset_kind().normalize(joined, super().stage_params())
+        warm_up_matching(self, columns)
         if unscored:  # kept as rows (the stages after line up by item), left out of every figure from B5 on
             join_info["missing_predictions"] = [i for i in join_info["missing_predictions"] if str(i) not in unscored]
             counts.update(unscored=len(unscored), missing_predictions=len(join_info["missing_predictions"]))

@@ -91,6 +91,11 @@ class Kind:
         """Start, ahead of B4, what its matching takes seconds to start (called as B1–B3 run, with the rows each
         loaded, in the process B4 will run in); by default nothing."""
 
+    def warm_up_run(self, matching_here: Callable[[], bool]) -> None:
+        """Start, as a run begins, what B4's matching takes seconds to start, where `matching_here()` says that the
+        run computes this kind's B4 in this process (ask it only when there is something to start); by default
+        nothing."""
+
     def load_gold(self, path: Path, fields: dict[str, str | None], rows: range | None = None,
                   params: dict[str, Any] | None = None) -> LoadResult:
         """B1: the items to score with their ground truth (those at `rows` positions, for a shard); `params` are the

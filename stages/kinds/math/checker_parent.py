@@ -45,8 +45,10 @@ class CheckerParent:
         return self.process.poll() is None
 
     def warm(self, texts: list[str]) -> None:
-        """Texts to parse ahead, while no checker has been asked for."""
+        """Texts to parse ahead, while no checker has been asked for (each text once: B1 and B3 give the same golds)."""
         with self.lock:
+            given = set(self.warm_texts)
+            texts = [text for text in dict.fromkeys(texts) if text not in given]
             if self.held is None and texts:
                 try:
                     self._send({"warm": texts})

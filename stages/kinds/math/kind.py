@@ -2,7 +2,7 @@
 symbolic equivalence (math-verify), each comparison under a time limit; accuracy, per subject and per level."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...core.arrow_strings import first_items
 from ...core.distinct import value_counts
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 UNFINISHED_REASONING, NO_REPLY, NOT_COMPARED = "unfinished reasoning", "no reply", "not compared"
 GROUPS = ("subject", "level")  # question fields the figures are broken down by, when the rows carry them
-WARM_GOLDS = 2000  # distinct golds the checkers' warm parent parses ahead (about 5 ms each)
+WARM_TEXTS = 2000  # distinct texts of a stage the checkers' warm parent parses ahead (about 5 ms each)
 
 
 def _label(value: Any) -> str | None:
@@ -75,11 +75,18 @@ class MathAnswers(Kind):
             return None
         return {} if all(gold_answer(gold) is not None for gold in firsts.unique().to_pylist()) else None
 
+    def warm_up_run(self, matching_here: Callable[[], bool]) -> None:
+        """math-verify's warm parent starts as the run begins when the run computes a math B4 in this process: it
+        imports math-verify while the run starts up and B1 loads."""
+        if matching_here():
+            start_checker_parent([])
+
     def warm_up(self, rows: Rows) -> None:
-        """With rows enough for more than one checker, math-verify's warm parent starts while B1–B3 run, and parses
-        B1's gold answers (up to WARM_GOLDS of them) ahead: its checkers, forked from it, hold them parsed."""
+        """With rows enough for more than one checker, math-verify's warm parent starts while B1–B3 run (unless the
+        run has started it) and parses ahead B1's gold answers, then B3's golds and final answers (up to WARM_TEXTS
+        distinct ones a stage): its checkers, forked from it, hold them parsed."""
         if column_length(rows) >= PAIRS_PER_CHECKER:
-            start_checker_parent([text for text in map(gold_answer, _first_golds(rows)) if text is not None])
+            start_checker_parent(_texts_to_warm(rows))
 
     def normalize(self, joined: Rows, params: dict[str, Any]) -> tuple[pa.Table, dict[str, Any]]:
         """B3: the gold's answer as LaTeX math-verify reads, and the final answer taken from each reply with how it
@@ -251,12 +258,26 @@ def _column_types() -> dict[str, pa.DataType]:
             "vote": pa.string()}
 
 
-def _first_golds(rows: Rows) -> list[str]:
-    """The distinct first golds of B1's rows (the first WARM_GOLDS), none for B2's."""
-    if "golds" not in column_names(rows):
-        return []
-    if isinstance(rows, dict):
-        firsts = dict.fromkeys(golds[0] for golds in rows["golds"] if golds)
+def _texts_to_warm(rows: Rows) -> list[str]:
+    """The texts B4 will compare that a stage's rows already show, the first WARM_TEXTS distinct ones: the answers of
+    B1's first golds; B3's golds, then its final answers; none for B2's."""
+    names = column_names(rows)
+    if "golds" in names:
+        texts = (text for text in map(gold_answer, _distinct_firsts(rows)) if text is not None)
     else:
-        firsts = dict.fromkeys(first_items(rows.column("golds").combine_chunks()).unique().drop_null().to_pylist())
-    return list(firsts)[:WARM_GOLDS]
+        texts = (text for name in ("gold", "extracted") if name in names for text in _distinct(rows, name))
+    return list(dict.fromkeys(texts))[:WARM_TEXTS]
+
+
+def _distinct_firsts(rows: Rows) -> list[str]:
+    """The distinct first golds of B1's rows."""
+    if isinstance(rows, dict):
+        return list(dict.fromkeys(golds[0] for golds in rows["golds"] if golds))
+    return first_items(rows.column("golds").combine_chunks()).unique().drop_null().to_pylist()
+
+
+def _distinct(rows: Rows, name: str) -> list[str]:
+    """A text column's distinct values, nulls left out."""
+    if isinstance(rows, dict):
+        return [value for value in dict.fromkeys(rows[name]) if value is not None]
+    return rows.column(name).unique().drop_null().to_pylist()

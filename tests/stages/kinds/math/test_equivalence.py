@@ -169,6 +169,44 @@ def test_checkers_are_forks_of_the_warm_parent_and_hold_the_texts_it_parsed_ahea
     assert parent.warm_texts == ["\\frac{1}{2}", "\\frac{\\sqrt{3}}{3}", "7", "\\text{Evelyn}"]
 
 
+def test_a_text_given_to_the_warm_parent_again_is_not_queued_twice():
+    stop_checker_parent()
+    start_checker_parent(["1", "2"])
+    start_checker_parent(["2", "3", "3", "1"])  # B3 gives B1's golds again with its final answers
+    parent = _parent()
+    assert parent.warm_texts == ["1", "2", "3"]
+    _done_warming(parent)
+    with CheckerPool(10.0, checkers=1) as pool:
+        assert [c.equal for c in pool.compare([("3", "3.0"), ("2", "1")])] == [True, False]
+    assert parent.held == {"1", "2", "3"}
+
+
+def test_texts_of_one_shape_sort_together():
+    texts = ["\\frac{1}{2}", "7", "[1, 2)", "\\frac{3}{4}", "12", "[0, 5)", "\\frac{10}{3}"]
+    assert sorted(texts, key=equivalence.text_shape) == ["7", "12", "[1, 2)", "[0, 5)", "\\frac{1}{2}",
+                                                          "\\frac{3}{4}", "\\frac{10}{3}"]
+
+
+def test_jobs_from_both_ends_give_each_checker_neighbouring_jobs():
+    taken: dict[int, list[int]] = {}
+    both_started = threading.Barrier(2, timeout=30)
+
+    def do(checker, job: int) -> None:
+        if id(checker) not in taken:
+            both_started.wait()  # each has taken its first job before either takes a second
+        taken.setdefault(id(checker), []).append(job)
+
+    with CheckerPool(10.0, checkers=2) as pool:
+        pool._on_checkers(2, list(range(6)), do, both_ends=True)
+        front, back = sorted(taken.values())
+        assert front == sorted(front) and front[0] == 0 and back == sorted(back, reverse=True) and back[0] == 5
+        assert sorted(front + back) == list(range(6))
+        taken.clear()
+        both_started.reset()
+        pool._on_checkers(2, list(range(6)), do)
+        assert {jobs[0] for jobs in taken.values()} == {0, 1}
+
+
 def test_a_warm_parent_stuck_on_a_text_is_replaced_and_the_text_is_timed_where_compared(started):
     stop_checker_parent()
     slow = "x^{" * 55 + "2" + "}" * 55  # a text math-verify takes tens of seconds to parse

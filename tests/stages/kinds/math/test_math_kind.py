@@ -101,3 +101,26 @@ def test_warm_up_gives_the_checkers_warm_parent_b1s_distinct_gold_answers_and_no
     kind.warm_up(pa.table({"id": [str(i) for i in range(250)], "prediction": ["7"] * 250}))  # B2: no golds
     kind.warm_up(pa.table({"id": ["1"], "golds": [["3"]]}))  # too few rows for a second checker: nothing starts
     assert given == [["\\frac{1}{2}", "7"], ["\\frac{1}{2}", "7"], []]
+
+
+def test_warm_up_gives_b3s_distinct_golds_then_final_answers_so_the_parent_parses_b4s_texts(monkeypatch):
+    from stages.kinds.math import kind as math_kind
+
+    given: list[list[str]] = []
+    monkeypatch.setattr(math_kind, "start_checker_parent", given.append)
+    rows = {"id": [str(i) for i in range(250)], "gold": ["7", "\\frac{1}{2}"] * 125,
+            "extracted": ["0.5", None, "7", "8", "0.5"] * 50, "how": ["boxed"] * 250}
+    get_kind("math").warm_up(pa.table(rows))
+    get_kind("math").warm_up(rows)
+    assert given == [["7", "\\frac{1}{2}", "0.5", "8"]] * 2
+
+
+def test_warm_up_run_starts_the_parent_only_when_the_run_computes_a_math_b4_here(monkeypatch):
+    from stages.kinds.math import kind as math_kind
+
+    given: list[list[str]] = []
+    monkeypatch.setattr(math_kind, "start_checker_parent", given.append)
+    get_kind("math").warm_up_run(lambda: False)
+    assert given == []
+    get_kind("math").warm_up_run(lambda: True)
+    assert given == [[]]
