@@ -153,6 +153,8 @@ def _only_the_empty_answer(golds: pa.Array) -> np.ndarray:
     import numpy as np
     import pyarrow.compute as pc
 
+    if not pc.equal(pc.binary_length(pc.list_flatten(golds)), 0).true_count:  # no empty gold: no row to look at
+        return np.zeros(len(golds), bool)
     one = list_lengths(golds) == 1
     first = _element(golds, np.zeros(len(golds), np.int64), one)
     return one & pc.fill_null(pc.equal(first, ""), False).to_numpy(zero_copy_only=False)
