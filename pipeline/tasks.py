@@ -201,7 +201,8 @@ class B3Normalize(KindStage):
         if self.sharded:
             joined, join_info = self._join_with_neighbours(questions, own)
         else:
-            joined, join_info = join_predictions(questions, stage_rows(self.requires()["predictions"][own]))
+            joined, join_info = join_predictions(questions, stage_rows(self.requires()["predictions"][own]),
+                                                 distinct_question_ids=True)  # B1 sets a repeated id aside
         counts = join_info.pop("counts")
         tags = self.reasoning_tags()
         if tags is not None:

@@ -153,6 +153,8 @@ def _only_the_empty_answer(golds: pa.Array) -> np.ndarray:
     import numpy as np
     import pyarrow.compute as pc
 
+    if not pc.equal(pc.binary_length(pc.list_flatten(golds)), 0).true_count:  # no empty gold: no row to look at
+        return np.zeros(len(golds), bool)
     one = list_lengths(golds) == 1
     first = _element(golds, np.zeros(len(golds), np.int64), one)
     return one & pc.fill_null(pc.equal(first, ""), False).to_numpy(zero_copy_only=False)
@@ -215,28 +217,34 @@ def _first_where(condition: np.ndarray, rows_wanted: np.ndarray, parents: np.nda
 
 
 def token_f1_pairs(predictions: pa.Array, golds: pa.Array) -> np.ndarray:
-    """token_f1 of each (prediction, gold) pair of normalized texts (tokens are split at single spaces): the multiset
-    overlap counted on padded token grids for short pairs and on sorted (pair, token id) keys for the others, then the
-    official formula's float operations."""
+    """token_f1 of each (prediction, gold) pair of normalized texts (tokens are split at single spaces): each distinct
+    text split and its tokens numbered once, the multiset overlap counted on padded token grids for short pairs and
+    on sorted (pair, token id) keys for the others, then the official formula's float operations."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     pairs = len(predictions)
-    predicted, gold = _tokens(predictions), _tokens(golds)
-    predicted_flat = pc.list_flatten(predicted)
-    codes = pc.dictionary_encode(pa.concat_arrays([predicted_flat, pc.list_flatten(gold)]))
-    token_ids = codes.indices.to_numpy()
-    predicted_lengths, gold_lengths = list_lengths(predicted), list_lengths(gold)
-    predicted_ids, gold_ids = token_ids[:len(predicted_flat)], token_ids[len(predicted_flat):]
+    texts = pc.dictionary_encode(pa.concat_arrays([predictions, golds]), null_encoding="encode")
+    tokens = _tokens(texts.dictionary)
+    words = pc.dictionary_encode(pc.list_flatten(tokens))
+    token_ids = words.indices.to_numpy()
+    text_lengths = list_lengths(tokens)
+    codes = texts.indices.to_numpy()
+    predicted, gold = codes[:pairs], codes[pairs:]
+    predicted_lengths, gold_lengths = text_lengths[predicted], text_lengths[gold]
     short = (predicted_lengths <= SHORT_TOKENS) & (gold_lengths <= SHORT_TOKENS)
     same = np.zeros(pairs)
     if short.any():
-        same[short] = _short_overlap(predicted, predicted_ids, gold, gold_ids)[short]
+        grid = _grid(tokens, text_lengths, token_ids)
+        same[short] = _short_overlap(_widest(grid[predicted[short]], predicted_lengths[short], -1),
+                                     _widest(grid[gold[short]], gold_lengths[short], -2))
     if not short.all():
         long_pairs = np.flatnonzero(~short)
-        same[long_pairs] = _sorted_overlap(predicted_lengths, predicted_ids, gold_lengths, gold_ids, long_pairs,
-                                           max(len(codes.dictionary), 1))
+        same[long_pairs] = _sorted_overlap(
+            predicted_lengths[long_pairs], token_ids[list_item_positions(text_lengths, predicted[long_pairs])],
+            gold_lengths[long_pairs], token_ids[list_item_positions(text_lengths, gold[long_pairs])],
+            np.arange(len(long_pairs)), max(len(words.dictionary), 1))
     f1 = np.zeros(pairs)
     some = same > 0
     precision = 1.0 * same[some] / predicted_lengths[some]
@@ -245,14 +253,14 @@ def token_f1_pairs(predictions: pa.Array, golds: pa.Array) -> np.ndarray:
     return f1
 
 
-def _grid(tokens: pa.Array, lengths: np.ndarray, ids: np.ndarray, padding: int) -> np.ndarray:
-    """Each token list's first SHORT_TOKENS token ids (`ids` laid end to end, lists of `lengths`) as one row,
-    padded."""
+def _grid(tokens: pa.Array, lengths: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Each token list's first SHORT_TOKENS token ids (`ids` laid end to end, lists of `lengths`) as one row, padded
+    with -1."""
     import numpy as np
     import pyarrow.compute as pc
 
     width = int(min(lengths.max(initial=0), SHORT_TOKENS))
-    grid = np.full((len(lengths), width), padding, np.int32)
+    grid = np.full((len(lengths), width), -1, np.int32)
     parents = pc.list_parent_indices(tokens).to_numpy()
     positions = np.arange(len(ids)) - list_starts(lengths)[parents]
     kept = positions < width
@@ -260,14 +268,20 @@ def _grid(tokens: pa.Array, lengths: np.ndarray, ids: np.ndarray, padding: int) 
     return grid
 
 
-def _short_overlap(predicted: pa.Array, predicted_ids: np.ndarray, gold: pa.Array, gold_ids: np.ndarray) -> np.ndarray:
-    """Multiset overlap of every pair, right where both have at most SHORT_TOKENS tokens: a predicted token counts
-    when fewer equal tokens come before it in its prediction than its gold holds (what matching each token against
-    the gold's remaining count gives)."""
+def _widest(rows: np.ndarray, lengths: np.ndarray, padding: int) -> np.ndarray:
+    """Grid rows cut to their longest list's width, padded with `padding`."""
     import numpy as np
 
-    predicted = _grid(predicted, list_lengths(predicted), predicted_ids, -1)
-    gold = _grid(gold, list_lengths(gold), gold_ids, -2)  # another padding: padding never matches
+    rows = rows[:, :int(min(lengths.max(initial=0), SHORT_TOKENS))]
+    return np.where(rows == -1, padding, rows) if padding != -1 else rows
+
+
+def _short_overlap(predicted: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """Multiset overlap of every pair of short token grids (padded with -1 and -2: padding never matches): a
+    predicted token counts when fewer equal tokens come before it in its prediction than its gold holds (what
+    matching each token against the gold's remaining count gives)."""
+    import numpy as np
+
     in_gold = np.zeros(predicted.shape, np.int8)
     for position in range(gold.shape[1]):
         in_gold += predicted == gold[:, position:position + 1]

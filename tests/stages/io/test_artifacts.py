@@ -57,6 +57,28 @@ def test_a_rows_file_dictionary_encodes_all_but_the_row_keys(tmp_path):
     assert encoded == {"id": False, "f1": True, "golds.list.element": True}
 
 
+def test_texts_that_nearly_all_differ_are_written_without_a_dictionary_and_read_back_the_same(tmp_path):
+    import pyarrow.parquet as pq
+
+    rows = INLINE_ROW_LIMIT + 500
+    columns = {"id": [f"q{i}" for i in range(rows)], "question": [f"question {i}" for i in range(rows)],
+               "label": ["yes" if i % 3 else "no" for i in range(rows)],
+               "replies": [[f"reply {i}", f"again {i}"] for i in range(rows)],
+               "golds": [["paris", "london", f"city {i % 50}"] for i in range(rows)]}
+    path = artifact_path(tmp_path, "B3", "d", "m")
+    write_artifact(path, {"stage": "B3", "fingerprint": "12" * 32}, columns, {})
+    sidecar = path.with_name(read_artifact_json(path)["rows_file"])
+    metadata = pq.ParquetFile(sidecar).metadata
+    encoded = {metadata.schema.column(i).path: any("DICTIONARY" in encoding
+                                                   for encoding in metadata.row_group(0).column(i).encodings)
+               for i in range(metadata.num_columns)}
+    assert encoded == {"id": False, "question": False, "label": True, "replies.list.element": False,
+                       "golds.list.element": True}
+    forget(sidecar)  # read from the file, as another process would
+    assert read_artifact(tmp_path, "B3", "d", "m").map(
+        lambda value: value if isinstance(value, str) else list(value)).to_dict("list") == columns
+
+
 def test_a_rows_file_keeps_min_and_max_for_row_keys_and_numbers_not_for_text(tmp_path):
     import pyarrow.parquet as pq
 

@@ -46,6 +46,24 @@ def test_predictions_in_the_questions_order_join_without_a_copy():
         assert shared == own
 
 
+def test_distinct_question_ids_in_the_predictions_order_join_without_hashing_them(monkeypatch):
+    """A caller that knows its question ids are distinct (B3, from B1) joins predictions whose ids equal them row for
+    row without index_in; ids in another order still join by id."""
+    import pyarrow.compute as pc
+
+    in_order = pa.table({"id": ["q1", "q2", "q3", "q4"], "line": [1, 2, 3, 4], "prediction": ["A", "B", "C", "D"]})
+    shuffled = pa.table({"id": ["q2", "q1", "q4", "q3"], "line": [1, 2, 3, 4], "prediction": ["B", "A", "D", "C"]})
+    expected, _ = join_predictions(pa.table(QUESTIONS), in_order)
+    index_in = pc.index_in
+    hashed = []
+    monkeypatch.setattr(pc, "index_in", lambda *args, **kwargs: hashed.append(1) or index_in(*args, **kwargs))
+    for predictions, hashes in ((in_order, 0), (shuffled, 1)):
+        joined, info = join_predictions(pa.table(QUESTIONS), predictions, distinct_question_ids=True)
+        assert as_columns(joined) == as_columns(expected) and len(hashed) == hashes
+        assert info["missing_predictions"] == [] and info["unmatched_predictions"] == []
+        assert info["counts"]["joined"] == 4
+
+
 def test_samples_join_on_arrow_columns_as_row_by_row():
     """Replies out of order, a repeated (id, sample), an unasked id and a question without a reply: the Arrow join
     gives what the per-row join of plain columns gives."""

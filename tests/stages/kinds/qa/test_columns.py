@@ -44,6 +44,18 @@ def test_token_f1_pairs_short_and_long_pairs_side_by_side():
     assert list(got) == [token_f1(p, g) for p, g in pairs]
 
 
+def test_token_f1_pairs_on_texts_that_recur_across_pairs_and_sides():
+    """Each distinct text is split and numbered once: one that is a pair's reply and another's gold, recurs in many
+    pairs, or is long beside short ones on the same grid, scores as token_f1 every time."""
+    rng = random.Random(11)
+    pool = [" ".join(rng.choice(WORDS[:5]) for _ in range(rng.choice([0, 1, 2, SHORT_TOKENS, SHORT_TOKENS + 3])))
+            for _ in range(40)]
+    pairs = [(rng.choice(pool), rng.choice(pool)) for _ in range(5000)]
+    predictions, golds = zip(*pairs)
+    got = token_f1_pairs(pa.array(predictions), pa.array(golds))
+    assert list(got) == [token_f1(p, g) for p, g in pairs]
+
+
 def _joined(rng, rows):
     golds = [[_random_text(rng).title() + rng.choice(["", "!", "."]) or "!" for _ in range(rng.randint(1, 4))]
              for _ in range(rows)]  # never blank as written (B1 sets a blank gold aside unless blank_gold says)
