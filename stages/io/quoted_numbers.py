@@ -3,7 +3,6 @@ values quoted in the block's bytes (a scan outside strings, on whole arrays), so
 explicit type; any block the scan cannot vouch for is left to the decoded path."""
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,12 +44,12 @@ def quoted_table(block: LineBlock, fields: QuotedFields, readers: frozenset[str]
         return None
     if not (block.data.isascii() or is_utf8(block.data)) or _SURROGATE.search(block.data):
         return None
-    data = quoted_integers(block.data, tuple(fields))
+    data = _quoted_array(block.data, tuple(fields))
     if data is None:
         return None
     schema = pa.schema([(name, field.raw_type) for name, field in fields.items()])
     try:
-        table = pj.read_json(io.BytesIO(data), read_options=pj.ReadOptions(use_threads=False),
+        table = pj.read_json(pa.BufferReader(pa.py_buffer(data)), read_options=pj.ReadOptions(use_threads=False),
                                parse_options=pj.ParseOptions(explicit_schema=schema))
     except ValueError:  # ArrowInvalid: a value of another shape, a repeated key, a malformed line
         return None
@@ -75,60 +74,78 @@ def quoted_integers(data: bytes, names: tuple[str, ...]) -> bytes | None:
     """`data` (JSON lines) with every integer inside the named top-level fields' arrays quoted; None when a line's
     quotes do not pair, NaN or Infinity stand as a value (pyarrow.json reads them; orjson, rightly, does not), or
     such an array holds a number not written as Python prints an integer (no leading zero, no -0, at most 18
-    digits). Scanned in pieces of whole lines small enough for the scan's arrays to stay in the processor's cache."""
-    pieces, start = [], 0
-    while start < len(data):
-        end = data.find(b"\n", min(start + PIECE_BYTES, len(data)) - 1) + 1 or len(data)
-        piece = _quoted_piece(data[start:end], names)
-        if piece is None:
-            return None
-        pieces.append(piece)
-        start = end
-    return b"".join(pieces)
+    digits)."""
+    quoted = _quoted_array(data, names)
+    return None if quoted is None else quoted.tobytes()
 
 
-def _quoted_piece(data: bytes, names: tuple[str, ...]) -> bytes | None:
-    """quoted_integers on whole lines at once."""
+def _quoted_array(data: bytes, names: tuple[str, ...]) -> np.ndarray | None:
+    """quoted_integers as one array of bytes, written in place piece by piece: scanned in pieces of whole lines small
+    enough for the scan's arrays to stay in the processor's cache."""
     import numpy as np
 
     raw = np.frombuffer(data, dtype=np.uint8)
+    pieces, start = [], 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + PIECE_BYTES, len(data)) - 1) + 1 or len(data)
+        quote_at = _quote_positions(data[start:end], raw[start:end], names)
+        if quote_at is None:
+            return None
+        pieces.append((start, end, quote_at))
+        start = end
+    out = np.empty(len(raw) + sum(len(quote_at) for _, _, quote_at in pieces), dtype=np.uint8)
+    written = 0
+    for start, end, quote_at in pieces:
+        size = end - start + len(quote_at)
+        _with_quotes(raw[start:end], quote_at, out[written:written + size])
+        written += size
+    return out
+
+
+def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...]) -> np.ndarray | None:
+    """Where quotes go in whole lines `data` (`raw`, the same bytes) for quoted_integers (sorted), or None."""
+    import numpy as np
+
     quotes = _unescaped_quotes(data, raw)
-    if len(quotes) % 2 or (np.searchsorted(quotes, np.flatnonzero(raw == 10)) % 2).any():
+    if len(quotes) % 2:
         return None
     opens, closes = quotes[0::2], quotes[1::2]
     outside = _intervals(len(raw), opens, closes + 1, inside=False)
+    newline = raw == 10
+    if (newline & ~outside).any():  # a string runs past its line: its quotes do not pair there
+        return None
     if (outside & ((raw == 78) | (raw == 73))).any():  # N, I: NaN and Infinity, read by pyarrow.json, not JSON
         return None
     brackets = np.flatnonzero(((raw == 91) | (raw == 93) | (raw == 123) | (raw == 125)) & outside)
     opening = (raw[brackets] == 91) | (raw[brackets] == 123)
     depth = np.cumsum(np.where(opening, 1, -1))  # after each bracket
-    starts = np.sort(np.concatenate([_value_starts(raw, (opens, closes, brackets, depth), name) for name in names]))
+    starts = _value_starts(raw, (opens, closes, brackets, depth), names)
     ends = brackets[~opening & (depth == 1)]
     at = np.searchsorted(ends, starts)
     if (at == len(ends)).any():
         return None
     stops = ends[at] + 1
     span = _intervals(len(raw), starts, stops) & outside
-    if (span & (raw == 10)).any():  # an array that does not close on its line
+    if (span & newline).any():  # an array that does not close on its line
         return None
     number = span & (((raw >= _ZERO) & (raw <= _ZERO + 9)) | (raw == _MINUS))  # a float, true, an object: the
     # explicit type refuses them, and quotes around a run of digits never make a malformed line well formed
-    first = np.flatnonzero(number[1:] & ~number[:-1]) + 1
-    last = np.flatnonzero(number[:-1] & ~number[1:]) + 1
-    if not _canonical(raw, number, first, last):
+    edges = np.flatnonzero(number[1:] != number[:-1]) + 1  # each run's first byte, then the byte after its last
+    # (a run never touches either end: a span opens with a bracket and closes with one)
+    if not _canonical(raw, number, edges[0::2], edges[1::2]):
         return None
-    return _with_quotes(raw, np.sort(np.concatenate((first, last))))
+    return edges
 
 
-def _with_quotes(raw: np.ndarray, quote_at: np.ndarray) -> bytes:
-    """`raw` with a quote put before each of `quote_at` (sorted)."""
+def _with_quotes(raw: np.ndarray, quote_at: np.ndarray, out: np.ndarray) -> None:
+    """`raw` with a quote put before each of `quote_at` (sorted), written to `out` (of their sizes together)."""
     import numpy as np
 
-    kept = np.ones(len(raw) + len(quote_at), dtype=bool)
-    kept[quote_at + np.arange(len(quote_at))] = False
-    out = np.full(len(kept), _QUOTE, dtype=np.uint8)
+    at = quote_at + np.arange(len(quote_at))
+    kept = np.ones(len(out), dtype=bool)
+    kept[at] = False
+    out[at] = _QUOTE
     out[kept] = raw
-    return out.tobytes()
 
 
 def _unescaped_quotes(data: bytes, raw: np.ndarray) -> np.ndarray:
@@ -162,22 +179,26 @@ def _intervals(size: int, low: np.ndarray, high: np.ndarray, inside: bool = True
     return np.repeat(marks, np.diff(bounds))
 
 
-def _value_starts(raw: np.ndarray, keys: tuple[np.ndarray, ...], name: str) -> np.ndarray:
-    """Where the array of each top-level `"name":` begins (`keys`: the strings' opening and closing quotes, the
-    brackets outside strings and the depth after each)."""
+def _value_starts(raw: np.ndarray, keys: tuple[np.ndarray, ...], names: tuple[str, ...]) -> np.ndarray:
+    """Where the array of each top-level `"name":` of `names` begins, in order (`keys`: the strings' opening and
+    closing quotes, the brackets outside strings and the depth after each)."""
     import numpy as np
 
     opens, closes, brackets, depth = keys
-    key = np.frombuffer(name.encode(), dtype=np.uint8)
-    found = (closes - opens) == len(key) + 1
+    encoded = [np.frombuffer(name.encode(), dtype=np.uint8) for name in names]
+    found = np.isin(closes - opens, [len(key) + 1 for key in encoded])  # a string as long as a name
+    found[found] = _table(b" \t\r\n:")[raw[np.minimum(closes[found] + 1, len(raw) - 1)]]  # then space or a colon
     at, end = opens[found], closes[found]
-    same = (raw[at[:, None] + 1 + np.arange(len(key))] == key).all(axis=1)
-    at, end = at[same], end[same]
     if not (len(at) and len(brackets)):
         return np.zeros(0, dtype=np.int64)
     before = np.searchsorted(brackets, at)
-    end = end[(before > 0) & (depth[np.maximum(before - 1, 0)] == 1)]
-    colon = _past_spaces(raw, end + 1)
+    top = (before > 0) & (depth[np.maximum(before - 1, 0)] == 1)
+    at, end = at[top], end[top]
+    same = np.zeros(len(at), dtype=bool)
+    for key in encoded:
+        sized = np.flatnonzero(end - at == len(key) + 1)
+        same[sized[(raw[at[sized, None] + 1 + np.arange(len(key))] == key).all(axis=1)]] = True
+    colon = _past_spaces(raw, end[same] + 1)
     colon = colon[(colon < len(raw) - 1) & (raw[np.minimum(colon, len(raw) - 1)] == 58)]
     values = _past_spaces(raw, colon + 1)
     values = values[values < len(raw)]

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from ...io.quoted_numbers import QuotedField
 
 if TYPE_CHECKING:
+    import numpy as np
     import pyarrow as pa
-
 
 
 def _items(lists: pa.Array, width: int) -> pa.Array | None:
@@ -28,6 +28,9 @@ def _sentences(items: pa.Array, width: int) -> pa.Array | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    values = items.flatten()
+    if width == 2 and len(values) and not values.null_count:
+        return _adjacent_pairs(values)
     page, line = pc.list_element(items, width - 2), pc.list_element(items, width - 1)
     try:
         printed = pc.cast(pc.cast(line, pa.int64()), pa.string())
@@ -36,6 +39,54 @@ def _sentences(items: pa.Array, width: int) -> pa.Array | None:
     if not pc.all(pc.fill_null(pc.equal(printed, line), True)).as_py():
         return None  # "05", "+5": int() reads them, str() writes them otherwise
     return pc.binary_join_element_wise(pc.fill_null(page, "None"), pc.fill_null(line, ""), pa.scalar("\t"))
+
+
+def _adjacent_pairs(values: pa.Array) -> pa.Array | None:
+    """_sentences of items of two values, none null, `values` their values in turn: each pair's bytes with a tab put
+    between them; None when a line is not a whole number written as Python writes one within 18 digits."""
+    import numpy as np
+    import pyarrow as pa
+
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32)[values.offset:values.offset + len(values) + 1]
+    texts = values.buffers()[2]
+    data = np.zeros(0, dtype=np.uint8) if texts is None else np.frombuffer(texts, dtype=np.uint8)
+    start, tab = offsets[0], offsets[1:-1:2]
+    if not _canonical_lines(data, tab, offsets[2::2]):
+        return None
+    body = data[start:offsets[-1]]
+    out = np.empty(len(body) + len(tab), dtype=np.uint8)
+    at = tab - start + np.arange(len(tab))
+    kept = np.ones(len(out), dtype=bool)
+    kept[at] = False
+    out[at] = 9
+    out[kept] = body
+    new_offsets = offsets[0::2] - start + np.arange(len(tab) + 1, dtype=np.int32)
+    return pa.StringArray.from_buffers(len(tab), pa.py_buffer(new_offsets), pa.py_buffer(out))
+
+
+def _canonical_lines(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:
+    """Each data[start:end] is an integer as Python's str() writes it, of 1 to 18 digits."""
+    import numpy as np
+
+    lengths = ends - starts
+    if not len(lengths):
+        return True
+    if lengths.min() < 1 or lengths.max() > 19:
+        return False
+    first = data[starts]
+    negative = first == 45
+    digits = lengths - negative
+    if (digits < 1).any() or (digits > 18).any():
+        return False
+    lead = data[np.minimum(starts + negative, len(data) - 1)]
+    if ((lead == 48) & ((digits > 1) | negative)).any():
+        return False
+    for at in range(int(lengths.max())):
+        taken = lengths > at
+        byte = data[starts[taken] + at]
+        if not (((byte >= 48) & (byte <= 57)) | ((at == 0) & (byte == 45))).all():
+            return False
+    return True
 
 
 def _nested(lists: pa.Array, values: pa.Array) -> pa.Array:

@@ -9,6 +9,7 @@ import pytest
 from stages import get_kind, load_predictions, load_questions
 from stages.core.records import as_columns
 from stages.io import columnar_loading, jsonl_blocks
+from stages.kinds.fact_verification.evidence import predicted_evidence_sentences
 from stages.kinds.fact_verification.evidence_columns import gold_evidence_column, predicted_evidence_column
 
 FEVER = get_kind("fact_verification")
@@ -176,3 +177,23 @@ def test_the_column_readers_refuse_what_the_value_readers_would_read_another_way
     pairs = pa.list_(pa.list_(pa.string()))
     assert predicted_evidence_column(pa.array([[["P", None, "x"]]], pairs)) is None
     assert predicted_evidence_column(pa.array([None, [["P", None]]], pairs)).to_pylist() == [None, ["P\t"]]
+
+
+def test_pairs_without_a_null_are_joined_on_their_bytes_as_the_value_reader_joins_them():
+    pairs = pa.list_(pa.list_(pa.string()))
+    values = [[["49ers\u2013Seahawks_rivalry", 0], ["a\tb", -12]], None, [], [["Caf\u00e9_\u6771\u4eac", 123456789012345678]],
+              [["", 7], ["None", 10]]]
+    column = pa.array([None if value is None else [[page, str(line)] for page, line in value] for value in values],
+                      pairs)
+    expected = [["49ers\u2013Seahawks_rivalry\t0", "a\tb\t-12"], None, [], ["Caf\u00e9_\u6771\u4eac\t123456789012345678"],
+                ["\t7", "None\t10"]]
+    assert [None if value is None else predicted_evidence_sentences(value) for value in values] == expected
+    assert predicted_evidence_column(column).to_pylist() == expected
+    assert predicted_evidence_column(column.slice(1)).to_pylist() == expected[1:]
+    assert predicted_evidence_column(column.slice(3, 2)).to_pylist() == expected[3:]
+
+
+@pytest.mark.parametrize("line", ["05", "-0", "+5", "", " 1", "1 ", "1.0", "1-2", "--1", "-", "x", "1234567890123456789"])
+def test_pairs_whose_line_is_not_written_as_python_writes_an_integer_of_at_most_18_digits_are_refused(line):
+    pairs = pa.list_(pa.list_(pa.string()))
+    assert predicted_evidence_column(pa.array([[["P", "1"]], [["Q", "2"], ["R", line]]], pairs)) is None
