@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from stages.io.artifacts import read_columns
 from tests.pipeline.chat_server import ChatServer
+from tests.pipeline.kinds.tau2_runs import exported_results, trial_rewards
 from tests.pipeline.workspace import run
 from tests.stages.kinds.tau2.test_tau2_live import _agent
 from tests.stages.kinds.tau2.trajectories import DOMAINS
@@ -39,25 +39,14 @@ def exported_run(workspace: Path) -> dict:
             f'[generate]\nurl = "{agent.url}"\nmodels = ["agent-m"]\nsamples = 2\nretries = 0\n'
             f'[user]\nurl = "{user.url}"\nmodel = "user-u"\ntemperature = 0.0\nretries = 0\n')
         assert run(workspace) == 0
-    out = workspace / "results.json"
-    assert main(["export", "tau2", "--outputs", str(workspace / "outputs"), "--dataset", "mock",
-                 "--out", str(out)]) == 0
-    results = json.loads(out.read_text())
-    results["timestamp"] = ""
-    for simulation in results["simulations"]:
-        simulation.update(timestamp="", start_time="", end_time="")
-        for message in simulation["messages"]:
-            message["timestamp"] = ""
-    return results
+    return exported_results(workspace, "mock")
 
 
 def test_the_exported_run_is_tau2s_file_and_tau2s_evaluate_trajs_gives_evalpipes_rewards(tmp_path):
     results = exported_run(tmp_path)
     assert results == json.loads((REFERENCE / "exported_mock.json").read_text())
     assert results["info"]["agent_info"]["llm"] == "agent-m" and results["info"]["user_info"]["llm"] == "user-u"
-    b4 = read_columns(tmp_path / "outputs" / "mock" / "agent-m" / "B4_matches.json")
-    ours = {f"{task}/{number}": reward for task, rewards in zip(b4["id"], b4["rewards"])
-            for number, reward in enumerate(json.loads(rewards))}
+    ours = trial_rewards(tmp_path / "outputs" / "mock" / "agent-m" / "B4_matches.json")
     rescored = json.loads((REFERENCE / "export_rescored.json").read_text())
     assert ours == rescored["rewards"] == {f"{s['task_id']}/{s['trial']}": s["reward_info"]["reward"]
                                           for s in results["simulations"]}

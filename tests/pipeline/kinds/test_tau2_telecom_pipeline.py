@@ -13,6 +13,7 @@ import pytest
 from pipeline.cli import main
 from stages.io.artifacts import read_artifact_json, read_columns
 from stages.kinds.tau2.domains import read_domain
+from tests.pipeline.kinds.tau2_runs import exported_results, trial_rewards
 from tests.pipeline.workspace import run, write_jsonl
 from tests.stages.kinds.tau2.trajectories import DOMAINS, calls_trajectory
 
@@ -61,16 +62,7 @@ def exported_run(workspace: Path) -> dict:
     """The four tasks' run (gold calls; the last dropped) as `evalpipe export tau2` writes it, timestamps blanked."""
     assert len(_dataset(workspace, EXPORTED, {"agent-t": (None, -1)})) == 4
     assert run(workspace) == 0
-    out = workspace / "results.json"
-    assert main(["export", "tau2", "--outputs", str(workspace / "outputs"), "--dataset", "telecom",
-                 "--out", str(out)]) == 0
-    results = json.loads(out.read_text(encoding="utf-8"))
-    results["timestamp"] = ""
-    for simulation in results["simulations"]:
-        simulation.update(timestamp="", start_time="", end_time="")
-        for message in simulation["messages"]:
-            message["timestamp"] = ""
-    return results
+    return exported_results(workspace, "telecom")
 
 
 def test_the_exported_telecom_run_is_rescored_by_tau2s_evaluate_trajs_to_evalpipes_rewards(tmp_path):
@@ -78,9 +70,7 @@ def test_the_exported_telecom_run_is_rescored_by_tau2s_evaluate_trajs_to_evalpip
     assert results == json.loads((REFERENCE / "exported_telecom.json").read_text(encoding="utf-8"))
     assert results["info"]["environment_info"]["domain_name"] == "telecom"
     assert results["info"]["environment_info"]["policy"] == read_domain(FOLDER).policy
-    b4 = read_columns(tmp_path / "outputs" / "telecom" / "agent-t" / "B4_matches.json")
-    ours = {f"{task}/{number}": reward for task, rewards in zip(b4["id"], b4["rewards"])
-            for number, reward in enumerate(json.loads(rewards))}
+    ours = trial_rewards(tmp_path / "outputs" / "telecom" / "agent-t" / "B4_matches.json")
     rescored = json.loads((REFERENCE / "telecom_export_rescored.json").read_text(encoding="utf-8"))
     assert ours == rescored["rewards"] and sorted(set(ours.values())) == [0.0, 1.0]
     assert rescored["rewritten"] == []  # tau2's Results model loads and dumps the export back as written
