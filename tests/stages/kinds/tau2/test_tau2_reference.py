@@ -1,7 +1,6 @@
 """evalpipe against tau2-bench 1.0.1 itself (tau2_reference/, written by make_tau2_reference.py in tau2's venv): the
 same calls answered with the same JSON and errors, trial by trial the same reward (a task whose NL assertions decide
 stays not judged), and pass^k equal to tau2's pass_hat_k."""
-import hashlib
 import json
 from pathlib import Path
 
@@ -10,18 +9,10 @@ import pytest
 from stages.kinds.tau2.domains import read_domain
 from stages.kinds.tau2.evaluation import NOT_JUDGED, UNSCORABLE, evaluate
 from stages.kinds.tau2.pass_k import pass_hat_k
-from tests.stages.kinds.tau2.trajectories import DOMAINS, calls_trajectory
+from tests.stages.kinds.tau2.trajectories import DOMAINS, answer_digest, calls_trajectory
 
 REFERENCE = Path(__file__).resolve().parent / "tau2_reference"
 pytestmark = pytest.mark.skipif(not DOMAINS.is_dir(), reason="the shared tau2 data is not here")
-
-
-def _digest(content):
-    try:
-        canonical = json.dumps(json.loads(content), sort_keys=True)
-    except (TypeError, ValueError):
-        canonical = str(content)
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _rows():
@@ -38,7 +29,7 @@ def test_every_trajectory_scores_as_tau2_scored_it_with_the_same_tool_answers():
         task, domain_data = tasks[row["domain"]][row["task"]], data[row["domain"]]
         messages = calls_trajectory(task, domain_data, row["calls"], row["closing"])
         answers = [m for m in messages if m["role"] == "tool"][-len(row["calls"]):] if row["calls"] else []
-        assert [_digest(m["content"]) for m in answers] == row["answers"], (row["task"], row["variant"])
+        assert [answer_digest(m["content"]) for m in answers] == row["answers"], (row["task"], row["variant"])
         assert [m["error"] for m in answers] == row["errors"]
         evaluation = evaluate(task, domain_data, messages, row["termination_reason"])
         where = (row["domain"], row["task"], row["variant"], row["termination_reason"])

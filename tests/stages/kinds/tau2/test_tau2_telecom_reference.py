@@ -1,7 +1,6 @@
 """Telecom (small split) against tau2-bench 1.0.1 itself (tau2_reference/telecom.jsonl, written by
 make_tau2_telecom_reference.py in tau2's venv): every trajectory's calls — the agent's and the user's — answered with
 the same text and errors, the same reward, ENV-only reward and database match, trial by trial."""
-import hashlib
 import json
 from pathlib import Path
 
@@ -9,19 +8,11 @@ import pytest
 
 from stages.kinds.tau2.domains import read_domain
 from stages.kinds.tau2.evaluation import evaluate
-from tests.stages.kinds.tau2.trajectories import DOMAINS, calls_trajectory
+from tests.stages.kinds.tau2.trajectories import DOMAINS, answer_digest, calls_trajectory
 
 REFERENCE = Path(__file__).resolve().parent / "tau2_reference" / "telecom.jsonl"
 FOLDER = DOMAINS / "telecom"
 pytestmark = pytest.mark.skipif(not FOLDER.is_dir(), reason="the shared tau2 data is not here")
-
-
-def _digest(content):
-    try:
-        canonical = json.dumps(json.loads(content), sort_keys=True)
-    except (TypeError, ValueError):
-        canonical = str(content)
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +28,7 @@ def test_every_trajectory_scores_as_tau2_scored_it_with_the_same_tool_answers(te
         task, where = tasks[row["task"]], (row["task"], row["variant"], row["termination_reason"])
         messages = calls_trajectory(task, data, row["calls"])
         answers = [m for m in messages if m["role"] == "tool"]
-        assert [_digest(m["content"]) for m in answers] == row["answers"], where
+        assert [answer_digest(m["content"]) for m in answers] == row["answers"], where
         assert [m["error"] for m in answers] == row["errors"], where
         evaluation = evaluate(task, data, messages, row["termination_reason"])
         assert evaluation.reward == row["reward"], where

@@ -2,6 +2,8 @@
 evalpipe's tools, then the agent's closing words."""
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -31,3 +33,12 @@ def calls_trajectory(task: dict[str, Any], data: DomainData, actions: list[dict[
                          "error": error})
     messages.append({"role": "assistant", "content": closing})
     return messages
+
+
+def answer_digest(content: Any) -> str:
+    """A tool answer's sha256 as the reference fixtures record it: of its JSON with sorted keys, else of its text."""
+    try:
+        canonical = json.dumps(json.loads(content), sort_keys=True)
+    except (TypeError, ValueError):
+        canonical = str(content)
+    return hashlib.sha256(canonical.encode()).hexdigest()
