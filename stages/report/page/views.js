@@ -54,6 +54,11 @@ function episodeTurns(parent, fields) {
     list.appendChild(li);
   });
   parent.appendChild(list);
+  callsVerdict(parent, fields);
+}
+
+// A function-calling item's verdict line, under its calls or its episode: the category, then BFCL's verdict.
+function callsVerdict(parent, fields) {
   const verdict = document.createElement("div");
   verdict.className = fields.verdict === "valid" ? "verdict valid" : "verdict";
   verdict.textContent = (fields.category ? fields.category + ": " : "") + fields.verdict;
@@ -106,10 +111,7 @@ const VIEWS = {
     grid.appendChild(mine);
     grid.appendChild(theirs);
     parent.appendChild(grid);
-    const verdict = document.createElement("div");
-    verdict.className = fields.verdict === "valid" ? "verdict valid" : "verdict";
-    verdict.textContent = (fields.category ? fields.category + ": " : "") + fields.verdict;
-    parent.appendChild(verdict);
+    callsVerdict(parent, fields);
   },
   choices: function (parent, fields) {
     if (!(fields.choices || []).length) return;
