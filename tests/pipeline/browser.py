@@ -1,7 +1,9 @@
-"""Headless Chromium for tests: load a local page, return its DOM after scripts ran and its console messages."""
+"""Headless Chromium for tests: load a local page, return its DOM after scripts ran and its console messages; or
+probe a page with a script of the test's and read back what it wrote on the body."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -50,3 +52,12 @@ def screenshot(page: Path, picture: Path, profile: Path, size: tuple[int, int] =
     )
     assert result.returncode == 0 and picture.is_file(), result.stderr[-2000:]
     return picture
+
+
+def probe_page(page: Path, probe: str, workdir: Path) -> tuple[dict[str, str], list[str]]:
+    """`page` with `probe` (a `<script>…</script></body>`) in place of its `</body>`, opened as load_page opens it: the
+    body's `data-*` attributes the probe set (as written in the DOM, entities kept), and the console lines."""
+    probed = workdir / "probe.html"
+    probed.write_text(page.read_text(encoding="utf-8").replace("</body>", probe), encoding="utf-8")
+    dom, console = load_page(probed, workdir / "profile")
+    return dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1))), console

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from tests.pipeline.browser import load_page
+from tests.pipeline.browser import probe_page
 
 pytest.importorskip("math_verify")
 
@@ -62,11 +62,8 @@ document.body.dataset.fold = fold.querySelector("summary").textContent;
 document.body.dataset.unfinished = p2.querySelector("details.reasoning summary").textContent;
 document.body.dataset.answer = p2.cells[3].querySelector(".reply").textContent;
 </script></body>"""
-    page = tmp_path / "probe.html"
-    page.write_text(report.read_text(encoding="utf-8").replace("</body>", probe), encoding="utf-8")
-    dom, console = load_page(page, tmp_path / "profile")
+    body, console = probe_page(report, probe, tmp_path)
     assert console == []
-    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     assert body["katex"] == "2" and body["fraction"] == "2"  # the answer read, 1/2, and the gold \frac{1}{2}
     assert (body["before"], body["after"]) == ("false", "true")
     assert body["fold"] == f"reasoning ({len('<think>one over two</think> '):,} characters)"
@@ -88,12 +85,9 @@ document.querySelector("details.explorer summary").click();
 document.body.dataset.verdicts = Array.from(document.querySelectorAll("details.explorer ul.instructions li"))
   .map(li => li.className + "=" + li.textContent).join("|");
 </script></body>"""
-    page = tmp_path / "probe.html"
-    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
-                    encoding="utf-8")
-    dom, console = load_page(page, tmp_path / "profile")
+    page = tmp_path / "outputs" / "report.html"
+    body, console = probe_page(page, probe, tmp_path)
     assert console == [] and "katex" not in page.read_text(encoding="utf-8").split("<script>")[0]
-    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     assert body["verdicts"] == ("not-followed=punctuation:no_comma: strict ✗, loose ✗ — comma at 5|"
                                 "followed=change_case:english_lowercase: strict ✓, loose ✓")
 
@@ -108,12 +102,8 @@ const row = Array.from(box.querySelectorAll("tbody tr")).find(r => r.cells[0].te
 document.body.dataset.calls = Array.from(row.querySelectorAll(".calls > div")).map(d => d.textContent).join("|");
 document.body.dataset.verdict = row.querySelector(".verdict").textContent;
 </script></body>"""
-    page = tmp_path / "probe.html"
-    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
-                    encoding="utf-8")
-    dom, console = load_page(page, tmp_path / "profile")
+    body, console = probe_page(tmp_path / "outputs" / "report.html", probe, tmp_path)
     assert console == []
-    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     assert html.unescape(body["calls"]) == ("calls: [{'weather_current': {'city': 'Lyon'}}]|possible answers: "
                                             'weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ '
                                             '{"celsius" | (left out)})')
@@ -130,12 +120,8 @@ const row = Array.from(document.querySelectorAll("details.explorer tbody tr")).f
 document.body.dataset.choices = Array.from(row.querySelectorAll("table.choices tbody tr"))
   .map(r => Array.from(r.cells).map(c => c.textContent).join(";")).join("|");
 </script></body>"""
-    page = tmp_path / "probe.html"
-    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
-                    encoding="utf-8")
-    dom, console = load_page(page, tmp_path / "profile")
+    body, console = probe_page(tmp_path / "outputs" / "report.html", probe, tmp_path)
     assert console == []
-    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     # item 1: "four" −3 (−0.75 per character, the gold), "x" −2 (−2 per character): acc picks x, acc_norm four
     assert body["choices"] == "four (gold);-3.000;-0.7500;acc_norm|x;-2.000;-2.0000;acc"
 
@@ -190,12 +176,8 @@ document.body.dataset.results = Array.from(trial.querySelectorAll(".call .result
 document.body.dataset.roles = Array.from(trial.querySelectorAll(".transcript > li")).map(li => li.className).join("|");
 document.body.dataset.reply = box.querySelector("tbody tr").cells[3].querySelector(".reply").textContent;
 </script></body>"""
-    page = tmp_path / "probe.html"
-    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
-                    encoding="utf-8")
-    dom, console = load_page(page, tmp_path / "profile")
+    body, console = probe_page(tmp_path / "outputs" / "report.html", probe, tmp_path)
     assert console == []
-    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     expected = {}  # every tool call of every trial, counted from the trials' messages
     for path in sorted(predictions.glob("*.jsonl")):
         for line in path.read_text().splitlines():
@@ -254,12 +236,8 @@ for (const model of ["good", "bad"]) {
 }
 document.body.dataset.shown = JSON.stringify(shown);
 </script></body>"""
-    page = tmp_path / "probe.html"
-    page.write_text((tmp_path / "outputs" / "report.html").read_text(encoding="utf-8").replace("</body>", probe),
-                    encoding="utf-8")
-    dom, console = load_page(page, tmp_path / "profile")
+    body, console = probe_page(tmp_path / "outputs" / "report.html", probe, tmp_path)
     assert console == []
-    body = dict(re.findall(r'data-([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", dom).group(1)))
     shown = json.loads(html.unescape(body["shown"]))
     users = [[f"user: {m['content']}" for m in turn] for turn in MULTI_TURN["question"]]
     for model, (_, calls) in EPISODE_CALLS.items():
