@@ -79,6 +79,20 @@ NOT_EQUAL = [("2\\sqrt{2}", "3\\sqrt{2}"), ("\\frac{1}{2}", "2"), ("(1, 2)", "[1
              ("7", "8"), ("\\text{Evelyn}", "\\text{Bob}")]
 
 
+@pytest.fixture
+def parses_asked(monkeypatch) -> list[str]:
+    """Every text a checker is asked to parse, in order, as the pool asks."""
+    asked: list[str] = []
+    original = equivalence._Checker.parse
+
+    def recording(self, texts, seconds):
+        asked.extend(texts)
+        return original(self, texts, seconds)
+
+    monkeypatch.setattr(equivalence._Checker, "parse", recording)
+    return asked
+
+
 def test_equal_forms_are_equal_and_different_values_are_not():
     found = compare_answers(EQUAL + NOT_EQUAL, 10.0)
     assert [c.equal for c in found] == [True] * len(EQUAL) + [False] * len(NOT_EQUAL)
@@ -143,27 +157,20 @@ def test_a_checker_killed_over_its_limit_is_replaced_by_a_fork_of_the_same_warm_
     assert len({pid for _, pid, _ in started}) == 3 and {forked_by for _, _, forked_by in started} == {parent}
 
 
-def test_checkers_are_forks_of_the_warm_parent_and_hold_the_texts_it_parsed_ahead(started, monkeypatch):
+def test_checkers_are_forks_of_the_warm_parent_and_hold_the_texts_it_parsed_ahead(started, monkeypatch,
+                                                                                   parses_asked):
     stop_checker_parent()
     start_checker_parent(["\\frac{1}{2}", "\\frac{\\sqrt{3}}{3}", "7", "\\text{Evelyn}"])
     parent = _parent()
     _done_warming(parent)
     monkeypatch.setattr(equivalence, "PAIRS_PER_CHECKER", 1)
-    asked: list[str] = []
-    original = equivalence._Checker.parse
-
-    def recording(self, texts, seconds):
-        asked.extend(texts)
-        return original(self, texts, seconds)
-
-    monkeypatch.setattr(equivalence._Checker, "parse", recording)
     pairs = EQUAL + NOT_EQUAL + [("\\frac{\\sqrt{3}}{3}", "\\frac{1}{\\sqrt{3}}"), ("\\frac{\\sqrt{3}}{3}", "1")]
     with CheckerPool(10.0, checkers=2) as pool:
         found = [c.equal for c in pool.compare(pairs)]
         assert parent.held == {"\\frac{1}{2}", "\\frac{\\sqrt{3}}{3}", "7", "\\text{Evelyn}"}
         assert all(checker.holds >= parent.held for checker, _, _ in started)
     assert len(started) == 2 and {forked_by for _, _, forked_by in started} == {parent.process.pid}
-    assert sorted(asked) == sorted({text for pair in pairs for text in pair} - parent.held)  # the rest, once each
+    assert sorted(parses_asked) == sorted({text for pair in pairs for text in pair} - parent.held)  # the rest, once each
     assert found == [True] * len(EQUAL) + [False] * len(NOT_EQUAL) + [True, False]
     start_checker_parent(["9"])  # it no longer warms once a checker has been asked for
     assert parent.warm_texts == ["\\frac{1}{2}", "\\frac{\\sqrt{3}}{3}", "7", "\\text{Evelyn}"]
@@ -224,21 +231,13 @@ def test_a_warm_parent_stuck_on_a_text_is_replaced_and_the_text_is_timed_where_c
     assert _ended(stuck.process.pid) and _parent() is not stuck and _parent().held == frozenset()
 
 
-def test_checkers_share_their_parses_and_give_the_verdicts_one_checker_gives(monkeypatch):
+def test_checkers_share_their_parses_and_give_the_verdicts_one_checker_gives(monkeypatch, parses_asked):
     monkeypatch.setattr(equivalence, "PAIRS_PER_CHECKER", 1)
-    asked: list[str] = []
-    original = equivalence._Checker.parse
-
-    def recording(self, texts, seconds):
-        asked.extend(texts)
-        return original(self, texts, seconds)
-
-    monkeypatch.setattr(equivalence._Checker, "parse", recording)
     unevaluated = [("\\frac{\\sqrt{3}}{3}", "\\frac{1}{\\sqrt{3}}"), ("-13x+3", "3-13x"), ("\\frac{\\sqrt{3}}{3}", "1")]
     pairs = EQUAL + NOT_EQUAL + unevaluated + [(answer, gold) for gold, answer in EQUAL]
     with CheckerPool(10.0, checkers=2) as pool:
         shared = [c.equal for c in pool.compare(pairs)]
-        assert sorted(asked) == sorted({text for pair in pairs for text in pair})  # each text parsed once
+        assert sorted(parses_asked) == sorted({text for pair in pairs for text in pair})  # each text parsed once
         assert pool.parses["\\frac{1}{2}"] and pool.parses["\\frac{\\sqrt{3}}{3}"] is None  # the latter re-evaluates
     assert shared == [c.equal for c in compare_answers(pairs, 10.0, checkers=1)]
     assert shared == [True] * len(EQUAL) + [False] * len(NOT_EQUAL) + [True, True, False] + [True] * len(EQUAL)
