@@ -15,11 +15,22 @@ from tests.stages.kinds.tau2.trajectories import DOMAINS
 pytestmark = pytest.mark.skipif(not DOMAINS.is_dir(), reason="the shared tau2 data is not here")
 
 
+def _user(message: str) -> str:
+    return "Thanks ###STOP###" if "Done" in message else "Please create my task."
+
+
+def _dataset_toml(agent: ChatServer, user: ChatServer, params: str = "", user_settings: str = "") -> str:
+    """A mock dataset asking agent `m` of `agent` (two trials a task) and user model `u` of `user`, no retries."""
+    return (f'kind = "tau2"\n[params]\ndomain_folder = "{DOMAINS / "mock"}"\n{params}'
+            f'[generate]\nurl = "{agent.url}"\nmodels = ["m"]\nsamples = 2\nretries = 0\n'
+            f'[user]\nurl = "{user.url}"\nmodel = "u"\n{user_settings}retries = 0\n')
+
+
 def test_a_tau2_dataset_asked_of_agent_and_user_servers_scores_and_reruns_asking_nothing(tmp_path):
     task = _task()
     with ChatServer() as agent, ChatServer() as user:
         _agent(agent, task)
-        user.answer = lambda message: "Thanks ###STOP###" if "Done" in message else "Please create my task."
+        user.answer = _user
         folder = tmp_path / "inputs" / "live"
         folder.mkdir(parents=True)
         (folder / "questions.json").write_text(json.dumps([task]))
@@ -28,9 +39,7 @@ def test_a_tau2_dataset_asked_of_agent_and_user_servers_scores_and_reruns_asking
         (folder / "board" / "x_org" / "submission.json").write_text(json.dumps(
             {"results": {"mock": {"pass_1": 80.0}}, "methodology": {"user_simulator": "gpt-4.1-2025-04-14"}}))
         (folder / "dataset.toml").write_text(
-            f'kind = "tau2"\n[params]\ndomain_folder = "{DOMAINS / "mock"}"\nleaderboard = "board"\n'
-            f'[generate]\nurl = "{agent.url}"\nmodels = ["m"]\nsamples = 2\nretries = 0\n'
-            f'[user]\nurl = "{user.url}"\nmodel = "u"\ntemperature = 0.0\nretries = 0\n')
+            _dataset_toml(agent, user, params='leaderboard = "board"\n', user_settings="temperature = 0.0\n"))
         assert run(tmp_path) == 0
         b4 = read_columns(tmp_path / "outputs" / "live" / "m" / "B4_matches.json")
         assert json.loads(b4["rewards"][0]) == [1.0, 1.0]
@@ -52,14 +61,11 @@ def test_a_task_whose_initial_state_cannot_be_set_up_is_set_aside_and_the_rest_s
               "initial_state": {"initialization_data": {"agent_data": [{"tasks": {}}]}}}
     with ChatServer() as agent, ChatServer() as user:
         _agent(agent, task)
-        user.answer = lambda message: "Thanks ###STOP###" if "Done" in message else "Please create my task."
+        user.answer = _user
         folder = tmp_path / "inputs" / "live"
         folder.mkdir(parents=True)
         (folder / "questions.json").write_text(json.dumps([broken, task]))
-        (folder / "dataset.toml").write_text(
-            f'kind = "tau2"\n[params]\ndomain_folder = "{DOMAINS / "mock"}"\n'
-            f'[generate]\nurl = "{agent.url}"\nmodels = ["m"]\nsamples = 2\nretries = 0\n'
-            f'[user]\nurl = "{user.url}"\nmodel = "u"\nretries = 0\n')
+        (folder / "dataset.toml").write_text(_dataset_toml(agent, user))
         assert run(tmp_path) == 0
     b4 = read_columns(tmp_path / "outputs" / "live" / "m" / "B4_matches.json")
     assert list(zip(b4["id"], b4["status"], b4["rewards"])) == [  # the task set aside: missing, with no trials
