@@ -134,10 +134,10 @@ def replies_cell(texts: list[Any], views: list[tuple[int | None, str, str, dict[
 
 def readable(text: Any, fields: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the reply as shown, the view's fields): the renderer's readable reply in place of the raw one where it gives
-    one (READABLE_REPLY), else reply_shown's."""
+    one (READABLE_REPLY), the raw one kept as `raw` (folded behind it), else reply_shown's."""
     if READABLE_REPLY not in fields or text is None:
         return reply_shown(text), fields
-    return ({"prediction": display_text(fields[READABLE_REPLY])},
+    return ({"prediction": display_text(fields[READABLE_REPLY]), "raw": display_text(text)},
             {name: value for name, value in fields.items() if name != READABLE_REPLY})
 
 

@@ -100,7 +100,8 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
   }
 
   function text(c) {
-    return c.replies ? c.replies.map(function (r) { return r.prediction; }).join(" ") : c.prediction;
+    const own = function (r) { return r.prediction + (r.raw ? " " + r.raw : ""); };
+    return c.replies ? c.replies.map(own).join(" ") : own(c);
   }
 
   function keep(item) {

@@ -69,9 +69,45 @@ function callsVerdict(parent, fields) {
 // draws the answer read and the gold from their LaTeX; instructions lists IFEval's verdicts; calls a
 // function-calling reply's calls beside BFCL's possible answers (a multi-turn episode's turns); choices each
 // choice's loglikelihoods; program the program as run (highlighted), each test's outcome and the sandbox's verdict;
-// episodes each tau2 trial's reward, its components and its transcript.
+// episodes each tau2 trial's reward, its components and its transcript; labels an annotation document's characters
+// and events, each with its labels, relationships and the gold event it was aligned with.
 const VIEWS = {
   plain: function () {},
+  labels: function (parent, fields) {
+    if (!fields.events) return;
+    const box = document.createElement("details"), head = document.createElement("summary");
+    box.className = "labels";
+    head.textContent = "the document's labels (" + fields.events_total + " events, " + fields.characters.length
+      + " characters)";
+    box.appendChild(head);
+    if (fields.characters.length) {
+      const line = document.createElement("div");
+      line.className = "characters";
+      line.textContent = "characters: " + fields.characters.join("; ");
+      box.appendChild(line);
+    }
+    const list = document.createElement("ol");
+    list.className = "events";
+    fields.events.forEach(function (e) {
+      const li = document.createElement("li");
+      li.className = e.gold ? "aligned" : "extra";
+      li.textContent = [e.id, e.span ? "“" + e.span + "”" : "", e.labels].filter(Boolean).join(" ")
+        + (e.relationships.length ? "; " + e.relationships.join("; ") : "")
+        + (e.gold ? " (aligned with gold " + e.gold + ")" : " (no gold event)");
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    const more = fields.events_total - fields.events.length;
+    [[more > 0, more + " more events not listed"],
+     [fields.missing.length > 0, "gold events not annotated: " + fields.missing.join(", ")]].forEach(function (p) {
+      if (!p[0]) return;
+      const line = document.createElement("div");
+      line.className = "muted";
+      line.textContent = p[1];
+      box.appendChild(line);
+    });
+    parent.appendChild(box);
+  },
   math: function (parent, fields) {
     [["answer", fields.answer], ["gold", fields.gold]].forEach(function (pair) {
       if (!pair[1]) return;
@@ -226,24 +262,33 @@ const VIEWS = {
   }
 };
 
-// A reply: its answer (or its renderer's readable stand-in, `fields.reply`, where the raw reply is a kind's JSON),
-// then its reasoning folded behind it with its length and whether it never closed.
+// A reply: its answer (or its renderer's readable stand-in where the raw reply is a kind's JSON or list: report.html's
+// `prediction` with the raw one as `raw`, compare.html's `fields.reply` beside the raw `prediction`; the raw reply
+// then folded behind it), then its reasoning folded behind it with its length and whether it never closed.
 function replyText(parent, r) {
   const answer = document.createElement("div"), readable = r.fields && r.fields.reply;
+  const raw = r.raw !== undefined ? r.raw : readable !== undefined ? r.prediction : undefined;
   answer.className = "reply";
   answer.textContent = r.unfinished ? "(no answer: the reply ends inside its reasoning)"
     : readable !== undefined ? readable : r.prediction;
   parent.appendChild(answer);
+  if (raw) foldedText(parent, "raw", "the reply as given (" + raw.length.toLocaleString("en") + " characters)", raw,
+                      "raw-reply");
   if (r.reasoning === undefined) return;
-  const fold = document.createElement("details"), head = document.createElement("summary");
+  foldedText(parent, "reasoning" + (r.unfinished ? " unfinished" : ""), "reasoning (" + r.reasoning_chars.toLocaleString("en")
+    + " characters" + (r.unfinished ? ", unfinished" : "") + ")", r.reasoning, "reply");
+}
+
+// A text (of class `textClass`) folded behind its summary line, of class `cls`, appended to `parent`.
+function foldedText(parent, cls, summary, text, textClass) {
+  const box = document.createElement("details"), head = document.createElement("summary");
   const body = document.createElement("div");
-  fold.className = "reasoning" + (r.unfinished ? " unfinished" : "");
-  head.textContent = "reasoning (" + r.reasoning_chars.toLocaleString("en") + " characters"
-    + (r.unfinished ? ", unfinished" : "") + ")";
-  body.className = "reply";
-  body.textContent = r.reasoning;
-  fold.appendChild(head);
-  fold.appendChild(body);
-  parent.appendChild(fold);
+  box.className = cls;
+  head.textContent = summary;
+  body.className = textClass;
+  body.textContent = text;
+  box.appendChild(head);
+  box.appendChild(body);
+  parent.appendChild(box);
 }
 

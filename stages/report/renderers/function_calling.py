@@ -1,14 +1,15 @@
 """Function-calling items: the calls decoded from the reply beside the possible answers BFCL accepts, with the
 checker's verdict (its error type and reason) and the item's category; a multi-turn episode as a transcript (each
 turn's user messages, the model's calls with their results and its words, the ground truth's calls and the turn's
-verdict)."""
+verdict). The explorer's reply is the calls as calls (`fn(arg="a")`), not the JSON or list text they came in."""
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any, ClassVar
 
 from ...kinds.function_calling.kind import SUMMARY_COLUMNS
-from . import ItemRenderer, register_renderer
+from . import READABLE_REPLY, ItemRenderer, register_renderer
 
 TEXT_CAP = 300  # characters of a message, a call or its result shown in a transcript (the page's size budget)
 
@@ -20,11 +21,15 @@ class CallsRenderer(ItemRenderer):
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
         if matched.get("turns"):
-            return {"category": matched.get("category") or "", "verdict": _verdict(matched),
-                    "turns": episode_turns(json.loads(matched["turns"]), matched.get("messages"))}
-        return {"category": matched.get("category") or "", "calls": matched.get("decoded") or "",
-                "answers": possible_answers(matched.get("answer")), "verdict": _verdict(matched)}
-
+            turns = episode_turns(json.loads(matched["turns"]), matched.get("messages"))
+            return {"category": matched.get("category") or "", "verdict": _verdict(matched), "turns": turns,
+                    READABLE_REPLY: turns_line(turns)}
+        calls = decoded_calls(matched.get("decoded"))
+        shown = {"category": matched.get("category") or "", "answers": possible_answers(matched.get("answer")),
+                 "verdict": _verdict(matched)}
+        if calls is None:
+            return {**shown, "calls": matched.get("decoded") or ""}
+        return {**shown, "calls": "; ".join(calls) or "none", READABLE_REPLY: "; ".join(calls) or "no call"}
 
     def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
         """BFCL's summary columns per model as bfcl-eval's data_overall.csv computes them; one not computable (its
@@ -41,6 +46,24 @@ class CallsRenderer(ItemRenderer):
                              {"share": m["summary"][name]["value"], "interval": None} for name, _ in SUMMARY_COLUMNS)]
                           for model, m in models.items()],
                  "notes": [f"n/a — {reason}" for reason in reasons]}]
+
+
+def decoded_calls(decoded: str | None) -> list[str] | None:
+    """B4's decoded calls (the repr of bfcl-eval's [{name: {arg: value}}]) as `name(arg=value, …)` lines; None where
+    there are none or they are not that shape (shown as they are)."""
+    try:
+        calls = ast.literal_eval(decoded) if decoded else None
+        return None if not isinstance(calls, list) else [
+            f"{name}({', '.join(f'{arg}={json.dumps(value, ensure_ascii=False)}' for arg, value in arguments.items())})"
+            for call in calls for name, arguments in call.items()]
+    except (ValueError, SyntaxError, TypeError, AttributeError, MemoryError, RecursionError):
+        return None
+
+
+def turns_line(turns: list[dict[str, Any]]) -> str:
+    """A multi-turn episode's reply in one line: each turn's calls, in order."""
+    return "; ".join(f"turn {number}: " + (", ".join(c["call"] for step in turn["steps"] for c in step) or "no call")
+                     for number, turn in enumerate(turns, start=1))
 
 
 def _verdict(matched: dict[str, Any]) -> str:

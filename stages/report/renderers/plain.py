@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import ItemRenderer, register_renderer
 
-PLAIN_KINDS = ("annotation", "dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa")
+PLAIN_KINDS = ("dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa")
 
 for _kind in PLAIN_KINDS:
     register_renderer(_kind)(ItemRenderer)

@@ -104,7 +104,7 @@ document.body.dataset.verdict = row.querySelector(".verdict").textContent;
 </script></body>"""
     body, console = probe_page(tmp_path / "outputs" / "report.html", probe, tmp_path)
     assert console == []
-    assert html.unescape(body["calls"]) == ("calls: [{'weather_current': {'city': 'Lyon'}}]|possible answers: "
+    assert html.unescape(body["calls"]) == ('calls: weather_current(city="Lyon")|possible answers: '
                                             'weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ '
                                             '{"celsius" | (left out)})')
     assert html.unescape(body["verdict"]) == ("simple_python: value_error:string: 'city' = 'Lyon', expected one of "
@@ -233,6 +233,7 @@ for (const model of ["good", "bad"]) {
     results: Array.from(li.querySelectorAll(".call .result")).map(r => r.textContent),
     verdict: li.querySelector(".verdict").textContent}));
   shown[model + " reads"] = box.querySelector("tbody tr").cells[4].firstChild.textContent;
+  shown[model + " reply"] = box.querySelector("tbody tr").cells[3].querySelector(".reply").textContent;
 }
 document.body.dataset.shown = JSON.stringify(shown);
 </script></body>"""
@@ -248,6 +249,8 @@ document.body.dataset.shown = JSON.stringify(shown);
         ["← {'result': Decimal('4')}"]]
     assert [turn["verdict"] for turn in shown["good"]] == ["turn verdict: right"] * 3
     assert [turn["said"] for turn in shown["good"]] == [["assistant: It is 3."], [], []]
+    for model, (_, calls) in EPISODE_CALLS.items():  # the cell: each turn's calls, not the reply's list of lists
+        assert shown[f"{model} reply"] == "; ".join(f"turn {n}: {', '.join(turn)}" for n, turn in enumerate(calls, 1))
     assert shown["good reads"] == "valid"  # not "valid: None": a multi-turn episode has no calls decoded as one
     assert [turn["results"] for turn in shown["bad"]] == [['← {"result": 4}'], ["← (not run)"], ["← (not run)"]]
     assert [turn["verdict"] for turn in shown["bad"]] == [

@@ -6,7 +6,7 @@ from stages.kinds import get_kind, kind_names
 from stages.report.explorer import explorer_items, replies_cell
 from stages.report.renderers import RENDERERS, ItemRenderer, renderer_for
 
-PLAIN = {"annotation", "dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa"}
+PLAIN = {"dialogue", "fact_verification", "instruction", "multiple_choice", "numeric", "qa"}
 
 
 def _package_kinds() -> set[str]:
@@ -59,10 +59,16 @@ def test_function_calling_shows_the_calls_beside_the_possible_answers():
         "reason": "'city' = 'Lyon', expected one of ['Paris', 'Paris, France']",
         "decoded": "[{'weather_current': {'city': 'Lyon'}}]",
         "answer": '[{"weather.current": {"city": ["Paris", "Paris, France"], "unit": ["celsius", ""]}}]'})
-    assert fields == {"category": "simple_python", "calls": "[{'weather_current': {'city': 'Lyon'}}]",
+    assert fields == {"category": "simple_python", "calls": 'weather_current(city="Lyon")',
                       "answers": ['weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ {"celsius" | (left out)})'],
-                      "verdict": "value_error:string: 'city' = 'Lyon', expected one of ['Paris', 'Paris, France']"}
+                      "verdict": "value_error:string: 'city' = 'Lyon', expected one of ['Paris', 'Paris, France']",
+                      "reply": 'weather_current(city="Lyon")'}
     assert renderer_for("function_calling").fields({"valid": True, "answer": "not json"})["answers"] == ["not json"]
+    two = renderer_for("function_calling").fields({"decoded": "[{'f': {'x': [1, 2], 'y': 'é'}}, {'g': {}}]"})
+    assert two["reply"] == two["calls"] == 'f(x=[1, 2], y="é"); g()'
+    assert renderer_for("function_calling").fields({"decoded": "[]"})["reply"] == "no call"
+    odd = renderer_for("function_calling").fields({"decoded": "[{'f': {'x': Decimal('4')}}]"})
+    assert odd["calls"] == "[{'f': {'x': Decimal('4')}}]" and "reply" not in odd  # not literals: shown as they are
     assert renderer_for("function_calling").normalized_columns == ("answer", "messages")
 
 
@@ -72,9 +78,51 @@ def test_loglikelihood_shows_each_choice_its_loglikelihood_and_what_each_figure_
     assert fields == {"choices": [
         {"text": " a", "loglikelihood": -4.0, "per_char": -2.0, "acc": True, "acc_norm": False, "gold": False},
         {"text": " bbbbbb", "loglikelihood": -6.0, "per_char": -6.0 / 7, "acc": False, "acc_norm": True,
-         "gold": True}]}
-    assert renderer_for("loglikelihood").fields({"loglikelihoods": None, "choices": ["a"]}) == {}
-    assert renderer_for("loglikelihood").fields({"loglikelihood": -3.0, "loglikelihoods": [-3.0]}) == {}
+         "gold": True}],
+        "reply": 'chose "a" (-4.000); per character "bbbbbb" (-0.8571)'}
+    greedy = renderer_for("loglikelihood").fields({"loglikelihoods": [-1.0, -6.0], "chosen": 0, "chosen_norm": 0,
+                                                   "gold": 1, "choices": [" a", " b"], "greedy": [False, True]})
+    assert greedy["reply"] == 'chose "a" (-1.000, not greedy)'
+    assert renderer_for("loglikelihood").fields({"loglikelihoods": None, "choices": ["a", "b"]}) == {
+        "reply": "no loglikelihood for each of its 2 choices"}
+    assert renderer_for("loglikelihood").fields({"loglikelihood": -3.0, "loglikelihoods": [-3.0]}) == {
+        "reply": "loglikelihood -3.000 over the document"}
+    assert renderer_for("loglikelihood").fields({"loglikelihood": None, "loglikelihoods": None}) == {}
+
+
+def test_annotation_shows_the_documents_labels_not_its_json():
+    document = {"characters": [{"name": "后羿", "alias": ["羿"]}, {"name": "嫦娥"}], "narrative_events": [
+        {"id": "e1", "text_span": {"start": 0, "end": 4, "text": "射下太阳"},
+         "action_layer": {"category": "conflict", "type": "attack", "context": "", "status": "success"},
+         "relationships": [{"agent": "后羿", "target": "太阳", "relationship_level1": "conflict",
+                            "relationship_level2": "enemy", "sentiment": ["hostility"]}]},
+        {"id": "e2", "text_span": None, "action_layer": None, "relationships": None}]}
+    gold = {"narrative_events": [{"id": "g1"}, {"id": "g2"}]}
+    fields = renderer_for("annotation").fields({
+        "prediction": json.dumps(document), "ground_truth": json.dumps(gold),
+        "alignment": json.dumps({"pairs": [[0, 0, "span"]], "missing": [1], "extra": [1]})})
+    assert fields == {
+        "characters": ["后羿 (羿)", "嫦娥"],
+        "events": [{"id": "e1", "span": "射下太阳", "labels": "conflict/attack/success",
+                    "relationships": ["后羿 → 太阳 conflict/enemy (hostility)"], "gold": "g1"},
+                   {"id": "e2", "span": "", "labels": "", "relationships": [], "gold": ""}],
+        "events_total": 2, "missing": ["g2"],
+        "reply": "2 events, 2 characters (后羿 (羿), 嫦娥); e1 conflict/attack/success 后羿 → 太阳 conflict/enemy "
+                 "(hostility); e2"}
+    assert renderer_for("annotation").fields({"prediction": "not json"}) == {}
+    assert renderer_for("annotation").view == "labels"
+
+
+def test_a_renderers_readable_reply_stands_in_the_cell_and_the_raw_reply_is_kept_beside_it():
+    fields = renderer_for("loglikelihood").fields({"loglikelihoods": [-2.0, -3.0], "chosen": 0, "chosen_norm": 0,
+                                                   "gold": 0, "choices": ["blue", "red"]})
+    data = explorer_items(["0"], ["sky?"], [0], {"m": ["[-2.0, -3.0]"]}, {"m": [("correct", "", fields)]},
+                          {"m": [1.0]}, 1, 0, [])
+    cell = data["items"][0]["cells"]["m"]
+    assert (cell["prediction"], cell["raw"]) == ('chose "blue" (-2.000)', "[-2.0, -3.0]")
+    assert "reply" not in cell["fields"]
+    plain = explorer_items(["0"], ["q"], ["a"], {"m": ["a"]}, {"m": [("correct", "", {})]}, {"m": [1.0]}, 1, 0, [])
+    assert "raw" not in plain["items"][0]["cells"]["m"]
 
 
 def test_tau2_shows_each_trial_as_a_transcript_with_its_reward_components_and_database_difference():
@@ -114,7 +162,8 @@ def test_a_bfcl_multi_turn_episode_shows_each_turns_user_messages_calls_results_
         {"user": ["List it."], "steps": [[{"call": "ls()", "result": "x" * 300 + "…"}],
                                           [{"call": "cd(folder='a')", "result": None}]],
          "said": ["Listed."], "expected": ["ls()"], "verdict": "right"},
-        {"user": [], "steps": [], "said": [], "expected": [], "verdict": "no call expected"}]}
+        {"user": [], "steps": [], "said": [], "expected": [], "verdict": "no call expected"}],
+        "reply": "turn 1: ls(), cd(folder='a'); turn 2: no call"}
 
 
 def test_a_tau2_items_explorer_cell_shows_its_trials_termination_and_reward_not_their_json():

@@ -1,0 +1,89 @@
+"""Every registered kind's explorer cell reads as what the model did, not as the JSON or list text its prediction
+was stored as: all kinds' conformance fixtures (the registry's, no list kept here) in one run, every prediction cell
+of every model read from report.html in headless Chromium; offline."""
+import ast
+import html
+import json
+import shutil
+
+import pytest
+
+from stages.kinds.base import KINDS
+from tests.pipeline.browser import probe_page
+from tests.pipeline.kinds.test_kind_conformance import _lacking, _missing, conformance_folder
+from tests.pipeline.workspace import run
+
+PROBE = """<script>
+const shown = {};
+document.querySelectorAll("details.explorer").forEach(function (box) {
+  const a = box.querySelector(".model-a");
+  Array.from(a.options).forEach(function (option) {
+    a.value = option.value; a.dispatchEvent(new Event("change"));
+    Array.from(box.querySelector("tbody").rows).forEach(function (row) {  // the items' table, not the set-aside one
+      shown[box.dataset.dataset + "/" + option.value + "/" + row.cells[0].textContent] = {
+        replies: Array.from(row.cells[3].querySelectorAll(".reply")).filter(r => !r.closest("details.reasoning"))
+          .map(r => r.textContent),
+        raw: Array.from(row.cells[3].querySelectorAll("details.raw .raw-reply")).map(r => r.textContent),
+        labels: Array.from(row.cells[4].querySelectorAll("details.labels li")).map(li => li.textContent)};
+    });
+  });
+});
+document.body.dataset.shown = JSON.stringify(shown);
+</script></body>"""
+
+
+def raw_structure(text: str) -> bool:
+    """Whether a cell's text is a JSON or Python list / object as stored, rather than something drawn from it."""
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            if isinstance(parse(text.strip()), (list, dict, tuple)):
+                return True
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return False
+
+
+@pytest.fixture(scope="module")
+def cells(tmp_path_factory):
+    """Every prediction cell report.html draws for every kind's fixture, by dataset/model/id, and the console."""
+    root = tmp_path_factory.mktemp("cells")
+    kinds = [name for name in KINDS.names() if _missing(name) is None and not _lacking(name)]
+    for name in kinds:
+        shutil.copytree(conformance_folder(name), root / "inputs" / name, ignore=shutil.ignore_patterns("expected.json"))
+    assert run(root) == 0
+    body, console = probe_page(root / "outputs" / "report.html", PROBE, root)
+    return kinds, json.loads(html.unescape(body["shown"])), console
+
+
+def test_raw_structure_tells_stored_lists_and_objects_from_drawn_text():
+    assert raw_structure("[-2.0, -3.0]") and raw_structure('{"events": []}') and raw_structure("[{'f': {'x': 1}}]")
+    assert not raw_structure('chose "blue" (-2.000)') and not raw_structure("[weather(city='x')]")
+    assert not raw_structure("Paris") and not raw_structure("8")
+
+
+def test_no_kinds_prediction_cell_is_its_stored_json_or_list_text(cells):
+    kinds, shown, console = cells
+    assert console == []
+    answered = {key.split("/")[0] for key, cell in shown.items() if any(cell["replies"])}
+    assert answered == set(kinds) and len(kinds) >= 12  # every kind's fixture has cells with replies drawn
+    raw = {key: text for key, cell in shown.items() for text in cell["replies"] if raw_structure(text)}
+    assert raw == {}
+
+
+def test_loglikelihood_and_annotation_cells_read_compactly_with_the_reply_as_given_folded_behind(cells):
+    _, shown, _ = cells
+    # loglikelihood item 1: "four" −3, "x" −2 (acc picks x; per character four, −0.75)
+    assert shown["loglikelihood/m/1"]["replies"] == ['chose "x" (-2.000); per character "four" (-0.7500)']
+    assert shown["loglikelihood/m/1"]["raw"] == ["[-3.0, -2.0]"]
+    annotation = shown["annotation/m/houyi"]
+    assert annotation["replies"][0].startswith("3 events, 0 characters; h1 physical & conflict/celestial/ongoing/"
+                                               "setup; h2 physical & conflict/attack/success/climax 后羿 → 太阳 "
+                                               "conflict/enemy (hostility)")
+    assert annotation["raw"][0].startswith('{"version":"3.0"')
+    assert annotation["labels"][:2] == [
+        "h1 “天上有十个太阳，大地被烤焦了。” physical & conflict/celestial/ongoing/setup (aligned with gold h1)",
+        "h2 “后羿拉开神弓，射下了九个太阳。” physical & conflict/attack/success/climax; 后羿 → 太阳 "
+        "conflict/enemy (hostility) (aligned with gold h2)"]
+    assert shown["function_calling/function-calling/simple_python_0"]["replies"] == ['weather_current(city="Lyon")']
+    assert shown["function_calling/function-calling/simple_python_0"]["raw"] == [
+        '[{"weather_current": "{\\"city\\": \\"Lyon\\"}"}]']
