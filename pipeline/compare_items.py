@@ -74,7 +74,7 @@ def _views(folder: UPath, dataset: str, model: str, wanted: list[str],
     for row in _matching(folder, "B3", dataset, model, wanted, ("sample", *renderer.normalized_columns)):
         normalized.setdefault((str(row["id"]), row.get("sample")), row)
     found: dict[tuple[str, Any], dict[str, Any]] = {}
-    for row in _matching(folder, "B4", dataset, model, wanted, None):
+    for row in _matching(folder, "B4", dataset, model, wanted, None, renderer.match_parameters):
         key = (str(row["id"]), row.get("sample"))
         if key not in found:
             status, reading = judged.item_view(row)
@@ -84,9 +84,9 @@ def _views(folder: UPath, dataset: str, model: str, wanted: list[str],
 
 
 def _matching(folder: UPath, stage: str, dataset: str, model: str | None, wanted: list[str],
-              columns: tuple[str, ...] | None) -> list[dict[str, Any]]:
+              columns: tuple[str, ...] | None, parameters: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """The rows with these ids of every shard of a stage's artifact that exists (a run without it: none), with the
-    `columns` it has (None: all of them)."""
+    `columns` it has (None: all of them) and the stage's `parameters` named (its header's) beside them."""
     rows = []
     for path in artifact_paths(folder, stage, dataset, model):
         document = read_artifact_json(path)
@@ -94,5 +94,7 @@ def _matching(folder: UPath, stage: str, dataset: str, model: str | None, wanted
             continue
         named = document.get("columns", ())
         present = ["id", *(name for name in (named if columns is None else columns) if name in named and name != "id")]
-        rows += read_rows_with_ids(path, wanted, present, document).to_pylist()
+        header = (document.get("header") or {}).get("parameters", {})
+        rows += [{**{name: header.get(name) for name in parameters}, **row}
+                 for row in read_rows_with_ids(path, wanted, present, document).to_pylist()]
     return rows

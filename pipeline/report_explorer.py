@@ -112,7 +112,10 @@ def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, 
     else:
         rows = read_table(path, [kind.status_column], document)
         views = partial(_views_at, kind, path, document)
-    view = partial(_with_normalized, views, task, renderer_for(kind.name).normalized_columns)
+    renderer = renderer_for(kind.name)
+    parameters = {name: (document.get("header") or {}).get("parameters", {}).get(name)
+                  for name in renderer.match_parameters}
+    view = partial(_with_normalized, views, task, renderer.normalized_columns, parameters)
     if "sample" not in document.get("columns", ()):
         return rows, None, view
     ids, samples = read_column(path, "id").to_pylist(), read_column(path, "sample").to_pylist()
@@ -139,15 +142,16 @@ def _votes(kind: Kind, task: StageTask, rows: int) -> list[Any]:
 
 
 def _with_normalized(views: Callable[..., list[Any]], task: StageTask, columns: tuple[str, ...],
-                     chosen: list[int]) -> list[Any]:
+                     parameters: dict[str, Any], chosen: list[int]) -> list[Any]:
     """`views` of the rows at `chosen`, with the B3 `columns` the kind's renderer reads of those rows (B3 and B4 rows
-    are one to one) where it reads some."""
-    if not columns:
-        return views(chosen)
-    path = task.requires().artifact_path()
-    document = read_artifact_json(path)
-    present = [name for name in columns if name in document.get("columns", ())]
-    return views(chosen, read_rows_at(path, chosen, present, document) if present else None)
+    are one to one) and the B4 `parameters` it reads (the same for every row), where it reads some."""
+    found: Columns = {name: [value] * len(chosen) for name, value in parameters.items()}
+    if columns:
+        path = task.requires().artifact_path()
+        document = read_artifact_json(path)
+        present = [name for name in columns if name in document.get("columns", ())]
+        found.update(read_rows_at(path, chosen, present, document) if present else {})
+    return views(chosen, found or None)
 
 
 def _views_at(kind: Kind, path: UPath, document: dict[str, Any], chosen: list[int],

@@ -221,7 +221,11 @@ const VIEWS = {
       head.textContent = "program (" + fields.program.split("\n").length + " lines)";
       pre.className = "program";
       code.textContent = fields.program;
-      if (window.hljs) window.hljs.highlightElement(code);  // escapes the text itself, its language found by its grammars
+      // hljs escapes the text itself; with the grammar of the dataset's language (B4's `language`), else it guesses
+      if (window.hljs && fields.language && window.hljs.getLanguage(fields.language)) {
+        code.className = "language-" + fields.language;
+      }
+      if (window.hljs) window.hljs.highlightElement(code);
       pre.appendChild(code);
       fold.appendChild(head);
       fold.appendChild(pre);

@@ -17,9 +17,10 @@ class ItemRenderer:
     needs_katex: ClassVar[bool] = False  # the page embeds KaTeX (page/katex) when a dataset's renderer needs it
     needs_highlight: ClassVar[bool] = False  # the page embeds highlight.js (page/highlight) likewise
     normalized_columns: ClassVar[tuple[str, ...]] = ()  # B3 columns `fields` reads beside the B4 row's
+    match_parameters: ClassVar[tuple[str, ...]] = ()  # B4's parameters (its artifact header's) `fields` reads likewise
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
-        """What the view shows of one B4 row (with its normalized_columns of B3) beyond its status and reading (JSON
+        """What the view shows of one B4 row (with its normalized_columns of B3 and match_parameters) beyond its status and reading (JSON
         values); a "reply" among them is shown in place of the raw reply (READABLE_REPLY)."""
         return {}
 

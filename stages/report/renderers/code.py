@@ -1,4 +1,5 @@
-"""Code items: the program as run (B3's, highlighted by highlight.js), each test's outcome (B4's checks), the sandbox's
+"""Code items: the program as run (B3's, highlighted by highlight.js with the grammar of the dataset's `language`,
+B4's parameter), each test's outcome (B4's checks), the sandbox's
 outcome line (outcome, error, seconds, sandbox), the end of what the program printed, and the signs of tampering with
 the tests it showed."""
 from __future__ import annotations
@@ -16,6 +17,7 @@ class ProgramRenderer(ItemRenderer):
     view: ClassVar[str] = "program"
     needs_highlight: ClassVar[bool] = True
     normalized_columns: ClassVar[tuple[str, ...]] = ("program",)
+    match_parameters: ClassVar[tuple[str, ...]] = ("language",)
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
         seconds, sandbox = matched.get("seconds"), matched.get("sandbox")
@@ -24,6 +26,7 @@ class ProgramRenderer(ItemRenderer):
                                                   sandbox and f"sandbox {sandbox}") if part)
         program = matched.get("program") or ""
         return {"program": program if len(program) <= PROGRAM_CAP else program[:PROGRAM_CAP] + "…",
+                "language": str(matched.get("language") or ""),
                 "outcome": line, "stdout": _tail(matched.get("stdout")), "stderr": _tail(matched.get("stderr")),
                 "tampering": [str(sign) for sign in matched.get("tampering") or []],
                 "checks": [{"test": str(check.get("test", "")), "held": int(check.get("held") or 0),

@@ -64,3 +64,51 @@ def test_a_code_item_shows_each_tests_outcome_and_its_program_highlighted(tmp_pa
     assert {"import", "def", "return", "if", "else"} <= set(json.loads(body["keywords"].replace("&quot;", '"')))
     assert body["outcome"].startswith("failed · AssertionError: ten · ") and "sandbox bwrap" in body["outcome"]
     assert body["tampering"].startswith("tampering signs: line 3: ") and "_getframe" in body["tampering"]
+
+
+SUM = {"id": "sum", "question": "Print 10 + 20.", "inputs": ["\n"], "outputs": ["30\n"]}
+PROGRAMS = {"py": ("python", "x = 10\ny = 20\nz = x + y\n"),  # highlight.js's guess finds no language for it
+            "js": ("javascript", "const x = 10, y = 20;\nconsole.log(x + y);\n")}
+LANGUAGE_PROBE = """<script>
+const shown = {};
+document.querySelectorAll("details.explorer").forEach(function (box) {
+  box.querySelector("summary").click();
+  const code = box.querySelector("pre.program code");
+  shown[box.dataset.dataset] = [code.className, Array.from(code.querySelectorAll("[class^=hljs-]"))
+    .map(s => s.className + " " + s.textContent)];
+});
+document.querySelectorAll("details.flip").forEach(function (flip) {
+  shown["compare " + flip.id] = Array.from(flip.querySelectorAll("pre.program code")).map(c => c.className);
+});
+document.body.dataset.shown = JSON.stringify(shown);
+</script></body>"""
+
+
+def test_a_program_is_highlighted_with_the_grammar_of_its_datasets_language(tmp_path):
+    """B4 records the dataset's `language` (its parameters): a JavaScript dataset's program is highlighted as
+    JavaScript and a Python one's as Python, on report.html and compare.html, whatever highlight.js would guess."""
+    from pipeline.cli import main
+    from tests.pipeline.browser import probe_page
+    from tests.pipeline.workspace import write_jsonl
+
+    for name, (language, _) in PROGRAMS.items():
+        write_jsonl(tmp_path / "inputs" / name / "questions.jsonl", [SUM])
+        (tmp_path / "inputs" / name / "dataset.toml").write_text(
+            f'kind = "code"\n[params]\nlanguage = "{language}"\ntimeout_seconds = 5.0\n')
+    for run_name, twenty in (("a", "20"), ("b", "2")):  # the second run's programs add 2: the JavaScript one flips
+        for name, (language, program) in PROGRAMS.items():
+            write_jsonl(tmp_path / "inputs" / name / "predictions" / "m.jsonl",
+                        [{"id": "sum", "prediction": f"```{language}\n{program.replace('20', twenty)}```"}])
+        assert main(["run", "--inputs", str(tmp_path / "inputs"), "--outputs", str(tmp_path / run_name)]) == 0
+    body, console = probe_page(tmp_path / "a" / "report.html", LANGUAGE_PROBE, tmp_path)
+    assert console == []
+    shown = json.loads(body["shown"].replace("&quot;", '"'))
+    assert shown["py"] == ["language-python hljs", ["hljs-number 10", "hljs-number 20"]]
+    assert shown["js"][0] == "language-javascript hljs"
+    assert {"hljs-keyword const", "hljs-variable language_ console", "hljs-title function_ log"} <= set(shown["js"][1])
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) in (0, 3)
+    (tmp_path / "profile").rename(tmp_path / "profile-report")
+    body, console = probe_page(tmp_path / "b" / "compare.html", LANGUAGE_PROBE, tmp_path)
+    assert console == []
+    assert json.loads(body["shown"].replace("&quot;", '"')) == {
+        "compare js/m/sum": ["language-javascript hljs", "language-javascript hljs"]}

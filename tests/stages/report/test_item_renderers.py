@@ -43,13 +43,15 @@ def test_code_shows_the_outcome_line_the_end_of_the_output_and_tampering_signs()
     fields = renderer_for("code").fields({"outcome": "failed", "error": "AssertionError", "seconds": 0.25,
                                           "sandbox": "bubblewrap", "stdout": "y" + "x" * 300, "stderr": None,
                                           "tampering": ["sys.exit"]})
-    assert fields == {"program": "", "outcome": "failed · AssertionError · 0.25 s · sandbox bubblewrap",
+    assert fields == {"program": "", "language": "", "outcome": "failed · AssertionError · 0.25 s · sandbox bubblewrap",
                       "stdout": "…" + "x" * 300, "stderr": "", "tampering": ["sys.exit"], "checks": []}
     checks = [{"test": "line 4: assert f(1) == 2", "held": 3, "failed": 1, "error": "AssertionError"}]
     assert renderer_for("code").fields({"checks": checks})["checks"] == checks
     assert renderer_for("code").needs_highlight and not renderer_for("math").needs_highlight
     assert renderer_for("code").fields({"program": "print(1)\n"})["program"] == "print(1)\n"
     assert renderer_for("code").normalized_columns == ("program",)
+    assert renderer_for("code").match_parameters == ("language",)  # B4's parameter: the grammar that highlights it
+    assert renderer_for("code").fields({"language": "javascript"})["language"] == "javascript"
     assert renderer_for("code").fields({})["outcome"] == "no code"
 
 
