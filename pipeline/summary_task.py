@@ -1,4 +1,5 @@
-"""The run's summary as a Luigi task: every dataset's primary metric per model in B6_summary.json, and report.html."""
+"""The run's summary as a Luigi task: every dataset's primary metric per model in B6_summary.json, and report.html with
+the item files beside it (its completeness: all of them there)."""
 from __future__ import annotations
 
 import sys
@@ -11,6 +12,7 @@ from stages import build_summary, render_html_page, write_report_page
 from stages.core.printable import printable
 from stages.io.artifacts import read_artifact_json, write_json_atomic
 from stages.io.storage import location
+from stages.report.item_files import page_written
 
 from .fingerprint import code_version as current_code_version
 from .fingerprint import fingerprint
@@ -47,7 +49,8 @@ class B6Summary(luigi.Task):
         document = read_artifact_json(self.artifact_path())
         return (document is not None and document.get("header", {}).get("fingerprint") == self.fingerprint()
                 and (self.ran is None or document.get("not_run_trouble") == _not_run(document, self.ran))
-                and all(task.artifacts_present() for task in self.requires()))
+                and all(task.artifacts_present() for task in self.requires())
+                and "report_files" in document and page_written(self.html_path(), document["report_files"]))
 
     def run(self) -> None:
         reports = [read_artifact_json(task.artifact_path())["report"] for task in self.requires()]
@@ -56,10 +59,11 @@ class B6Summary(luigi.Task):
         run = {"title": "evalpipe report", "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                "code_version": header["code_version"], "outputs": self.outputs_dir}
         failed = dict(self.failed)
-        write_report_page(self.html_path(), render_html_page(
-            reports, run, failed=failed, ran=None if self.ran is None else list(self.ran)))
+        page = render_html_page(reports, run, failed=failed, ran=None if self.ran is None else list(self.ran))
+        write_report_page(self.html_path(), page)
         troubled = sorted({*failed, *(report["dataset"] for report in reports if report.get("problems"))})
-        document = {"header": header, **build_summary(reports), "failed": failed, "troubled": troubled}
+        document = {"header": header, **build_summary(reports), "failed": failed, "troubled": troubled,
+                    "report_files": sorted(page.item_files)}  # beside report.html: complete() checks they are there
         write_json_atomic(self.artifact_path(), {**document, "not_run_trouble": _not_run(document, self.ran)})
 
     def html_path(self) -> UPath:

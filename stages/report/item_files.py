@@ -106,3 +106,15 @@ def write_report_page(path: UPath, page: ReportPage) -> None:
     for stale in folder.iterdir():
         if stale.name.endswith(".js") and stale.name not in named:
             stale.unlink()
+
+
+def page_written(path: UPath, item_files: list[str]) -> bool:
+    """Whether the page at `path` is there with every one of its `item_files` (paths relative to it, as ReportPage
+    names them) beside it: the page, then one listing of its items folder."""
+    if not path.exists():
+        return False
+    if not item_files:
+        return True
+    folder = path.parent / ITEMS_FOLDER
+    present = {entry.name for entry in folder.iterdir()} if folder.exists() else set()
+    return all(name.rsplit("/", 1)[1] in present for name in item_files)

@@ -1,12 +1,13 @@
 """report.html's item files on S3 (SeaweedFS on 127.0.0.1), through the storage layer as every artifact: written
-before the page, each once (a file already there is not sent again), and pruned once no page names it."""
+before the page, each once (a file already there is not sent again), pruned once no page names it, and a lost one
+noticed (the summary's completeness)."""
 from __future__ import annotations
 
 import pytest
 
 from stages.io.storage import location
 from stages.report import item_files
-from stages.report.item_files import ITEMS_FOLDER, ReportPage, write_report_page
+from stages.report.item_files import ITEMS_FOLDER, ReportPage, page_written, write_report_page
 from tests.pipeline.servers import Weed
 
 pytestmark = pytest.mark.servers
@@ -40,3 +41,8 @@ def test_item_files_on_s3_are_written_once_and_pruned(weed, monkeypatch):
     assert sorted(path.rsplit("/", 1)[1] for path in fs.ls(f"report-items/outputs/{ITEMS_FOLDER}")) == ["b.js", "c.js"]
     assert fs.cat_file("report-items/outputs/report.html") == b"<p>two</p>"
     assert fs.cat_file(f"report-items/outputs/{ITEMS_FOLDER}/c.js") == b"c"
+    named = [f"{ITEMS_FOLDER}/b.js", f"{ITEMS_FOLDER}/c.js"]
+    assert page_written(page, named)
+    fs.rm(f"report-items/outputs/{ITEMS_FOLDER}/c.js")
+    s3fs.S3FileSystem.clear_instance_cache()
+    assert not page_written(location("s3://report-items/outputs/report.html"), named)

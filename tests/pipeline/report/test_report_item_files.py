@@ -126,3 +126,35 @@ setTimeout(function () {{
     body = _body(dom)
     assert f"{files[0].name} could not be read" in body["count"]
     assert int(body["loaded"]) < ITEMS
+
+
+def test_a_rerun_writes_again_the_item_files_or_the_page_it_finds_missing(tmp_path, monkeypatch):
+    """The summary is complete only with report.html and every item file it wrote beside it (B6_summary.json lists
+    them): a deleted report_items/ folder, or one file of it, or the page, is written again by a rerun, which
+    otherwise leaves them alone."""
+    import functools
+    import shutil
+
+    from pipeline import summary_task
+    from stages.report import item_files
+    from tests.pipeline.workspace import changed, run, snapshot
+
+    monkeypatch.setattr(summary_task, "render_html_page", functools.partial(render_html_page, item_budget=BUDGET))
+    monkeypatch.setattr(item_files, "CHUNK_BYTES", BUDGET)  # several files beside the page
+    folder = tmp_path / "inputs" / "big"
+    write_jsonl(folder / "questions.jsonl", [{"id": f"q{i}", "question": f"Question {i}: " + "words " * 60,
+                                              "answers": [f"answer {i}"]} for i in range(ITEMS)])
+    write_jsonl(folder / "predictions" / "m.jsonl", [{"id": f"q{i}", "prediction": "no idea"} for i in range(ITEMS)])
+    assert run(tmp_path) == 0
+    outputs = tmp_path / "outputs"
+    written = {path.name: path.read_bytes() for path in (outputs / ITEMS_FOLDER).iterdir()}
+    listed = read_artifact_json(outputs / "B6_summary.json")["report_files"]
+    assert len(written) > 1 and listed == sorted(f"{ITEMS_FOLDER}/{name}" for name in written)
+    before = snapshot(outputs)
+    assert run(tmp_path) == 0 and changed(before, snapshot(outputs)) == set()  # all there: nothing written again
+    for lose in (lambda: shutil.rmtree(outputs / ITEMS_FOLDER), lambda: (outputs / ITEMS_FOLDER / min(written)).unlink(),
+                 lambda: (outputs / "report.html").unlink()):
+        lose()
+        assert run(tmp_path) == 0
+        assert {path.name: path.read_bytes() for path in (outputs / ITEMS_FOLDER).iterdir()} == written
+        assert (outputs / "report.html").is_file()

@@ -11,6 +11,7 @@ from stages.report.item_files import (
     dataset_shares,
     item_data,
     item_texts,
+    page_written,
     split_items,
     write_report_page,
 )
@@ -88,3 +89,15 @@ def test_files_are_written_once_and_pruned_when_no_page_names_them(tmp_path):
     assert (tmp_path / ITEMS_FOLDER / "a.js").stat().st_ino == kept.st_ino
     write_report_page(page_path, ReportPage("<html>three</html>", {}))
     assert list((tmp_path / ITEMS_FOLDER).iterdir()) == []
+
+
+def test_a_page_is_written_when_it_and_every_item_file_it_names_are_there(tmp_path):
+    page_path, names = tmp_path / "report.html", [f"{ITEMS_FOLDER}/a.js", f"{ITEMS_FOLDER}/b.js"]
+    assert not page_written(page_path, []) and not page_written(page_path, names)
+    write_report_page(page_path, ReportPage("<html></html>", {name: "evalpipeItems('x',[]);" for name in names}))
+    assert page_written(page_path, names) and page_written(page_path, [])
+    (tmp_path / ITEMS_FOLDER / "b.js").unlink()
+    assert not page_written(page_path, names) and page_written(page_path, names[:1])
+    (tmp_path / ITEMS_FOLDER / "a.js").unlink()
+    (tmp_path / ITEMS_FOLDER).rmdir()
+    assert not page_written(page_path, names[:1]) and page_written(page_path, [])
