@@ -24,7 +24,9 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
         replies: Array.from(row.cells[3].querySelectorAll(".reply")).filter(r => !r.closest("details.reasoning"))
           .map(r => r.textContent),
         raw: Array.from(row.cells[3].querySelectorAll("details.raw .raw-reply")).map(r => r.textContent),
-        labels: Array.from(row.cells[4].querySelectorAll("details.labels li")).map(li => li.textContent)};
+        labels: Array.from(row.cells[4].querySelectorAll("details.labels li")).map(li => li.textContent),
+        folds: Array.from(row.cells[3].querySelectorAll("details.raw")).concat(
+          Array.from(row.cells[4].querySelectorAll("details.labels"))).map(d => d.open)};
     });
   });
 });
@@ -75,6 +77,7 @@ def test_loglikelihood_and_annotation_cells_read_compactly_with_the_reply_as_giv
     # loglikelihood item 1: "four" −3, "x" −2 (acc picks x; per character four, −0.75)
     assert shown["loglikelihood/m/1"]["replies"] == ['chose "x" (-2.000); per character "four" (-0.7500)']
     assert shown["loglikelihood/m/1"]["raw"] == ["[-3.0, -2.0]"]
+    assert shown["loglikelihood/m/1"]["folds"] == [False] and shown["annotation/m/houyi"]["folds"] == [False, False]
     annotation = shown["annotation/m/houyi"]
     assert annotation["replies"][0].startswith("3 events, 0 characters; h1 physical & conflict/celestial/ongoing/"
                                                "setup; h2 physical & conflict/attack/success/climax 后羿 → 太阳 "
