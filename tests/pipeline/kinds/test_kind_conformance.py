@@ -5,49 +5,29 @@ and gives the figures its expected.json states (worked out by hand, `why` says h
 saying where it goes (docs/extending.md)."""
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
 from stages.io.dataset_config import resolve_params
 from stages.kinds import get_kind
 from stages.kinds.base import KINDS
-from tests.pipeline.workspace import REPO, run
-
-
-def conformance_folder(kind_name: str) -> Path:
-    """Where a kind's fixture is: its package's mirror under tests/, then conformance/."""
-    package = type(get_kind(kind_name)).__module__.rsplit(".", 1)[0]
-    return REPO / "tests" / Path(*package.split(".")) / "conformance"
-
-
-def _missing(kind_name: str) -> str | None:
-    folder = conformance_folder(kind_name)
-    if (folder / "expected.json").is_file():
-        return None
-    return (f"kind {kind_name!r} brings no conformance fixture: add {folder.relative_to(REPO)}/ — a dataset folder "
-            "(questions file or ground_truth/, predictions/<model>.jsonl, dataset.toml) with expected.json "
-            "{\"models\": {model: {metric: value}}, \"why\": …} (docs/extending.md)")
+from tests.pipeline.kinds.conformance import (
+    conformance_folder,
+    expected_of,
+    fixture_missing,
+    lacking_programs,
+    runnable_kinds,
+)
+from tests.pipeline.workspace import run
 
 
 @pytest.fixture(scope="module")
 def every_kind_run(tmp_path_factory):
     """One `evalpipe run` over every kind's fixture that is there and can run here: (exit code, outputs folder)."""
     root = tmp_path_factory.mktemp("kinds")
-    for name in KINDS.names():
-        if _missing(name) is None and not _lacking(name):
-            shutil.copytree(conformance_folder(name), root / "inputs" / name,
-                            ignore=shutil.ignore_patterns("expected.json"))
+    for name in runnable_kinds():
+        shutil.copytree(conformance_folder(name), root / "inputs" / name, ignore=shutil.ignore_patterns("expected.json"))
     return run(root), root / "outputs"
-
-
-def _expected(kind_name: str) -> dict:
-    return json.loads((conformance_folder(kind_name) / "expected.json").read_text(encoding="utf-8"))
-
-
-def _lacking(kind_name: str) -> list[str]:
-    """The programs a kind's fixture needs that this machine lacks (the code kind's bwrap)."""
-    return [program for program in _expected(kind_name).get("requires_programs", []) if shutil.which(program) is None]
 
 
 @pytest.mark.parametrize("kind_name", KINDS.names())
@@ -60,16 +40,16 @@ def test_a_kinds_defaults_resolve_under_its_own_rules(kind_name):
 
 @pytest.mark.parametrize("kind_name", KINDS.names())
 def test_a_kinds_fixture_runs_b1_to_b6_and_gives_its_expected_figures(kind_name, every_kind_run):
-    missing = _missing(kind_name)
+    missing = fixture_missing(kind_name)
     if missing is not None:
         pytest.fail(missing)
-    lacking = _lacking(kind_name)
+    lacking = lacking_programs(kind_name)
     if lacking:
         pytest.skip(f"{kind_name}'s fixture needs {', '.join(lacking)}, not installed here")
     code, outputs = every_kind_run
     assert code == 0
     report = json.loads((outputs / kind_name / "B6_report.json").read_text(encoding="utf-8"))["report"]
     assert report["kind"] == kind_name and report["problems"] == []
-    for model, metrics in _expected(kind_name)["models"].items():
+    for model, metrics in expected_of(kind_name)["models"].items():
         for metric, value in metrics.items():
             assert report["models"][model][metric] == pytest.approx(value), (model, metric)

@@ -69,7 +69,7 @@ def test_a_page_of_plain_flips_embeds_no_katex_or_highlighter(tmp_path):
 def test_a_tau2_flip_draws_both_runs_episodes_with_their_tool_calls(tmp_path):
     import shutil
 
-    from tests.pipeline.kinds.test_kind_conformance import conformance_folder
+    from tests.pipeline.kinds.conformance import conformance_folder
 
     for run, (good, bad) in (("a", ("good", "bad")), ("b", ("bad", "good"))):  # B: the two models trade replies
         folder = tmp_path / f"inputs_{run}" / "t"

@@ -8,9 +8,8 @@ import shutil
 
 import pytest
 
-from stages.kinds.base import KINDS
 from tests.pipeline.browser import probe_page
-from tests.pipeline.kinds.test_kind_conformance import _lacking, _missing, conformance_folder
+from tests.pipeline.kinds.conformance import conformance_folder, runnable_kinds
 from tests.pipeline.workspace import run
 
 PROBE = """<script>
@@ -49,7 +48,7 @@ def raw_structure(text: str) -> bool:
 def cells(tmp_path_factory):
     """Every prediction cell report.html draws for every kind's fixture, by dataset/model/id, and the console."""
     root = tmp_path_factory.mktemp("cells")
-    kinds = [name for name in KINDS.names() if _missing(name) is None and not _lacking(name)]
+    kinds = runnable_kinds()
     for name in kinds:
         shutil.copytree(conformance_folder(name), root / "inputs" / name, ignore=shutil.ignore_patterns("expected.json"))
     assert run(root) == 0

@@ -8,7 +8,7 @@ import pytest
 
 from stages.core.text_table import display_width
 from stages.kinds.base import KINDS
-from tests.pipeline.kinds.test_kind_conformance import conformance_folder
+from tests.pipeline.kinds.conformance import conformance_folder
 from tests.pipeline.workspace import DEMO_INPUTS, run, write_jsonl
 
 COLUMNS = 160
