@@ -31,7 +31,7 @@ def flipped_texts(flips: list[dict[str, Any]], before: UPath, after: UPath,
         dataset, model, item = flip["dataset"], flip["model"], flip["id"]
         question = questions[dataset].get(item, {})
         shown.append({**flip, "question": display_text(question.get("question")),
-                      "gold": display_text(question.get("golds")),
+                      "gold": display_text(renderer_for(kinds[dataset]).gold(question.get("golds"))),
                       "a": replies[("a", dataset, model)].get(item, []),
                       "b": replies[("b", dataset, model)].get(item, [])})
     return shown

@@ -69,7 +69,7 @@ def _shard_part(report: StageTask, kind: Kind, shard: int, scores_of: dict[str, 
     items_in_shard = column_length(rows) if found is None else len(found)
     return explorer_items(ids, chosen_rows.get("question") or [None] * len(ids),
                           chosen_rows.get("golds") or [None] * len(ids), texts, views, scores, items_in_shard,
-                          not_right, set_aside, frozenset(starts)), items_in_shard
+                          not_right, set_aside, frozenset(starts), kind.name), items_in_shard
 
 
 def _task(report: StageTask, cls: type[StageTask], shard: int, model: str = "") -> StageTask:

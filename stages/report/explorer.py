@@ -90,11 +90,13 @@ def _rows_at(rows: Rows, positions: list[int] | range) -> list[dict[str, Any]]:
 
 def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predictions: dict[str, list[Any]],
                    views: dict[str, list[Any]], scores: dict[str, list[float | None]], total: int,
-                   not_right: int, set_aside: list[dict[str, Any]], sampled: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """The explorer's data for the chosen items (all lists aligned with `ids`); a missing prediction shows as missing.
-    Of a `sampled` model (several replies per item) an item's prediction is its replies' texts and its view their
-    (sample, status, reading), shown reply by reply with the item's right-of-n."""
-    items = []
+                   not_right: int, set_aside: list[dict[str, Any]], sampled: frozenset[str] = frozenset(),
+                   kind: str = "") -> dict[str, Any]:
+    """The explorer's data for the chosen items (all lists aligned with `ids`; golds as the `kind`'s renderer draws
+    them); a missing prediction shows as missing. Of a `sampled` model (several replies per item) an item's
+    prediction is its replies' texts and its view their (sample, status, reading), shown reply by reply with the
+    item's right-of-n."""
+    items, renderer = [], renderer_for(kind)
     for index, row_id in enumerate(ids):
         cells = {}
         for model in views:
@@ -106,7 +108,7 @@ def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predi
             shown, fields = readable(prediction, fields)
             cells[model] = {**shown, "reading": reading, "status": status,
                             **({"fields": fields} if fields else {}), "score": scores[model][index]}
-        items.append({"id": row_id, "question": display_text(questions[index]), "gold": display_text(golds[index]),
+        items.append({"id": row_id, "question": display_text(questions[index]), "gold": display_text(renderer.gold(golds[index])),
                       "cells": cells})
     return {"models": sorted(views), "items": items, "total": total, "not_right": not_right,
             "set_aside": set_aside[:SET_ASIDE_CAP], "set_aside_total": len(set_aside),

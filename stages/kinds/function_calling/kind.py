@@ -12,6 +12,7 @@ from ...core.stats import Stats, share
 from ...core.text_table import format_table, percent
 from ...text.reasoning import UNFINISHED
 from ..base import Kind, Recognition, rank_models, register_kind
+from .call_text import NO_CALL, calls_text
 from .files import decoded_reply, load_items, load_replies
 from .live import ask_items
 from .modes import mode_names
@@ -122,7 +123,8 @@ class FunctionCalling(Kind):
     def item_view(self, matched: dict[str, Any]) -> tuple[str, str]:
         status = matched.get("status", "missing")
         if status == "correct":
-            return status, "valid" if matched.get("decoded") is None else f"valid: {matched.get('decoded')}"
+            calls = calls_text(matched.get("decoded"))
+            return status, "valid" if calls is None else f"valid: {'; '.join(calls) or NO_CALL}"
         return status, f"{matched.get('error_type')}: {matched.get('reason')}"
 
     def compare(self, metrics_by_model: dict[str, dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:

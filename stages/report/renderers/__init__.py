@@ -24,6 +24,10 @@ class ItemRenderer:
         values); a "reply" among them is shown in place of the raw reply (READABLE_REPLY)."""
         return {}
 
+    def gold(self, golds: Any) -> Any:
+        """An item's golds (B1's) as the explorer shows them: as stored by default; a kind whose gold is JSON draws it."""
+        return golds
+
     def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
         """The kind's own tables in its dataset's section (FigureTable dicts: title, columns, rows of cells — text,
         a count, None, or {"share", "interval"} — and notes under it); none by default."""

@@ -4,10 +4,10 @@ turn's user messages, the model's calls with their results and its words, the gr
 verdict). The explorer's reply is the calls as calls (`fn(arg="a")`), not the JSON or list text they came in."""
 from __future__ import annotations
 
-import ast
 import json
 from typing import Any, ClassVar
 
+from ...kinds.function_calling.call_text import answer_text, calls_text, possible_answer_calls
 from ...kinds.function_calling.kind import SUMMARY_COLUMNS
 from . import READABLE_REPLY, ItemRenderer, register_renderer
 
@@ -24,12 +24,18 @@ class CallsRenderer(ItemRenderer):
             turns = episode_turns(json.loads(matched["turns"]), matched.get("messages"))
             return {"category": matched.get("category") or "", "verdict": _verdict(matched), "turns": turns,
                     READABLE_REPLY: turns_line(turns)}
-        calls = decoded_calls(matched.get("decoded"))
-        shown = {"category": matched.get("category") or "", "answers": possible_answers(matched.get("answer")),
+        calls = calls_text(matched.get("decoded"))
+        shown = {"category": matched.get("category") or "", "answers": _answers(matched.get("answer")),
                  "verdict": _verdict(matched)}
         if calls is None:
             return {**shown, "calls": matched.get("decoded") or ""}
         return {**shown, "calls": "; ".join(calls) or "none", READABLE_REPLY: "; ".join(calls) or "no call"}
+
+    def gold(self, golds: Any) -> Any:
+        """B1's golds (the possible answer's JSON; "no call" / "a call" of a relevance item) drawn as calls, a
+        multi-turn ground truth per turn."""
+        return [answer_text(gold) if isinstance(gold, str) else gold for gold in golds] if isinstance(golds, list) \
+            else golds
 
     def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
         """BFCL's summary columns per model as bfcl-eval's data_overall.csv computes them; one not computable (its
@@ -46,18 +52,6 @@ class CallsRenderer(ItemRenderer):
                              {"share": m["summary"][name]["value"], "interval": None} for name, _ in SUMMARY_COLUMNS)]
                           for model, m in models.items()],
                  "notes": [f"n/a — {reason}" for reason in reasons]}]
-
-
-def decoded_calls(decoded: str | None) -> list[str] | None:
-    """B4's decoded calls (the repr of bfcl-eval's [{name: {arg: value}}]) as `name(arg=value, …)` lines; None where
-    there are none or they are not that shape (shown as they are)."""
-    try:
-        calls = ast.literal_eval(decoded) if decoded else None
-        return None if not isinstance(calls, list) else [
-            f"{name}({', '.join(f'{arg}={json.dumps(value, ensure_ascii=False)}' for arg, value in arguments.items())})"
-            for call in calls for name, arguments in call.items()]
-    except (ValueError, SyntaxError, TypeError, AttributeError, MemoryError, RecursionError):
-        return None
 
 
 def turns_line(turns: list[dict[str, Any]]) -> str:
@@ -93,21 +87,13 @@ def _cut(text: Any) -> str:
     return text if len(text) <= TEXT_CAP else text[:TEXT_CAP] + "…"
 
 
-def possible_answers(answer: str | None) -> list[str]:
-    """BFCL's possible answer of an item as one line per call: fn(arg ∈ {a | b}, …); an argument's "" is "may be
-    left out". A possible answer that is not that JSON is shown as it is."""
+def _answers(answer: str | None) -> list[str]:
+    """BFCL's possible answer of an item (its JSON) as one `fn(arg="a" | "b", …)` line per call; one that is not that
+    JSON is shown as it is."""
     if not answer:
         return []
     try:
-        calls = json.loads(answer)
-        return [f"{name}({', '.join(_argument(arg, values) for arg, values in arguments.items())})"
-                for call in calls for name, arguments in call.items()]
-    except (ValueError, AttributeError, TypeError):
-        return [answer]
-
-
-def _argument(name: str, values: Any) -> str:
-    if not isinstance(values, list):
-        return f"{name} = {json.dumps(values, ensure_ascii=False)}"
-    shown = [("(left out)" if value == "" else json.dumps(value, ensure_ascii=False)) for value in values]
-    return f"{name} = {shown[0]}" if len(shown) == 1 else f"{name} ∈ {{{' | '.join(shown)}}}"
+        calls = possible_answer_calls(json.loads(answer))
+    except ValueError:
+        calls = None
+    return [answer] if calls is None else calls

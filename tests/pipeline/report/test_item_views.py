@@ -105,8 +105,7 @@ document.body.dataset.verdict = row.querySelector(".verdict").textContent;
     body, console = probe_page(tmp_path / "outputs" / "report.html", probe, tmp_path)
     assert console == []
     assert html.unescape(body["calls"]) == ('calls: weather_current(city="Lyon")|possible answers: '
-                                            'weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ '
-                                            '{"celsius" | (left out)})')
+                                            'weather.current(city="Paris" | "Paris, France", unit="celsius" optional)')
     assert html.unescape(body["verdict"]) == ("simple_python: value_error:string: 'city' = 'Lyon', expected one of "
                                               "['Paris', 'Paris, France']")
 

@@ -62,7 +62,7 @@ def test_function_calling_shows_the_calls_beside_the_possible_answers():
         "decoded": "[{'weather_current': {'city': 'Lyon'}}]",
         "answer": '[{"weather.current": {"city": ["Paris", "Paris, France"], "unit": ["celsius", ""]}}]'})
     assert fields == {"category": "simple_python", "calls": 'weather_current(city="Lyon")',
-                      "answers": ['weather.current(city ∈ {"Paris" | "Paris, France"}, unit ∈ {"celsius" | (left out)})'],
+                      "answers": ['weather.current(city="Paris" | "Paris, France", unit="celsius" optional)'],
                       "verdict": "value_error:string: 'city' = 'Lyon', expected one of ['Paris', 'Paris, France']",
                       "reply": 'weather_current(city="Lyon")'}
     assert renderer_for("function_calling").fields({"valid": True, "answer": "not json"})["answers"] == ["not json"]
@@ -248,3 +248,14 @@ def test_function_callings_section_shows_bfcls_summary_columns_with_why_one_is_n
     page = render_html_report([report], {"title": "t"})
     assert ('<td class="num" data-value="1234">1,234</td><td class="num" data-value="0.5">50.0%</td>'
             '<td class="num" data-value="0.8125">81.2%</td><td>n/a</td>') in page
+
+
+def test_a_function_calling_gold_is_drawn_as_calls_and_other_kinds_golds_are_shown_as_stored():
+    answer = json.dumps([{"weather.current": {"city": ["Lyon", "lyon"], "unit": ["celsius", ""]}}])
+    data = explorer_items(["0"], ["q"], [[answer]], {"m": ["x"]}, {"m": [("wrong", "", {})]}, {"m": [0.0]}, 1, 1, [],
+                          kind="function_calling")
+    assert data["items"][0]["gold"] == 'weather.current(city="Lyon" | "lyon", unit="celsius" optional)'
+    assert renderer_for("function_calling").gold([json.dumps([["ls()"], []])]) == ["turn 1: ls(); turn 2: no call"]
+    assert renderer_for("function_calling").gold(["no call"]) == ["no call"]
+    plain = explorer_items(["0"], ["q"], [[answer]], {"m": ["x"]}, {"m": [("wrong", "", {})]}, {"m": [0.0]}, 1, 1, [])
+    assert plain["items"][0]["gold"] == answer and renderer_for("qa").gold(["Paris"]) == ["Paris"]
