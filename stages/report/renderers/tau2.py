@@ -4,11 +4,13 @@ database ended otherwise than the gold actions leave it."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, ClassVar
 
 from ...kinds.tau2.leaderboard import BOARD_TRIALS, run_caveat, run_user, user_caveat
 from . import READABLE_REPLY, ItemRenderer, register_renderer
 
+ACTION = re.compile(r"([\w.]+)\(")  # a gold action's name, before its JSON arguments
 TEXT_CAP = 300  # characters of a message or a call's arguments shown (the page's size budget)
 RESULT_CAP = 160  # characters of a call's result shown: its JSON records are most of a transcript's size
 
@@ -30,6 +32,11 @@ class EpisodeRenderer(ItemRenderer):
                  for e, trial in zip(evaluations, trials)]
         return {"trials": shown, **({READABLE_REPLY: trials_line(shown)} if shown else {})}
 
+
+    def gold(self, golds: Any) -> Any:
+        """B1's gold actions (`name({JSON arguments}); …`) as calls, `name(key="value", …)`."""
+        return [gold_actions(gold) if isinstance(gold, str) else gold for gold in golds] if isinstance(golds, list) \
+            else golds
 
     def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
         """The run's pass^k per model with the user simulator its trials were asked with (its `[user]` model), and
@@ -61,6 +68,24 @@ class EpisodeRenderer(ItemRenderer):
                               for entry in board["submissions"]],
                            "notes": [board["caveat"], *board["set_aside"]]})
         return tables
+
+
+def gold_actions(text: str) -> str:
+    """tau2's gold actions as B1 writes them (`name({JSON}); …`) with each action's arguments as `key="value"`; text
+    not of that form (`(no actions)`) as it is."""
+    decoder, shown, at = json.JSONDecoder(), [], 0
+    while at < len(text):
+        found = ACTION.match(text, at)
+        try:
+            arguments, end = decoder.raw_decode(text, found.end()) if found else (None, at)
+        except ValueError:
+            return text
+        if not isinstance(arguments, dict) or text[end:end + 1] != ")":
+            return text
+        named = (f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in arguments.items())
+        shown.append(f"{found.group(1)}({', '.join(named)})")
+        at = end + 1 + (2 if text.startswith("; ", end + 1) else 0)
+    return "; ".join(shown) or text
 
 
 def trials_line(trials: list[dict[str, Any]]) -> str:

@@ -1,6 +1,6 @@
-"""Every registered kind's explorer cell reads as what the model did, not as the JSON or list text its prediction
-was stored as: all kinds' conformance fixtures (the registry's, no list kept here) in one run, every prediction cell
-of every model read from report.html in headless Chromium; offline."""
+"""Every registered kind's explorer cells read as what the model did and what was wanted, not as the JSON or list
+text they were stored as: all kinds' conformance fixtures (the registry's, no list kept here) in one run, every
+prediction cell, gold cell and "read as" text of every model read from report.html in headless Chromium; offline."""
 import ast
 import html
 import json
@@ -23,6 +23,10 @@ document.querySelectorAll("details.explorer").forEach(function (box) {
         replies: Array.from(row.cells[3].querySelectorAll(".reply")).filter(r => !r.closest("details.reasoning"))
           .map(r => r.textContent),
         raw: Array.from(row.cells[3].querySelectorAll("details.raw .raw-reply")).map(r => r.textContent),
+        gold: row.cells[2].textContent,
+        reading: Array.from(row.cells[4].childNodes).filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent)
+          .concat(Array.from(row.cells[3].querySelectorAll("ol.replies summary")).map(s => s.lastChild.textContent))
+          .filter(t => t.trim()),
         labels: Array.from(row.cells[4].querySelectorAll("details.labels li")).map(li => li.textContent),
         folds: Array.from(row.cells[3].querySelectorAll("details.raw")).concat(
           Array.from(row.cells[4].querySelectorAll("details.labels"))).map(d => d.open)};
@@ -44,9 +48,30 @@ def raw_structure(text: str) -> bool:
     return False
 
 
+def holds_raw_structure(text: str) -> bool:
+    """Whether a text is, or holds where a bracket opens, a stored object or a list of lists / objects (`valid:
+    [{'f': {'x': 1}}]`); a flat list of values in a sentence (`expected one of ['a', 'b']`) and a call's argument
+    that is an object or list (`f(x={"a": 1})`) are let be."""
+    if raw_structure(text):
+        return True
+    for start, opening in enumerate(text):
+        closing = {"[": "]", "{": "}"}.get(opening) if text[start - 1:start] != "=" else None
+        for end in (i for i, c in enumerate(text) if c == closing and i > start) if closing else ():
+            for parse in (json.loads, ast.literal_eval):
+                try:
+                    found = parse(text[start:end + 1])
+                except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                    continue
+                if isinstance(found, dict) or (isinstance(found, list) and any(
+                        isinstance(item, (list, tuple, dict)) for item in found)):  # not `[1], [2]`, a tuple
+                    return True
+    return False
+
+
 @pytest.fixture(scope="module")
 def cells(tmp_path_factory):
-    """Every prediction cell report.html draws for every kind's fixture, by dataset/model/id, and the console."""
+    """Every prediction cell report.html draws for every kind's fixture, with its row's gold and read-as texts (of
+    several replies, each one's), by dataset/model/id, and the console."""
     root = tmp_path_factory.mktemp("cells")
     kinds = runnable_kinds()
     for name in kinds:
@@ -60,6 +85,10 @@ def test_raw_structure_tells_stored_lists_and_objects_from_drawn_text():
     assert raw_structure("[-2.0, -3.0]") and raw_structure('{"events": []}') and raw_structure("[{'f': {'x': 1}}]")
     assert not raw_structure('chose "blue" (-2.000)') and not raw_structure("[weather(city='x')]")
     assert not raw_structure("Paris") and not raw_structure("8")
+    assert holds_raw_structure("valid: [{'weather.current': {'city': 'Lyon'}}]") and holds_raw_structure('x {"a": 1}')
+    assert holds_raw_structure("[[1], [2]]") and not holds_raw_structure("'city' = 'Lyon', expected one of ['Paris']")
+    assert not holds_raw_structure('valid: weather_current(city="Lyon"); f(x=[1, 2]) [sic')
+    assert not holds_raw_structure('f(x={"a": [1]}, y=[[1], [2]])') and holds_raw_structure('f({"a": 1})')
 
 
 def test_no_kinds_prediction_cell_is_its_stored_json_or_list_text(cells):
@@ -69,6 +98,34 @@ def test_no_kinds_prediction_cell_is_its_stored_json_or_list_text(cells):
     assert answered == set(kinds) and len(kinds) >= 12  # every kind's fixture has cells with replies drawn
     raw = {key: text for key, cell in shown.items() for text in cell["replies"] if raw_structure(text)}
     assert raw == {}
+
+
+def test_no_kinds_gold_cell_or_read_as_text_is_stored_json_or_list_text(cells):
+    kinds, shown, _ = cells
+    read = {key.split("/")[0] for key, cell in shown.items() if cell["reading"]}
+    assert read == set(kinds) - {"annotation"}  # annotation's reading is its labels view, no text of its own
+    raw = {key: text for key, cell in shown.items() for text in [cell["gold"], *cell["reading"]]
+           if holds_raw_structure(text)}
+    assert raw == {}
+
+
+def test_function_calling_gold_and_read_as_text_read_as_calls(cells):
+    _, shown, _ = cells
+    # questions.jsonl's possible answers; unit's "" (may be left out) is `optional`
+    assert shown["function_calling/function-calling/simple_python_0"]["gold"] == (
+        'weather.current(city="Paris" | "Paris, France", unit="celsius" optional)')
+    assert shown["function_calling/prompting/parallel_0"]["gold"] == 'circle_area(radius=2.0); circle_area(radius=3.0)'
+    assert shown["function_calling/prompting/irrelevance_0"]["gold"] == "no call"
+    # prompting's reply decoded as Python calls, checked valid (radius 3 then 2, in any order)
+    assert shown["function_calling/prompting/parallel_0"]["reading"] == [
+        "valid: circle_area(radius=3); circle_area(radius=2)"]
+    assert shown["function_calling/function-calling/simple_java_0"]["reading"] == [
+        'valid: Cache_put(key="session", ttl="60L")']
+
+
+def test_tau2s_gold_actions_read_as_calls(cells):
+    _, shown, _ = cells
+    assert shown["tau2/good/complete"]["gold"] == 'update_task_status(task_id="task_1", status="completed")'
 
 
 def test_loglikelihood_and_annotation_cells_read_compactly_with_the_reply_as_given_folded_behind(cells):
@@ -89,3 +146,4 @@ def test_loglikelihood_and_annotation_cells_read_compactly_with_the_reply_as_giv
     assert shown["function_calling/function-calling/simple_python_0"]["replies"] == ['weather_current(city="Lyon")']
     assert shown["function_calling/function-calling/simple_python_0"]["raw"] == [
         '[{"weather_current": "{\\"city\\": \\"Lyon\\"}"}]']
+

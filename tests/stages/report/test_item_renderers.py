@@ -250,12 +250,15 @@ def test_function_callings_section_shows_bfcls_summary_columns_with_why_one_is_n
             '<td class="num" data-value="0.8125">81.2%</td><td>n/a</td>') in page
 
 
-def test_a_function_calling_gold_is_drawn_as_calls_and_other_kinds_golds_are_shown_as_stored():
+def test_a_function_calling_or_tau2_gold_is_drawn_as_calls_and_other_kinds_golds_are_shown_as_stored():
     answer = json.dumps([{"weather.current": {"city": ["Lyon", "lyon"], "unit": ["celsius", ""]}}])
     data = explorer_items(["0"], ["q"], [[answer]], {"m": ["x"]}, {"m": [("wrong", "", {})]}, {"m": [0.0]}, 1, 1, [],
                           kind="function_calling")
     assert data["items"][0]["gold"] == 'weather.current(city="Lyon" | "lyon", unit="celsius" optional)'
     assert renderer_for("function_calling").gold([json.dumps([["ls()"], []])]) == ["turn 1: ls(); turn 2: no call"]
     assert renderer_for("function_calling").gold(["no call"]) == ["no call"]
+    assert renderer_for("tau2").gold(['create_task({"user_id": "u1", "title": "a; b)"}); done({})', "(no actions)"]) \
+        == ['create_task(user_id="u1", title="a; b)"); done()', "(no actions)"]
+    assert renderer_for("tau2").gold(['f({"a": 1}) and more']) == ['f({"a": 1}) and more']
     plain = explorer_items(["0"], ["q"], [[answer]], {"m": ["x"]}, {"m": [("wrong", "", {})]}, {"m": [0.0]}, 1, 1, [])
     assert plain["items"][0]["gold"] == answer and renderer_for("qa").gold(["Paris"]) == ["Paris"]
