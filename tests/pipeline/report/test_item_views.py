@@ -234,6 +234,7 @@ for (const model of ["good", "bad"]) {
   shown[model + " reads"] = box.querySelector("tbody tr").cells[4].firstChild.textContent;
   shown[model + " reply"] = box.querySelector("tbody tr").cells[3].querySelector(".reply").textContent;
 }
+shown.gold = box.querySelector("tbody tr").cells[2].textContent;
 document.body.dataset.shown = JSON.stringify(shown);
 </script></body>"""
     body, console = probe_page(tmp_path / "outputs" / "report.html", probe, tmp_path)
@@ -251,6 +252,8 @@ document.body.dataset.shown = JSON.stringify(shown);
     for model, (_, calls) in EPISODE_CALLS.items():  # the cell: each turn's calls, not the reply's list of lists
         assert shown[f"{model} reply"] == "; ".join(f"turn {n}: {', '.join(turn)}" for n, turn in enumerate(calls, 1))
     assert shown["good reads"] == "valid"  # not "valid: None": a multi-turn episode has no calls decoded as one
+    assert shown["gold"] == ("turn 1: add(a=1, b=2); turn 2: mean(numbers=[1, 2, 6]); "  # the ground truth per turn
+                             "turn 3: square_root(number=16, precision=2)")
     assert [turn["results"] for turn in shown["bad"]] == [['← {"result": 4}'], ["← (not run)"], ["← (not run)"]]
     assert [turn["verdict"] for turn in shown["bad"]] == [
         "turn verdict: multi_turn:execution_response_mismatch: turn 0: 1 expected result(s) not among the model's",
