@@ -27,6 +27,7 @@ PROGRAM_UIDS = 100_000  # as root, each program runs as a uid of its own from th
 UID_SPAN = 1_000_000
 KEPT_BYTES = 4096  # of stdout and of stderr, kept with each run's result
 REPORT_BYTES = 1 << 16  # a status or result line: 1,000 characters of escaped text fit
+EXIT_GRACE = 0.5  # seconds a sandbox whose pipes all closed has to exit before it is killed
 _uids = itertools.count(random.randrange(UID_SPAN))
 
 
@@ -186,7 +187,7 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
                 stopped = f"printed over {limits.output_kb} KB"
             if building and key.data == "report" and b"\n" in kept["report"]:
                 building, deadline = False, time.monotonic() + limits.timeout_seconds
-    if stopped is not None or process.poll() is None:
+    if stopped is not None or not _ended(process):
         _kill(process, group)
     process.wait()
     seconds = time.monotonic() - started
@@ -250,6 +251,16 @@ def _message(data: bytearray) -> dict | None:
     if not 0 <= message.get("exit", 0) <= 255 or not 0 <= message.get("signal", 1) <= 128:
         return None
     return message
+
+
+def _ended(process: subprocess.Popen) -> bool:
+    """Whether the sandbox ends by itself within EXIT_GRACE seconds: with every pipe closed its pid 1 is gone and bwrap
+    is exiting (killing it then found its cgroups still busy and slept before removing them)."""
+    try:
+        process.wait(EXIT_GRACE)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def _kill(process: subprocess.Popen, group: ProgramGroup | None) -> None:
