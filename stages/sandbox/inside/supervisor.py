@@ -2,9 +2,9 @@
 writes the program's files, checks or builds it, forks the program with its resource limits and reports how it ended
 — exit code, signal, CPU seconds — on a pipe only this process holds. As pid 1 of its namespace it ignores every
 signal the program can send (the kernel drops SIGKILL and SIGSTOP from inside); its children start with the signal
-dispositions it had. When it ends, every process left in the sandbox dies. A Python program runs in the forked process itself: as `__main__` reading stdin,
-or as a host answering the tests' calls ((name, args, kwargs, nonce) → `{"value"}` / `{"raised"}` / `{"refused"}`
-with the call's nonce, or `{"ended"}`) on the two call descriptors."""
+dispositions it had. When it ends, every process left in the sandbox dies. A Python program runs in the forked
+process itself: as `__main__` reading stdin, or as a host answering the tests' calls ((name, args, kwargs, nonce) →
+`{"value"}` / `{"raised"}` / `{"refused"}` with the call's nonce, or `{"ended"}`) on the two call descriptors."""
 import _signal as signal  # the C module: signal.py imports enum, ~3.5 ms of CPU on each sandbox's start
 import _socket
 import builtins
