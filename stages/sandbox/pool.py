@@ -13,7 +13,7 @@ from .bwrap import SandboxUnavailable, find_interpreter
 from .cgroups import Cgroups
 from .languages import get_language
 from .limits import Limits
-from .run import Program, RunResult, Slot, run_program
+from .run import WAITING_TASKS, Program, RunResult, Slot, run_program
 from .tests_sandbox import TestsSandbox
 
 _told: set[str] = set()
@@ -38,7 +38,7 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
         _say_once(f"evalpipe: no cgroups for the sandboxes ({cgroups}): memory_mb and processes bound each process "
                   "alone, and slots do not share the CPU evenly (docs/limits.md)")
         cgroups = None
-    nproc = None if os.geteuid() == 0 else _own_tasks() + count * limits.processes
+    nproc = None if os.geteuid() == 0 else _own_tasks() + count * (limits.processes + WAITING_TASKS)
     slots: queue.Queue[Slot] = queue.Queue()
     made = [Slot(number, limits, python, backend, cgroups,
                  TestsSandbox(python, backend, number, cgroups, limits.memory_mb), nproc) for number in range(count)]
@@ -48,7 +48,7 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
     def one(index: int) -> RunResult:
         slot = slots.get()
         try:
-            result = run_program(programs[index], slot)
+            result = run_program(programs[index], slot, ahead=index + count < len(programs))
         finally:
             slots.put(slot)
         return settle(index, result) if settle is not None else result
@@ -59,6 +59,7 @@ def run_programs(programs: list[Program], limits: Limits, sandbox: str = "bwrap"
             return list(pool.map(one, range(len(programs))))
     finally:
         for slot in made:
+            slot.discard_waiting()
             slot.tests.close()
         if cgroups is not None:
             cgroups.close()

@@ -1,6 +1,7 @@
 """One program in a fresh sandbox: its own uid, cgroups for the whole sandbox, the seccomp filter; the supervisor
 inside reports how it ended, and for function-level tests the slot's tests sandbox calls its functions through two
-pipes. Whatever the program does, this returns how it ended."""
+pipes. Whatever the program does, this returns how it ended. A slot starts the sandbox of its next program while one
+runs (each sandbox still runs one program only), so that its start is not on the way."""
 from __future__ import annotations
 
 import itertools
@@ -10,11 +11,12 @@ import os
 import random
 import selectors
 import signal
+import socket
 import subprocess
 import time
 from dataclasses import dataclass
 
-from .backends import SandboxBackend
+from .backends import Launch, SandboxBackend
 from .bwrap import ENVIRONMENT, as_user, inside_command
 from .cgroups import Cgroups, ProgramGroup
 from .languages import get_language
@@ -27,7 +29,9 @@ PROGRAM_UIDS = 100_000  # as root, each program runs as a uid of its own from th
 UID_SPAN = 1_000_000
 KEPT_BYTES = 4096  # of stdout and of stderr, kept with each run's result
 REPORT_BYTES = 1 << 16  # a status or result line: 1,000 characters of escaped text fit
+EXIT_GRACE = 0.5  # seconds a sandbox whose pipes all closed has to exit before it is killed
 _uids = itertools.count(random.randrange(UID_SPAN))
+WAITING_TASKS = 3  # processes of a sandbox waiting for its program (its wrapper, bwrap and the supervisor)
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,8 @@ class RunResult:
 @dataclass
 class Slot:
     """What one worker runs programs with: the limits, the interpreter, the sandbox backend that starts them, the run's
-    cgroups (None: rlimits only), its tests sandbox and the process allowance for non-root runs."""
+    cgroups (None: rlimits only), its tests sandbox, the process allowance for non-root runs and the sandbox started
+    for its next program."""
 
     number: int
     limits: Limits
@@ -76,6 +81,38 @@ class Slot:
     cgroups: Cgroups | None
     tests: TestsSandbox
     nproc: int | None = None
+    waiting: Sandbox | None = None
+
+    def discard_waiting(self) -> None:
+        if self.waiting is not None:
+            self.waiting.discard()
+            self.waiting = None
+
+
+@dataclass
+class Sandbox:
+    """A program's sandbox started before its program is known: its supervisor waits on `control` for the payload,
+    stdin and call descriptors; `report` is its report pipe, `group` its cgroups, under the `limits` it started with."""
+
+    process: subprocess.Popen
+    control: socket.socket
+    report: int
+    group: ProgramGroup | None
+    launch: Launch
+    limits: Limits
+
+    def discard(self) -> None:
+        """End it unused: its supervisor exits when the control socket closes (it is killed if it does not)."""
+        self.control.close()
+        if not _ended(self.process):
+            _kill(self.process, self.group)
+        self.process.wait()
+        for pipe in (self.process.stdout, self.process.stderr):
+            pipe.close()
+        os.close(self.report)
+        if self.group is not None:
+            self.group.remove()
+        self.launch.cleanup()
 
 
 def _memory_file(data: bytes) -> int:
@@ -92,39 +129,74 @@ def _rlimits(limits: Limits, nproc: int) -> dict[str, int | tuple[int, int]]:
             "RLIMIT_FSIZE": limits.file_size_mb << 20, "RLIMIT_NOFILE": limits.open_files, "RLIMIT_CORE": 0}
 
 
-def run_program(program: Program, slot: Slot) -> RunResult:
-    """Run one program in `slot` and return how it ended."""
+def start_sandbox(slot: Slot) -> Sandbox:
+    """A fresh sandbox for one program of `slot`: a uid and cgroups of its own, its supervisor started and waiting."""
+    limits = slot.limits
+    uid = PROGRAM_UIDS + next(_uids) % UID_SPAN if os.geteuid() == 0 else None
+    group = (slot.cgroups.program(slot.number, limits.memory_mb << 20, limits.processes)
+             if slot.cgroups is not None else None)
+    report_read, report_write = os.pipe()
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    launch = slot.backend.program(limits, slot.interpreter, uid)
+    command, switch = as_user(uid, group.procs_files if group else [],
+                              [*launch.prefix, *inside_command(slot.interpreter, "supervisor", launch.scripts,
+                                                               str(theirs.fileno()), str(report_write))])
+    inherited = [theirs.fileno(), report_write, *launch.fds]
+    user = {"user": switch, "group": switch, "extra_groups": []} if switch is not None else {}
+    try:
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   pass_fds=inherited, start_new_session=True, env=dict(ENVIRONMENT),
+                                   cwd=launch.cwd, **user)
+    finally:
+        theirs.close()
+        for descriptor in (report_write, *launch.fds):
+            os.close(descriptor)
+    return Sandbox(process, ours, report_read, group, launch, limits)
+
+
+def _sandbox_for(slot: Slot, sent: list[int]) -> Sandbox:
+    """The slot's waiting sandbox (a fresh one when it has none, or it is gone), handed the program's descriptors."""
+    sandbox, slot.waiting = slot.waiting, None
+    if sandbox is not None:
+        if sandbox.limits == slot.limits and sandbox.process.poll() is None and _handed(sandbox, sent):
+            return sandbox
+        sandbox.discard()
+    sandbox = start_sandbox(slot)
+    _handed(sandbox, sent)  # one that ended at once is read as any sandbox that ended without reporting
+    return sandbox
+
+
+def _handed(sandbox: Sandbox, sent: list[int]) -> bool:
+    """Send the program's descriptors to a waiting supervisor: whether it took them."""
+    try:
+        socket.send_fds(sandbox.control, [b"P"], sent)
+    except OSError:
+        return False
+    finally:
+        sandbox.control.close()
+    return True
+
+
+def run_program(program: Program, slot: Slot, ahead: bool = False) -> RunResult:
+    """Run one program in `slot` and return how it ended; `ahead`: start the sandbox of the slot's next program."""
     language, limits = get_language(program.language), slot.limits
     function_level = bool(program.test)
     if function_level and not language.python_host:
         return RunResult("failed", f"tests that call functions need a Python program, not {language.name}", 0.0, "",
                          "", None)
-    uid = PROGRAM_UIDS + next(_uids) % UID_SPAN if os.geteuid() == 0 else None
-    group = (slot.cgroups.program(slot.number, limits.memory_mb << 20, limits.processes)
-             if slot.cgroups is not None else None)
     calls, replies = (os.pipe(), os.pipe()) if function_level else ((-1, -1), (-1, -1))
-    report_read, report_write = os.pipe()
     payload = {"files": {language.source_file: program.source}, "main": language.source_file,
                "python": language.python_host, "build": list(language.build),
                "run": list(language.run),
-               "limits": _rlimits(limits, limits.processes if slot.nproc is None else slot.nproc),
-               "calls": [calls[0], replies[1]] if function_level else None}
+               "limits": _rlimits(limits, limits.processes if slot.nproc is None else slot.nproc)}
     body = marshal.dumps(payload)
-    payload_fd = _memory_file(len(body).to_bytes(4, "big") + body)
-    stdin_fd = _memory_file(program.stdin.encode("utf-8", "replace"))
-    launch = slot.backend.program(limits, slot.interpreter, uid)
-    command, switch = as_user(uid, group.procs_files if group else [],
-                              [*launch.prefix, *inside_command(slot.interpreter, "supervisor", launch.scripts,
-                                                               str(payload_fd), str(report_write))])
-    inherited = [fd for fd in (payload_fd, report_write, calls[0], replies[1], *launch.fds) if fd >= 0]
-    user = {"user": switch, "group": switch, "extra_groups": []} if switch is not None else {}
+    sent = [_memory_file(len(body).to_bytes(4, "big") + body), _memory_file(program.stdin.encode("utf-8", "replace")),
+            *([calls[0], replies[1]] if function_level else [])]
     started = time.monotonic()
     try:
-        process = subprocess.Popen(command, stdin=stdin_fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   pass_fds=inherited, start_new_session=True, env=dict(ENVIRONMENT),
-                                   cwd=launch.cwd, **user)
+        sandbox = _sandbox_for(slot, sent)
     finally:
-        for descriptor in (*inherited, stdin_fd):
+        for descriptor in sent:
             os.close(descriptor)
     result_read = -1
     if function_level:
@@ -137,13 +209,15 @@ def run_program(program: Program, slot: Slot) -> RunResult:
             for descriptor in (calls[1], replies[0], result_write):
                 os.close(descriptor)
     try:
+        if ahead:
+            slot.waiting = start_sandbox(slot)
         stream = None if program.expected is None else StreamedOutput(program.expected, KEPT_BYTES)
-        return _collect(process, report_read, result_read, group, limits, started, function_level,
-                        bool(language.build), stream)
+        return _collect(sandbox.process, sandbox.report, result_read, sandbox.group, limits, started,
+                        function_level, bool(language.build), stream)
     finally:
-        if group is not None:
-            group.remove()
-        launch.cleanup()
+        if sandbox.group is not None:
+            sandbox.group.remove()
+        sandbox.launch.cleanup()
 
 
 def _collect(process: subprocess.Popen, report_read: int, result_read: int, group: ProgramGroup | None,
@@ -186,7 +260,7 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
                 stopped = f"printed over {limits.output_kb} KB"
             if building and key.data == "report" and b"\n" in kept["report"]:
                 building, deadline = False, time.monotonic() + limits.timeout_seconds
-    if stopped is not None or process.poll() is None:
+    if stopped is not None or not _ended(process):
         _kill(process, group)
     process.wait()
     seconds = time.monotonic() - started
@@ -250,6 +324,16 @@ def _message(data: bytearray) -> dict | None:
     if not 0 <= message.get("exit", 0) <= 255 or not 0 <= message.get("signal", 1) <= 128:
         return None
     return message
+
+
+def _ended(process: subprocess.Popen) -> bool:
+    """Whether the sandbox ends by itself within EXIT_GRACE seconds: with every pipe closed its pid 1 is gone and bwrap
+    is exiting (killing it then found its cgroups still busy and slept before removing them)."""
+    try:
+        process.wait(EXIT_GRACE)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def _kill(process: subprocess.Popen, group: ProgramGroup | None) -> None:
