@@ -44,12 +44,12 @@ def quoted_table(block: LineBlock, fields: QuotedFields, readers: frozenset[str]
         return None
     if not (block.data.isascii() or is_utf8(block.data)) or _SURROGATE.search(block.data):
         return None
-    data = _quoted_array(block.data, tuple(fields))
+    data = _quoted_buffer(block.data, tuple(fields))
     if data is None:
         return None
     schema = pa.schema([(name, field.raw_type) for name, field in fields.items()])
     try:
-        table = pj.read_json(pa.BufferReader(pa.py_buffer(data)), read_options=pj.ReadOptions(use_threads=False),
+        table = pj.read_json(pa.BufferReader(data), read_options=pj.ReadOptions(use_threads=False),
                                parse_options=pj.ParseOptions(explicit_schema=schema))
     except ValueError:  # ArrowInvalid: a value of another shape, a repeated key, a malformed line
         return None
@@ -75,31 +75,39 @@ def quoted_integers(data: bytes, names: tuple[str, ...]) -> bytes | None:
     quotes do not pair, NaN or Infinity stand as a value (pyarrow.json reads them; orjson, rightly, does not), or
     such an array holds a number not written as Python prints an integer (no leading zero, no -0, at most 18
     digits)."""
-    quoted = _quoted_array(data, names)
-    return None if quoted is None else quoted.tobytes()
+    quoted = _quoted_buffer(data, names)
+    return None if quoted is None else quoted.to_pybytes()
 
 
-def _quoted_array(data: bytes, names: tuple[str, ...]) -> np.ndarray | None:
-    """quoted_integers as one array of bytes, written in place piece by piece: scanned in pieces of whole lines small
-    enough for the scan's arrays to stay in the processor's cache."""
+def _quoted_buffer(data: bytes, names: tuple[str, ...]) -> pa.Buffer | None:
+    """quoted_integers as an Arrow buffer: scanned in pieces of whole lines small enough for the scan's arrays to stay
+    in the processor's cache, then the quotes put in at once."""
     import numpy as np
 
     raw = np.frombuffer(data, dtype=np.uint8)
-    pieces, start = [], 0
+    positions, start = [np.zeros(0, dtype=np.int64)], 0
     while start < len(data):
         end = data.find(b"\n", min(start + PIECE_BYTES, len(data)) - 1) + 1 or len(data)
         quote_at = _quote_positions(data[start:end], raw[start:end], names)
         if quote_at is None:
             return None
-        pieces.append((start, end, quote_at))
+        positions.append(quote_at + start)
         start = end
-    out = np.empty(len(raw) + sum(len(quote_at) for _, _, quote_at in pieces), dtype=np.uint8)
-    written = 0
-    for start, end, quote_at in pieces:
-        size = end - start + len(quote_at)
-        _with_quotes(raw[start:end], quote_at, out[written:written + size])
-        written += size
-    return out
+    return _with_quotes(data, np.concatenate(positions))
+
+
+def _with_quotes(data: bytes, quote_at: np.ndarray) -> pa.Buffer:
+    """`data` with a quote put before each of `quote_at` (sorted): the pieces between them joined by Arrow (2.5× as
+    fast as numpy's masked copy)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    offsets = np.concatenate(([0], quote_at, [len(data)])).astype(np.int64)
+    pieces = pa.LargeBinaryArray.from_buffers(pa.large_binary(), len(offsets) - 1,
+                                              [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    whole = pa.ListArray.from_arrays(pa.array([0, len(pieces)], pa.int32()), pieces)
+    return pc.binary_join(whole, pa.scalar(b'"', pa.large_binary()))[0].as_buffer()
 
 
 def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...]) -> np.ndarray | None:
@@ -109,43 +117,35 @@ def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...]) -> np
     quotes = _unescaped_quotes(data, raw)
     if len(quotes) % 2:
         return None
-    opens, closes = quotes[0::2], quotes[1::2]
-    outside = _intervals(len(raw), opens, closes + 1, inside=False)
-    newline = raw == 10
-    if (newline & ~outside).any():  # a string runs past its line: its quotes do not pair there
+    outside = _intervals(len(raw), quotes[0::2], quotes[1::2] + 1, inside=False)
+    newlines = np.flatnonzero(raw == 10)
+    if not outside[newlines].all():  # a string runs past its line: its quotes do not pair there
         return None
     if (outside & ((raw == 78) | (raw == 73))).any():  # N, I: NaN and Infinity, read by pyarrow.json, not JSON
         return None
     brackets = np.flatnonzero(((raw == 91) | (raw == 93) | (raw == 123) | (raw == 125)) & outside)
-    opening = (raw[brackets] == 91) | (raw[brackets] == 123)
-    depth = np.cumsum(np.where(opening, 1, -1))  # after each bracket
-    starts = _value_starts(raw, (opens, closes, brackets, depth), names)
+    kinds = raw[brackets]
+    opening = (kinds == 91) | (kinds == 123)
+    depth = np.cumsum(opening.astype(np.int32) * 2 - 1)  # after each bracket
+    starts = _value_starts(raw, quotes, brackets[(kinds == 91) & (depth == 2)], names)
     ends = brackets[~opening & (depth == 1)]
     at = np.searchsorted(ends, starts)
     if (at == len(ends)).any():
         return None
-    stops = ends[at] + 1
-    span = _intervals(len(raw), starts, stops) & outside
-    if (span & newline).any():  # an array that does not close on its line
+    span = _intervals(len(raw), starts, ends[at] + 1) & outside
+    if span[newlines].any():  # an array that does not close on its line
         return None
-    number = span & (((raw >= _ZERO) & (raw <= _ZERO + 9)) | (raw == _MINUS))  # a float, true, an object: the
-    # explicit type refuses them, and quotes around a run of digits never make a malformed line well formed
-    edges = np.flatnonzero(number[1:] != number[:-1]) + 1  # each run's first byte, then the byte after its last
+    digits = span & ((raw - _ZERO) < 10)  # a float, true, an object: the explicit type refuses them, and quotes
+    # around a run of digits never make a malformed line well formed
+    edges = np.flatnonzero(digits[1:] != digits[:-1]) + 1  # each run's first byte, then the byte after its last
     # (a run never touches either end: a span opens with a bracket and closes with one)
-    if not _canonical(raw, number, edges[0::2], edges[1::2]):
+    first, last = edges[0::2], edges[1::2]
+    negative = raw[first - 1] == _MINUS  # a minus sign anywhere else is not JSON, quoted or not
+    first = first - negative
+    if not _canonical(raw, first, last, negative):
         return None
+    edges[0::2] = first
     return edges
-
-
-def _with_quotes(raw: np.ndarray, quote_at: np.ndarray, out: np.ndarray) -> None:
-    """`raw` with a quote put before each of `quote_at` (sorted), written to `out` (of their sizes together)."""
-    import numpy as np
-
-    at = quote_at + np.arange(len(quote_at))
-    kept = np.ones(len(out), dtype=bool)
-    kept[at] = False
-    out[at] = _QUOTE
-    out[kept] = raw
 
 
 def _unescaped_quotes(data: bytes, raw: np.ndarray) -> np.ndarray:
@@ -155,8 +155,9 @@ def _unescaped_quotes(data: bytes, raw: np.ndarray) -> np.ndarray:
     quotes = np.flatnonzero(raw == _QUOTE)
     if data.find(b"\\") < 0:
         return quotes
-    after = quotes[quotes > 0]
-    escaped = [q for q in after[raw[after - 1] == _BACKSLASH].tolist() if _backslashes_before(data, q) % 2]
+    backslashes = np.flatnonzero(raw == _BACKSLASH)
+    after = backslashes[backslashes + 1 < len(raw)] + 1
+    escaped = [q for q in after[raw[after] == _QUOTE].tolist() if _backslashes_before(data, q) % 2]
     return np.delete(quotes, np.searchsorted(quotes, escaped)) if escaped else quotes
 
 
@@ -179,60 +180,49 @@ def _intervals(size: int, low: np.ndarray, high: np.ndarray, inside: bool = True
     return np.repeat(marks, np.diff(bounds))
 
 
-def _value_starts(raw: np.ndarray, keys: tuple[np.ndarray, ...], names: tuple[str, ...]) -> np.ndarray:
-    """Where the array of each top-level `"name":` of `names` begins, in order (`keys`: the strings' opening and
-    closing quotes, the brackets outside strings and the depth after each)."""
+def _value_starts(raw: np.ndarray, quotes: np.ndarray, arrays: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """Which of `arrays` (the opening brackets, outside strings, of arrays inside a line's top-level value) are the
+    values of a `"name":` of `names` (`quotes`: those that open and close strings, in turn)."""
     import numpy as np
 
-    opens, closes, brackets, depth = keys
-    encoded = [np.frombuffer(name.encode(), dtype=np.uint8) for name in names]
-    found = np.isin(closes - opens, [len(key) + 1 for key in encoded])  # a string as long as a name
-    found[found] = _table(b" \t\r\n:")[raw[np.minimum(closes[found] + 1, len(raw) - 1)]]  # then space or a colon
-    at, end = opens[found], closes[found]
-    if not (len(at) and len(brackets)):
-        return np.zeros(0, dtype=np.int64)
-    before = np.searchsorted(brackets, at)
-    top = (before > 0) & (depth[np.maximum(before - 1, 0)] == 1)
-    at, end = at[top], end[top]
-    same = np.zeros(len(at), dtype=bool)
-    for key in encoded:
-        sized = np.flatnonzero(end - at == len(key) + 1)
-        same[sized[(raw[at[sized, None] + 1 + np.arange(len(key))] == key).all(axis=1)]] = True
-    colon = _past_spaces(raw, end[same] + 1)
-    colon = colon[(colon < len(raw) - 1) & (raw[np.minimum(colon, len(raw) - 1)] == 58)]
-    values = _past_spaces(raw, colon + 1)
-    values = values[values < len(raw)]
-    return values[raw[values] == 91]
+    if not len(quotes):
+        return arrays[:0]
+    colon = _before_spaces(raw, arrays - 1)
+    found = raw[colon] == 58
+    arrays, close = arrays[found], _before_spaces(raw, colon[found] - 1)
+    index = np.searchsorted(quotes, close)  # a quote right before a colon outside strings closes a key
+    found = (index % 2 == 1) & (quotes[np.minimum(index, len(quotes) - 1)] == close)
+    arrays, close, start = arrays[found], close[found], quotes[index[found] - 1] + 1
+    named = np.zeros(len(arrays), dtype=bool)
+    for key in (np.frombuffer(name.encode(), dtype=np.uint8) for name in names):
+        sized = np.flatnonzero(close - start == len(key))
+        named[sized[(raw[start[sized, None] + np.arange(len(key))] == key).all(axis=1)]] = True
+    return arrays[named]
 
 
-def _past_spaces(raw: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """Each position moved past JSON white space (len(raw) where the data ends first)."""
+def _before_spaces(raw: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Each position moved back past JSON white space (to -1 where the data begins first)."""
     import numpy as np
 
     at = at.copy()
     spaces = _table(b" \t\r\n")
-    while len(at):
-        inside = at < len(raw)
-        moving = np.zeros(len(at), dtype=bool)
-        moving[inside] = spaces[raw[at[inside]]]
+    moving = np.ones(len(at), dtype=bool)
+    while True:
+        moving[moving] = at[moving] >= 0
+        moving[moving] = spaces[raw[at[moving]]]
         if not moving.any():
-            break
-        at[moving] += 1
-    return at
+            return at
+        at[moving] -= 1
 
 
-def _canonical(raw: np.ndarray, number: np.ndarray, first: np.ndarray, last: np.ndarray) -> bool:
-    """Each run of digits and minus signs is an integer as Python's str() writes it, of at most 18 digits."""
-    import numpy as np
+def _canonical(raw: np.ndarray, first: np.ndarray, last: np.ndarray, negative: np.ndarray) -> bool:
+    """Each number [first, last) (a run of digits, after a minus sign where `negative`) is an integer as Python's
+    str() writes it, of at most 18 digits."""
 
-    lengths = last - first
-    negative = raw[first] == _MINUS
-    digits = lengths - negative
-    if int(np.count_nonzero(number & (raw == _MINUS))) != int(np.count_nonzero(negative)):
+    digits = last - first - negative
+    if (digits > 18).any():
         return False
-    if (digits < 1).any() or (digits > 18).any():
-        return False
-    return not ((raw[np.minimum(first + negative, len(raw) - 1)] == _ZERO) & ((digits > 1) | negative)).any()
+    return not ((raw[first + negative] == _ZERO) & ((digits > 1) | negative)).any()
 
 
 def _table(allowed: bytes) -> np.ndarray:
