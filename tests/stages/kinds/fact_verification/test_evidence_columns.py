@@ -113,6 +113,7 @@ BAD = [
     b'{"id": 30, "label": "SUPPORTS", "evidence": [[[1, 2, "P", 3]]], "evidence": null}\n',  # a repeated key
     _question(31, [[[1, 2, "P", 12345678901234567890]]]),
     _question(32, [[[1, 2, "P", True]]]),
+    b'{"id": 33, "label": "SUPPORTS", "evidence": [[[1, 2, "P\\uDbff", 3]]]}\n',  # a lone surrogate
 ]
 
 
@@ -152,6 +153,8 @@ BAD_PREDICTIONS = [
     {"id": 12, "predicted_label": "SUPPORTS", "predicted_evidence": [[["P", 1]]]},
     {"id": 13, "predicted_label": "SUPPORTS", "predicted_evidence": ["P", 1]},
     b'{"id": 14, "predicted_label": "SUPPORTS", "predicted_evidence": [["P", 1]]]}\n',
+    b'{"id": 15, "predicted_label": "SUPPORTS", "predicted_evidence": [["P\\ud800", 1]]}\n',  # a lone surrogate:
+    b'{"id": 16, "predicted_label": "SUPPORTS", "predicted_evidence": [["\\u00e9\\uDFFF", 1]]}\n',  # orjson refuses
 ]
 
 
