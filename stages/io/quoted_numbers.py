@@ -34,31 +34,80 @@ QuotedFields = dict[str, QuotedField]
 def quoted_table(block: LineBlock, fields: QuotedFields, readers: frozenset[str],
                  types: dict[str, pa.DataType]) -> pa.Table | None:
     """The block read by pyarrow.json with `fields`' integers quoted, each field a kind reads from each value
-    (`readers`) read by its QuotedField, the others left unread; None when the block must be decoded line by line."""
+    (`readers`) read by its QuotedField, the others left unread (not parsed into columns where _skipping_unread can);
+    None when the block must be decoded line by line."""
     import pyarrow as pa
-    import pyarrow.json as pj
 
     if block.blank or block.deep or not readers <= {name for name, field in fields.items() if field.read}:
         return None
     if not (block.data.isascii() or is_utf8(block.data)) or _surrogate_escapes(block.data):
         return None
-    data = _quoted_buffer(block.data, tuple(fields))
-    if data is None:
+    table = _skipping_unread(block.data, fields, readers) if set(fields) - readers else None
+    if table is None:
+        table = _read_quoted(block.data, fields)
+    if table is None or table.num_rows != block.records:
         return None
-    schema = pa.schema([(name, field.raw_type) for name, field in fields.items()])
-    try:
-        table = pj.read_json(pa.BufferReader(data), read_options=pj.ReadOptions(use_threads=False),
-                               parse_options=pj.ParseOptions(explicit_schema=schema))
-    except ValueError:  # ArrowInvalid: a value of another shape, a repeated key, a malformed line
-        return None
-    if table.num_rows != block.records:
-        return None
+    columns = {}
     for name, field in fields.items():
         column = field.read(table.column(name).combine_chunks()) if name in readers else _unread(table.num_rows)
         if column is None:
             return None
-        table = table.set_column(table.column_names.index(name), name, column.cast(types.get(name, column.type)))
-    return table
+        columns[name] = column.cast(types.get(name, column.type))
+    return pa.table({**columns, **{name: table.column(name) for name in table.column_names if name not in fields}})
+
+
+def _read_json(data: bytes | pa.Buffer, schema: pa.Schema, ignore: bool = False) -> pa.Table | None:
+    """pyarrow.json's table of `data`, `schema` explicit (any other field inferred, or left out when `ignore`); None
+    when it refuses the block."""
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    try:
+        return pj.read_json(pa.BufferReader(data), read_options=pj.ReadOptions(use_threads=False),
+                            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"
+                                                          if ignore else "infer"))
+    except ValueError:  # ArrowInvalid: a value of another shape or type, a repeated key, a malformed line
+        return None
+
+
+def _read_quoted(data: bytes, fields: QuotedFields) -> pa.Table | None:
+    """`data` read by pyarrow.json with `fields`' integers quoted and of their raw types, any other field inferred."""
+    import pyarrow as pa
+
+    quoted = _quoted_buffer(data, tuple(fields))
+    schema = pa.schema([(name, field.raw_type) for name, field in fields.items()])
+    return None if quoted is None else _read_json(quoted[0], schema)
+
+
+def _skipping_unread(data: bytes, fields: QuotedFields, readers: frozenset[str]) -> pa.Table | None:
+    """The block read with only the fields in `readers` quoted and the others skipped by pyarrow.json (parsed, so a
+    malformed value is still refused, but not built: FEVER's all_evidence, a fifth of the reading), every other field
+    of the type the first line infers; None unless those types hold on every line and every top-level key is one of
+    them or a skipped field's (each key counted: pyarrow.json refuses a repeated one and any other is left out), so
+    the table is the one _read_quoted gives."""
+    import pyarrow as pa
+
+    first = _read_quoted(data[:data.find(b"\n") + 1 or len(data)], fields)
+    others = [] if first is None else [column for column in first.schema if column.name not in fields]
+    if first is None or not all(_plain(column.type) for column in others):
+        return None
+    read = {name: field for name, field in fields.items() if name in readers}
+    scanned = _quoted_buffer(data, tuple(read), tuple(name for name in fields if name not in readers))
+    if scanned is None:
+        return None
+    table = _read_json(scanned[0], pa.schema([*((name, field.raw_type) for name, field in read.items()), *others]),
+                       ignore=True)
+    present = None if table is None else sum(len(column) - column.null_count for column in table.columns)
+    return table if present == scanned[1] else None
+
+
+def _plain(kind: pa.DataType) -> bool:
+    """A type whose explicit reading refuses every value its inference would read otherwise (a null field may hold
+    anything later; a nested one may gain keys)."""
+    import pyarrow as pa
+
+    return pa.types.is_string(kind) or pa.types.is_integer(kind) or pa.types.is_floating(kind) \
+        or pa.types.is_boolean(kind)
 
 
 def _surrogate_escapes(data: bytes) -> bool:
@@ -87,24 +136,27 @@ def quoted_integers(data: bytes, names: tuple[str, ...]) -> bytes | None:
     such an array holds a number not written as Python prints an integer (no leading zero, no -0, at most 18
     digits)."""
     quoted = _quoted_buffer(data, names)
-    return None if quoted is None else quoted.to_pybytes()
+    return None if quoted is None else quoted[0].to_pybytes()
 
 
-def _quoted_buffer(data: bytes, names: tuple[str, ...]) -> pa.Buffer | None:
-    """quoted_integers as an Arrow buffer: scanned in pieces of whole lines small enough for the scan's arrays to stay
-    in the processor's cache, then the quotes put in at once."""
+def _quoted_buffer(data: bytes, names: tuple[str, ...],
+                   skipped: tuple[str, ...] = ()) -> tuple[pa.Buffer, int] | None:
+    """quoted_integers as an Arrow buffer, and (when `skipped` names fields) how many top-level keys the lines hold
+    besides those fields' arrays: scanned in pieces of whole lines small enough for the scan's arrays to stay in the
+    processor's cache, then the quotes put in at once."""
     import numpy as np
 
     raw = np.frombuffer(data, dtype=np.uint8)
-    positions, start = [np.zeros(0, dtype=np.int64)], 0
+    positions, keys, start = [np.zeros(0, dtype=np.int64)], 0, 0
     while start < len(data):
         end = data.find(b"\n", min(start + PIECE_BYTES, len(data)) - 1) + 1 or len(data)
-        quote_at = _quote_positions(data[start:end], raw[start:end], names)
-        if quote_at is None:
+        scanned = _quote_positions(data[start:end], raw[start:end], names, skipped)
+        if scanned is None:
             return None
-        positions.append(quote_at + start)
+        positions.append(scanned[0] + start)
+        keys += scanned[1]
         start = end
-    return _with_quotes(data, np.concatenate(positions))
+    return _with_quotes(data, np.concatenate(positions)), keys
 
 
 def _with_quotes(data: bytes, quote_at: np.ndarray) -> pa.Buffer:
@@ -121,8 +173,11 @@ def _with_quotes(data: bytes, quote_at: np.ndarray) -> pa.Buffer:
     return pc.binary_join(whole, pa.scalar(b'"', pa.large_binary()))[0].as_buffer()
 
 
-def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...]) -> np.ndarray | None:
-    """Where quotes go in whole lines `data` (`raw`, the same bytes) for quoted_integers (sorted), or None."""
+def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...],
+                     skipped: tuple[str, ...] = ()) -> tuple[np.ndarray, int] | None:
+    """Where quotes go in whole lines `data` (`raw`, the same bytes) for quoted_integers (sorted), and the count of
+    _quoted_buffer (0 unless `skipped` names fields); None where the scan cannot vouch for the lines, or a line holds a
+    nested object when `skipped` names fields (its colons would not all be top-level keys)."""
     import numpy as np
 
     quotes = _unescaped_quotes(data, raw)
@@ -138,7 +193,13 @@ def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...]) -> np
     kinds = raw[brackets]
     opening = (kinds == 91) | (kinds == 123)
     depth = np.cumsum(opening.astype(np.int32) * 2 - 1)  # after each bracket
-    starts = _value_starts(raw, quotes, brackets[(kinds == 91) & (depth == 2)], names)
+    arrays = brackets[(kinds == 91) & (depth == 2)]
+    keys = 0
+    if skipped:
+        if ((kinds == 123) & (depth > 1)).any():
+            return None
+        keys = int(np.count_nonzero((raw == 58) & outside)) - len(_value_starts(raw, quotes, arrays, skipped))
+    starts = _value_starts(raw, quotes, arrays, names)
     ends = brackets[~opening & (depth == 1)]
     at = np.searchsorted(ends, starts)
     if (at == len(ends)).any():
@@ -156,7 +217,7 @@ def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...]) -> np
     if not _canonical(raw, first, last, negative):
         return None
     edges[0::2] = first
-    return edges
+    return edges, keys
 
 
 def _unescaped_quotes(data: bytes, raw: np.ndarray) -> np.ndarray:
@@ -204,11 +265,18 @@ def _value_starts(raw: np.ndarray, quotes: np.ndarray, arrays: np.ndarray, names
     index = np.searchsorted(quotes, close)  # a quote right before a colon outside strings closes a key
     found = (index % 2 == 1) & (quotes[np.minimum(index, len(quotes) - 1)] == close)
     arrays, close, start = arrays[found], close[found], quotes[index[found] - 1] + 1
-    named = np.zeros(len(arrays), dtype=bool)
+    return arrays[_named(raw, start, close, names)]
+
+
+def _named(raw: np.ndarray, start: np.ndarray, end: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """Which texts raw[start:end] are one of `names`."""
+    import numpy as np
+
+    named = np.zeros(len(start), dtype=bool)
     for key in (np.frombuffer(name.encode(), dtype=np.uint8) for name in names):
-        sized = np.flatnonzero(close - start == len(key))
+        sized = np.flatnonzero(end - start == len(key))
         named[sized[(raw[start[sized, None] + np.arange(len(key))] == key).all(axis=1)]] = True
-    return arrays[named]
+    return named
 
 
 def _before_spaces(raw: np.ndarray, at: np.ndarray) -> np.ndarray:
