@@ -194,12 +194,10 @@ def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...],
     opening = (kinds == 91) | (kinds == 123)
     depth = np.cumsum(opening.astype(np.int32) * 2 - 1)  # after each bracket
     arrays = brackets[(kinds == 91) & (depth == 2)]
-    keys = 0
-    if skipped:
-        if ((kinds == 123) & (depth > 1)).any():
-            return None
-        keys = int(np.count_nonzero((raw == 58) & outside)) - len(_value_starts(raw, quotes, arrays, skipped))
-    starts = _value_starts(raw, quotes, arrays, names)
+    if skipped and ((kinds == 123) & (depth > 1)).any():
+        return None
+    starts, skipped_arrays = _value_starts(raw, quotes, arrays, (names, skipped))
+    keys = int(np.count_nonzero((raw == 58) & outside)) - len(skipped_arrays) if skipped else 0
     ends = brackets[~opening & (depth == 1)]
     at = np.searchsorted(ends, starts)
     if (at == len(ends)).any():
@@ -252,20 +250,21 @@ def _intervals(size: int, low: np.ndarray, high: np.ndarray, inside: bool = True
     return np.repeat(marks, np.diff(bounds))
 
 
-def _value_starts(raw: np.ndarray, quotes: np.ndarray, arrays: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
-    """Which of `arrays` (the opening brackets, outside strings, of arrays inside a line's top-level value) are the
-    values of a `"name":` of `names` (`quotes`: those that open and close strings, in turn)."""
+def _value_starts(raw: np.ndarray, quotes: np.ndarray, arrays: np.ndarray,
+                  names: tuple[tuple[str, ...], ...]) -> list[np.ndarray]:
+    """For each tuple of `names`, which of `arrays` (the opening brackets, outside strings, of arrays inside a line's
+    top-level value) are the values of a `"name":` of it (`quotes`: those that open and close strings, in turn)."""
     import numpy as np
 
     if not len(quotes):
-        return arrays[:0]
+        return [arrays[:0] for _ in names]
     colon = _before_spaces(raw, arrays - 1)
     found = raw[colon] == 58
     arrays, close = arrays[found], _before_spaces(raw, colon[found] - 1)
     index = np.searchsorted(quotes, close)  # a quote right before a colon outside strings closes a key
     found = (index % 2 == 1) & (quotes[np.minimum(index, len(quotes) - 1)] == close)
     arrays, close, start = arrays[found], close[found], quotes[index[found] - 1] + 1
-    return arrays[_named(raw, start, close, names)]
+    return [arrays[_named(raw, start, close, some)] for some in names]
 
 
 def _named(raw: np.ndarray, start: np.ndarray, end: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
