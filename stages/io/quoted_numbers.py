@@ -160,17 +160,22 @@ def _quoted_buffer(data: bytes, names: tuple[str, ...],
 
 
 def _with_quotes(data: bytes, quote_at: np.ndarray) -> pa.Buffer:
-    """`data` with a quote put before each of `quote_at` (sorted): the pieces between them joined by Arrow (2.5× as
-    fast as numpy's masked copy)."""
+    """`data` with a quote put before each of `quote_at` (sorted)."""
+    return with_mark_before(data, quote_at, b'"')
+
+
+def with_mark_before(data: bytes | pa.Buffer, at: np.ndarray, mark: bytes) -> pa.Buffer:
+    """`data` with `mark` put before each of `at` (sorted): the pieces between them joined by Arrow (2.5× as fast as
+    numpy's masked copy)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    offsets = np.concatenate(([0], quote_at, [len(data)])).astype(np.int64)
+    offsets = np.concatenate(([0], at, [len(data)])).astype(np.int64)
     pieces = pa.LargeBinaryArray.from_buffers(pa.large_binary(), len(offsets) - 1,
                                               [None, pa.py_buffer(offsets), pa.py_buffer(data)])
     whole = pa.ListArray.from_arrays(pa.array([0, len(pieces)], pa.int32()), pieces)
-    return pc.binary_join(whole, pa.scalar(b'"', pa.large_binary()))[0].as_buffer()
+    return pc.binary_join(whole, pa.scalar(mark, pa.large_binary()))[0].as_buffer()
 
 
 def _quote_positions(data: bytes, raw: np.ndarray, names: tuple[str, ...],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...io.quoted_numbers import QuotedField
+from ...io.quoted_numbers import QuotedField, with_mark_before
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,15 +53,9 @@ def _adjacent_pairs(values: pa.Array) -> pa.Array | None:
     start, tab = offsets[0], offsets[1:-1:2]
     if not _canonical_lines(data, tab, offsets[2::2]):
         return None
-    body = data[start:offsets[-1]]
-    out = np.empty(len(body) + len(tab), dtype=np.uint8)
-    at = tab - start + np.arange(len(tab))
-    kept = np.ones(len(out), dtype=bool)
-    kept[at] = False
-    out[at] = 9
-    out[kept] = body
+    body = with_mark_before(texts.slice(start, offsets[-1] - start), tab - start, b"\t")
     new_offsets = offsets[0::2] - start + np.arange(len(tab) + 1, dtype=np.int32)
-    return pa.StringArray.from_buffers(len(tab), pa.py_buffer(new_offsets), pa.py_buffer(out))
+    return pa.StringArray.from_buffers(len(tab), pa.py_buffer(new_offsets), body)
 
 
 def _canonical_lines(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:
