@@ -2,6 +2,7 @@
 scan cannot vouch that pyarrow.json would then read it as orjson reads it."""
 import io
 
+import numpy as np
 import orjson
 import pyarrow as pa
 import pyarrow.json as pj
@@ -9,7 +10,7 @@ import pytest
 
 from stages.io import quoted_numbers
 from stages.io.jsonl_blocks import LineBlock
-from stages.io.quoted_numbers import QuotedField, quoted_integers, quoted_table
+from stages.io.quoted_numbers import QuotedField, quoted_integers, quoted_table, with_mark_before
 
 EVIDENCE = ("evidence", "all_evidence")
 
@@ -86,3 +87,9 @@ def test_a_block_with_a_surrogate_escape_is_left_to_the_decoded_path(escape, fas
     assert (table is not None) == fast
     if fast:
         assert table.num_rows == 2
+
+
+def test_a_mark_is_put_before_each_position_of_bytes_or_an_arrow_buffer():
+    assert with_mark_before(b"abcd", np.array([0, 1, 1, 4]), b"|").to_pybytes() == b"|a||bcd|"
+    assert with_mark_before(pa.py_buffer(b"xxpage7").slice(2), np.array([4]), b"\t").to_pybytes() == b"page\t7"
+    assert with_mark_before(b"", np.zeros(0, dtype=np.int64), b'"').to_pybytes() == b""
