@@ -32,13 +32,20 @@ def _sentences(items: pa.Array, width: int) -> pa.Array | None:
     if width == 2 and len(values) and not values.null_count:
         return _adjacent_pairs(values)
     page, line = pc.list_element(items, width - 2), pc.list_element(items, width - 1)
-    try:
-        printed = pc.cast(pc.cast(line, pa.int64()), pa.string())
-    except ValueError:  # ArrowInvalid: not a whole number of 64 bits
-        return None
-    if not pc.all(pc.fill_null(pc.equal(printed, line), True)).as_py():
+    if not _canonical_texts(line):
         return None  # "05", "+5": int() reads them, str() writes them otherwise
     return pc.binary_join_element_wise(pc.fill_null(page, "None"), pc.fill_null(line, ""), pa.scalar("\t"))
+
+
+def _canonical_texts(texts: pa.Array) -> bool:
+    """Each text that is not null is an integer as Python's str() writes it, of 1 to 18 digits."""
+    import numpy as np
+
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset:texts.offset + len(texts) + 1]
+    data = texts.buffers()[2]
+    valid = np.ones(len(texts), dtype=bool) if not texts.null_count else texts.is_valid().to_numpy(zero_copy_only=False)
+    return _canonical_lines(np.zeros(0, dtype=np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8),
+                            offsets[:-1][valid], offsets[1:][valid])
 
 
 def _adjacent_pairs(values: pa.Array) -> pa.Array | None:
