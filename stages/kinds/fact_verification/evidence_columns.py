@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...io.quoted_numbers import QuotedField
+from ...io.quoted_numbers import QuotedField, with_mark_before
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,13 +32,20 @@ def _sentences(items: pa.Array, width: int) -> pa.Array | None:
     if width == 2 and len(values) and not values.null_count:
         return _adjacent_pairs(values)
     page, line = pc.list_element(items, width - 2), pc.list_element(items, width - 1)
-    try:
-        printed = pc.cast(pc.cast(line, pa.int64()), pa.string())
-    except ValueError:  # ArrowInvalid: not a whole number of 64 bits
-        return None
-    if not pc.all(pc.fill_null(pc.equal(printed, line), True)).as_py():
+    if not _canonical_texts(line):
         return None  # "05", "+5": int() reads them, str() writes them otherwise
     return pc.binary_join_element_wise(pc.fill_null(page, "None"), pc.fill_null(line, ""), pa.scalar("\t"))
+
+
+def _canonical_texts(texts: pa.Array) -> bool:
+    """Each text that is not null is an integer as Python's str() writes it, of 1 to 18 digits."""
+    import numpy as np
+
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset:texts.offset + len(texts) + 1]
+    data = texts.buffers()[2]
+    valid = np.ones(len(texts), dtype=bool) if not texts.null_count else texts.is_valid().to_numpy(zero_copy_only=False)
+    return _canonical_lines(np.zeros(0, dtype=np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8),
+                            offsets[:-1][valid], offsets[1:][valid])
 
 
 def _adjacent_pairs(values: pa.Array) -> pa.Array | None:
@@ -53,15 +60,9 @@ def _adjacent_pairs(values: pa.Array) -> pa.Array | None:
     start, tab = offsets[0], offsets[1:-1:2]
     if not _canonical_lines(data, tab, offsets[2::2]):
         return None
-    body = data[start:offsets[-1]]
-    out = np.empty(len(body) + len(tab), dtype=np.uint8)
-    at = tab - start + np.arange(len(tab))
-    kept = np.ones(len(out), dtype=bool)
-    kept[at] = False
-    out[at] = 9
-    out[kept] = body
+    body = with_mark_before(texts.slice(start, offsets[-1] - start), tab - start, b"\t")
     new_offsets = offsets[0::2] - start + np.arange(len(tab) + 1, dtype=np.int32)
-    return pa.StringArray.from_buffers(len(tab), pa.py_buffer(new_offsets), pa.py_buffer(out))
+    return pa.StringArray.from_buffers(len(tab), pa.py_buffer(new_offsets), body)
 
 
 def _canonical_lines(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:

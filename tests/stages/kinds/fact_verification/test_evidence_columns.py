@@ -8,7 +8,7 @@ import pytest
 
 from stages import get_kind, load_predictions, load_questions
 from stages.core.records import as_columns
-from stages.io import columnar_loading, jsonl_blocks
+from stages.io import columnar_loading, jsonl_blocks, quoted_numbers
 from stages.kinds.fact_verification.evidence import predicted_evidence_sentences
 from stages.kinds.fact_verification.evidence_columns import gold_evidence_column, predicted_evidence_column
 
@@ -113,6 +113,7 @@ BAD = [
     b'{"id": 30, "label": "SUPPORTS", "evidence": [[[1, 2, "P", 3]]], "evidence": null}\n',  # a repeated key
     _question(31, [[[1, 2, "P", 12345678901234567890]]]),
     _question(32, [[[1, 2, "P", True]]]),
+    b'{"id": 33, "label": "SUPPORTS", "evidence": [[[1, 2, "P\\uDbff", 3]]]}\n',  # a lone surrogate
 ]
 
 
@@ -152,6 +153,8 @@ BAD_PREDICTIONS = [
     {"id": 12, "predicted_label": "SUPPORTS", "predicted_evidence": [[["P", 1]]]},
     {"id": 13, "predicted_label": "SUPPORTS", "predicted_evidence": ["P", 1]},
     b'{"id": 14, "predicted_label": "SUPPORTS", "predicted_evidence": [["P", 1]]]}\n',
+    b'{"id": 15, "predicted_label": "SUPPORTS", "predicted_evidence": [["P\\ud800", 1]]}\n',  # a lone surrogate:
+    b'{"id": 16, "predicted_label": "SUPPORTS", "predicted_evidence": [["\\u00e9\\uDFFF", 1]]}\n',  # orjson refuses
 ]
 
 
@@ -197,3 +200,58 @@ def test_pairs_without_a_null_are_joined_on_their_bytes_as_the_value_reader_join
 def test_pairs_whose_line_is_not_written_as_python_writes_an_integer_of_at_most_18_digits_are_refused(line):
     pairs = pa.list_(pa.list_(pa.string()))
     assert predicted_evidence_column(pa.array([[["P", "1"]], [["Q", "2"], ["R", line]]], pairs)) is None
+
+
+@pytest.fixture
+def skipping(monkeypatch):
+    """Per block, whether all_evidence was skipped (read_json told to leave it out) or the block read another way."""
+    taken = []
+    skip = quoted_numbers._skipping_unread
+
+    def counted(data, fields, readers):
+        table = skip(data, fields, readers)
+        taken.append(table is not None)
+        return table
+
+    monkeypatch.setattr(quoted_numbers, "_skipping_unread", counted)
+    return taken
+
+
+KEYED = [row for row in GOOD if row["evidence"] is not None]  # a null value's key is not counted: read whole
+
+
+def test_all_evidence_is_skipped_on_good_blocks_with_the_same_rows(tmp_path, skipping):
+    path = _write(tmp_path / "fever.jsonl", KEYED * 6)
+    _same(load_questions(path, FEVER, FIELDS, None, PARAMS), load_questions(path, DecodedFever(), FIELDS, None, PARAMS),
+          load_questions(path, RowByRowFever(), FIELDS, None, PARAMS))
+    assert len(skipping) > 5 and all(skipping)
+
+
+ODD = [
+    {**GOOD[1], "question": "Is the claim true?"},  # a key the first line lacks, which B1 reads (before the claim)
+    {**GOOD[1], "note": [1, "x"]},  # a key the first line lacks, of no type
+    b'{"id": "x44", "label": "SUPPORTS", "claim": "c", "evidence": [], "all_evidence": []}\n',  # another type than
+    {**GOOD[1], "verifiable": 1.5},  # the first line's
+    {**GOOD[1], "claim": None},
+    {**GOOD[1], "verifiable": {"by": "annotators"}},  # a nested object
+    {**GOOD[1], "all_evidence": "none"},  # all_evidence of another shape, or missing
+    {key: value for key, value in GOOD[1].items() if key != "all_evidence"},
+    b'{"id": 40, "label": "SUPPORTS", "claim": "c", "evidence": [], "all_evidence": [1,, 2]}\n',  # malformed
+    b'{"id": 41, "label": "SUPPORTS", "claim": "c", "evidence": [], "all_evidence": [], "all_evidence": [[1]]}\n',
+    b'{"id": 42, "label": "SUPPORTS", "claim": "c", "evidence": [], "all_evidence": [], "label": "REFUTES"}\n',
+    b'{"id": 43, "label": "SUPPORTS", "claim": "c", "evidence": [], "cl\\u0061im": "d", "all_evidence": []}\n',
+]
+
+
+@pytest.mark.parametrize("odd", range(len(ODD)))
+def test_a_block_whose_keys_or_types_are_not_the_first_lines_is_read_as_before(tmp_path, monkeypatch, odd, skipping):
+    """all_evidence is skipped only where every top-level key is one whose type the first line gives (or
+    all_evidence) and that type holds: any other block is read whole, with the same rows and rejects."""
+    monkeypatch.setattr(jsonl_blocks, "BLOCK_BYTES", 1500)  # the odd line inside a block, not first
+    rows = [*KEYED, *KEYED[:3], ODD[odd], *KEYED[3:], *KEYED]
+    path = _write(tmp_path / "fever.jsonl", [row if isinstance(row, bytes) else {**row, "id": i} for i, row in
+                                             enumerate(rows)])
+    _same(load_questions(path, FEVER, FIELDS, None, PARAMS), load_questions(path, DecodedFever(), FIELDS, None, PARAMS),
+          load_questions(path, RowByRowFever(), FIELDS, None, PARAMS))
+    assert True in skipping
+    assert (False in skipping) == (odd not in (7, 9))  # no all_evidence, or two: each of its keys is counted
