@@ -264,6 +264,16 @@ def _arrow_allocates_with_malloc() -> None:
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 
+def _left_to_the_exit() -> None:
+    """The objects still alive are freed as the process ends without Python's shutdown collections walking them
+    (gc.freeze): 0.1–0.15 s of CPU after a million-row qa run, against 0.07 s for the rest of the shutdown. A finalizer
+    of an object in a cycle then never runs, which Python never promises at exit anyway; every artifact, journal and
+    lock is written and closed explicitly before this."""
+    import gc
+
+    gc.freeze()
+
+
 def entry_point() -> None:
     _one_malloc_arena()
     _arrow_allocates_with_malloc()
@@ -273,4 +283,5 @@ def entry_point() -> None:
     except BrokenPipeError:  # `evalpipe status | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 0
+    _left_to_the_exit()
     sys.exit(code)

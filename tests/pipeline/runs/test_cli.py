@@ -161,6 +161,23 @@ def test_the_command_gives_arrow_the_c_librarys_malloc_unless_the_user_chose_a_p
     assert result.returncode == 0 and result.stdout == used, result.stderr
 
 
+EXIT_PROBE = """
+import atexit
+import gc
+
+import pipeline.cli as cli
+
+atexit.register(lambda: print(gc.get_freeze_count() > 0, end=""))  # runs as the process ends, before its collections
+cli.main = lambda: 3
+cli.entry_point()
+"""
+
+
+def test_the_command_leaves_its_objects_to_the_exit_uncollected_and_keeps_its_exit_code():
+    result = subprocess.run([sys.executable, "-c", EXIT_PROBE], capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout) == (3, "True"), result.stderr
+
+
 def test_rows_set_aside_are_counted_with_the_command_that_lists_them_and_reasons_say_what_is_wrong(tmp_path, capsys):
     folder = tmp_path / "inputs" / "d"
     (folder / "predictions").mkdir(parents=True)
