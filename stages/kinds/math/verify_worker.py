@@ -165,6 +165,8 @@ def main() -> None:
             os.wait()
         except ChildProcessError:
             break
+    sys.stderr.flush()
+    os._exit(0)  # no interpreter teardown (sympy's modules and caches: a tenth of a second the run would wait for)
 
 
 if __name__ == "__main__":
