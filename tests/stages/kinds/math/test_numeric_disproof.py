@@ -8,7 +8,7 @@ pytest.importorskip("math_verify")
 
 import math_verify.grader as grader  # noqa: E402
 from math_verify import parse, verify  # noqa: E402
-from sympy import FiniteSet, Interval, Rational, Set, Symbol, Union, oo, pi, sqrt  # noqa: E402
+from sympy import FiniteSet, Integer, Interval, Rational, Set, Symbol, Union, oo, pi, sqrt  # noqa: E402
 
 from stages.kinds.math.numeric_disproof import (  # noqa: E402
     clearly_unequal,
@@ -44,6 +44,12 @@ def test_symbols_with_assumptions_a_real_point_may_break_and_non_expressions_are
     assert not clearly_unequal((-1) ** (2 * n), 3)
     assert not clearly_unequal(sqrt(Symbol("y", positive=True) ** 2), 5)
     assert not clearly_unequal(Interval(0, 1), Interval(2, 3))
+
+
+def test_values_past_a_floats_range_are_left_to_math_verify():
+    assert clearly_unequal(Integer(10) ** 300, Integer(10) ** 300 * 2)
+    assert not clearly_unequal(Integer(10) ** 400, Integer(10) ** 400 * 2)
+    assert not sets_clearly_differ(FiniteSet(Integer(10) ** 400), FiniteSet(1))
 
 
 @pytest.mark.parametrize("gold, answer", UNEQUAL + EQUAL_BY_SIMPLIFY + [("\\{1, 2\\}", "\\{2, 1\\}"), ("x = 5", "5"),
