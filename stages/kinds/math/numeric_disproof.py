@@ -141,26 +141,38 @@ def with_set_disproof(compare_sets: Callable[..., bool]) -> Callable[..., bool]:
             sides = None
         if sides is None or not sets_clearly_differ(*sides):
             return compare_sets(gold, pred, *args)
-        with _symmetric_difference_refused(sides):
+        with _shown_apart(sides):
             return compare_sets(gold, pred, *args)
 
     return compare_sets_unless_disproved
 
 
 @contextmanager
-def _symmetric_difference_refused(sides: tuple[Any, Any]) -> Iterator[None]:
-    """While inside, sympy's symmetric difference of exactly these two sets raises _SetsDiffer."""
-    from sympy import Set
+def _shown_apart(sides: tuple[Any, Any]) -> Iterator[None]:
+    """While inside, sympy's symmetric difference of exactly these two sets raises _SetsDiffer, and whether one of
+    them that is an interval with numbers for ends is open is read from its ends (sympy intersects it with its
+    boundary, the same answer slowly)."""
+    from sympy import Interval, Set
 
-    symmetric_difference = Set.symmetric_difference
+    symmetric_difference, is_open = Set.symmetric_difference, Interval.__dict__.get("is_open")
+    inherited = Interval.is_open  # Set's, unless an outer comparison put its own
 
     def refused(self: Any, other: Any) -> Any:
         if (self, other) == sides:
             raise _SetsDiffer
         return symmetric_difference(self, other)
 
-    Set.symmetric_difference = refused
+    def open_by_its_ends(self: Any) -> Any:
+        if any(self is side for side in sides) and not (self.start.free_symbols or self.end.free_symbols):
+            return bool(self.left_open and self.right_open)  # an infinite end is always open
+        return inherited.fget(self)
+
+    Set.symmetric_difference, Interval.is_open = refused, property(open_by_its_ends)
     try:
         yield
     finally:
         Set.symmetric_difference = symmetric_difference
+        if is_open is None:
+            del Interval.is_open
+        else:
+            Interval.is_open = is_open

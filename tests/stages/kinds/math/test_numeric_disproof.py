@@ -114,3 +114,17 @@ def test_sets_shown_to_differ_skip_only_their_symmetric_difference(monkeypatch):
     assert verify(_read("\\{1, 2\\}"), _read("\\{2, 1, 1\\}"), timeout_seconds=None)
     assert not verify(_read("\\{1, 2\\}"), _read("\\{x, 2\\}"), timeout_seconds=None)
     assert [str(first) for first, _ in taken] == ["{1, 2}"]  # {x, 2}: values cannot tell, so it is taken
+
+
+def test_an_interval_shown_apart_is_read_as_open_from_its_ends_not_from_its_boundary(monkeypatch):
+    asked = []
+    boundary = Interval._boundary
+    monkeypatch.setattr(Interval, "_boundary", property(lambda self: asked.append(self) or boundary.fget(self)))
+    cases = [("(1, 2)", "1, 2", True), ("[1, 2]", "1, 2", False), ("(1, 2)", "5", False), ("(-\\infty, 3)", "3, 4", False)]
+    assert [verify(_read(gold), _read(answer), timeout_seconds=None) for gold, answer, _ in cases] == [
+        equal for _, _, equal in cases] and asked  # plain math-verify: from the boundary
+    asked.clear()
+    monkeypatch.setattr(grader, "sympy_compare_sets", with_set_disproof(grader.sympy_compare_sets))
+    assert [verify(_read(gold), _read(answer), timeout_seconds=None) for gold, answer, _ in cases] == [
+        equal for _, _, equal in cases] and asked == []
+    assert "is_open" not in Interval.__dict__
