@@ -50,11 +50,11 @@ def _differ_at(a: Any, b: Any, values: dict) -> bool:
     return first is not None and second is not None and _apart(first, second)
 
 
-def _number(value: Any) -> complex | None:
+def _number(value: Any) -> complex | float | None:
     """A value evaluated to DIGITS as a Python complex number; None when it is not a finite number (or one past a
     float's range)."""
     try:
-        number = complex(value)
+        number = float(value) if getattr(value, "is_Float", False) else complex(value)  # a real one read directly
     except (TypeError, ValueError, OverflowError):
         return None
     return number if cmath.isfinite(number) else None
