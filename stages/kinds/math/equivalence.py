@@ -192,7 +192,10 @@ class CheckerPool:
                                                                 self.parses) if asked else []):
                 results[index] = comparison
 
-        self._on_checkers(count, list(by_gold.items()), compare_group)
+        unshipped = {gold: [text for text in {gold, *(pairs[i][1] for i in indices)} if self.parses.get(text, "") is None]
+                     for gold, indices in by_gold.items()}  # texts parsed here that did not travel: parsed again elsewhere
+        self._on_checkers(count, list(by_gold.items()), compare_group,
+                          suits=lambda checker, group: all(text in checker.holds for text in unshipped[group[0]]))
         return results
 
     def _parse_once(self, pairs: list[tuple[str, str]], count: int) -> None:
@@ -209,11 +212,12 @@ class CheckerPool:
 
         self._on_checkers(count, chunks, parse_chunk, both_ends=True)
 
-    def _on_checkers(self, count: int, jobs: list, do: Callable[[_Checker, Any], None],
-                     both_ends: bool = False) -> None:
+    def _on_checkers(self, count: int, jobs: list, do: Callable[[_Checker, Any], None], both_ends: bool = False,
+                     suits: Callable[[_Checker, Any], bool] | None = None) -> None:
         """`do(checker, job)` for every job, on up to `count` checkers at once, each taking the next job when done —
         with `both_ends`, every other checker from the far end of the list, so that neighbouring jobs go to one
-        checker; the first failure stops the rest and is raised here."""
+        checker; with `suits`, the first job that suits the checker, else the next; the first failure stops the rest
+        and is raised here."""
         left = deque(jobs)
         failures: list[BaseException] = []
 
@@ -221,10 +225,11 @@ class CheckerPool:
             with self.lock:
                 checker = self.idle.pop() if self.idle else None
             checker = checker or _Checker()
+            suits_this = (lambda job: suits(checker, job)) if suits else None
             try:
                 while True:
                     with self.lock:
-                        job = (left.pop() if from_end else left.popleft()) if left else None
+                        job = next_job(left, from_end, suits_this)
                     if job is None or failures:
                         return
                     do(checker, job)
@@ -256,3 +261,16 @@ def compare_answers(pairs: list[tuple[str, str]], seconds: float, checkers: int 
     \\boxed{} — each under `seconds`, on up to `checkers` child processes (default: one per core)."""
     with CheckerPool(seconds, checkers) as pool:
         return pool.compare(pairs)
+
+
+def next_job(left: deque, from_end: bool, suits: Callable[[Any], bool] | None = None) -> Any:
+    """Take the first job of `left` that `suits` (from the front), else the next one (from the end with `from_end`);
+    None when none is left."""
+    if not left:
+        return None
+    if suits is not None:
+        for index, job in enumerate(left):
+            if suits(job):
+                del left[index]
+                return job
+    return left.pop() if from_end else left.popleft()

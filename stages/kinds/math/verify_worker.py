@@ -150,10 +150,12 @@ def _serve(control: socket.socket) -> None:
 def main() -> None:
     logging.disable(logging.CRITICAL)  # math-verify warns on every call that its own (signal) time limit is off
     import math_verify.grader as grader
-    from numeric_disproof import with_numeric_disproof
+    from numeric_disproof import with_numeric_disproof, with_set_disproof
 
     if hasattr(grader, "sympy_symbolic_eq"):  # math-verify 0.9's last step on plain expressions: skipped when disproved
         grader.sympy_symbolic_eq = with_numeric_disproof(grader.sympy_symbolic_eq)
+    if hasattr(grader, "sympy_compare_sets"):  # its symmetric difference of two sets: skipped when they differ by value
+        grader.sympy_compare_sets = with_set_disproof(grader.sympy_compare_sets)
 
     control = socket.socket(fileno=int(sys.argv[1]))
     control.sendall(b"ready\n")
@@ -163,6 +165,8 @@ def main() -> None:
             os.wait()
         except ChildProcessError:
             break
+    sys.stderr.flush()
+    os._exit(0)  # no interpreter teardown (sympy's modules and caches: a tenth of a second the run would wait for)
 
 
 if __name__ == "__main__":

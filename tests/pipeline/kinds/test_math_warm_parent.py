@@ -1,5 +1,6 @@
 """math-verify's warm parent starts as a run that computes a math B4 in this process begins (before B1 loads), is given
-B1's golds and B3's final answers to parse ahead, and is never started by a run with no math B4 to compute."""
+B1's golds and B3's final answers to parse ahead, is never started by a run with no math B4 to compute, and ends with
+the run's process, its checkers with it."""
 import pytest
 
 from pipeline import task_base, tasks
@@ -86,3 +87,40 @@ def test_a_math_run_on_several_workers_leaves_the_parent_to_the_process_b4_runs_
     _math_dataset(tmp_path / "inputs" / "half")
     assert run(tmp_path, "--workers", "2") == 0
     assert ("parent", []) not in events
+
+
+ORPHANS = """
+import ctypes, os, subprocess, sys, time
+ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: whatever the run leaves behind becomes this process's child
+run = subprocess.run([sys.executable, "-m", "pipeline", "run", "--inputs", sys.argv[1], "--outputs", sys.argv[2]],
+                     stdout=subprocess.DEVNULL)
+time.sleep(0.5)  # an orphan, had there been one, is reparented here by now
+left = []
+while True:
+    try:
+        pid, _ = os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        break
+    if pid == 0:  # alive: read its command line, then end it
+        for name in os.listdir("/proc"):
+            if name.isdigit() and open(f"/proc/{name}/stat").read().rsplit(")", 1)[1].split()[1] == str(os.getpid()):
+                left.append(open(f"/proc/{name}/cmdline").read().replace(chr(0), " "))
+                os.kill(int(name), 9)
+        os.wait()
+        continue
+    left.append(f"ended after the run: {pid}")
+print(run.returncode, left)
+"""
+
+
+def test_a_whole_math_run_leaves_no_process_behind(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    _math_dataset(tmp_path / "inputs" / "half")
+    root = Path(__file__).resolve().parents[3]
+    found = subprocess.run([sys.executable, "-c", ORPHANS, str(tmp_path / "inputs"), str(tmp_path / "outputs")],
+                           cwd=root, capture_output=True, text=True, timeout=300)
+    assert found.stdout.split(None, 1) == ["0", "[]\n"], found.stdout + found.stderr[-2000:]
+    assert (tmp_path / "outputs" / "half" / "m" / "B4_matches.json").exists()  # B4 ran: the parent and a checker did

@@ -10,7 +10,7 @@ import pytest
 
 from stages.kinds.math import checker_parent, equivalence
 from stages.kinds.math.checker_parent import CheckerFailed, start_checker_parent, stop_checker_parent
-from stages.kinds.math.equivalence import CheckerPool, compare_answers
+from stages.kinds.math.equivalence import CheckerPool, compare_answers, next_job
 
 pytest.importorskip("math_verify")
 
@@ -260,3 +260,30 @@ def test_a_parse_travels_only_when_it_loads_back_the_same():
     half = verify_worker._shippable(verify_worker._parsed(parsed, "\\frac{1}{2}"))
     assert str(pickle.loads(base64.b64decode(half))[0]) == "1/2"
     assert verify_worker._shippable(verify_worker._parsed(parsed, "\\frac{\\sqrt{3}}{3}")) is None
+
+
+def test_a_checker_takes_first_the_groups_whose_unshipped_parses_it_holds(monkeypatch, started):
+    from collections import deque
+
+    left = deque([("a", ["x"]), ("b", []), ("c", ["y"]), ("d", ["x", "y"])])
+    holds_y = lambda job: set(job[1]) <= {"y"}  # noqa: E731
+    assert [next_job(left, False, holds_y)[0] for _ in range(2)] == ["b", "c"]
+    assert next_job(left, True, holds_y)[0] == "d" and next_job(left, True, holds_y)[0] == "a"  # none suits: the next
+    assert next_job(left, False, holds_y) is None
+    monkeypatch.setattr(equivalence, "PAIRS_PER_CHECKER", 1)
+    unshipped = "\\frac{\\sqrt{3}}{3}"  # its parse does not load back the same: it does not travel
+    pairs = [(str(number), unshipped) for number in range(4)] + [(str(number), "7") for number in range(8, 168)]
+    sent: list = []
+    compare = equivalence._Checker.compare
+
+    def recording(self, gold, answers, seconds, parses=None):
+        sent.append((self, {gold, *answers} - self.holds))
+        return compare(self, gold, answers, seconds, parses)
+
+    monkeypatch.setattr(equivalence._Checker, "compare", recording)
+    with CheckerPool(10.0, checkers=2) as pool:
+        assert [c.equal for c in pool.compare(pairs)] == [False] * 164
+        assert pool.parses[unshipped] is None
+    assert len({id(checker) for checker, _ in sent}) == 2
+    assert [checker for checker, texts in sent if unshipped in texts] == []  # compared where it was parsed (the
+    # other checker, on 160 quicker groups, is not left waiting for it)
