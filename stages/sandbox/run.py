@@ -99,6 +99,8 @@ def run_program(program: Program, slot: Slot) -> RunResult:
     if function_level and not language.python_host:
         return RunResult("failed", f"tests that call functions need a Python program, not {language.name}", 0.0, "",
                          "", None)
+    if function_level:
+        slot.tests.ready(limits.build_seconds)  # its start-up is not the program's time
     uid = PROGRAM_UIDS + next(_uids) % UID_SPAN if os.geteuid() == 0 else None
     group = (slot.cgroups.program(slot.number, limits.memory_mb << 20, limits.processes)
              if slot.cgroups is not None else None)
@@ -150,8 +152,11 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
              limits: Limits, started: float, function_level: bool, building: bool,
              stream: StreamedOutput | None) -> RunResult:
     """Read stdout, stderr, the supervisor's report and the tests' result until both are in, the time is up or the
-    program printed past its output limit (then the sandbox is killed); how the run ended. With a `stream`, stdout
-    goes to it (compared as it arrives, its start kept) and is not held here."""
+    program printed past its output limit (then the sandbox is killed); how the run ended. The program's clock starts
+    when the supervisor says it started (the sandbox's start-up and a build have `build_seconds`); what is already in
+    when the time is found up is read first, and a program that ended past its time is timed out, so neither
+    evalpipe's own delays nor the start-up decide a verdict. With a `stream`, stdout goes to it (compared as it
+    arrives, its start kept) and is not held here."""
     cap = limits.output_kb << 10
     kept = {"stdout": bytearray(), "stderr": bytearray(), "report": bytearray(), "tests": bytearray()}
     sizes = dict.fromkeys(kept, 0)
@@ -162,15 +167,17 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     selector.register(report_read, selectors.EVENT_READ, "report")
     if result_read >= 0:
         selector.register(result_read, selectors.EVENT_READ, "tests")
-    deadline, stopped = started + (limits.build_seconds if building else limits.timeout_seconds), None
+    deadline, stopped, running = started + limits.build_seconds, None, False
     reading = None  # since when the tests have been reading a large reply of the program's
     while selector.get_map() and stopped is None:
         left = deadline - time.monotonic()
-        if left <= 0:
-            stopped = "timed out" if not building else f"the build ran past {limits.build_seconds:g} seconds"
+        ready = selector.select(max(left, 0.0))
+        if not ready and left <= 0:
+            stopped = "timed out" if running else (f"the build ran past {limits.build_seconds:g} seconds" if building
+                                                   else f"the start ran past {limits.build_seconds:g} seconds")
             reading = None if reading is None else time.monotonic() - reading
             break
-        for key, _ in selector.select(left):
+        for key, _ in ready:
             data = os.read(key.fd, 1 << 16)
             if not data:
                 selector.unregister(key.fileobj)
@@ -184,8 +191,8 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
                 reading = _tests_reading(kept["tests"], reading)
             if key.data in ("stdout", "stderr") and sizes[key.data] > cap:
                 stopped = f"printed over {limits.output_kb} KB"
-            if building and key.data == "report" and b"\n" in kept["report"]:
-                building, deadline = False, time.monotonic() + limits.timeout_seconds
+            if not running and key.data == "report" and b"\n" in kept["report"]:
+                running, deadline = True, _started_at(kept["report"], started) + limits.timeout_seconds
     if stopped is not None or process.poll() is None:
         _kill(process, group)
     process.wait()
@@ -197,11 +204,13 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
         if descriptor >= 0:
             os.close(descriptor)
     status, tests = _message(kept["report"]), _message(kept["tests"])
+    late = stopped is None and status is not None and status.get("wall", 0) > limits.timeout_seconds
     if process.returncode == 125 and status is None:
         status = {"exit": 125, "note": "could not join its cgroups"}
     stderr = kept["stderr"].decode("utf-8", "replace")
-    outcome, error = decide(stopped, status, tests, group.out_of_memory() if group else False, function_level,
-                            limits.cpu_seconds, stderr, reading if stopped == "timed out" else None)
+    outcome, error = decide("timed out" if late else stopped, status, None if late else tests,  # ended past its time
+                            group.out_of_memory() if group else False, function_level, limits.cpu_seconds, stderr,
+                            reading if stopped == "timed out" else None)
     if stream is None:
         return RunResult(outcome, safe_text(error), round(seconds, 3), kept["stdout"].decode("utf-8", "replace"),
                          safe_text(stderr, KEPT_BYTES), status, checks=_checks(tests))
@@ -223,8 +232,19 @@ def _tests_reading(channel: bytearray, reading: float | None) -> float | None:
             return reading
 
 
-STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "syntax": str, "outcome": str, "error": str,
-                 "checks": list}
+STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "wall": (int, float), "syntax": str, "outcome": str,
+                 "error": str, "checks": list}
+
+
+def _started_at(report: bytearray, launched: float) -> float:
+    """When the program started, as its supervisor's first line says (the host's monotonic clock), kept between its
+    launch and now."""
+    try:
+        said = json.loads(bytes(report).split(b"\n", 1)[0]).get("started")
+    except (ValueError, AttributeError, RecursionError):
+        said = None
+    now = time.monotonic()
+    return min(max(said, launched), now) if isinstance(said, (int, float)) and not isinstance(said, bool) else now
 
 
 def _checks(tests: dict | None) -> tuple[tuple[int, int, int, str], ...]:
@@ -236,14 +256,14 @@ def _checks(tests: dict | None) -> tuple[tuple[int, int, int, str], ...]:
 
 
 def _message(data: bytearray) -> dict | None:
-    """The last JSON line of a bounded channel (the supervisor says `built` before it reports the end) when every
+    """The last JSON line of a bounded channel (the supervisor says `started` before it reports the end) when every
     field is of its type, else None: a status is read as data that may have been tampered with."""
     lines = [line for line in bytes(data).split(b"\n") if line.strip()]
     try:
         message = json.loads(lines[-1].decode("ascii")) if lines else None
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    if not isinstance(message, dict) or "built" in message or not message or any(
+    if not isinstance(message, dict) or "started" in message or not message or any(
             key not in STATUS_FIELDS or isinstance(value, bool) or not isinstance(value, STATUS_FIELDS[key])
             for key, value in message.items()):
         return None
