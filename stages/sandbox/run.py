@@ -49,9 +49,9 @@ class Program:
 @dataclass(frozen=True)
 class RunResult:
     """How a run ended: `passed` / `ran` (a stdin program that exited 0) / `failed` / `timed out` / `crashed` /
-    `syntax error` / `out of memory`, its error (≤ 1,000 characters, escaped), seconds, stdout as printed (up to
-    the output limit: compared as it is, escaped only when shown), the start of stderr (escaped), and the
-    supervisor's report of the program's end."""
+    `syntax error` / `out of memory`, its error (≤ 1,000 characters, escaped), seconds from its launch, stdout as
+    printed (up to the output limit: compared as it is, escaped only when shown), the start of stderr (escaped), and
+    the supervisor's report of the program's end."""
 
     outcome: str
     error: str
@@ -62,6 +62,7 @@ class RunResult:
     matched: bool | None = None  # a stdin program's stdout against its expected output, compared as it arrived
     digest: str = ""  # then the SHA-256 of all its stdout, of which `stdout` is the start
     checks: tuple[tuple[int, int, int, str], ...] = ()  # function-level tests: (line, held, failed, first error)
+    startup: float | None = None  # of `seconds`, those before the program started (None: it never started)
 
 
 @dataclass
@@ -167,13 +168,13 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     selector.register(report_read, selectors.EVENT_READ, "report")
     if result_read >= 0:
         selector.register(result_read, selectors.EVENT_READ, "tests")
-    deadline, stopped, running = started + limits.build_seconds, None, False
+    deadline, stopped, program_start = started + limits.build_seconds, None, None
     reading = None  # since when the tests have been reading a large reply of the program's
     while selector.get_map() and stopped is None:
         left = deadline - time.monotonic()
         ready = selector.select(max(left, 0.0))
         if not ready and left <= 0:
-            stopped = "timed out" if running else (f"the build ran past {limits.build_seconds:g} seconds" if building
+            stopped = "timed out" if program_start is not None else (f"the build ran past {limits.build_seconds:g} seconds" if building
                                                    else f"the start ran past {limits.build_seconds:g} seconds")
             reading = None if reading is None else time.monotonic() - reading
             break
@@ -191,8 +192,9 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
                 reading = _tests_reading(kept["tests"], reading)
             if key.data in ("stdout", "stderr") and sizes[key.data] > cap:
                 stopped = f"printed over {limits.output_kb} KB"
-            if not running and key.data == "report" and b"\n" in kept["report"]:
-                running, deadline = True, _started_at(kept["report"], started) + limits.timeout_seconds
+            if program_start is None and key.data == "report" and b"\n" in kept["report"]:
+                program_start = _started_at(kept["report"], started)
+                deadline = program_start + limits.timeout_seconds
     if stopped is not None or process.poll() is None:
         _kill(process, group)
     process.wait()
@@ -211,11 +213,12 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     outcome, error = decide("timed out" if late else stopped, status, None if late else tests,  # ended past its time
                             group.out_of_memory() if group else False, function_level, limits.cpu_seconds, stderr,
                             reading if stopped == "timed out" else None)
+    startup = None if program_start is None else round(program_start - started, 3)
     if stream is None:
         return RunResult(outcome, safe_text(error), round(seconds, 3), kept["stdout"].decode("utf-8", "replace"),
-                         safe_text(stderr, KEPT_BYTES), status, checks=_checks(tests))
+                         safe_text(stderr, KEPT_BYTES), status, checks=_checks(tests), startup=startup)
     return RunResult(outcome, safe_text(error), round(seconds, 3), bytes(stream.prefix).decode("utf-8", "replace"),
-                     safe_text(stderr, KEPT_BYTES), status, stream.matched(), stream.digest())
+                     safe_text(stderr, KEPT_BYTES), status, stream.matched(), stream.digest(), startup=startup)
 
 
 def _tests_reading(channel: bytearray, reading: float | None) -> float | None:

@@ -55,7 +55,7 @@ def test_a_fork_bomb_is_stopped_and_leaves_nothing_behind(monkeypatch):
     source = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     uids = _own_uids(monkeypatch, 2)  # the trial program the pool runs first, then the bomb
     result = _run(source)
-    assert result.outcome == "timed out" and result.seconds < LIMITS.timeout_seconds + 3
+    assert result.outcome == "timed out" and result.seconds - result.startup < LIMITS.timeout_seconds + 3
     deadline = time.monotonic() + 10
     while _sandbox_processes(uids) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -143,7 +143,8 @@ def test_each_program_runs_as_a_uid_of_its_own():
 @pytest.mark.parametrize("code", [152, 137, 3])
 def test_an_exit_code_is_reported_as_an_exit_code(code):
     result = _run(f"import os\nos._exit({code})\n", "", stdin="")
-    assert (result.outcome, result.error) == ("crashed", f"exited with code {code}") and result.seconds < 3
+    assert (result.outcome, result.error) == ("crashed", f"exited with code {code}")
+    assert result.seconds - result.startup < 3
     inside = _run(f"import os\ndef f():\n    os._exit({code})\n")
     assert (inside.outcome, inside.error) == ("crashed", f"exited with code {code}")
 
@@ -206,9 +207,8 @@ def test_a_build_past_its_cpu_seconds_is_timed_out_not_a_syntax_error():
 @pytest.mark.parametrize("source", ["while True:\n    pass\n", "import time\ntime.sleep(10 ** 6)\n"],
                          ids=["endless loop", "sleeping forever"])
 def test_a_program_that_never_ends_is_timed_out(source):
-    started = time.monotonic()
     result = _run(source)
-    assert result.outcome == "timed out" and time.monotonic() - started < LIMITS.timeout_seconds + 3
+    assert result.outcome == "timed out" and result.seconds - result.startup < LIMITS.timeout_seconds + 3
 
 
 def test_printing_a_gibibyte_is_stopped_at_the_output_limit():
