@@ -1,10 +1,10 @@
-"""The program sandbox's pid 1: reads the payload, writes the program's files, checks or builds it,
-forks the program with its resource limits and reports, on a pipe only this process holds, when it started (the
-host's monotonic clock) and how it ended — exit code, signal, CPU seconds, wall seconds since its start. As pid 1 of its namespace it ignores every signal the program can send (the kernel drops
-SIGKILL and SIGSTOP from inside); its children start with the signal dispositions it had. When it ends, every
-process left in the sandbox dies. A Python program runs in the forked process itself: as `__main__` reading stdin,
-or as a host answering the tests' calls ((name, args, kwargs, nonce) → `{"value"}` / `{"raised"}` / `{"refused"}`
-with the call's nonce, or `{"ended"}`) on the two call descriptors."""
+"""The program sandbox's pid 1: reads the payload, writes the program's files, checks or builds it, forks the program
+with its resource limits and reports, on a pipe only this process holds, when it started (the host's monotonic clock)
+and how it ended — exit code, signal, CPU seconds, wall seconds since its start. As pid 1 of its namespace it ignores
+every signal the program can send (the kernel drops SIGKILL and SIGSTOP from inside); its children start with the
+signal dispositions it had. When it ends, every process left in the sandbox dies. A Python program runs in the forked
+process itself: as `__main__` reading stdin, or as a host answering the tests' calls ((name, args, kwargs, nonce) →
+`{"value"}` / `{"raised"}` / `{"refused"}` with the call's nonce, or `{"ended"}`) on the two call descriptors."""
 import builtins
 import os
 import resource
