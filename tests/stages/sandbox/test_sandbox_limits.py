@@ -227,6 +227,21 @@ def test_a_stdin_program_reads_its_input_and_may_end_with_exit():
     assert (result.outcome, result.stdout) == ("ran", "42\n")
 
 
+@pytest.mark.skipif(not ROOT_WITH_CGROUPS, reason="programs' groups are made as root")
+def test_a_program_group_an_earlier_run_left_behind_is_not_made_again():
+    """A group whose removal gave up (a process still in it on a loaded machine) stays under this process's folders,
+    which the next run in this process opens again: its programs' groups have names of their own."""
+    earlier = Cgroups.open(1)
+    left = earlier.program(0, 64 << 20, 8)  # never removed, as if its removal had given up
+    try:
+        fresh = Cgroups.open(1).program(0, 64 << 20, 8)
+        assert fresh.folders != left.folders and all(folder.is_dir() for folder in fresh.folders)
+        fresh.remove()
+    finally:
+        left.remove()
+        earlier.close()
+
+
 @pytest.mark.skipif(not ROOT_WITH_CGROUPS, reason="the tests sandbox is bounded by cgroups (root)")
 def test_the_tests_sandbox_is_in_the_slot_s_groups():
     from stages.sandbox.bwrap import find_interpreter
