@@ -4,6 +4,7 @@ group bounding its processes, and a CPU group per slot so that slots share the C
 Needs root and writable cgroup folders; elsewhere `Cgroups.open` says why not and the rlimits alone apply."""
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpu")
+_PROGRAM_NAMES = itertools.count(1)  # p1, p2 … never again in this process: a group left behind is never met again
 
 
 def _own_paths() -> dict[str, str]:
@@ -92,7 +94,6 @@ class Cgroups:
     version: int
     bases: dict[str, Path]
     slots: int
-    counter: int = 0
 
     @classmethod
     def open(cls, slots: int) -> Cgroups | str:
@@ -129,8 +130,7 @@ class Cgroups:
     def program(self, slot: int, memory_bytes: int, processes: int) -> ProgramGroup:
         """A fresh group for one program in `slot`, its limits set (the program's wrapper moves itself in, as root,
         before it starts the sandbox)."""
-        self.counter += 1
-        name = f"p{self.counter}"
+        name = f"p{next(_PROGRAM_NAMES)}"
         if self.version == 2:
             folder = self._slot(slot) / name
             folder.mkdir()

@@ -55,7 +55,7 @@ def decide(stopped: str | None, status: dict | None, tests: dict | None, out_of_
     """(outcome, error) of one run. `stopped`: why evalpipe stopped it (the time limit, too much output), else None;
     `status`: the supervisor's report; `tests`: the tests' result (function-level programs); `reading`: the seconds
     the tests had been reading a large reply when the time limit came, else None."""
-    if stopped is not None and stopped.startswith("the build"):
+    if stopped is not None and stopped.startswith(("the build", "the start")):
         return "timed out", stopped
     if stopped is not None and stopped != "timed out":
         return "failed", stopped

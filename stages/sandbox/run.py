@@ -53,9 +53,9 @@ class Program:
 @dataclass(frozen=True)
 class RunResult:
     """How a run ended: `passed` / `ran` (a stdin program that exited 0) / `failed` / `timed out` / `crashed` /
-    `syntax error` / `out of memory`, its error (≤ 1,000 characters, escaped), seconds, stdout as printed (up to
-    the output limit: compared as it is, escaped only when shown), the start of stderr (escaped), and the
-    supervisor's report of the program's end."""
+    `syntax error` / `out of memory`, its error (≤ 1,000 characters, escaped), seconds from its launch, stdout as
+    printed (up to the output limit: compared as it is, escaped only when shown), the start of stderr (escaped), and
+    the supervisor's report of the program's end."""
 
     outcome: str
     error: str
@@ -66,6 +66,7 @@ class RunResult:
     matched: bool | None = None  # a stdin program's stdout against its expected output, compared as it arrived
     digest: str = ""  # then the SHA-256 of all its stdout, of which `stdout` is the start
     checks: tuple[tuple[int, int, int, str], ...] = ()  # function-level tests: (line, held, failed, first error)
+    startup: float | None = None  # of `seconds`, those before the program started (None: it never started)
 
 
 @dataclass
@@ -184,6 +185,8 @@ def run_program(program: Program, slot: Slot, ahead: bool = False) -> RunResult:
     if function_level and not language.python_host:
         return RunResult("failed", f"tests that call functions need a Python program, not {language.name}", 0.0, "",
                          "", None)
+    if function_level:
+        slot.tests.ready(limits.build_seconds)  # its start-up is not the program's time
     calls, replies = (os.pipe(), os.pipe()) if function_level else ((-1, -1), (-1, -1))
     payload = {"files": {language.source_file: program.source}, "main": language.source_file,
                "python": language.python_host, "build": list(language.build),
@@ -224,8 +227,11 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
              limits: Limits, started: float, function_level: bool, building: bool,
              stream: StreamedOutput | None) -> RunResult:
     """Read stdout, stderr, the supervisor's report and the tests' result until both are in, the time is up or the
-    program printed past its output limit (then the sandbox is killed); how the run ended. With a `stream`, stdout
-    goes to it (compared as it arrives, its start kept) and is not held here."""
+    program printed past its output limit (then the sandbox is killed); how the run ended. The program's clock starts
+    when the supervisor says it started (the sandbox's start-up and a build have `build_seconds`); what is already in
+    when the time is found up is read first, and a program that ended past its time is timed out, so neither
+    evalpipe's own delays nor the start-up decide a verdict. With a `stream`, stdout goes to it (compared as it
+    arrives, its start kept) and is not held here."""
     cap = limits.output_kb << 10
     kept = {"stdout": bytearray(), "stderr": bytearray(), "report": bytearray(), "tests": bytearray()}
     sizes = dict.fromkeys(kept, 0)
@@ -236,15 +242,17 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
     selector.register(report_read, selectors.EVENT_READ, "report")
     if result_read >= 0:
         selector.register(result_read, selectors.EVENT_READ, "tests")
-    deadline, stopped = started + (limits.build_seconds if building else limits.timeout_seconds), None
+    deadline, stopped, program_start = started + limits.build_seconds, None, None
     reading = None  # since when the tests have been reading a large reply of the program's
     while selector.get_map() and stopped is None:
         left = deadline - time.monotonic()
-        if left <= 0:
-            stopped = "timed out" if not building else f"the build ran past {limits.build_seconds:g} seconds"
+        ready = selector.select(max(left, 0.0))
+        if not ready and left <= 0:
+            stopped = "timed out" if program_start is not None else (f"the build ran past {limits.build_seconds:g} seconds" if building
+                                                   else f"the start ran past {limits.build_seconds:g} seconds")
             reading = None if reading is None else time.monotonic() - reading
             break
-        for key, _ in selector.select(left):
+        for key, _ in ready:
             data = os.read(key.fd, 1 << 16)
             if not data:
                 selector.unregister(key.fileobj)
@@ -258,8 +266,9 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
                 reading = _tests_reading(kept["tests"], reading)
             if key.data in ("stdout", "stderr") and sizes[key.data] > cap:
                 stopped = f"printed over {limits.output_kb} KB"
-            if building and key.data == "report" and b"\n" in kept["report"]:
-                building, deadline = False, time.monotonic() + limits.timeout_seconds
+            if program_start is None and key.data == "report" and b"\n" in kept["report"]:
+                program_start = _started_at(kept["report"], started)
+                deadline = program_start + limits.timeout_seconds
     if stopped is not None or not _ended(process):
         _kill(process, group)
     process.wait()
@@ -271,16 +280,19 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
         if descriptor >= 0:
             os.close(descriptor)
     status, tests = _message(kept["report"]), _message(kept["tests"])
+    late = stopped is None and status is not None and status.get("wall", 0) > limits.timeout_seconds
     if process.returncode == 125 and status is None:
         status = {"exit": 125, "note": "could not join its cgroups"}
     stderr = kept["stderr"].decode("utf-8", "replace")
-    outcome, error = decide(stopped, status, tests, group.out_of_memory() if group else False, function_level,
-                            limits.cpu_seconds, stderr, reading if stopped == "timed out" else None)
+    outcome, error = decide("timed out" if late else stopped, status, None if late else tests,  # ended past its time
+                            group.out_of_memory() if group else False, function_level, limits.cpu_seconds, stderr,
+                            reading if stopped == "timed out" else None)
+    startup = None if program_start is None else round(program_start - started, 3)
     if stream is None:
         return RunResult(outcome, safe_text(error), round(seconds, 3), kept["stdout"].decode("utf-8", "replace"),
-                         safe_text(stderr, KEPT_BYTES), status, checks=_checks(tests))
+                         safe_text(stderr, KEPT_BYTES), status, checks=_checks(tests), startup=startup)
     return RunResult(outcome, safe_text(error), round(seconds, 3), bytes(stream.prefix).decode("utf-8", "replace"),
-                     safe_text(stderr, KEPT_BYTES), status, stream.matched(), stream.digest())
+                     safe_text(stderr, KEPT_BYTES), status, stream.matched(), stream.digest(), startup=startup)
 
 
 def _tests_reading(channel: bytearray, reading: float | None) -> float | None:
@@ -297,8 +309,19 @@ def _tests_reading(channel: bytearray, reading: float | None) -> float | None:
             return reading
 
 
-STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "syntax": str, "outcome": str, "error": str,
-                 "checks": list}
+STATUS_FIELDS = {"exit": int, "signal": int, "cpu": (int, float), "wall": (int, float), "syntax": str, "outcome": str,
+                 "error": str, "checks": list}
+
+
+def _started_at(report: bytearray, launched: float) -> float:
+    """When the program started, as its supervisor's first line says (the host's monotonic clock), kept between its
+    launch and now."""
+    try:
+        said = json.loads(bytes(report).split(b"\n", 1)[0]).get("started")
+    except (ValueError, AttributeError, RecursionError):
+        said = None
+    now = time.monotonic()
+    return min(max(said, launched), now) if isinstance(said, (int, float)) and not isinstance(said, bool) else now
 
 
 def _checks(tests: dict | None) -> tuple[tuple[int, int, int, str], ...]:
@@ -310,14 +333,14 @@ def _checks(tests: dict | None) -> tuple[tuple[int, int, int, str], ...]:
 
 
 def _message(data: bytearray) -> dict | None:
-    """The last JSON line of a bounded channel (the supervisor says `built` before it reports the end) when every
+    """The last JSON line of a bounded channel (the supervisor says `started` before it reports the end) when every
     field is of its type, else None: a status is read as data that may have been tampered with."""
     lines = [line for line in bytes(data).split(b"\n") if line.strip()]
     try:
         message = json.loads(lines[-1].decode("ascii")) if lines else None
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    if not isinstance(message, dict) or "built" in message or not message or any(
+    if not isinstance(message, dict) or "started" in message or not message or any(
             key not in STATUS_FIELDS or isinstance(value, bool) or not isinstance(value, STATUS_FIELDS[key])
             for key, value in message.items()):
         return None

@@ -30,6 +30,21 @@ class TestsSandbox:
         self.process: subprocess.Popen | None = None
         self.control: socket.socket | None = None
 
+    def ready(self, seconds: float) -> None:
+        """Start the sandbox if it is not running and wait up to `seconds` for it to say it is ready (a sandbox that
+        does not is found gone, or refused, by `submit`)."""
+        if self.process is not None and self.process.poll() is None:
+            return
+        self.close()
+        self._start()
+        self.control.settimeout(seconds)
+        try:
+            self.control.recv(1)
+        except OSError:
+            pass
+        finally:
+            self.control.settimeout(None)
+
     def _start(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         launch = self.backend.tests(TESTS_LIMITS, self.interpreter)

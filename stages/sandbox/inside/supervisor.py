@@ -1,16 +1,18 @@
 """The program sandbox's pid 1, started before its program is known: waits for the payload on its control socket,
-writes the program's files, checks or builds it, forks the program with its resource limits and reports how it ended
-— exit code, signal, CPU seconds — on a pipe only this process holds. As pid 1 of its namespace it ignores every
-signal the program can send (the kernel drops SIGKILL and SIGSTOP from inside); its children start with the signal
-dispositions it had. When it ends, every process left in the sandbox dies. A Python program runs in the forked
-process itself: as `__main__` reading stdin, or as a host answering the tests' calls ((name, args, kwargs, nonce) →
-`{"value"}` / `{"raised"}` / `{"refused"}` with the call's nonce, or `{"ended"}`) on the two call descriptors."""
+writes the program's files, checks or builds it, forks the program with its resource limits and reports, on a pipe
+only this process holds, when it started (the host's monotonic clock) and how it ended — exit code, signal, CPU
+seconds, wall seconds since its start. As pid 1 of its namespace it ignores every signal the program can send (the
+kernel drops SIGKILL and SIGSTOP from inside); its children start with the signal dispositions it had. When it ends,
+every process left in the sandbox dies. A Python program runs in the forked process itself: as `__main__` reading
+stdin, or as a host answering the tests' calls ((name, args, kwargs, nonce) → `{"value"}` / `{"raised"}` /
+`{"refused"}` with the call's nonce, or `{"ended"}`) on the two call descriptors."""
 import _signal as signal  # the C module: signal.py imports enum, ~3.5 ms of CPU on each sandbox's start
 import _socket
 import builtins
 import os
 import resource
 import sys
+import time
 
 from wire import NotData, dump_line, from_wire, receive_data, to_wire
 
@@ -251,7 +253,8 @@ def main():
         if failed:
             report.write(dump_line(failed))
             os._exit(0)
-        report.write(dump_line({"built": True}))
+    started = time.monotonic()
+    report.write(dump_line({"started": started}))
     child = os.fork()
     if child == 0:
         report.close()
@@ -268,7 +271,7 @@ def main():
         pid, wait_status, usage = os.wait4(-1, 0)
         if pid == child:
             break
-    report.write(dump_line(status_of(wait_status, usage)))
+    report.write(dump_line({**status_of(wait_status, usage), "wall": round(time.monotonic() - started, 3)}))
     os._exit(0)
 
 

@@ -2,7 +2,8 @@
 — a memory file with the prelude (the prompt's own code), the tests and the names to stand in for, and the three
 pipes of one program — a forked process runs the tests with every such name a stand-in that sends its call's
 arguments to the program's sandbox and returns what came back, as plain data. The outcome goes on the job's result
-pipe. Nothing the program does reaches this process: it only ever reads data from it."""
+pipe. Nothing the program does reaches this process: it only ever reads data from it. Once started it says `R` on
+the control socket, so that a program's clock starts with its tests ready."""
 import ast
 import builtins
 import json
@@ -311,6 +312,7 @@ def one_job(job_fd, calls_out, replies_in, result_fd):
 def main():
     control = socket.socket(fileno=int(sys.argv[1]))
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    control.sendall(b"R")
     running = []
     while True:
         message, descriptors, _, _ = socket.recv_fds(control, 16, 4)

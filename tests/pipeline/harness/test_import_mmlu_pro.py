@@ -9,15 +9,15 @@ import pytest
 
 from stages.io.artifacts import read_artifact_json, read_columns
 from tests.pipeline.harness.imports import import_files, model_metrics, run_imported
-from tests.pipeline.workspace import HARNESS_FILES
+from tests.stages.harness.conformance_files import conformance, written_files
 
-TINY = HARNESS_FILES / "mmlu_pro" / "model_outputs_Tiny-Model_5shots.json"
 PUBLISHED = Path(__file__).parents[2] / "stages" / "kinds" / "multiple_choice" / "fixtures" / \
     "mmlu_pro_published_files.json"
 
 
 def test_a_results_file_imports_and_scores_with_the_scripts_guess_beside_the_figure_without(tmp_path, capsys):
-    assert import_files(tmp_path, "mmlu-pro", TINY) == 0
+    [tiny] = written_files(conformance("mmlu-pro"), tmp_path / "written")  # model_outputs_Tiny-Model_5shots.json
+    assert import_files(tmp_path, "mmlu-pro", tiny) == 0
     assert "item 4: answer 'D' is not one of its 2 option letters" in capsys.readouterr().err
     outputs = run_imported(tmp_path)
     metrics = model_metrics(outputs, "mmlu_pro", "Tiny-Model")

@@ -1,7 +1,8 @@
 """Every registered importer and leaderboard conforms, with no list of them kept here: each brings its fixture beside
 its tests, and a part without one fails, saying where it goes (docs/extending.md). An importer's —
 tests/stages/harness/conformance/<tool>.json — names its tool's files, the options its reader takes (paths relative to
-the repository; one not found here skips the test) and the runs they hold (task, model, kind, questions); a leaderboard's — tests/<its package>/conformance.json — is what B6 hands it (board, B5L documents and
+the repository; one not found here skips the test), the files written at test time (`written`: name → JSON) and the
+runs they hold (task, model, kind, questions); a leaderboard's — tests/<its package>/conformance.json — is what B6 hands it (board, B5L documents and
 rows, answers) and the figures its section must show, in the text report and in report.html."""
 import json
 from pathlib import Path
@@ -13,6 +14,7 @@ from stages.harness.imported import IMPORTERS, ImportedRun
 from stages.leaderboards.board import LEADERBOARDS, SectionInputs, get_leaderboard
 from stages.report.aggregate import leaderboard_tables
 from stages.report.html import render_html_report
+from tests.stages.harness.conformance_files import written_files
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -24,13 +26,14 @@ def _fixture(path: Path, part: str) -> dict:
 
 
 @pytest.mark.parametrize("tool", IMPORTERS.names())
-def test_an_importer_reads_its_fixture(tool):
+def test_an_importer_reads_its_fixture(tool, tmp_path):
     found = _fixture(REPO / "tests" / "stages" / "harness" / "conformance" / f"{tool}.json", f"importer {tool!r}")
     options = {name: (REPO / value).resolve() for name, value in found.get("options", {}).items()}
     absent = [str(path) for path in options.values() if not path.exists()]
     if absent:
         pytest.skip(f"{tool}'s fixture needs {', '.join(absent)} (shared/ beside the checkout)")
-    runs = [run for run in importer(tool)([REPO / path for path in found["paths"]], **options)
+    paths = [REPO / path for path in found["paths"]] + written_files(found, tmp_path)
+    runs = [run for run in importer(tool)(paths, **options)
             if isinstance(run, ImportedRun)]
     assert [[run.task, run.model, run.kind, len(run.questions)] for run in runs] == found["runs"]
     assert all(run.tool == tool and len(run.predictions) >= len(run.questions) for run in runs)
