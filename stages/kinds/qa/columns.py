@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from ...core.arrow_strings import items_once_per_list, list_item_positions, list_lengths, list_offsets, list_starts
 from ...core.distinct import codes_of, first_rows, first_rows_as_seen, mostly_repeated, mostly_repeated_at
 from ...core.threads import map_ahead
+from ...io.artifacts import ROW_GROUP_ROWS
+from ...io.rows_writer import table_from_slices
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
 
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
 
 MATCH_BATCH_ROWS = 100_000  # rows matched at once (a batch per core): token keys for this many stay near 50 MB
 NORMALIZE_ROWS = 250_000  # texts normalized at once, a chunk per core
+NORMALIZED_SLICE_ROWS = 2 * ROW_GROUP_ROWS  # B3 rows made at once (whole row groups: the rows file's are as before)
 REPEATED_SHARE = 1 / 3  # texts are normalized once per distinct value when at most this share look distinct
 REPEATED_PAIRS_SHARE = 1 / 10  # B4 matches once per distinct pair when at most this share of rows look distinct: the
 # sampled estimate (as if every value were as common) reads 805k distinct rows of 1M short ones as 165k, and finding
@@ -40,17 +43,29 @@ def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
 
 def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
     """B3 for a joined table: each row's mode (chosen when `mode` is auto), its prediction and golds normalized (the
-    golds as written kept beside them, so B4 can name the best one)."""
+    golds as written kept beside them, so B4 can name the best one); NORMALIZED_SLICE_ROWS at a time, so the stage's
+    rows file is encoded while the next slice is normalized (table_from_slices)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     golds = joined.column("golds").combine_chunks().cast(pa.list_(pa.string()))
     questions = joined.column("question").combine_chunks().cast(pa.string())
     predictions = joined.column("prediction").combine_chunks().cast(pa.string())
     modes = choose_modes(golds, questions) if mode == "auto" else pa.repeat(pa.scalar(mode), len(golds))
-    predictions_norm = _normalized(predictions, modes)
+    ids = joined.column("id")
+    return table_from_slices(_normalized_slice(ids.slice(start, NORMALIZED_SLICE_ROWS),
+                                               modes.slice(start, NORMALIZED_SLICE_ROWS),
+                                               predictions.slice(start, NORMALIZED_SLICE_ROWS),
+                                               golds.slice(start, NORMALIZED_SLICE_ROWS))
+                             for start in range(0, max(len(golds), 1), NORMALIZED_SLICE_ROWS))
+
+
+def _normalized_slice(ids: pa.ChunkedArray, modes: pa.Array, predictions: pa.Array, golds: pa.Array) -> pa.Table:
+    """B3's rows for these rows of the joined table."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     golds_norm = pa.ListArray.from_arrays(list_offsets(pc.list_value_length(golds)), _golds_normalized(golds, modes))
-    return pa.table({"id": joined.column("id"), "mode": modes, "prediction_norm": predictions_norm,
+    return pa.table({"id": ids, "mode": modes, "prediction_norm": _normalized(predictions, modes),
                      "golds_norm": golds_norm, "golds": golds})
 
 
