@@ -57,14 +57,26 @@ class RowsFileEncoder:
         return self._buffer.getvalue()
 
     def _encode(self, first: pa.Table) -> None:
+        """Writes whole row groups as slices come (the rows left over wait for the next slice), the rest at the end:
+        the row groups are those of the table encoded at once."""
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        part = first
+        part, pending, wrote = first, [], False
         try:
             with pq.ParquetWriter(self._buffer, first.schema, **self._options(first)) as writer:
                 while part is not _DONE:
-                    writer.write_table(part, row_group_size=self._row_group_rows)
+                    pending.append(part)
+                    rows = sum(len(waiting) for waiting in pending)
+                    whole = rows - rows % self._row_group_rows
+                    if whole:
+                        ready = pa.concat_tables(pending)
+                        writer.write_table(ready.slice(0, whole), row_group_size=self._row_group_rows)
+                        pending, wrote = [ready.slice(whole)], True
                     part = self._slices.get()
+                left = pa.concat_tables(pending)
+                if left.num_rows or not wrote:  # an empty table is one empty row group, as pq.write_table has it
+                    writer.write_table(left, row_group_size=self._row_group_rows)
         except BaseException as exc:  # noqa: BLE001  (raised again to the stage by encoded())
             self._error = exc
             while part is not _DONE:  # the producer keeps giving slices until it seals
@@ -84,9 +96,9 @@ def rows_encoded_alongside(writer_options: Callable[[pa.Table], dict[str, Any]],
         encoder.close()
 
 
-def table_from_slices(slices: Iterable[pa.Table]) -> pa.Table:
-    """The table of these slices (at least one, of one schema), in order; inside rows_encoded_alongside, the first
-    such table's slices are also encoded to its rows file as they come."""
+def table_from_slices(slices: Iterable[pa.Table], schema: pa.Schema | None = None) -> pa.Table:
+    """The table of these slices (of one schema; none: `schema`'s empty table), in order; inside
+    rows_encoded_alongside, the first such table's slices are also encoded to its rows file as they come."""
     import pyarrow as pa
 
     encoder = _ENCODER.get()
@@ -99,8 +111,8 @@ def table_from_slices(slices: Iterable[pa.Table]) -> pa.Table:
         parts.append(part)
         if encoder is not None:
             encoder.add(part)
-    table = pa.concat_tables(parts)
-    if encoder is not None:
+    table = pa.concat_tables(parts) if parts or schema is None else schema.empty_table()
+    if encoder is not None and parts:
         encoder.seal(table)
     return table
 
