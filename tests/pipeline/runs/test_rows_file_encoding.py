@@ -54,7 +54,7 @@ def test_rows_files_encoded_as_loaded_hold_the_rows_kept(tmp_path, monkeypatch):
         ids = rows_file.read(columns=["id"]).column("id").to_pylist()
         assert ids == [f"q{i}" for i in range(rows)]
     assert read_artifact_json(outputs / "B1_questions.json")["columns"] in encoded_after  # the rows kept, encoded
-    for artifact in ("m/B2_predictions.json", "m/B3_normalized.json"):  # encoded as they came
+    for artifact in ("m/B2_predictions.json", "m/B3_normalized.json", "m/B4_matches.json"):  # encoded as they came
         assert read_artifact_json(outputs / artifact)["columns"] not in encoded_after
     assert [reject["reason"] for reject in read_artifact_json(outputs / "B1_questions.json")["rejects"]] == \
         ["duplicate id 'q7' (first seen at line 8)"]
