@@ -14,7 +14,7 @@ from luigi.freezing import recursively_unfreeze
 
 from stages.core.gc_pause import gc_paused
 from stages.core.records import Reject, Rows
-from stages.io.artifacts import artifact_damage, read_artifact_json, write_artifact
+from stages.io.artifacts import artifact_damage, read_artifact_json, rows_file_encoding, write_artifact
 from stages.io.shards import shard_digests, shard_range
 from stages.io.storage import location, storage_full_reason
 from stages.kinds import Kind, get_kind
@@ -201,36 +201,37 @@ class StageTask(luigi.Task):
         set_progress_context(f"{self.stage} {self.dataset}" + (f"/{self.model}" if self.model else ""))
         forget_fingerprints()
         started = time.perf_counter()
-        parts = None if self.fingerprint_after_compute() else self.fingerprint_parts()
-        try:
-            with gc_paused():
-                result = self.compute()
-        finally:
-            set_progress_context("")
-        parts = parts or self.fingerprint_parts()
-        counts = dict(result.counts)
-        if result.rejects:
-            counts.setdefault("rejected", len(result.rejects))
-        header = {
-            "stage": self.stage,
-            "dataset": self.dataset,
-            "model": self.model or None,
-            "kind": self.spec["kind"],
-            "fingerprint": fingerprint(parts),
-            "parameters": parts["params"],
-            "inputs": parts["inputs"],
-            "upstream": parts["upstream"],
-            "code_version": current_code_version(),
-            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "counts": counts,
-            "timings": {"seconds": round(time.perf_counter() - started, 4)},
-            "run_token": self.spec.get("run_token"),  # which run computed it (what a run asked is said per run)
-            **result.header,
-        }
-        body = dict(result.body)
-        if result.columns is not None or result.rejects:
-            body["rejects"] = [reject.to_dict() for reject in result.rejects]
-        write_artifact(self.artifact_path(), header, result.columns, body)
+        with rows_file_encoding():  # a table computed in slices is encoded meanwhile; no thread outlives this
+            parts = None if self.fingerprint_after_compute() else self.fingerprint_parts()
+            try:
+                with gc_paused():
+                    result = self.compute()
+            finally:
+                set_progress_context("")
+            parts = parts or self.fingerprint_parts()
+            counts = dict(result.counts)
+            if result.rejects:
+                counts.setdefault("rejected", len(result.rejects))
+            header = {
+                "stage": self.stage,
+                "dataset": self.dataset,
+                "model": self.model or None,
+                "kind": self.spec["kind"],
+                "fingerprint": fingerprint(parts),
+                "parameters": parts["params"],
+                "inputs": parts["inputs"],
+                "upstream": parts["upstream"],
+                "code_version": current_code_version(),
+                "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "counts": counts,
+                "timings": {"seconds": round(time.perf_counter() - started, 4)},
+                "run_token": self.spec.get("run_token"),  # which run computed it (what a run asked is said per run)
+                **result.header,
+            }
+            body = dict(result.body)
+            if result.columns is not None or result.rejects:
+                body["rejects"] = [reject.to_dict() for reject in result.rejects]
+            write_artifact(self.artifact_path(), header, result.columns, body)
         forget_fingerprints()
 
     def failure_record_path(self) -> UPath:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -14,6 +15,7 @@ from ..core.errors import UsageError
 from ..core.records import Columns, Rows, as_columns, column_length
 from ..core.stage_names import ARTIFACT_NAMES, MODEL_STAGES
 from .rows_handoff import forget, hand_off, handed_off
+from .rows_writer import encoded_rows, rows_encoded_alongside
 from .storage import is_local, location, open_binary, read_bytes_or_none, remove, write_bytes_atomic
 
 if TYPE_CHECKING:
@@ -41,13 +43,23 @@ def _parquet_bytes(table: pa.Table) -> bytes:
     import pyarrow.parquet as pq
 
     buffer = io.BytesIO()
-    columns = _parquet_columns(table.schema)
-    pq.write_table(table, buffer, compression="zstd", row_group_size=ROW_GROUP_ROWS,
-                   use_dictionary=_dictionary_paths(table, columns),
-                   write_statistics=[column.path for column in columns
-                                     if column.path in ROW_KEY_COLUMNS or column.physical_type != "BYTE_ARRAY"],
-                   dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES)
+    pq.write_table(table, buffer, row_group_size=ROW_GROUP_ROWS, **_writer_options(table))
     return buffer.getvalue()
+
+
+def _writer_options(table: pa.Table) -> dict[str, Any]:
+    """How a rows file of this table (or of a table whose first slice this is) is encoded."""
+    columns = _parquet_columns(table.schema)
+    return {"compression": "zstd", "use_dictionary": _dictionary_paths(table, columns),
+            "write_statistics": [column.path for column in columns
+                                 if column.path in ROW_KEY_COLUMNS or column.physical_type != "BYTE_ARRAY"],
+            "dictionary_pagesize_limit": DICTIONARY_PAGE_BYTES}
+
+
+def rows_file_encoding() -> AbstractContextManager[Any]:
+    """For a stage from its computation to its write_artifact: a table its computation makes by table_from_slices is
+    encoded to its rows file as the slices come (rows_writer), in row groups of ROW_GROUP_ROWS."""
+    return rows_encoded_alongside(_writer_options, ROW_GROUP_ROWS)
 
 
 def _dictionary_paths(table: pa.Table, columns: list[pq.ColumnSchema]) -> list[str]:
@@ -130,7 +142,7 @@ def write_artifact(path: UPath, header: dict[str, Any], columns: Rows | None, bo
 
             sidecar = path.with_name(f"{path.stem}.{header['fingerprint'][:16]}.parquet")
             table = pa.table(columns) if isinstance(columns, dict) else columns
-            data = _parquet_bytes(table)
+            data = encoded_rows(table) or _parquet_bytes(table)
             write_bytes_atomic(sidecar, data)
             if is_local(sidecar):
                 hand_off(sidecar, table, data)

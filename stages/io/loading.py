@@ -36,6 +36,7 @@ from .fields import (
 )
 from .jsonl_blocks import LineBlock, iter_line_blocks
 from .readers import Record, decode_jsonl_line, iter_records, readable_records
+from .rows_writer import table_from_slices
 from .samples import holds_samples, ids_repeat, load_samples
 
 if TYPE_CHECKING:
@@ -135,24 +136,40 @@ def _load_jsonl_table(path: Path, build_row: Callable, rows: range | None, fast:
     per-row loader."""
     import pyarrow as pa
 
-    result, source, tables, schema = LoadResult(columns={}), str(path), [], fast.schema()
-    for block, table in map_ahead(fast.block, track(iter_line_blocks(path, rows), f"reading {path.name}")):
-        if table is None:
-            items = ((position + 1, decode_jsonl_line(source, number, raw)) for number, position, raw in block.lines())
-            accepted = _accepted_rows(source, items, result, build_row, duplicates=False)
-            columns = _collect(accepted, fast.names, tuple(schema.names[4:]))
-            untyped = set(columns) - set(schema.names)
-            if untyped:
-                raise TypeError(f"the kind gives no Arrow type for its field(s) {', '.join(sorted(untyped))}")
-            table = pa.table(columns, schema=schema)
-        else:
-            result.input_rows += block.records
-        tables.append(table)
-    table = pa.concat_tables(tables).unify_dictionaries() if tables else schema.empty_table()
+    result, source, schema = LoadResult(columns={}), str(path), fast.schema()
+
+    def tables() -> Iterator[pa.Table]:
+        for block, table in map_ahead(fast.block, track(iter_line_blocks(path, rows), f"reading {path.name}")):
+            if table is None:
+                items = ((position + 1, decode_jsonl_line(source, number, raw)) for number, position, raw in
+                         block.lines())
+                accepted = _accepted_rows(source, items, result, build_row, duplicates=False)
+                columns = _collect(accepted, fast.names, tuple(schema.names[4:]))
+                untyped = set(columns) - set(schema.names)
+                if untyped:
+                    raise TypeError(f"the kind gives no Arrow type for its field(s) {', '.join(sorted(untyped))}")
+                table = pa.table(columns, schema=schema)
+            else:
+                result.input_rows += block.records
+            yield table
+
+    if any(_holds_dictionary(column.type) for column in schema):
+        blocks = list(tables())
+        table = pa.concat_tables(blocks).unify_dictionaries() if blocks else schema.empty_table()
+    else:  # encoded to the stage's rows file as the blocks come (kept when no id repeats)
+        table = table_from_slices(tables(), schema)
     table, duplicates = _without_duplicate_ids(table, source)
     result.rejects = sorted([*result.rejects, *duplicates], key=lambda reject: reject.line)
     result.columns = table
     return result
+
+
+def _holds_dictionary(data_type: pa.DataType) -> bool:
+    """Whether values of this type are, or hold, dictionary-encoded ones (a list of options' texts)."""
+    import pyarrow as pa
+
+    return pa.types.is_dictionary(data_type) or any(_holds_dictionary(data_type.field(i).type)
+                                                    for i in range(data_type.num_fields))
 
 
 def _load_whole_table(path: Path, rows: range | None, fast: _FastPath, read: Callable, first_line: int,

@@ -2,11 +2,14 @@
 identical to the per-row functions (rows of the hotpot, cjk and cmrc modes are matched by them)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...core.arrow_strings import items_once_per_list, list_item_positions, list_lengths, list_offsets, list_starts
 from ...core.distinct import codes_of, first_rows, first_rows_as_seen, mostly_repeated, mostly_repeated_at
 from ...core.threads import map_ahead
+from ...io.artifacts import ROW_GROUP_ROWS
+from ...io.rows_writer import table_from_slices
 from ...text.normalize import has_cjk_column, normalize_column
 from .scoring import match_normalized
 
@@ -16,6 +19,7 @@ if TYPE_CHECKING:
 
 MATCH_BATCH_ROWS = 100_000  # rows matched at once (a batch per core): token keys for this many stay near 50 MB
 NORMALIZE_ROWS = 250_000  # texts normalized at once, a chunk per core
+NORMALIZED_SLICE_ROWS = 2 * ROW_GROUP_ROWS  # B3 rows made at once (whole row groups: the rows file's are as before)
 REPEATED_SHARE = 1 / 3  # texts are normalized once per distinct value when at most this share look distinct
 REPEATED_PAIRS_SHARE = 1 / 10  # B4 matches once per distinct pair when at most this share of rows look distinct: the
 # sampled estimate (as if every value were as common) reads 805k distinct rows of 1M short ones as 165k, and finding
@@ -40,17 +44,29 @@ def choose_modes(golds: pa.Array, questions: pa.Array) -> pa.Array:
 
 def normalize_table(joined: pa.Table, mode: str) -> pa.Table:
     """B3 for a joined table: each row's mode (chosen when `mode` is auto), its prediction and golds normalized (the
-    golds as written kept beside them, so B4 can name the best one)."""
+    golds as written kept beside them, so B4 can name the best one); NORMALIZED_SLICE_ROWS at a time, so the stage's
+    rows file is encoded while the next slice is normalized (table_from_slices)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     golds = joined.column("golds").combine_chunks().cast(pa.list_(pa.string()))
     questions = joined.column("question").combine_chunks().cast(pa.string())
     predictions = joined.column("prediction").combine_chunks().cast(pa.string())
     modes = choose_modes(golds, questions) if mode == "auto" else pa.repeat(pa.scalar(mode), len(golds))
-    predictions_norm = _normalized(predictions, modes)
+    ids = joined.column("id")
+    return table_from_slices(_normalized_slice(ids.slice(start, NORMALIZED_SLICE_ROWS),
+                                               modes.slice(start, NORMALIZED_SLICE_ROWS),
+                                               predictions.slice(start, NORMALIZED_SLICE_ROWS),
+                                               golds.slice(start, NORMALIZED_SLICE_ROWS))
+                             for start in range(0, max(len(golds), 1), NORMALIZED_SLICE_ROWS))
+
+
+def _normalized_slice(ids: pa.ChunkedArray, modes: pa.Array, predictions: pa.Array, golds: pa.Array) -> pa.Table:
+    """B3's rows for these rows of the joined table."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     golds_norm = pa.ListArray.from_arrays(list_offsets(pc.list_value_length(golds)), _golds_normalized(golds, modes))
-    return pa.table({"id": joined.column("id"), "mode": modes, "prediction_norm": predictions_norm,
+    return pa.table({"id": ids, "mode": modes, "prediction_norm": _normalized(predictions, modes),
                      "golds_norm": golds_norm, "golds": golds})
 
 
@@ -102,7 +118,8 @@ def _normalized_in_threads(texts: pa.Array, modes: pa.Array) -> pa.Array:
 
 def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
     """B4 for a normalized table: best gold (its index and text as written), EM, F1 and label per row (squad rows on
-    columns, others row by row)."""
+    columns, others row by row); rows are given as soon as they and every row before them are matched, so the
+    stage's rows file is encoded while later batches are (table_from_slices)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -113,25 +130,53 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
     present = pc.is_valid(predictions).to_numpy(zero_copy_only=False)
     squad = present & pc.fill_null(pc.equal(modes, "squad"), False).to_numpy(zero_copy_only=False)
     em, f1, best = np.zeros(len(predictions)), np.zeros(len(predictions)), np.zeros(len(predictions), np.int64)
-    squad_rows = np.flatnonzero(squad)
-    if len(squad_rows) and _rows_repeat(predictions, golds):  # every row at once, each distinct pair computed once
-        em, f1, best = (np.where(squad, values, 0) for values in squad_em_f1(pc.fill_null(predictions, ""), golds,
-                                                                               once_per_pair=True))
-    else:
-        batches = (squad_rows[start:start + MATCH_BATCH_ROWS]
-                   for start in range(0, len(squad_rows), MATCH_BATCH_ROWS))
-        for rows, (batch_em, batch_f1, batch_best) in map_ahead(
-                lambda batch: squad_em_f1(predictions.take(batch), golds.take(batch)), batches):
-            em[rows], f1[rows], best[rows] = batch_em, batch_f1, batch_best
     rows = np.flatnonzero(present & ~squad)
     others = zip(modes.take(rows).to_pylist(), predictions.take(rows).to_pylist(), golds.take(rows).to_pylist())
     for row, (mode, prediction, gold_texts) in zip(rows, others):
         em[row], f1[row], best[row] = match_normalized(prediction, gold_texts, mode)
+
+    def matched_until() -> Iterator[int]:
+        """Each time more squad rows are matched: the row before which every row is."""
+        squad_rows = np.flatnonzero(squad)
+        if len(squad_rows) and _rows_repeat(predictions, golds):  # every row at once, each distinct pair once
+            values = squad_em_f1(pc.fill_null(predictions, ""), golds, once_per_pair=True)
+            for matched, value in zip((em, f1, best), values):
+                matched[squad] = value[squad]
+        else:
+            batches = (squad_rows[start:start + MATCH_BATCH_ROWS]
+                       for start in range(0, len(squad_rows), MATCH_BATCH_ROWS))
+            for batch, (batch_em, batch_f1, batch_best) in map_ahead(
+                    lambda batch: squad_em_f1(predictions.take(batch), golds.take(batch)), batches):
+                em[batch], f1[batch], best[batch] = batch_em, batch_f1, batch_best
+                after = int(np.searchsorted(squad_rows, batch[-1], side="right"))
+                yield int(squad_rows[after]) if after < len(squad_rows) else len(predictions)
+        yield len(predictions)
+
     written = normalized.column("golds").combine_chunks().cast(pa.list_(pa.string()))
+
+    def matched_slices() -> Iterator[pa.Table]:
+        done = 0
+        for until in matched_until():
+            if until > done or not len(predictions):
+                yield _matched_rows(normalized.column("id").slice(done, until - done), written.slice(done, until - done),
+                                    present[done:until], em[done:until], f1[done:until], best[done:until], threshold)
+                done = until
+                if not len(predictions):
+                    return
+
+    return table_from_slices(matched_slices())
+
+
+def _matched_rows(ids: pa.ChunkedArray, written: pa.Array, present: np.ndarray, em: np.ndarray, f1: np.ndarray,
+                  best: np.ndarray, threshold: float) -> pa.Table:
+    """B4's rows for these rows, matched (their golds as written, whether a reply is there, EM, F1, best gold)."""
+    import numpy as np
+    import pyarrow as pa
+
     f1 = np.where(_only_the_empty_answer(written), em, f1)
     label_codes = np.where(~present, 0, np.where(em > 0, 1, np.where(f1 >= threshold, 2, 3)))
-    return pa.table({"id": normalized.column("id"), "best_gold": pa.array(best, mask=~present),
-                     "best_gold_text": _element(written, best, present), "exact_match": em, "f1": f1,
+    return pa.table({"id": ids, "best_gold": pa.array(best, mask=~present),
+                     "best_gold_text": _element(written, best, present), "exact_match": em.copy(), "f1": f1,
                      "label": pa.array(LABELS).take(pa.array(label_codes))})
 
 

@@ -2,10 +2,13 @@
 import random
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from stages.core.distinct import mostly_repeated
-from stages.kinds.qa import OpenQA, match_normalized, token_f1
+from stages.io.artifacts import rows_file_encoding
+from stages.io.rows_writer import encoded_rows
+from stages.kinds.qa import OpenQA, columns, match_normalized, token_f1
 from stages.kinds.qa.columns import (
     REPEATED_SHARE,
     SHORT_TOKENS,
@@ -173,6 +176,34 @@ def test_rows_with_many_repeated_golds_match_as_row_by_row():
     expected = [match_normalized(p, g, m) for p, g, m in zip(normalized.column("prediction_norm").to_pylist(),
                                                               normalized.column("golds_norm").to_pylist(),
                                                               normalized.column("mode").to_pylist())]
+    got = zip(matched.column("exact_match").to_pylist(), matched.column("f1").to_pylist(),
+              matched.column("best_gold").to_pylist())
+    assert list(got) == expected
+
+
+@pytest.mark.parametrize("rows_repeat", [True, False])
+def test_tables_made_in_slices_and_encoded_alongside_equal_the_per_row_path(rows_repeat, monkeypatch):
+    """B3 normalizes and B4 matches a few rows at a time (B4 gives rows as soon as every row before them is matched,
+    mixed modes and missing replies among them), encoding each table's rows file meanwhile: the values are the per-row
+    path's and the rows files read back as the tables."""
+    monkeypatch.setattr(columns, "NORMALIZED_SLICE_ROWS", 700)
+    monkeypatch.setattr(columns, "MATCH_BATCH_ROWS", 300)
+    rng = random.Random(f"slices{rows_repeat}")
+    joined = _joined(rng, 2500) if not rows_repeat else _joined(rng, 150).take([rng.randrange(150) for _ in range(2500)])
+    with rows_file_encoding():
+        normalized = normalize_table(joined, "auto")
+        assert pq.read_table(pa.BufferReader(encoded_rows(normalized))).equals(normalized)
+    assert normalized.column("prediction_norm").num_chunks == 4  # made in slices
+    modes = normalized.column("mode").to_pylist()
+    assert normalized.column("golds_norm").to_pylist() == [[NORMALIZERS[m](gold) for gold in row["golds"]]
+                                                           for row, m in zip(joined.to_pylist(), modes)]
+    with rows_file_encoding():
+        matched = match_table(normalized, 0.5)
+        assert pq.read_table(pa.BufferReader(encoded_rows(matched))).equals(matched)
+    assert (matched.column("f1").num_chunks == 1) == rows_repeat  # repeated pairs are matched all at once
+    expected = [(0.0, 0.0, None) if prediction is None else match_normalized(prediction, golds, mode)
+                for prediction, golds, mode in zip(normalized.column("prediction_norm").to_pylist(),
+                                                   normalized.column("golds_norm").to_pylist(), modes)]
     got = zip(matched.column("exact_match").to_pylist(), matched.column("f1").to_pylist(),
               matched.column("best_gold").to_pylist())
     assert list(got) == expected
