@@ -40,3 +40,13 @@ def test_no_predicted_evidence_column_reads_as_nothing_predicted():
                             pa.array([True, True]))
     assert columns["evidence_precision"].to_pylist() == [1.0, 1.0]
     assert columns["strict"].to_pylist() == [False, False]
+
+
+def test_evidence_sums_add_in_row_order_as_the_official_scorers_plus_equals():
+    # 1e16 + 1 rounds back to 1e16, so adding one at a time gives 1.0; a compensated or exact sum would give 2.0
+    column = pa.chunked_array([[1e16, None, 1.0], [-1e16, 1.0]])
+    assert fever.sum_in_row_order(column) == 1.0
+    assert fever.sum_in_row_order(pa.chunked_array([[None]], pa.float64())) == 0.0
+    matched = pa.table({"strict": [True, None, False], "evidence_precision": [0.5, None, 0.25],
+                        "evidence_recall": [1.0, None, 0.0]})
+    assert fever.fever_stats(matched) == {"strict": 1, "evidence_rows": 2, "precision": 0.75, "recall": 1.0}
