@@ -132,6 +132,20 @@ def test_gold_answers_are_normalized_by_their_rows_mode_whether_or_not_they_repe
     assert normalized.column("golds").to_pylist() == golds
 
 
+def _matched_rows(matched: pa.Table) -> list[tuple]:
+    """(exact_match, f1, best_gold) of each row B4 matched."""
+    return list(zip(matched.column("exact_match").to_pylist(), matched.column("f1").to_pylist(),
+                    matched.column("best_gold").to_pylist()))
+
+
+def _matched_one_by_one(normalized: pa.Table) -> list[tuple]:
+    """What match_normalized gives each normalized row on its own (a missing reply: 0, 0 and no gold)."""
+    return [(0.0, 0.0, None) if prediction is None else match_normalized(prediction, golds, mode)
+            for prediction, golds, mode in zip(normalized.column("prediction_norm").to_pylist(),
+                                               normalized.column("golds_norm").to_pylist(),
+                                               normalized.column("mode").to_pylist())]
+
+
 @pytest.mark.parametrize("rows_repeat", [True, False])
 def test_rows_match_as_row_by_row_whether_or_not_they_repeat(rows_repeat):
     rng = random.Random(f"rows{rows_repeat}")
@@ -143,12 +157,7 @@ def test_rows_match_as_row_by_row_whether_or_not_they_repeat(rows_repeat):
     modes = normalized.column("mode").to_pylist()
     assert {"squad", "cjk"} <= set(modes) and None in normalized.column("prediction_norm").to_pylist()
     matched = match_table(normalized, 0.5)
-    expected = [(0.0, 0.0, None) if prediction is None else match_normalized(prediction, golds, mode)
-                for prediction, golds, mode in zip(normalized.column("prediction_norm").to_pylist(),
-                                                   normalized.column("golds_norm").to_pylist(), modes)]
-    got = zip(matched.column("exact_match").to_pylist(), matched.column("f1").to_pylist(),
-              matched.column("best_gold").to_pylist())
-    assert list(got) == expected
+    assert _matched_rows(matched) == _matched_one_by_one(normalized)
 
 
 def test_score_sums_what_match_found():
@@ -173,12 +182,7 @@ def test_rows_with_many_repeated_golds_match_as_row_by_row():
     assert normalized.column("golds_norm").to_pylist() == [
         [NORMALIZERS[m](gold) for gold in row] for row, m in zip(golds, normalized.column("mode").to_pylist())]
     matched = match_table(normalized, 0.5)
-    expected = [match_normalized(p, g, m) for p, g, m in zip(normalized.column("prediction_norm").to_pylist(),
-                                                              normalized.column("golds_norm").to_pylist(),
-                                                              normalized.column("mode").to_pylist())]
-    got = zip(matched.column("exact_match").to_pylist(), matched.column("f1").to_pylist(),
-              matched.column("best_gold").to_pylist())
-    assert list(got) == expected
+    assert _matched_rows(matched) == _matched_one_by_one(normalized)
 
 
 @pytest.mark.parametrize("rows_repeat", [True, False])
@@ -201,9 +205,4 @@ def test_tables_made_in_slices_and_encoded_alongside_equal_the_per_row_path(rows
         matched = match_table(normalized, 0.5)
         assert pq.read_table(pa.BufferReader(encoded_rows(matched))).equals(matched)
     assert (matched.column("f1").num_chunks == 1) == rows_repeat  # repeated pairs are matched all at once
-    expected = [(0.0, 0.0, None) if prediction is None else match_normalized(prediction, golds, mode)
-                for prediction, golds, mode in zip(normalized.column("prediction_norm").to_pylist(),
-                                                   normalized.column("golds_norm").to_pylist(), modes)]
-    got = zip(matched.column("exact_match").to_pylist(), matched.column("f1").to_pylist(),
-              matched.column("best_gold").to_pylist())
-    assert list(got) == expected
+    assert _matched_rows(matched) == _matched_one_by_one(normalized)
