@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from stages.io.artifacts import artifact_paths, read_artifact_json, read_rows_with_ids
 from stages.kinds import get_kind
 from stages.report.explorer import display_text, reply_shown
-from stages.report.renderers import renderer_for
+from stages.report.renderers import header_parameters, renderer_for
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -94,7 +94,7 @@ def _matching(folder: UPath, stage: str, dataset: str, model: str | None, wanted
             continue
         named = document.get("columns", ())
         present = ["id", *(name for name in (named if columns is None else columns) if name in named and name != "id")]
-        header = (document.get("header") or {}).get("parameters", {})
-        rows += [{**{name: header.get(name) for name in parameters}, **row}
+        named_parameters = header_parameters(document, parameters)
+        rows += [{**named_parameters, **row}
                  for row in read_rows_with_ids(path, wanted, present, document).to_pylist()]
     return rows

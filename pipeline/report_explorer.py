@@ -19,7 +19,7 @@ from stages.report.explorer import (
     merge_explorers,
     reply_texts,
 )
-from stages.report.renderers import renderer_for
+from stages.report.renderers import header_parameters, renderer_for
 
 from .task_base import StageTask
 from .tasks import B1Questions, B2Predictions, B3Normalize, B4Match, stage_rows
@@ -113,8 +113,7 @@ def _matched_rows(kind: Kind, task: StageTask) -> tuple[Rows, list[int] | None, 
         rows = read_table(path, [kind.status_column], document)
         views = partial(_views_at, kind, path, document)
     renderer = renderer_for(kind.name)
-    parameters = {name: (document.get("header") or {}).get("parameters", {}).get(name)
-                  for name in renderer.match_parameters}
+    parameters = header_parameters(document, renderer.match_parameters)
     view = partial(_with_normalized, views, task, renderer.normalized_columns, parameters)
     if "sample" not in document.get("columns", ()):
         return rows, None, view

@@ -20,18 +20,25 @@ class ItemRenderer:
     match_parameters: ClassVar[tuple[str, ...]] = ()  # B4's parameters (its artifact header's) `fields` reads likewise
 
     def fields(self, matched: dict[str, Any]) -> dict[str, Any]:
-        """What the view shows of one B4 row (with its normalized_columns of B3 and match_parameters) beyond its status and reading (JSON
-        values); a "reply" among them is shown in place of the raw reply (READABLE_REPLY)."""
+        """What the view shows of one B4 row (with its normalized_columns of B3 and match_parameters) beyond its status
+        and reading (JSON values); a "reply" among them is shown in place of the raw reply (READABLE_REPLY)."""
         return {}
 
     def gold(self, golds: Any) -> Any:
-        """An item's golds (B1's) as the explorer shows them: as stored by default; a kind whose gold is JSON draws it."""
+        """An item's golds (B1's) as the explorer shows them: as stored by default; a kind whose gold is JSON draws
+        it."""
         return golds
 
     def figure_tables(self, report: dict[str, Any]) -> list[dict[str, Any]]:
         """The kind's own tables in its dataset's section (FigureTable dicts: title, columns, rows of cells — text,
         a count, None, or {"share", "interval"} — and notes under it); none by default."""
         return []
+
+
+def header_parameters(document: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """The parameters `names` (a renderer's match_parameters) as a stage artifact's header holds them (None: absent)."""
+    parameters = (document.get("header") or {}).get("parameters", {})
+    return {name: parameters.get(name) for name in names}
 
 
 RENDERERS: Registry[type[ItemRenderer]] = Registry("item renderer", "stages.report.renderers")
