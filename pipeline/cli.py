@@ -266,9 +266,9 @@ def _arrow_allocates_with_malloc() -> None:
 
 def _left_to_the_exit() -> None:
     """The objects still alive are freed as the process ends without Python's shutdown collections walking them
-    (gc.freeze): 0.1–0.15 s of CPU after a million-row qa run, against 0.07 s for the rest of the shutdown. A finalizer
-    of an object in a cycle then never runs, which Python never promises at exit anyway; every artifact, journal and
-    lock is written and closed explicitly before this."""
+    (gc.freeze): 0.1–0.15 s of CPU after a million-row qa run, against 0.07 s for the rest of the shutdown. A
+    finalizer of an object in a cycle then never runs, which Python never promises at exit anyway; every artifact,
+    journal and lock is written and closed explicitly before this."""
     import gc
 
     gc.freeze()

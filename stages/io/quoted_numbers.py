@@ -156,12 +156,7 @@ def _quoted_buffer(data: bytes, names: tuple[str, ...],
         positions.append(scanned[0] + start)
         keys += scanned[1]
         start = end
-    return _with_quotes(data, np.concatenate(positions)), keys
-
-
-def _with_quotes(data: bytes, quote_at: np.ndarray) -> pa.Buffer:
-    """`data` with a quote put before each of `quote_at` (sorted)."""
-    return with_mark_before(data, quote_at, b'"')
+    return with_mark_before(data, np.concatenate(positions), b'"'), keys
 
 
 def with_mark_before(data: bytes | pa.Buffer, at: np.ndarray, mark: bytes) -> pa.Buffer:

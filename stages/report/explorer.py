@@ -108,8 +108,8 @@ def explorer_items(ids: list[str], questions: list[Any], golds: list[Any], predi
             shown, fields = readable(prediction, fields)
             cells[model] = {**shown, "reading": reading, "status": status,
                             **({"fields": fields} if fields else {}), "score": scores[model][index]}
-        items.append({"id": row_id, "question": display_text(questions[index]), "gold": display_text(renderer.gold(golds[index])),
-                      "cells": cells})
+        items.append({"id": row_id, "question": display_text(questions[index]),
+                      "gold": display_text(renderer.gold(golds[index])), "cells": cells})
     return {"models": sorted(views), "items": items, "total": total, "not_right": not_right,
             "set_aside": set_aside[:SET_ASIDE_CAP], "set_aside_total": len(set_aside),
             "sampled": sorted(sampled)}

@@ -248,8 +248,8 @@ def _collect(process: subprocess.Popen, report_read: int, result_read: int, grou
         left = deadline - time.monotonic()
         ready = selector.select(max(left, 0.0))
         if not ready and left <= 0:
-            stopped = "timed out" if program_start is not None else (f"the build ran past {limits.build_seconds:g} seconds" if building
-                                                   else f"the start ran past {limits.build_seconds:g} seconds")
+            stopped = ("timed out" if program_start is not None
+                       else f"the {'build' if building else 'start'} ran past {limits.build_seconds:g} seconds")
             reading = None if reading is None else time.monotonic() - reading
             break
         for key, _ in ready:

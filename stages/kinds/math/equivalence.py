@@ -192,8 +192,9 @@ class CheckerPool:
                                                                 self.parses) if asked else []):
                 results[index] = comparison
 
-        unshipped = {gold: [text for text in {gold, *(pairs[i][1] for i in indices)} if self.parses.get(text, "") is None]
-                     for gold, indices in by_gold.items()}  # texts parsed here that did not travel: parsed again elsewhere
+        unshipped = {gold: [text for text in {gold, *(pairs[i][1] for i in indices)}  # parsed here, did not travel:
+                            if self.parses.get(text, "") is None]  # another checker would parse them again
+                     for gold, indices in by_gold.items()}
         self._on_checkers(count, list(by_gold.items()), compare_group,
                           suits=lambda checker, group: all(text in checker.holds for text in unshipped[group[0]]))
         return results

@@ -158,8 +158,9 @@ def match_table(normalized: pa.Table, threshold: float) -> pa.Table:
         done = 0
         for until in matched_until():
             if until > done or not len(predictions):
-                yield _matched_rows(normalized.column("id").slice(done, until - done), written.slice(done, until - done),
-                                    present[done:until], em[done:until], f1[done:until], best[done:until], threshold)
+                yield _matched_rows(normalized.column("id").slice(done, until - done),
+                                    written.slice(done, until - done), present[done:until], em[done:until],
+                                    f1[done:until], best[done:until], threshold)
                 done = until
                 if not len(predictions):
                     return
