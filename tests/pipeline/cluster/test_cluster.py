@@ -114,6 +114,9 @@ def _models_by_dataset(rows: list[dict]) -> dict[str, set[str]]:
     return models
 
 
+LOADING_ARTIFACTS = {"B1Questions": "B1_questions.json", "B2Predictions": "m/B2_predictions.json"}  # of big_qa
+
+
 def _running_pid(port: int, stage_family: str) -> int | None:
     from luigi.rpc import RemoteScheduler
 
@@ -133,13 +136,16 @@ def test_a_worker_killed_mid_task_leaves_a_run_the_next_invocation_completes(tmp
                    "--scheduler-host", "127.0.0.1", "--scheduler-port", str(luigid.port)]
         driver = subprocess.Popen(command, cwd=REPO, env={**os.environ, **s3_env}, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
-        deadline, victim = time.monotonic() + 60, None
+        deadline, victim, stage = time.monotonic() + 60, None, None
         while victim is None and time.monotonic() < deadline:
-            victim = _running_pid(luigid.port, "B1Questions")
-            time.sleep(0.05)
+            for stage in LOADING_ARTIFACTS:  # B2 and B1 each read 200k rows: whichever is seen running is killed
+                victim = _running_pid(luigid.port, stage)
+                if victim is not None:
+                    break
+            time.sleep(0.02)
         assert victim in (driver.pid, worker.process.pid), victim
-        os.kill(victim, signal.SIGKILL)  # at once: reading 200k questions takes over a second
-        assert read_artifact_json(location(outputs) / "big_qa" / "B1_questions.json") is None  # nothing half-done
+        os.kill(victim, signal.SIGKILL)  # at once
+        assert read_artifact_json(location(outputs) / "big_qa" / LOADING_ARTIFACTS[stage]) is None  # nothing half-done
         if victim == driver.pid:
             driver.wait(timeout=10)
             driver = subprocess.Popen(command, cwd=REPO, env={**os.environ, **s3_env}, stdout=subprocess.PIPE,
